@@ -1,0 +1,65 @@
+/** Exit codes of SPEC §4; the only place they are numbered. */
+export const ExitCode = {
+  ok: 0,
+  service: 1,
+  usage: 2,
+  auth: 3,
+  network: 4,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export interface DasvcErrorOptions {
+  /** Stable machine-readable code, e.g. `invalid_grant`, `ECONNREFUSED`, `missing_setting`. */
+  code?: string;
+  /** A next step for a human, printed under the message ("Try: dasvc login --scope crm"). */
+  hint?: string;
+  /** HTTP status of the answer that caused it, when there was one. */
+  status?: number;
+  /** OAuth `error_description` or JSON-RPC `error.data`, as received. */
+  detail?: unknown;
+  cause?: unknown;
+}
+
+/** Base of every error dasvc means to report; anything else is a bug and exits 1 with its stack. */
+export abstract class DasvcError extends Error {
+  abstract readonly exitCode: ExitCode;
+  readonly code: string | undefined;
+  readonly hint: string | undefined;
+  readonly status: number | undefined;
+  readonly detail: unknown;
+
+  constructor(message: string, options: DasvcErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = options.code;
+    this.hint = options.hint;
+    this.status = options.status;
+    this.detail = options.detail;
+  }
+}
+
+/** The service answered with an error: JSON-RPC error, non-auth OAuth error, HTTP 5xx (exit 1). */
+export class ServiceError extends DasvcError {
+  readonly exitCode = ExitCode.service;
+}
+
+/** Bad flag, missing setting, unreadable params or config file (exit 2). */
+export class UsageError extends DasvcError {
+  readonly exitCode = ExitCode.usage;
+}
+
+/** Not logged in, expired, revoked, invalid_grant/invalid_client, HTTP 401/403, forged state (exit 3). */
+export class AuthError extends DasvcError {
+  readonly exitCode = ExitCode.auth;
+}
+
+/** Connection refused, DNS, TLS, timeout, or an answer that is not the JSON expected (exit 4). */
+export class NetworkError extends DasvcError {
+  readonly exitCode = ExitCode.network;
+}
+
+/** Ctrl-C: listeners are closed before this reaches main (exit 130). */
+export class InterruptedError extends DasvcError {
+  readonly exitCode = ExitCode.interrupted;
+}

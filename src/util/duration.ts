@@ -1,0 +1,43 @@
+import { UsageError } from '../errors.js';
+
+const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86_400 };
+
+/**
+ * Parses a duration as SPEC §3 writes them (`90s`, `15m`, `1h`, `30d`, `250ms`) or as a bare
+ * number of seconds; returns seconds. Compound forms (`1h30m`) are accepted too.
+ */
+export function parseDuration(input: string | number, what = 'duration'): number {
+  if (typeof input === 'number') {
+    if (Number.isFinite(input) && input >= 0) return input;
+    throw new UsageError(`${what} must be a non-negative number of seconds, got ${input}`);
+  }
+  const text = input.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) {
+    throw new UsageError(`${what}: cannot read "${input}" (use e.g. 90s, 15m, 1h, 30d)`, {
+      code: 'bad_duration',
+    });
+  }
+  return parts.reduce((sum, [, n, unit]) => sum + Number(n) * (UNIT_SECONDS[unit!] ?? 0), 0);
+}
+
+/** Formats seconds the way a human reads an expiry: `59m 58s`, `29d 23h`, `12s`. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const units: [string, number][] = [
+    ['d', 86_400],
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ];
+  const out: string[] = [];
+  let rest = s;
+  for (const [unit, size] of units) {
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    if (n > 0 || (unit === 's' && out.length === 0)) out.push(`${n}${unit}`);
+    if (out.length === 2) break;
+  }
+  return out.join(' ');
+}

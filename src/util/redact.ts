@@ -1,0 +1,84 @@
+/** Parameter and member names whose values are secrets: never printed, never logged. */
+export const SECRET_NAMES = new Set([
+  'client_secret',
+  'code',
+  'code_verifier',
+  'access_token',
+  'refresh_token',
+  'token',
+  'id_token',
+  'password',
+  'secret',
+  'state',
+]);
+
+export const REDACTED = '[redacted]';
+
+/** Hides the whole value: even a prefix of a bearer token is too much in a shared log. */
+function mask(value: string): string {
+  return value.length === 0 ? value : REDACTED;
+}
+
+/** A URL with every secret query parameter masked. Non-URLs come back with the same treatment as a query. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q === -1) return url;
+  return url.slice(0, q + 1) + redactQuery(url.slice(q + 1));
+}
+
+/** `a=1&code=xyz` → `a=1&code=[redacted]`; keeps order and encoding of the other pairs. */
+export function redactQuery(query: string): string {
+  return query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq === -1) return pair;
+      let name: string;
+      try {
+        name = decodeURIComponent(pair.slice(0, eq).replace(/\+/g, ' '));
+      } catch {
+        name = pair.slice(0, eq);
+      }
+      return SECRET_NAMES.has(name) ? `${pair.slice(0, eq)}=${mask(pair.slice(eq + 1))}` : pair;
+    })
+    .join('&');
+}
+
+/** Header value as it may be shown: credentials in Authorization/Cookie are masked. */
+export function redactHeader(name: string, value: string): string {
+  const lower = name.toLowerCase();
+  if (lower === 'authorization' || lower === 'proxy-authorization') {
+    const space = value.indexOf(' ');
+    return space === -1 ? REDACTED : `${value.slice(0, space)} ${REDACTED}`;
+  }
+  if (lower === 'cookie' || lower === 'set-cookie') return REDACTED;
+  return value;
+}
+
+/** Deep copy of a JSON value with secret members masked. */
+export function redactJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactJson);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(value)) {
+      out[key] =
+        SECRET_NAMES.has(key) && typeof member === 'string' ? mask(member) : redactJson(member);
+    }
+    return out;
+  }
+  return value;
+}
+
+/**
+ * A request or response body as it may be shown: form bodies and JSON bodies get their secret
+ * members masked; anything else is shown only by its length, since it cannot be inspected safely.
+ */
+export function redactBody(body: string, contentType = ''): string {
+  if (body === '') return body;
+  if (contentType.includes('application/x-www-form-urlencoded')) return redactQuery(body);
+  try {
+    return JSON.stringify(redactJson(JSON.parse(body)));
+  } catch {
+    return contentType.includes('text/') ? body : `<${Buffer.byteLength(body)} bytes>`;
+  }
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import {
+  REDACTED,
+  redactBody,
+  redactHeader,
+  redactJson,
+  redactUrl,
+} from '../../src/util/redact.js';
+
+describe('redaction', () => {
+  it('masks secret query parameters and keeps the others', () => {
+    const url = 'http://h/cb?state=abc&code=SECRETCODE&scope=crm%20wiki&client_secret=s3';
+    const out = redactUrl(url);
+    expect(out).not.toContain('SECRETCODE');
+    expect(out).not.toContain('s3');
+    expect(out).toContain('scope=crm%20wiki');
+    expect(out).toContain(`code=${REDACTED}`);
+  });
+
+  it('leaves a URL without a query alone', () => {
+    expect(redactUrl('http://127.0.0.1:1/webservice/json/crm')).toBe(
+      'http://127.0.0.1:1/webservice/json/crm',
+    );
+  });
+
+  it('masks credentials in Authorization but keeps the scheme', () => {
+    expect(redactHeader('Authorization', 'Bearer tok123')).toBe(`Bearer ${REDACTED}`);
+    expect(redactHeader('authorization', 'garbage')).toBe(REDACTED);
+    expect(redactHeader('Content-Type', 'application/json')).toBe('application/json');
+  });
+
+  it('masks secret members at any depth of a JSON value, keeping numbers', () => {
+    const out = redactJson({
+      access_token: 'A',
+      nested: [{ refresh_token: 'R', keep: 'k' }],
+      error: { code: -32601 },
+    });
+    expect(out).toEqual({
+      access_token: REDACTED,
+      nested: [{ refresh_token: REDACTED, keep: 'k' }],
+      error: { code: -32601 },
+    });
+  });
+
+  it('masks form bodies and shows opaque bodies only by size', () => {
+    expect(
+      redactBody('grant_type=refresh_token&refresh_token=R1', 'application/x-www-form-urlencoded'),
+    ).toBe(`grant_type=refresh_token&refresh_token=${REDACTED}`);
+    expect(redactBody('\u0000\u0001binary', 'application/octet-stream')).toBe('<8 bytes>');
+  });
+});
