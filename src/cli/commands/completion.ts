@@ -1,0 +1,14 @@
+import { Command } from 'commander';
+
+/** `dasvc completion bash|zsh|fish` (SPEC §3): generated from the program's own commands and options. */
+export function completionCommand(): Command {
+  return new Command('completion')
+    .description('print a shell completion script')
+    .argument('<shell>', 'bash, zsh or fish')
+    .action(async (shell: string, _o: unknown, cmd: Command) => {
+      const { completionScript } = await import('../run/completion.js');
+      let root = cmd;
+      while (root.parent) root = root.parent;
+      process.stdout.write(completionScript(shell, root));
+    });
+}

@@ -1,0 +1,26 @@
+import { Command } from 'commander';
+import { addServiceOptions } from './service-options.js';
+
+/** `dasvc login` (SPEC §3): flags only; the flow lives in ../run/login.ts. */
+export function loginCommand(): Command {
+  const command = new Command('login').description(
+    'log in through the browser (OAuth 2.0 authorization code + PKCE)',
+  );
+  addServiceOptions(command, { scope: true })
+    .option('--port <n>', 'loopback port for the redirect (default: a free one)')
+    .option('--no-browser', 'do not open a browser; print the URL and accept a pasted redirect URL')
+    .option('--no-pkce', 'leave out PKCE (RFC 7636)')
+    .option('--timeout <seconds>', 'give up after this long (default 300)')
+    .option(
+      '--refresh-margin <duration>',
+      'refresh this long before expiry (default max(60s, 10% of lifetime))',
+    )
+    .action(async (_options: unknown, cmd: Command) => {
+      const [{ loginRun }, { createContext }] = await Promise.all([
+        import('../run/login.js'),
+        import('../context.js'),
+      ]);
+      await loginRun(await createContext(cmd));
+    });
+  return command;
+}

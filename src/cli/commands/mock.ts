@@ -1,0 +1,54 @@
+import { Command } from 'commander';
+import { UsageError } from '../../errors.js';
+
+interface MockFlags {
+  port: string;
+  host: string;
+  fixtures?: string;
+  autoApprove?: string;
+  codeTtl: string;
+  accessTtl: string;
+  refreshTtl: string;
+  stateFile?: string;
+  quiet?: boolean;
+}
+
+function parsePort(text: string): number {
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65_535) {
+    throw new UsageError(`--port must be 0..65535, got "${text}"`, { code: 'bad_flag' });
+  }
+  return Number(text);
+}
+
+/** `dasvc mock` (SPEC §3, §5): runs the local mock service until SIGINT/SIGTERM. */
+export function mockCommand(): Command {
+  return new Command('mock')
+    .description('run the local mock of the Delegated Access Service')
+    .option('--port <n>', 'port to listen on; 0 picks a free one', '8080')
+    .option('--host <address>', 'interface to listen on', '127.0.0.1')
+    .option('--fixtures <dir>', "fixtures folder (default: the package's fixtures/)")
+    .option(
+      '--auto-approve <user>',
+      'approve every authorization request as this user, no consent page',
+    )
+    .option('--code-ttl <duration>', 'authorization code lifetime (90s, 15m, 1h, 30d)', '1h')
+    .option('--access-ttl <duration>', 'access token lifetime', '1h')
+    .option('--refresh-ttl <duration>', 'refresh token lifetime', '30d')
+    .option('--state-file <file>', 'keep codes and tokens in this file across restarts')
+    .option('--quiet', 'no request log lines')
+    .action(async (flags: MockFlags) => {
+      const port = parsePort(flags.port);
+      const { runMock } = await import('../../mock/run-mock.js');
+      await runMock({
+        port,
+        host: flags.host,
+        codeTtl: flags.codeTtl,
+        accessTtl: flags.accessTtl,
+        refreshTtl: flags.refreshTtl,
+        ...(flags.fixtures === undefined ? {} : { fixtures: flags.fixtures }),
+        ...(flags.autoApprove === undefined ? {} : { autoApprove: flags.autoApprove }),
+        ...(flags.stateFile === undefined ? {} : { stateFile: flags.stateFile }),
+        quiet: flags.quiet === true,
+      });
+    });
+}

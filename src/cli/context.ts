@@ -1,0 +1,88 @@
+import type { Command } from 'commander';
+import { createHttpClient } from '../http/http-client.js';
+import type { SendFn } from '../http/types.js';
+import { configFile } from '../store/config-path.js';
+import { activeProfileName, ProfileStore, type StoreData } from '../store/profile-store.js';
+import { openBrowser } from './browser.js';
+import { loadStyles, Output, type Writer } from './output.js';
+import { inquirerPrompter, isInteractive } from './prompter.js';
+import type { FlagValues, Prompter } from './settings.js';
+
+/** Global flags of SPEC §3 as commander parses them. */
+export interface GlobalFlags {
+  profile?: string;
+  json?: boolean;
+  verbose?: boolean;
+  color?: boolean;
+}
+
+/** Readable input (stdin) as the commands use it. */
+export interface Input extends AsyncIterable<string | Buffer> {
+  isTTY?: boolean;
+}
+
+/** Everything a command's run function touches, passed in (cli/cli style), so tests can replace it. */
+export interface CliContext {
+  env: NodeJS.ProcessEnv;
+  flags: FlagValues;
+  globals: GlobalFlags;
+  out: Output;
+  stdin: Input;
+  now: () => number;
+  store: ProfileStore;
+  send: SendFn;
+  /** Present only when interactive (TTYs, no CI). */
+  prompter: Prompter | undefined;
+  openBrowser: (url: string) => Promise<void>;
+  /** Profile name: --profile > DASVC_PROFILE > active profile > default. */
+  profileName(data?: StoreData): string;
+}
+
+export interface ContextIo {
+  stdout?: Writer;
+  stderr?: Writer;
+  stdin?: Input;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Builds the context of one command from its parsed flags and the process (or test) I/O. */
+export async function createContext(command: Command, io: ContextIo = {}): Promise<CliContext> {
+  const env = io.env ?? process.env;
+  const stdout = io.stdout ?? process.stdout;
+  const stderr = io.stderr ?? process.stderr;
+  const stdin = io.stdin ?? process.stdin;
+  const all = command.optsWithGlobals() as FlagValues & GlobalFlags;
+  const globals: GlobalFlags = {
+    profile: all.profile,
+    json: all.json,
+    verbose: all.verbose,
+    color: all.color,
+  };
+  const style = await loadStyles(globals.color !== false, stderr, env);
+  const out = new Output(stdout, stderr, style, Boolean(globals.json));
+  const trace = globals.verbose
+    ? (line: string) => void stderr.write(`${style.dim(line)}\n`)
+    : undefined;
+  const store = new ProfileStore(configFile(env));
+  return {
+    env,
+    flags: command.opts() as FlagValues,
+    globals,
+    out,
+    stdin,
+    now: Date.now,
+    store,
+    send: createHttpClient({ env, trace, shortLived: true }),
+    prompter: isInteractive(env, stdin, stdout) ? inquirerPrompter() : undefined,
+    openBrowser: (url) => openBrowser(url, env),
+    profileName: (data) => activeProfileName(globals.profile, env, data ?? store.read()),
+  };
+}
+
+/** Reads all of stdin as text (params `-`, `--batch -`). */
+export async function readAll(input: Input): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of input)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,79 @@
+/** Something text can be written to: process.stdout/stderr, or a buffer in tests. */
+export interface Writer {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+/** The few styles dasvc uses; identity functions when colour is off. */
+export interface Styles {
+  bold(text: string): string;
+  dim(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  red(text: string): string;
+}
+
+const plain: Styles = {
+  bold: (t) => t,
+  dim: (t) => t,
+  green: (t) => t,
+  yellow: (t) => t,
+  red: (t) => t,
+};
+
+/**
+ * Colour for stderr messages: chalk (which honours NO_COLOR/FORCE_COLOR), loaded only when it can
+ * matter, so piped and CI runs never pay its import. `--no-color` forces it off.
+ */
+export async function loadStyles(
+  enabled: boolean,
+  stream: Writer,
+  env: NodeJS.ProcessEnv,
+): Promise<Styles> {
+  if (!enabled || env.NO_COLOR || (!stream.isTTY && !env.FORCE_COLOR)) return plain;
+  const { Chalk } = await import('chalk');
+  const chalk = new Chalk();
+  if (chalk.level === 0) return plain;
+  return {
+    bold: (t) => chalk.bold(t),
+    dim: (t) => chalk.dim(t),
+    green: (t) => chalk.green(t),
+    yellow: (t) => chalk.yellow(t),
+    red: (t) => chalk.red(t),
+  };
+}
+
+/** Results on stdout, messages on stderr (SPEC §3). */
+export class Output {
+  constructor(
+    readonly stdout: Writer,
+    readonly stderr: Writer,
+    readonly style: Styles,
+    readonly json: boolean,
+  ) {}
+
+  /** A JSON result: pretty on a terminal, one line when piped (SPEC §3). */
+  result(value: unknown): void {
+    this.stdout.write(
+      `${this.stdout.isTTY ? JSON.stringify(value, null, 2) : JSON.stringify(value)}\n`,
+    );
+  }
+
+  /** A text result line on stdout. */
+  line(text: string): void {
+    this.stdout.write(`${text}\n`);
+  }
+
+  /** A message for the human, on stderr. */
+  info(text: string): void {
+    this.stderr.write(`${text}\n`);
+  }
+
+  success(text: string): void {
+    this.stderr.write(`${this.style.green('✓')} ${text}\n`);
+  }
+
+  warn(text: string): void {
+    this.stderr.write(`${this.style.yellow('!')} ${text}\n`);
+  }
+}

@@ -1,0 +1,97 @@
+import { formatDuration } from '../../util/duration.js';
+import type { TokenSet } from '../../oauth/token-response.js';
+import { canRefresh, secondsLeft } from '../../store/expiry.js';
+import type { Profile, StoreData } from '../../store/profile-store.js';
+import type { SessionDeps } from '../../store/session.js';
+import type { CliContext } from '../context.js';
+import {
+  endpointOrMissing,
+  pickSetting,
+  resolveClient,
+  resolveEndpoints,
+  resolvePlacement,
+  SETTINGS,
+} from '../settings.js';
+
+/** The profile a command works on, read once. */
+export interface ProfileView {
+  data: StoreData;
+  name: string;
+  profile: Profile | undefined;
+}
+
+/** Reads the store and picks the profile (SPEC §2 order). */
+export function loadProfile(ctx: CliContext): ProfileView {
+  const data = ctx.store.read();
+  const name = ctx.profileName(data);
+  return { data, name, profile: data.profiles?.[name] };
+}
+
+/** Base URL flag > env > profile, normalised lazily by the endpoint helpers; undefined when none. */
+export function baseUrlOf(ctx: CliContext, profile: Profile | undefined): string | undefined {
+  return pickSetting(SETTINGS.baseUrl, ctx.flags, ctx.env, profile)?.value;
+}
+
+/** The dependencies of refresh for one profile, settings resolved flag > env > profile. */
+export function sessionDeps(ctx: CliContext, view: ProfileView): SessionDeps {
+  return {
+    store: ctx.store,
+    profile: view.name,
+    send: ctx.send,
+    now: ctx.now,
+    refreshSettings: () => {
+      const endpoints = resolveEndpoints(
+        baseUrlOf(ctx, view.profile),
+        ctx.flags,
+        ctx.env,
+        view.profile,
+      );
+      return {
+        client: resolveClient(ctx.flags, ctx.env, view.profile),
+        refreshUrl: endpointOrMissing(endpoints, 'refresh'),
+        placement: resolvePlacement(ctx.flags, ctx.env, view.profile),
+      };
+    },
+  };
+}
+
+/** Expiry in the JSON outputs: ISO time and seconds left, or nulls when unknown. */
+export function expiryJson(
+  tokens: TokenSet,
+  now: number,
+): { expiresAt: string | null; expiresIn: number | null } {
+  const left = secondsLeft(tokens, now);
+  return {
+    expiresAt: tokens.expiresAt === null ? null : new Date(tokens.expiresAt).toISOString(),
+    expiresIn: left === null ? null : Math.floor(left),
+  };
+}
+
+/** "expires in 59m 58s (2025-01-01T12:00:00.000Z)", "expired 3m ago (…)", or "expiry unknown". */
+export function describeExpiry(tokens: TokenSet, now: number): string {
+  const left = secondsLeft(tokens, now);
+  if (left === null || tokens.expiresAt === null) return 'expiry unknown';
+  const at = new Date(tokens.expiresAt).toISOString();
+  return left > 0
+    ? `expires in ${formatDuration(left)} (${at})`
+    : `expired ${formatDuration(-left)} ago (${at})`;
+}
+
+/** The token state as scripts read it (`--json`), never the tokens themselves. */
+export function tokenStateJson(
+  name: string,
+  profile: Profile,
+  tokens: TokenSet,
+  now: number,
+): Record<string, unknown> {
+  return {
+    profile: name,
+    baseUrl: profile.baseUrl ?? null,
+    clientId: profile.clientId ?? null,
+    scope: profile.scope ?? null,
+    ...expiryJson(tokens, now),
+    expired: tokens.expiresAt !== null && now >= tokens.expiresAt,
+    refreshable: canRefresh(tokens, now),
+    obtainedAt: new Date(tokens.obtainedAt).toISOString(),
+  };
+}

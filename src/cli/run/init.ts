@@ -1,0 +1,52 @@
+import { UsageError } from '../../errors.js';
+import { normalizeBaseUrl, type ParamsPlacement } from '../../oauth/endpoints.js';
+import type { CliContext } from '../context.js';
+import { loadProfile } from './common.js';
+
+/** `dasvc init` (SPEC §3): asks for a profile's settings in a terminal and writes it; a usage error elsewhere. */
+export async function initRun(ctx: CliContext): Promise<void> {
+  const prompter = ctx.prompter;
+  if (!prompter) {
+    throw new UsageError('dasvc init is interactive and needs a terminal (and CI unset)', {
+      code: 'not_interactive',
+      hint: 'pass --base-url, --client-id, --client-secret and --scope (or their DASVC_* variables) to dasvc login instead',
+    });
+  }
+  const view = loadProfile(ctx);
+  const name = (await prompter.input('Profile name:', { default: view.name })).trim() || view.name;
+  const existing = view.data.profiles?.[name] ?? {};
+  const baseUrl = normalizeBaseUrl(
+    await prompter.input('Base URL of the installation:', { default: existing.baseUrl }),
+  );
+  const clientId = (await prompter.input('Client id:', { default: existing.clientId })).trim();
+  const secret = (
+    await prompter.input(
+      existing.clientSecret ? 'Client secret (empty keeps the stored one):' : 'Client secret:',
+      { secret: true },
+    )
+  ).trim();
+  const scope = (
+    await prompter.input('Scope (space-separated instance IDs):', { default: existing.scope })
+  ).trim();
+  const params = await prompter.select<ParamsPlacement>(
+    'Where do the OAuth parameters go?',
+    ['query', 'body'],
+    existing.params ?? 'query',
+  );
+  await ctx.store.update((data) => {
+    const profiles = (data.profiles ??= {});
+    profiles[name] = {
+      ...profiles[name],
+      baseUrl,
+      clientId,
+      clientSecret: secret || existing.clientSecret,
+      scope,
+      params,
+    };
+    data.activeProfile ??= name;
+  });
+  if (ctx.out.json) ctx.out.result({ profile: name, baseUrl, clientId, scope, params });
+  ctx.out.success(
+    `Wrote profile ${name}; next: dasvc login${name === view.name ? '' : ` --profile ${name}`}`,
+  );
+}

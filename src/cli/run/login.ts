@@ -1,0 +1,119 @@
+import { createInterface } from 'node:readline';
+import { UsageError } from '../../errors.js';
+import { runLoginFlow } from '../../oauth/login-flow.js';
+import { normalizeBaseUrl } from '../../oauth/endpoints.js';
+import { parseDuration } from '../../util/duration.js';
+import type { CliContext } from '../context.js';
+import {
+  endpointOrMissing,
+  pickSetting,
+  requireSetting,
+  resolveEndpoints,
+  resolvePlacement,
+  SETTINGS,
+} from '../settings.js';
+import { describeExpiry, loadProfile, tokenStateJson } from './common.js';
+
+/** Default of `--timeout` (seconds): long enough to log in, short enough not to hang a script forever. */
+export const DEFAULT_LOGIN_TIMEOUT_SECONDS = 300;
+
+function parsePort(value: unknown): number {
+  if (value === undefined) return 0;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65_535)
+    throw new UsageError(`--port must be 0–65535, got ${String(value)}`, { code: 'bad_port' });
+  return n;
+}
+
+/** `dasvc login` (SPEC §3): resolve settings, run the flow, store the profile, report (never the tokens). */
+export async function loginRun(ctx: CliContext): Promise<void> {
+  const flags = ctx.flags;
+  const view = loadProfile(ctx);
+  const { profile } = view;
+  const port = parsePort(flags.port);
+  const timeoutSeconds =
+    flags.timeout === undefined
+      ? DEFAULT_LOGIN_TIMEOUT_SECONDS
+      : parseDuration(String(flags.timeout), '--timeout');
+  const refreshMargin =
+    flags.refreshMargin === undefined
+      ? profile?.refreshMargin
+      : parseDuration(String(flags.refreshMargin), '--refresh-margin');
+  const explicitEndpoints =
+    pickSetting(SETTINGS.authorizeUrl, flags, ctx.env, undefined) &&
+    pickSetting(SETTINGS.tokenUrl, flags, ctx.env, undefined);
+  const rawBase = explicitEndpoints
+    ? pickSetting(SETTINGS.baseUrl, flags, ctx.env, profile)?.value
+    : await requireSetting(SETTINGS.baseUrl, flags, ctx.env, profile, ctx.prompter);
+  const baseUrl = rawBase === undefined ? undefined : normalizeBaseUrl(rawBase);
+  const clientId = await requireSetting(SETTINGS.clientId, flags, ctx.env, profile, ctx.prompter);
+  const clientSecret = await requireSetting(
+    SETTINGS.clientSecret,
+    flags,
+    ctx.env,
+    profile,
+    ctx.prompter,
+  );
+  const scope = (await requireSetting(SETTINGS.scope, flags, ctx.env, profile, ctx.prompter))
+    .trim()
+    .split(/\s+/)
+    .join(' ');
+  const endpoints = resolveEndpoints(baseUrl, flags, ctx.env, profile);
+  const placement = resolvePlacement(flags, ctx.env, profile);
+
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  const lines =
+    flags.browser === false
+      ? createInterface({ input: process.stdin, terminal: false })
+      : undefined;
+  let result;
+  try {
+    result = await runLoginFlow(
+      {
+        authorizeUrl: endpointOrMissing(endpoints, 'authorize'),
+        tokenUrl: endpointOrMissing(endpoints, 'token'),
+        client: { clientId, clientSecret },
+        scope,
+        placement,
+        port,
+        pkce: flags.pkce !== false,
+        timeoutMs: timeoutSeconds * 1000,
+      },
+      {
+        send: ctx.send,
+        now: ctx.now,
+        tell: (message) => ctx.out.info(message),
+        openBrowser: flags.browser === false ? undefined : ctx.openBrowser,
+        pasted: lines,
+        signal: controller.signal,
+      },
+    );
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    lines?.close();
+    if (lines) process.stdin.destroy();
+  }
+  const tokens = result.tokens;
+  const saved = await ctx.store.update((data) => {
+    const profiles = (data.profiles ??= {});
+    profiles[view.name] = {
+      ...profiles[view.name],
+      baseUrl,
+      clientId,
+      clientSecret,
+      scope,
+      endpoints,
+      params: placement,
+      ...(refreshMargin === undefined ? {} : { refreshMargin }),
+      tokens,
+    };
+    data.activeProfile ??= view.name;
+  });
+  const stored = saved.profiles![view.name]!;
+  if (ctx.out.json) ctx.out.result(tokenStateJson(view.name, stored, tokens, ctx.now()));
+  ctx.out.success(
+    `Logged in: profile ${view.name}, scope "${scope}", access token ${describeExpiry(tokens, ctx.now())}`,
+  );
+}

@@ -1,0 +1,92 @@
+import { UsageError } from '../../errors.js';
+import type { CliContext } from '../context.js';
+import { tokenStateJson } from './common.js';
+import type { Profile } from '../../store/profile-store.js';
+
+function summary(
+  name: string,
+  profile: Profile,
+  active: boolean,
+  now: number,
+): Record<string, unknown> {
+  return {
+    name,
+    active,
+    baseUrl: profile.baseUrl ?? null,
+    clientId: profile.clientId ?? null,
+    clientSecret: profile.clientSecret ? '[set]' : null,
+    scope: profile.scope ?? null,
+    endpoints: profile.endpoints ?? {},
+    params: profile.params ?? 'query',
+    refreshMargin: profile.refreshMargin ?? null,
+    loggedIn: Boolean(profile.tokens),
+    tokens: profile.tokens ? tokenStateJson(name, profile, profile.tokens, now) : null,
+  };
+}
+
+/** `dasvc profile list|show|use|remove` (SPEC §3). Secrets and tokens are never shown. */
+export async function profileRun(
+  action: 'list' | 'show' | 'use' | 'remove',
+  target: string | undefined,
+  ctx: CliContext,
+): Promise<void> {
+  const data = ctx.store.read();
+  const profiles = data.profiles ?? {};
+  const active = ctx.profileName(data);
+  if (action === 'list') {
+    const rows = Object.entries(profiles).map(([name, p]) =>
+      summary(name, p, name === active, ctx.now()),
+    );
+    if (ctx.out.json)
+      return ctx.out.result(
+        rows.map(({ name, active: a, baseUrl, scope, loggedIn }) => ({
+          name,
+          active: a,
+          baseUrl,
+          scope,
+          loggedIn,
+        })),
+      );
+    if (rows.length === 0) return ctx.out.info('No profiles yet; run dasvc login or dasvc init.');
+    for (const row of rows) {
+      ctx.out.line(
+        `${row.active ? '*' : ' '} ${String(row.name)}\t${String(row.baseUrl ?? '')}\t${String(row.scope ?? '')}\t${row.loggedIn ? 'logged in' : 'logged out'}`,
+      );
+    }
+    return;
+  }
+  const name = target ?? active;
+  const profile = profiles[name];
+  if (!profile)
+    throw new UsageError(`no profile named ${JSON.stringify(name)}`, {
+      code: 'no_such_profile',
+      hint: 'dasvc profile list',
+    });
+  if (action === 'show') {
+    const view = summary(name, profile, name === active, ctx.now());
+    if (ctx.out.json) return ctx.out.result(view);
+    for (const [key, value] of Object.entries(view)) {
+      if (key === 'tokens' || value === null) continue;
+      ctx.out.line(`${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+    }
+    const tokens = view.tokens as Record<string, unknown> | null;
+    if (tokens)
+      ctx.out.line(
+        `accessExpiresAt: ${String(tokens.expiresAt ?? 'unknown')}\nrefreshable: ${String(tokens.refreshable)}`,
+      );
+    return;
+  }
+  await ctx.store.update((fresh) => {
+    if (action === 'use') fresh.activeProfile = name;
+    else {
+      delete fresh.profiles?.[name];
+      if (fresh.activeProfile === name) delete fresh.activeProfile;
+    }
+  });
+  if (ctx.out.json) ctx.out.result({ profile: name, action });
+  ctx.out.success(
+    action === 'use'
+      ? `Active profile: ${name}`
+      : `Removed profile ${name} (its tokens were not revoked)`,
+  );
+}

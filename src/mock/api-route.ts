@@ -1,0 +1,61 @@
+import type { MockContext } from './context.js';
+import type { MockRequest, MockResponse } from './types.js';
+import { BODY_LIMIT } from './types.js';
+import { processJsonRpc } from './json-rpc.js';
+import { jsonResponse, methodNotAllowed, notFound } from './responses.js';
+import { invokeMethod } from './rpc-methods.js';
+
+const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+function bearerError(
+  status: 401 | 403,
+  error: string,
+  description: string,
+  scope?: string,
+): MockResponse {
+  const challenge = [
+    'Bearer realm="dasvc-mock"',
+    `error="${error}"`,
+    `error_description="${description.replace(/["\\]/g, '')}"`,
+    ...(scope === undefined ? [] : [`scope="${scope}"`]),
+  ].join(', ');
+  return jsonResponse(
+    status,
+    { error, error_description: description },
+    { 'www-authenticate': challenge },
+  );
+}
+
+/**
+ * API endpoint (SERVICE.md 4.5): POST only, unknown instance 404, then the bearer token
+ * (RFC 6750 §3: 401 invalid_token, 403 insufficient_scope), then JSON-RPC 2.0.
+ */
+export async function handleApiRequest(
+  ctx: MockContext,
+  request: MockRequest,
+  instanceName: string,
+): Promise<MockResponse> {
+  if (request.method !== 'POST') return methodNotAllowed('POST');
+  const instance = ctx.fixtures.instances.get(instanceName);
+  if (!instance) return notFound(`unknown instance "${instanceName}"`);
+  const header = request.header('authorization');
+  if (header === undefined) return bearerError(401, 'invalid_token', 'missing bearer access token');
+  const token = BEARER.exec(header)?.[1];
+  const auth = token === undefined ? undefined : ctx.state.authenticate(token);
+  if (!auth) return bearerError(401, 'invalid_token', 'unknown, expired or revoked access token');
+  if (!auth.scopes.includes(instanceName)) {
+    return bearerError(
+      403,
+      'insufficient_scope',
+      `the token was not granted scope ${instanceName}`,
+      instanceName,
+    );
+  }
+  const body = await request.text(BODY_LIMIT);
+  const url = `${request.origin}${ctx.basePath}/webservice/json/${instanceName}`;
+  const response = await processJsonRpc(body, (method, params) =>
+    invokeMethod(instance, auth.user, url, method, params),
+  );
+  if (response === undefined) return { status: 204, headers: {}, body: '' };
+  return jsonResponse(200, response);
+}

@@ -1,0 +1,188 @@
+import type { ClientFixture } from './fixtures.js';
+import type { MockContext } from './context.js';
+import type { OAuthParams } from './oauth-params.js';
+import type { MockResponse } from './types.js';
+import { renderConsentPage, renderErrorPage } from './consent-page.js';
+import { buildRedirect, redirectUriProblem } from './redirect-uri.js';
+import { htmlResponse, redirectResponse } from './responses.js';
+
+/** A validated authorization request (SERVICE.md 4.1, RFC 7636 §4.3). */
+interface AuthorizationRequest {
+  client: ClientFixture;
+  redirectUri: string;
+  scopes: string[];
+  state: string;
+  challenge?: string;
+  challengeMethod?: 'S256' | 'plain';
+  /** The request's own parameters, re-sent by the consent form. */
+  hidden: [string, string][];
+}
+
+const CARRIED = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state'];
+const PKCE_CARRIED = ['code_challenge', 'code_challenge_method'];
+const CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
+
+function errorPage(error: string, description: string): MockResponse {
+  return htmlResponse(400, renderErrorPage(error, description));
+}
+
+/** Checks the request; an answer (error page or error redirect) or the request. */
+function validate(ctx: MockContext, params: OAuthParams): MockResponse | AuthorizationRequest {
+  const v = params.values;
+  for (const name of ['client_id', 'redirect_uri']) {
+    if (params.repeated === name)
+      return errorPage('invalid_request', `parameter ${name} is given more than once`);
+  }
+  const clientId = v.get('client_id');
+  if (clientId === undefined) return errorPage('invalid_request', 'missing parameter: client_id');
+  const client = ctx.fixtures.clients.get(clientId);
+  if (!client) return errorPage('invalid_client', `unknown client_id "${clientId}"`);
+  const redirectUri = v.get('redirect_uri');
+  if (redirectUri === undefined)
+    return errorPage('invalid_request', 'missing parameter: redirect_uri');
+  const problem = redirectUriProblem(redirectUri);
+  if (problem) return errorPage('invalid_request', problem);
+
+  // From here on the redirect URI is trusted enough to carry errors back (RFC 6749 §4.1.2.1).
+  const state = params.repeated === 'state' ? undefined : v.get('state');
+  const fail = (error: string, description: string) =>
+    redirectResponse(
+      buildRedirect(redirectUri, [
+        ['error', error],
+        ['error_description', description],
+        ['state', state],
+      ]),
+    );
+  if (params.repeated)
+    return fail('invalid_request', `parameter ${params.repeated} is given more than once`);
+  const responseType = v.get('response_type');
+  if (responseType === undefined)
+    return fail('invalid_request', 'missing parameter: response_type');
+  if (responseType !== 'code') {
+    return fail('unsupported_response_type', `response_type must be "code", got "${responseType}"`);
+  }
+  const scope = v.get('scope');
+  if (scope === undefined) return fail('invalid_request', 'missing parameter: scope');
+  if (state === undefined) return fail('invalid_request', 'missing parameter: state');
+  const scopes = [...new Set(scope.split(' ').filter((s) => s !== ''))];
+  if (scopes.length === 0) return fail('invalid_scope', 'scope names no instance');
+  const unknown = scopes.find((s) => !ctx.fixtures.instances.has(s));
+  if (unknown !== undefined) return fail('invalid_scope', `unknown instance "${unknown}" in scope`);
+
+  const request: AuthorizationRequest = { client, redirectUri, scopes, state, hidden: [] };
+  const challenge = v.get('code_challenge');
+  const method = v.get('code_challenge_method');
+  if (challenge === undefined && method !== undefined) {
+    return fail('invalid_request', 'code_challenge_method given without code_challenge');
+  }
+  if (challenge !== undefined) {
+    if (method !== undefined && method !== 'S256' && method !== 'plain') {
+      return fail('invalid_request', 'code_challenge_method must be S256 or plain');
+    }
+    if (!CHALLENGE.test(challenge)) {
+      return fail(
+        'invalid_request',
+        'code_challenge must be 43-128 characters of [A-Za-z0-9._~-] (RFC 7636 §4.2)',
+      );
+    }
+    request.challenge = challenge;
+    request.challengeMethod = method === 'S256' ? 'S256' : 'plain';
+  }
+  for (const name of [...CARRIED, ...PKCE_CARRIED]) {
+    const value = v.get(name);
+    if (value !== undefined) request.hidden.push([name, value]);
+  }
+  return request;
+}
+
+/** Approval as `userId`: a code, or invalid_scope when the user cannot reach an instance. */
+function approve(ctx: MockContext, request: AuthorizationRequest, userId: string): MockResponse {
+  const user = ctx.fixtures.users.get(userId)!;
+  const denied = request.scopes.find((s) => !user.instances.has(s));
+  if (denied !== undefined) {
+    return redirectResponse(
+      buildRedirect(request.redirectUri, [
+        ['error', 'invalid_scope'],
+        ['error_description', `user ${userId} cannot access instance "${denied}"`],
+        ['state', request.state],
+      ]),
+    );
+  }
+  const code = ctx.state.issueCode({
+    clientId: request.client.id,
+    redirectUri: request.redirectUri,
+    user: userId,
+    scopes: request.scopes,
+    ...(request.challenge === undefined
+      ? {}
+      : { challenge: request.challenge, challengeMethod: request.challengeMethod! }),
+  });
+  return redirectResponse(
+    buildRedirect(request.redirectUri, [
+      ['state', request.state],
+      ['code', code],
+    ]),
+  );
+}
+
+function consentPage(
+  ctx: MockContext,
+  origin: string,
+  request: AuthorizationRequest,
+  status = 200,
+  error?: string,
+  selectedUser?: string,
+): MockResponse {
+  return htmlResponse(
+    status,
+    renderConsentPage(ctx.fixtures, {
+      action: `${origin}${ctx.basePath}/webservice/authorize/`,
+      clientId: request.client.id,
+      scopes: request.scopes,
+      hidden: request.hidden,
+      ...(error === undefined ? {} : { error }),
+      ...(selectedUser === undefined ? {} : { selectedUser }),
+    }),
+  );
+}
+
+/** GET authorization endpoint (SERVICE.md 4.1): the consent page, or approval with --auto-approve. */
+export function handleAuthorizationRequest(
+  ctx: MockContext,
+  params: OAuthParams,
+  origin: string,
+): MockResponse {
+  const request = validate(ctx, params);
+  if (!('client' in request)) return request;
+  if (ctx.autoApprove !== undefined) return approve(ctx, request, ctx.autoApprove);
+  return consentPage(ctx, origin, request);
+}
+
+/** The consent form's POST: `decision=approve` with `user`, or `decision=deny` (SPEC §5). */
+export function handleConsentSubmission(
+  ctx: MockContext,
+  params: OAuthParams,
+  origin: string,
+): MockResponse {
+  const request = validate(ctx, params);
+  if (!('client' in request)) return request;
+  const decision = params.values.get('decision');
+  if (decision === 'deny') {
+    return redirectResponse(
+      buildRedirect(request.redirectUri, [
+        ['error', 'access_denied'],
+        ['error_description', 'the user denied access'],
+        ['state', request.state],
+      ]),
+    );
+  }
+  if (decision !== 'approve') {
+    return consentPage(ctx, origin, request, 400, 'Choose Approve or Deny.');
+  }
+  const userId = params.values.get('user') ?? ctx.autoApprove;
+  if (userId === undefined || !ctx.fixtures.users.has(userId)) {
+    const what = userId === undefined ? 'Choose a user.' : `Unknown user "${userId}".`;
+    return consentPage(ctx, origin, request, 400, what);
+  }
+  return approve(ctx, request, userId);
+}

@@ -1,0 +1,11 @@
+import type { Fixtures } from './fixtures.js';
+import type { MockState } from './mock-state.js';
+
+/** What every route reads: fixtures, state and the settled options. */
+export interface MockContext {
+  fixtures: Fixtures;
+  state: MockState;
+  autoApprove: string | undefined;
+  /** Path prefix of the service ('' normally). */
+  basePath: string;
+}

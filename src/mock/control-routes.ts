@@ -1,0 +1,123 @@
+import type { MockContext } from './context.js';
+import type { Journal } from './journal.js';
+import type { MockRequest, MockResponse } from './types.js';
+import { BODY_LIMIT } from './types.js';
+import { FaultQueue } from './faults.js';
+import { parseDuration } from '../util/duration.js';
+import { jsonResponse, methodNotAllowed, notFound } from './responses.js';
+import { tokenResponse } from './token-route.js';
+
+/** The control side of the mock: journal, faults, and what resets them. */
+export interface ControlDeps {
+  ctx: MockContext;
+  journal: Journal;
+  faults: FaultQueue;
+}
+
+function badRequest(description: string, error = 'invalid_request'): MockResponse {
+  return jsonResponse(400, { error, error_description: description });
+}
+
+async function readJson(request: MockRequest): Promise<unknown> {
+  const text = await request.text(BODY_LIMIT);
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return Symbol.for('bad-json');
+  }
+}
+
+function clock(ctx: MockContext): MockResponse {
+  return jsonResponse(200, {
+    now: new Date(ctx.state.now()).toISOString(),
+    offsetSeconds: ctx.state.offsetSeconds,
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `/_mock/*` (SPEC §5 control endpoints): JSON in, JSON out. */
+export async function handleControl(
+  deps: ControlDeps,
+  request: MockRequest,
+  path: string,
+): Promise<MockResponse> {
+  const { ctx, journal, faults } = deps;
+  const method = request.method;
+  const body = method === 'POST' ? await readJson(request) : undefined;
+  if (body === Symbol.for('bad-json')) return badRequest('body is not valid JSON');
+  switch (path) {
+    case '/_mock/journal':
+      if (method === 'GET') return jsonResponse(200, { entries: journal.list() });
+      if (method === 'DELETE') {
+        journal.clear();
+        return jsonResponse(200, { entries: [] });
+      }
+      return methodNotAllowed('GET, DELETE');
+    case '/_mock/reset':
+      if (method !== 'POST') return methodNotAllowed('POST');
+      ctx.state.reset();
+      journal.clear();
+      faults.clear();
+      return jsonResponse(200, { reset: true });
+    case '/_mock/clock': {
+      if (method === 'GET') return clock(ctx);
+      if (method !== 'POST') return methodNotAllowed('GET, POST');
+      const advance = isObject(body) ? body.advance : undefined;
+      if (typeof advance !== 'string' && typeof advance !== 'number') {
+        return badRequest('body must be {"advance": "1h"} or {"advance": 3600}');
+      }
+      let seconds: number;
+      try {
+        seconds = parseDuration(advance, 'advance');
+      } catch (error) {
+        return badRequest((error as Error).message);
+      }
+      ctx.state.advance(seconds);
+      return clock(ctx);
+    }
+    case '/_mock/tokens':
+      if (method !== 'POST') return methodNotAllowed('POST');
+      return mint(ctx, body);
+    case '/_mock/faults': {
+      if (method === 'GET') return jsonResponse(200, { faults: faults.list() });
+      if (method === 'DELETE') {
+        faults.clear();
+        return jsonResponse(200, { faults: [] });
+      }
+      if (method !== 'POST') return methodNotAllowed('GET, POST, DELETE');
+      const fault = FaultQueue.parse(body);
+      if (typeof fault === 'string') return badRequest(fault);
+      faults.add(fault);
+      return jsonResponse(200, { faults: faults.list() });
+    }
+    default:
+      return notFound(`no control endpoint ${path}`);
+  }
+}
+
+/** POST /_mock/tokens: a token pair for a user and scope without a browser. */
+function mint(ctx: MockContext, body: unknown): MockResponse {
+  if (!isObject(body)) return badRequest('body must be {"user", "scope", "client_id"?}');
+  const { user, scope } = body;
+  const clientId = body.client_id ?? 'demo-client';
+  if (typeof user !== 'string') return badRequest('missing member: user');
+  if (typeof scope !== 'string') return badRequest('missing member: scope');
+  if (typeof clientId !== 'string') return badRequest('client_id must be a string');
+  const fixtureUser = ctx.fixtures.users.get(user);
+  if (!fixtureUser) return badRequest(`unknown user "${user}"`);
+  if (!ctx.fixtures.clients.has(clientId))
+    return badRequest(`unknown client "${clientId}"`, 'invalid_client');
+  const scopes = [...new Set(scope.split(' ').filter((s) => s !== ''))];
+  if (scopes.length === 0) return badRequest('scope names no instance', 'invalid_scope');
+  const unknown = scopes.find((s) => !ctx.fixtures.instances.has(s));
+  if (unknown !== undefined) return badRequest(`unknown instance "${unknown}"`, 'invalid_scope');
+  const denied = scopes.find((s) => !fixtureUser.instances.has(s));
+  if (denied !== undefined) {
+    return badRequest(`user ${user} cannot access instance "${denied}"`, 'invalid_scope');
+  }
+  return tokenResponse(ctx.state.mint({ clientId, user, scopes }));
+}

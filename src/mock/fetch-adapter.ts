@@ -1,0 +1,47 @@
+import type { MockRequest, MockResponse } from './types.js';
+import { BodyTooLargeError } from './types.js';
+
+/** Reads a fetch body as text, refusing past `limit` bytes (checked on Content-Length and while streaming). */
+async function readLimited(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length'));
+  if (declared > limit) throw new BodyTooLargeError(limit);
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw new BodyTooLargeError(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A fetch Request as the core sees it. */
+export function fromFetchRequest(request: Request): MockRequest {
+  const url = new URL(request.url);
+  let body: Promise<string> | undefined;
+  return {
+    method: request.method,
+    path: url.pathname,
+    query: url.search.slice(1),
+    origin: url.origin,
+    header: (name) => request.headers.get(name) ?? undefined,
+    text: (limit) => (body ??= readLimited(request, limit)),
+  };
+}
+
+/** The core's answer as a fetch Response; a dropped connection is a network error. */
+export function toFetchResponse(response: MockResponse): Response {
+  if (response.drop) return Response.error();
+  const empty = response.status === 204 || response.status === 304 || response.body === '';
+  return new Response(empty ? null : response.body, {
+    status: response.status,
+    headers: response.headers,
+  });
+}

@@ -1,0 +1,309 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { basename, join, relative, resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+import { checkSchemaShape, type Schema } from './json-schema.js';
+
+/** A registered client (SERVICE.md 2.1); no secret means a public client. */
+export interface ClientFixture {
+  id: string;
+  secret: string | undefined;
+}
+
+/** A user who can approve access, with the instances they may reach (SERVICE.md 5.4). */
+export interface UserFixture {
+  id: string;
+  name: string;
+  instances: Set<string>;
+}
+
+/** An OpenRPC-style parameter descriptor. */
+export interface ParamDescriptor {
+  name: string;
+  required: boolean;
+  description?: string;
+  schema?: Schema;
+}
+
+/** What a computed method receives. */
+export interface HandlerContext {
+  params: Record<string, unknown>;
+  user: string;
+  instance: string;
+}
+
+export type MethodHandler = (context: HandlerContext) => unknown;
+
+/** A JSON-RPC method of an instance: declared params and a static, per-user or computed result. */
+export interface MethodFixture {
+  name: string;
+  summary?: string;
+  description?: string;
+  params: ParamDescriptor[];
+  result?: { name: string; schema?: Schema; description?: string };
+  value?: unknown;
+  byUser?: Record<string, unknown>;
+  handlerRef?: { file: string; exportName: string };
+  handler?: MethodHandler;
+}
+
+/** An instance (scope) and its methods. */
+export interface InstanceFixture {
+  name: string;
+  title: string;
+  description?: string;
+  methods: Map<string, MethodFixture>;
+}
+
+/** Everything the mock serves. */
+export interface Fixtures {
+  dir: string;
+  clients: Map<string, ClientFixture>;
+  users: Map<string, UserFixture>;
+  instances: Map<string, InstanceFixture>;
+}
+
+/** The package's own fixtures/ folder (two levels above dist/mock and src/mock). */
+export function defaultFixturesDir(): string {
+  return fileURLToPath(new URL('../../fixtures/', import.meta.url));
+}
+
+class FixtureProblem extends Error {}
+
+function fail(message: string): never {
+  throw new FixtureProblem(message);
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    return fail(`cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+}
+
+function readJson(file: string): unknown {
+  const text = readText(file);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    return fail(`not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const NAME = /^[A-Za-z0-9._~-]+$/;
+
+function fixtureError(dir: string, file: string, problem: string): UsageError {
+  const shown = relative(process.cwd(), file) || file;
+  return new UsageError(`fixture ${shown}: ${problem}`, {
+    code: 'bad_fixture',
+    hint: `fix the file or point --fixtures at another folder (now ${dir})`,
+  });
+}
+
+/** Runs `parse` on one file; any problem becomes a usage error naming the file. */
+function withFile<T>(dir: string, file: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof FixtureProblem) throw fixtureError(dir, file, error.message);
+    throw error;
+  }
+}
+
+/** `client_id:client_secret` lines; `#` comments and blank lines ignored. */
+export function parseClients(text: string): Map<string, ClientFixture> {
+  const clients = new Map<string, ClientFixture>();
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    const colon = line.indexOf(':');
+    const id = colon === -1 ? line : line.slice(0, colon);
+    const secret = colon === -1 ? undefined : line.slice(colon + 1);
+    if (!NAME.test(id)) fail(`line ${index + 1}: client_id "${id}" must match ${NAME}`);
+    if (secret === '') fail(`line ${index + 1}: empty secret (omit ":" for a public client)`);
+    if (clients.has(id)) fail(`line ${index + 1}: client "${id}" is listed twice`);
+    clients.set(id, { id, secret });
+  });
+  if (clients.size === 0) fail('no client listed (expected client_id:client_secret lines)');
+  return clients;
+}
+
+function parseParams(value: unknown, where: string): ParamDescriptor[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) fail(`${where}: "params" must be an array`);
+  const seen = new Set<string>();
+  return value.map((p, i) => {
+    if (!isObject(p) || typeof p.name !== 'string' || p.name === '') {
+      fail(`${where}: params[${i}] needs a string "name"`);
+    }
+    if (seen.has(p.name)) fail(`${where}: param "${p.name}" declared twice`);
+    seen.add(p.name);
+    if (p.required !== undefined && typeof p.required !== 'boolean') {
+      fail(`${where}: param "${p.name}": "required" must be true or false`);
+    }
+    const problem = p.schema === undefined ? undefined : checkSchemaShape(p.schema);
+    if (problem) fail(`${where}: param "${p.name}": schema ${problem}`);
+    return {
+      name: p.name,
+      required: p.required === true,
+      ...(typeof p.description === 'string' ? { description: p.description } : {}),
+      ...(p.schema === undefined ? {} : { schema: p.schema as Schema }),
+    };
+  });
+}
+
+function parseMethod(value: unknown, index: number, dir: string): MethodFixture {
+  if (!isObject(value) || typeof value.name !== 'string' || value.name === '') {
+    fail(`methods[${index}] needs a string "name"`);
+  }
+  const where = `method "${value.name}"`;
+  if (value.name.startsWith('rpc.')) fail(`${where}: names starting with "rpc." are reserved`);
+  const sources = ['value', 'byUser', 'handler'].filter((k) => value[k] !== undefined);
+  if (
+    sources.length > 1 &&
+    !(sources.length === 2 && sources.includes('value') && sources.includes('byUser'))
+  ) {
+    fail(`${where}: give either "value"/"byUser" or "handler", not both`);
+  }
+  const method: MethodFixture = { name: value.name, params: parseParams(value.params, where) };
+  if (typeof value.summary === 'string') method.summary = value.summary;
+  if (typeof value.description === 'string') method.description = value.description;
+  if (value.result !== undefined) {
+    if (!isObject(value.result) || typeof value.result.name !== 'string') {
+      fail(`${where}: "result" must be a descriptor {"name", "schema"}`);
+    }
+    method.result = value.result as MethodFixture['result'] & object;
+  }
+  if (value.value !== undefined) method.value = value.value;
+  if (value.byUser !== undefined) {
+    if (!isObject(value.byUser)) fail(`${where}: "byUser" must map user names to results`);
+    method.byUser = value.byUser;
+  }
+  if (value.handler !== undefined) {
+    if (typeof value.handler !== 'string' || !/^[^#]+(#[A-Za-z_$][\w$]*)?$/.test(value.handler)) {
+      fail(`${where}: "handler" must be "file.js" or "file.js#exportName"`);
+    }
+    const [file, exportName] = value.handler.split('#') as [string, string | undefined];
+    method.handlerRef = { file: resolve(dir, file), exportName: exportName ?? 'default' };
+  }
+  return method;
+}
+
+function parseInstance(name: string, value: unknown, dir: string): InstanceFixture {
+  if (!isObject(value)) fail('must be a JSON object with "methods"');
+  if (!Array.isArray(value.methods)) fail('"methods" must be an array of method descriptors');
+  const methods = new Map<string, MethodFixture>();
+  value.methods.forEach((m, i) => {
+    const method = parseMethod(m, i, dir);
+    if (methods.has(method.name)) fail(`method "${method.name}" is declared twice`);
+    methods.set(method.name, method);
+  });
+  return {
+    name,
+    title: typeof value.title === 'string' ? value.title : name,
+    ...(typeof value.description === 'string' ? { description: value.description } : {}),
+    methods,
+  };
+}
+
+function parseUsers(
+  value: unknown,
+  instances: Map<string, InstanceFixture>,
+): Map<string, UserFixture> {
+  if (!isObject(value)) fail('must be a JSON object mapping user names to {"name", "instances"}');
+  const users = new Map<string, UserFixture>();
+  for (const [id, user] of Object.entries(value)) {
+    if (!NAME.test(id)) fail(`user "${id}": name must match ${NAME}`);
+    if (!isObject(user) || !Array.isArray(user.instances)) {
+      fail(`user "${id}": needs "instances": an array of instance names`);
+    }
+    for (const instance of user.instances) {
+      if (typeof instance !== 'string' || !instances.has(instance)) {
+        fail(
+          `user "${id}": unknown instance ${JSON.stringify(instance)} (no instances/${String(instance)}.json)`,
+        );
+      }
+    }
+    users.set(id, {
+      id,
+      name: typeof user.name === 'string' ? user.name : id,
+      instances: new Set(user.instances as string[]),
+    });
+  }
+  if (users.size === 0) fail('no user listed');
+  return users;
+}
+
+/** Reads a fixtures folder (sync: JSON and text only); handler modules load in loadHandlers(). */
+export function loadFixtures(dirInput?: string): Fixtures {
+  const dir = resolve(dirInput ?? defaultFixturesDir());
+  if (!existsSync(dir)) {
+    throw new UsageError(`fixtures folder ${dir} does not exist`, { code: 'bad_fixture' });
+  }
+  const clientsFile = join(dir, 'clients.txt');
+  const clients = withFile(dir, clientsFile, () => parseClients(readText(clientsFile)));
+  const instancesDir = join(dir, 'instances');
+  const instances = new Map<string, InstanceFixture>();
+  const names = withFile(dir, instancesDir, () => {
+    try {
+      return readdirSync(instancesDir)
+        .filter((f) => f.endsWith('.json'))
+        .sort();
+    } catch (error) {
+      return fail(`cannot list it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+  });
+  for (const fileName of names) {
+    const file = join(instancesDir, fileName);
+    const name = basename(fileName, '.json');
+    withFile(dir, file, () => {
+      if (!NAME.test(name)) fail(`instance name "${name}" must match ${NAME}`);
+      instances.set(name, parseInstance(name, readJson(file), instancesDir));
+    });
+  }
+  const usersFile = join(dir, 'users.json');
+  const users = withFile(dir, usersFile, () => parseUsers(readJson(usersFile), instances));
+  return { dir, clients, users, instances };
+}
+
+/** Imports the JS modules of computed methods; a missing file or export names the method. */
+export async function loadHandlers(fixtures: Fixtures): Promise<void> {
+  const modules = new Map<string, Promise<Record<string, unknown>>>();
+  for (const instance of fixtures.instances.values()) {
+    const file = join(fixtures.dir, 'instances', `${instance.name}.json`);
+    for (const method of instance.methods.values()) {
+      const ref = method.handlerRef;
+      if (!ref) continue;
+      let module = modules.get(ref.file);
+      if (!module) {
+        module = import(pathToFileURL(ref.file).href) as Promise<Record<string, unknown>>;
+        modules.set(ref.file, module);
+      }
+      let loaded: Record<string, unknown>;
+      try {
+        loaded = await module;
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        throw fixtureError(
+          fixtures.dir,
+          file,
+          `method "${method.name}": cannot load ${ref.file}: ${why}`,
+        );
+      }
+      const fn = loaded[ref.exportName];
+      if (typeof fn !== 'function') {
+        throw fixtureError(
+          fixtures.dir,
+          file,
+          `method "${method.name}": ${ref.file} exports no function "${ref.exportName}"`,
+        );
+      }
+      method.handler = fn as MethodHandler;
+    }
+  }
+}

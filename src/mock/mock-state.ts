@@ -1,0 +1,314 @@
+import { randomToken } from './secrets.js';
+
+/** An issued authorization code (SERVICE.md 2.2) and what it is bound to. */
+export interface CodeRecord {
+  clientId: string;
+  redirectUri: string;
+  user: string;
+  scopes: string[];
+  challenge?: string;
+  challengeMethod?: 'S256' | 'plain';
+  expiresAt: number;
+  /** Set once exchanged: the grant its tokens belong to (replay revokes it). */
+  grantId?: number;
+}
+
+/** One authorization: the live token pair of a code or a mint, across refresh rotations. */
+export interface GrantRecord {
+  clientId: string;
+  user: string;
+  scopes: string[];
+  access?: string;
+  accessExpiresAt?: number;
+  refresh?: string;
+  /** A refresh token is usable only while its access token is unexpired (SERVICE.md 4.3). */
+  refreshExpiresAt?: number;
+}
+
+/** A token as looked up (a view; the store keeps token → grant id only). */
+export interface TokenRecord {
+  kind: 'access' | 'refresh';
+  grantId: number;
+  expiresAt: number;
+  /** A refresh token already exchanged: kept until expiry so that its reuse is recognised. */
+  rotated?: boolean;
+}
+
+/** A live access token as the API sees it. */
+export interface Authorization {
+  clientId: string;
+  user: string;
+  scopes: string[];
+}
+
+/** Token endpoint success (SERVICE.md 2.3); `expires_in` is seconds as a string (SPEC §5). */
+export interface TokenPair {
+  access_token: string;
+  expires_in: string;
+  refresh_token: string;
+}
+
+export interface Lifetimes {
+  codeSeconds: number;
+  accessSeconds: number;
+  refreshSeconds: number;
+}
+
+/** The persisted form (state file). */
+export interface StateSnapshot {
+  version: 1;
+  offsetSeconds: number;
+  codes: [string, CodeRecord][];
+  grants: [number, GrantRecord][];
+  rotated: [string, { grantId: number; expiresAt: number }][];
+}
+
+const SWEEP_EVERY_MS = 10_000;
+
+/**
+ * The mock's memory: codes and grants, tokens in a Map from token to grant id, and a virtual
+ * clock (wall clock + offset). Expired entries go on lookup and in a sweep at most every 10 s;
+ * a pair costs ~350 bytes, so 100 000 live pairs stay well under the RSS budget.
+ */
+export class MockState {
+  readonly codes = new Map<string, CodeRecord>();
+  readonly grants = new Map<number, GrantRecord>();
+  /** Live access and refresh tokens → grant id. */
+  readonly tokens = new Map<string, number>();
+  /** Rotated refresh tokens → grant id and expiry. */
+  readonly rotated = new Map<string, { grantId: number; expiresAt: number }>();
+  offsetSeconds = 0;
+  private lastSweep = 0;
+  private grantSeq = 0;
+  private readonly scopeLists = new Map<string, string[]>();
+
+  constructor(
+    readonly lifetimes: Lifetimes,
+    private readonly wallClock: () => number = Date.now,
+    /** Called after every change (the state file debounces on it). */
+    public onChange: () => void = () => {},
+  ) {}
+
+  /** Virtual now in ms. */
+  now(): number {
+    return this.wallClock() + this.offsetSeconds * 1000;
+  }
+
+  /** Moves the virtual clock forward (POST /_mock/clock). */
+  advance(seconds: number): void {
+    this.offsetSeconds += seconds;
+    this.onChange();
+  }
+
+  /** Forgets everything (POST /_mock/reset). */
+  reset(): void {
+    this.codes.clear();
+    this.grants.clear();
+    this.tokens.clear();
+    this.rotated.clear();
+    this.offsetSeconds = 0;
+    this.onChange();
+  }
+
+  /** Issues a code after approval (SERVICE.md 4.1). */
+  issueCode(record: Omit<CodeRecord, 'expiresAt' | 'grantId'>): string {
+    const code = randomToken();
+    this.maybeSweep();
+    this.codes.set(code, { ...record, expiresAt: this.now() + this.lifetimes.codeSeconds * 1000 });
+    this.onChange();
+    return code;
+  }
+
+  /** A code still within its validity (used or not); expired ones are dropped. */
+  findCode(code: string): CodeRecord | undefined {
+    const record = this.codes.get(code);
+    if (record && record.expiresAt <= this.now()) {
+      this.codes.delete(code);
+      return undefined;
+    }
+    return record;
+  }
+
+  /** Marks a code used and issues its first token pair. */
+  redeemCode(record: CodeRecord): TokenPair {
+    const grantId = this.newGrant(record);
+    record.grantId = grantId;
+    return this.issuePair(grantId);
+  }
+
+  /** A second use of a code: revoke every token issued from it (RFC 6749 §4.1.2). */
+  replayCode(record: CodeRecord): void {
+    if (record.grantId !== undefined) this.revokeGrant(record.grantId);
+  }
+
+  /** Issues tokens without a browser (POST /_mock/tokens). */
+  mint(grant: Authorization): TokenPair {
+    return this.issuePair(this.newGrant(grant));
+  }
+
+  /** The live grant behind an access token, or undefined (unknown, expired, revoked). */
+  authenticate(accessToken: string): Authorization | undefined {
+    const record = this.liveToken(accessToken);
+    if (!record || record.kind !== 'access') return undefined;
+    return this.grants.get(record.grantId);
+  }
+
+  /** A token that is neither expired nor revoked (rotated refresh tokens included), or undefined. */
+  liveToken(token: string): TokenRecord | undefined {
+    const now = this.now();
+    const grantId = this.tokens.get(token);
+    if (grantId !== undefined) {
+      const grant = this.grants.get(grantId);
+      const kind =
+        grant?.access === token ? 'access' : grant?.refresh === token ? 'refresh' : undefined;
+      const expiresAt =
+        kind === 'access' ? grant!.accessExpiresAt! : (grant?.refreshExpiresAt ?? 0);
+      if (kind === undefined || expiresAt <= now) {
+        this.tokens.delete(token);
+        return undefined;
+      }
+      return { kind, grantId, expiresAt };
+    }
+    const old = this.rotated.get(token);
+    if (!old) return undefined;
+    if (old.expiresAt <= now || !this.grants.has(old.grantId)) {
+      this.rotated.delete(token);
+      return undefined;
+    }
+    return { kind: 'refresh', grantId: old.grantId, expiresAt: old.expiresAt, rotated: true };
+  }
+
+  grantOf(record: TokenRecord): GrantRecord | undefined {
+    return this.grants.get(record.grantId);
+  }
+
+  /** Refresh rotation (SERVICE.md 4.3): a new pair; the old pair dies at once. */
+  rotate(record: TokenRecord): TokenPair {
+    const grant = this.grants.get(record.grantId)!;
+    if (grant.access) this.tokens.delete(grant.access);
+    if (grant.refresh) {
+      this.tokens.delete(grant.refresh);
+      // Kept until its own expiry only so that a reuse is recognised and the grant revoked.
+      this.rotated.set(grant.refresh, { grantId: record.grantId, expiresAt: record.expiresAt });
+    }
+    return this.issuePair(record.grantId);
+  }
+
+  /** Ends a whole grant: its live pair, and (through the grant's absence) its rotated tokens. */
+  revokeGrant(grantId: number): void {
+    const grant = this.grants.get(grantId);
+    if (!grant) return;
+    if (grant.access) this.tokens.delete(grant.access);
+    if (grant.refresh) this.tokens.delete(grant.refresh);
+    this.grants.delete(grantId);
+    this.onChange();
+  }
+
+  /** Revokes one token (RFC 7009); a refresh token takes its grant's access token with it. */
+  revokeToken(token: string, record: TokenRecord): void {
+    if (record.kind === 'refresh') {
+      this.revokeGrant(record.grantId);
+      return;
+    }
+    this.tokens.delete(token);
+    const grant = this.grants.get(record.grantId);
+    if (grant?.access === token) {
+      delete grant.access;
+      delete grant.accessExpiresAt;
+    }
+    this.onChange();
+  }
+
+  /** Removes every expired code, token and grant. */
+  sweep(): void {
+    const now = this.now();
+    this.lastSweep = now;
+    for (const [code, record] of this.codes) if (record.expiresAt <= now) this.codes.delete(code);
+    for (const [id, grant] of this.grants) {
+      if (grant.access && grant.accessExpiresAt! <= now) {
+        this.tokens.delete(grant.access);
+        delete grant.access;
+      }
+      if (grant.refresh && grant.refreshExpiresAt! <= now) {
+        this.tokens.delete(grant.refresh);
+        delete grant.refresh;
+      }
+      const fresh = grant.accessExpiresAt === undefined && grant.refreshExpiresAt === undefined;
+      if (!fresh && !grant.access && !grant.refresh) this.grants.delete(id);
+    }
+    for (const [token, old] of this.rotated) {
+      if (old.expiresAt <= now || !this.grants.has(old.grantId)) this.rotated.delete(token);
+    }
+  }
+
+  snapshot(): StateSnapshot {
+    return {
+      version: 1,
+      offsetSeconds: this.offsetSeconds,
+      codes: [...this.codes],
+      grants: [...this.grants],
+      rotated: [...this.rotated],
+    };
+  }
+
+  restore(snapshot: StateSnapshot): void {
+    this.offsetSeconds = snapshot.offsetSeconds;
+    for (const [k, v] of snapshot.codes) this.codes.set(k, v);
+    for (const [id, grant] of snapshot.grants) {
+      this.grants.set(id, { ...grant, scopes: this.intern(grant.scopes) });
+      if (grant.access) this.tokens.set(grant.access, id);
+      if (grant.refresh) this.tokens.set(grant.refresh, id);
+      this.grantSeq = Math.max(this.grantSeq, id);
+    }
+    for (const [k, v] of snapshot.rotated) this.rotated.set(k, v);
+    this.sweep();
+  }
+
+  private newGrant(from: Authorization): number {
+    this.maybeSweep();
+    this.grantSeq += 1;
+    this.grants.set(this.grantSeq, {
+      clientId: from.clientId,
+      user: from.user,
+      scopes: this.intern(from.scopes),
+    });
+    return this.grantSeq;
+  }
+
+  /** One shared array per distinct scope list: 100 000 grants of "crm wiki" hold one array. */
+  private intern(scopes: string[]): string[] {
+    const key = scopes.join(' ');
+    let shared = this.scopeLists.get(key);
+    if (!shared) {
+      shared = [...scopes];
+      this.scopeLists.set(key, shared);
+    }
+    return shared;
+  }
+
+  private issuePair(grantId: number): TokenPair {
+    const grant = this.grants.get(grantId)!;
+    const now = this.now();
+    const access = randomToken();
+    const refresh = randomToken();
+    grant.access = access;
+    grant.accessExpiresAt = now + this.lifetimes.accessSeconds * 1000;
+    grant.refresh = refresh;
+    grant.refreshExpiresAt = Math.min(
+      now + this.lifetimes.refreshSeconds * 1000,
+      grant.accessExpiresAt,
+    );
+    this.tokens.set(access, grantId);
+    this.tokens.set(refresh, grantId);
+    this.onChange();
+    return {
+      access_token: access,
+      expires_in: String(Math.round(this.lifetimes.accessSeconds)),
+      refresh_token: refresh,
+    };
+  }
+
+  private maybeSweep(): void {
+    if (this.now() - this.lastSweep >= SWEEP_EVERY_MS) this.sweep();
+  }
+}

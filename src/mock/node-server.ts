@@ -1,0 +1,117 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { MockRequest, MockResponse } from './types.js';
+import { BodyTooLargeError } from './types.js';
+
+const HOST_HEADER = /^[A-Za-z0-9.\-:[\]]{1,300}$/;
+
+function readLimited(req: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) return Promise.reject(new BodyTooLargeError(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new BodyTooLargeError(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () =>
+      resolve(
+        chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'),
+      ),
+    );
+    req.on('error', reject);
+  });
+}
+
+/** A node:http request as the core sees it; nothing is parsed that the route does not ask for. */
+function fromNodeRequest(req: IncomingMessage, fallbackHost: string): MockRequest {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const host = req.headers.host;
+  let body: Promise<string> | undefined;
+  return {
+    method: req.method ?? 'GET',
+    path: q === -1 ? url : url.slice(0, q),
+    query: q === -1 ? '' : url.slice(q + 1),
+    origin: `http://${host !== undefined && HOST_HEADER.test(host) ? host : fallbackHost}`,
+    header: (name) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+    text: (limit) => (body ??= readLimited(req, limit)),
+  };
+}
+
+function write(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
+  if (response.drop) {
+    req.socket.destroy();
+    return;
+  }
+  if (response.status === 413) res.shouldKeepAlive = false; // the rest of the body is not read
+  const headers = response.headers;
+  headers['content-length'] = String(Buffer.byteLength(response.body));
+  res.writeHead(response.status, headers);
+  res.end(response.body);
+}
+
+const CLIENT_ERROR_BODY =
+  '{"error":"invalid_request","error_description":"malformed HTTP request"}';
+
+/**
+ * Serves the core handler from node:http (like @hono/node-server, without building fetch objects
+ * per request: the core's string body is written directly).
+ */
+export function serveNode(
+  handle: (request: MockRequest) => Promise<MockResponse>,
+  host: string,
+  port: number,
+): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+  let fallbackHost = `${host}:${port}`;
+  const server = createServer((req, res) => {
+    handle(fromNodeRequest(req, fallbackHost)).then(
+      (response) => write(req, res, response),
+      () => {
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end('{"error":"server_error","error_description":"internal error in the mock"}');
+      },
+    );
+  });
+  server.keepAliveTimeout = 10_000;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? '431 Request Header Fields Too Large'
+        : '400 Bad Request';
+    socket.end(
+      `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${CLIENT_ERROR_BODY.length}\r\n\r\n${CLIENT_ERROR_BODY}`,
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      const actual = typeof address === 'object' && address ? address.port : port;
+      fallbackHost = `${host.includes(':') ? `[${host}]` : host}:${actual}`;
+      resolve({
+        server,
+        port: actual,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeIdleConnections();
+            // In-flight requests get a moment; then every connection goes.
+            setTimeout(() => server.closeAllConnections(), 1000).unref();
+          }),
+      });
+    });
+  });
+}

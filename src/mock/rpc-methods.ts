@@ -1,0 +1,99 @@
+import type { InstanceFixture, MethodFixture } from './fixtures.js';
+import type { RpcError, RpcOutcome } from './json-rpc.js';
+import { validateSchema } from './json-schema.js';
+import { buildOpenRpcDocument } from './openrpc.js';
+
+type Bound = { named: Record<string, unknown> } | { error: RpcError };
+
+function invalidParams(data: string): { error: RpcError } {
+  return { error: { code: -32602, message: 'Invalid params', data } };
+}
+
+/** Checks params against the declared ones (by name or by position); named params or an error. */
+export function bindParams(method: MethodFixture, params: unknown): Bound {
+  const named: Record<string, unknown> = {};
+  const declared = method.params;
+  if (Array.isArray(params)) {
+    if (params.length > declared.length) {
+      return invalidParams(
+        `${method.name} takes at most ${declared.length} params, got ${params.length}`,
+      );
+    }
+    params.forEach((value, i) => (named[declared[i]!.name] = value));
+  } else if (params !== undefined) {
+    for (const [name, value] of Object.entries(params as Record<string, unknown>)) {
+      if (!declared.some((p) => p.name === name)) return invalidParams(`unknown param "${name}"`);
+      named[name] = value;
+    }
+  }
+  for (const param of declared) {
+    if (!(param.name in named)) {
+      if (param.required) return invalidParams(`missing required param "${param.name}"`);
+      continue;
+    }
+    const problem = param.schema && validateSchema(param.schema, named[param.name], param.name);
+    if (problem) return invalidParams(problem);
+  }
+  return { named };
+}
+
+function isRpcError(value: unknown): value is RpcError {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return Number.isInteger(v.code) && typeof v.message === 'string';
+}
+
+/** Runs one method of an instance as `user` (SERVICE.md 5.4: results per authorizing user). */
+export async function invokeMethod(
+  instance: InstanceFixture,
+  user: string,
+  serverUrl: string,
+  name: string,
+  params: unknown,
+): Promise<RpcOutcome> {
+  if (name === 'rpc.discover') {
+    const empty =
+      params === undefined ||
+      (Array.isArray(params) ? params.length === 0 : Object.keys(params as object).length === 0);
+    if (!empty) return invalidParams('rpc.discover takes no params');
+    return { result: buildOpenRpcDocument(instance, serverUrl) };
+  }
+  const method = instance.methods.get(name);
+  if (!method) {
+    return {
+      error: {
+        code: -32601,
+        message: 'Method not found',
+        data: `no method "${name}" on instance ${instance.name}`,
+      },
+    };
+  }
+  const bound = bindParams(method, params);
+  if ('error' in bound) return bound;
+  const named = bound.named;
+  if (method.handlerRef) {
+    if (!method.handler) {
+      return { error: { code: -32603, message: 'Internal error', data: 'handler not loaded' } };
+    }
+    try {
+      const result = await method.handler({ params: named, user, instance: instance.name });
+      const text = JSON.stringify(result);
+      return { result: text === undefined ? null : JSON.parse(text) };
+    } catch (error) {
+      if (isRpcError(error)) {
+        const e: RpcError = { code: error.code, message: error.message };
+        if (error.data !== undefined) e.data = error.data;
+        return { error: e };
+      }
+      return {
+        error: {
+          code: -32603,
+          message: 'Internal error',
+          data: error instanceof Error ? error.message : String(error),
+        },
+      };
+    }
+  }
+  if (method.byUser && Object.hasOwn(method.byUser, user)) return { result: method.byUser[user] };
+  return { result: method.value ?? null };
+}

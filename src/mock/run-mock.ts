@@ -1,0 +1,45 @@
+import { UsageError } from '../errors.js';
+import type { MockOptions } from './types.js';
+import { startMockServer } from './index.js';
+
+/** What `dasvc mock` runs: start, announce, log each request, stop on SIGINT/SIGTERM. */
+export async function runMock(options: MockOptions & { quiet: boolean }): Promise<void> {
+  const { quiet, ...rest } = options;
+  const out = (line: string) => {
+    process.stdout.write(`${line}\n`);
+  };
+  let server;
+  try {
+    server = await startMockServer({ ...rest, ...(quiet ? {} : { log: out }) });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${code}`, {
+        code,
+        hint: 'choose another --port (0 picks a free one) or --host',
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  // SPEC §3: the first stdout line is exactly `listening on <base_url>`.
+  out(`listening on ${server.url}`);
+  const client = server.demoClient;
+  if (client) {
+    out(
+      `demo client: client_id=${client.id}${client.secret === undefined ? ' (public)' : ` client_secret=${client.secret}`}`,
+    );
+  }
+  out(`users: ${server.users}`);
+  if (options.autoApprove !== undefined) out(`auto-approving as ${options.autoApprove}`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await server.close();
+}

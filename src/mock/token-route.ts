@@ -1,0 +1,145 @@
+import type { ClientFixture } from './fixtures.js';
+import type { MockContext } from './context.js';
+import type { OAuthParams } from './oauth-params.js';
+import type { TokenPair } from './mock-state.js';
+import type { MockResponse } from './types.js';
+import { authenticateClient } from './client-auth.js';
+import { jsonResponse, oauthError } from './responses.js';
+import { pkceMatches, safeEqual } from './secrets.js';
+
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+
+/** SERVICE.md 2.3 with `Cache-Control: no-store` (RFC 6749 §5.1). */
+export function tokenResponse(pair: TokenPair): MockResponse {
+  return jsonResponse(200, pair, NO_STORE);
+}
+
+function missing(name: string): MockResponse {
+  return oauthError('invalid_request', `missing parameter: ${name}`);
+}
+
+/** Common head of token, refresh and revoke: no repeats, then client authentication. */
+function authenticate(
+  ctx: MockContext,
+  params: OAuthParams,
+  authorization: string | undefined,
+): ClientFixture | MockResponse {
+  if (params.repeated) {
+    return oauthError('invalid_request', `parameter ${params.repeated} is given more than once`);
+  }
+  return authenticateClient(ctx.fixtures, params, authorization);
+}
+
+/**
+ * Token endpoint (SERVICE.md 4.2) and refresh endpoint (4.3). The token endpoint also takes
+ * grant_type=refresh_token, where standard OAuth libraries send refreshes (RFC 6749 §6).
+ */
+export function handleTokenRequest(
+  ctx: MockContext,
+  params: OAuthParams,
+  authorization: string | undefined,
+  endpoint: 'token' | 'refresh',
+): MockResponse {
+  const client = authenticate(ctx, params, authorization);
+  if ('status' in client) return client;
+  const grantType = params.values.get('grant_type');
+  if (grantType === undefined) return missing('grant_type');
+  if (grantType === 'refresh_token') return refresh(ctx, params, client);
+  if (grantType === 'authorization_code' && endpoint === 'token') {
+    return exchangeCode(ctx, params, client);
+  }
+  const allowed = endpoint === 'token' ? 'authorization_code or refresh_token' : 'refresh_token';
+  return oauthError('unsupported_grant_type', `grant_type must be ${allowed}, got "${grantType}"`);
+}
+
+/** RFC 6749 §4.1.3 + RFC 7636 §4.6: a single-use code bound to client, redirect URI and PKCE. */
+function exchangeCode(ctx: MockContext, params: OAuthParams, client: ClientFixture): MockResponse {
+  const code = params.values.get('code');
+  if (code === undefined) return missing('code');
+  const record = ctx.state.findCode(code);
+  if (!record) return oauthError('invalid_grant', 'unknown or expired authorization code');
+  if (record.clientId !== client.id) {
+    return oauthError('invalid_grant', 'authorization code was issued to another client');
+  }
+  if (record.grantId !== undefined) {
+    ctx.state.replayCode(record);
+    return oauthError(
+      'invalid_grant',
+      'authorization code already used; the tokens issued for it are revoked',
+    );
+  }
+  const redirectUri = params.values.get('redirect_uri');
+  if (redirectUri !== undefined && redirectUri !== record.redirectUri) {
+    return oauthError('invalid_grant', 'redirect_uri does not match the authorization request');
+  }
+  if (record.challenge !== undefined) {
+    const verifier = params.values.get('code_verifier');
+    if (verifier === undefined) {
+      return oauthError(
+        'invalid_grant',
+        'code_verifier required: the authorization request sent a code_challenge',
+      );
+    }
+    if (!pkceMatches(record.challengeMethod ?? 'plain', record.challenge, verifier)) {
+      return oauthError('invalid_grant', 'code_verifier does not match the code_challenge');
+    }
+  }
+  return tokenResponse(ctx.state.redeemCode(record));
+}
+
+/** SERVICE.md 4.3: before the access token expires; rotation; a reused old refresh token ends the grant. */
+function refresh(ctx: MockContext, params: OAuthParams, client: ClientFixture): MockResponse {
+  const token = params.values.get('refresh_token');
+  if (token === undefined) return missing('refresh_token');
+  const record = ctx.state.liveToken(token);
+  if (!record || record.kind !== 'refresh') {
+    return oauthError(
+      'invalid_grant',
+      'unknown, expired or revoked refresh token (a refresh must come before the access token expires)',
+    );
+  }
+  const grant = ctx.state.grantOf(record)!;
+  if (grant.clientId !== client.id) {
+    return oauthError('invalid_grant', 'refresh token was issued to another client');
+  }
+  if (record.rotated) {
+    ctx.state.revokeGrant(record.grantId);
+    return oauthError(
+      'invalid_grant',
+      'refresh token already used; every token of this authorization is revoked',
+    );
+  }
+  return tokenResponse(ctx.state.rotate(record));
+}
+
+const HINTS = new Set(['access_token', 'refresh_token']);
+
+/** Revoke endpoint (SERVICE.md 4.4, RFC 7009 §2). */
+export function handleRevokeRequest(
+  ctx: MockContext,
+  params: OAuthParams,
+  authorization: string | undefined,
+): MockResponse {
+  const client = authenticate(ctx, params, authorization);
+  if ('status' in client) return client;
+  const hint = params.values.get('token_type_hint');
+  if (hint === undefined) return missing('token_type_hint');
+  const token = params.values.get('token');
+  if (token === undefined) return missing('token');
+  if (!HINTS.has(hint)) {
+    return oauthError(
+      'unsupported_token_type',
+      'token_type_hint must be access_token or refresh_token',
+    );
+  }
+  // The hint only speeds a lookup (RFC 7009 §2.1); the token is found whatever its kind.
+  const record = ctx.state.liveToken(token);
+  if (record && !record.rotated) {
+    const grant = ctx.state.grantOf(record)!;
+    if (!safeEqual(grant.clientId, client.id)) {
+      return oauthError('unauthorized_client', 'the token was issued to another client');
+    }
+    ctx.state.revokeToken(token, record);
+  }
+  return jsonResponse(200, { result: 'Token revoked' }, NO_STORE);
+}

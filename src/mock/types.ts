@@ -1,0 +1,59 @@
+/** Options of the mock, the camelCase of the `dasvc mock` flags (SPEC §1, §3). */
+export interface MockOptions {
+  /** Port to listen on; 0 picks a free one. Server only. */
+  port?: number;
+  /** Interface to listen on; default 127.0.0.1. Server only. */
+  host?: string;
+  /** Fixtures directory; default the package's `fixtures/`. */
+  fixtures?: string;
+  /** Approve every authorization request at once as this user (no consent page). */
+  autoApprove?: string;
+  /** Lifetime of authorization codes: "90s", "1h", or seconds. Default 1h (SERVICE.md 2.2). */
+  codeTtl?: string | number;
+  /** Lifetime of access tokens. Default 1h. */
+  accessTtl?: string | number;
+  /** Lifetime of refresh tokens. Default 30d. */
+  refreshTtl?: string | number;
+  /** Persist codes, tokens, grants and the clock offset in this JSON file. */
+  stateFile?: string;
+  /** Receives one line per request (secrets redacted). */
+  log?: (line: string) => void;
+  /** Wall clock in milliseconds; tests inject their own. The virtual offset is added to it. */
+  now?: () => number;
+  /** Path prefix the service lives under (msw handlers on a base URL with a path). */
+  basePath?: string;
+}
+
+/** The request as the core handler sees it: the same shape from undici, node:http and msw. */
+export interface MockRequest {
+  method: string;
+  /** Path without the query, percent-encoding untouched. */
+  path: string;
+  /** The raw query without `?`, or ''. */
+  query: string;
+  /** `http://host:port` of the request, used for every absolute URL the mock emits. */
+  origin: string;
+  /** Header value by lower-case name; repeated headers joined with ", ". */
+  header(name: string): string | undefined;
+  /** Body as text; rejects with BodyTooLargeError past `limit` bytes. */
+  text(limit: number): Promise<string>;
+}
+
+/** The answer as the core handler produces it; adapters write it out. */
+export interface MockResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** Fault injection: drop the connection without an answer. */
+  drop?: boolean;
+}
+
+/** Raised by MockRequest.text() past the body limit (answered 413). */
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`request body exceeds ${limit} bytes`);
+  }
+}
+
+/** 1 MiB: larger bodies are refused with 413. */
+export const BODY_LIMIT = 1024 * 1024;

@@ -1,0 +1,50 @@
+import { AuthError } from '../errors.js';
+import { safeEqual } from './pkce.js';
+
+/** Outcome of reading a redirect: a code to exchange, or nothing usable yet. */
+export type CallbackResult = { kind: 'code'; code: string } | { kind: 'ignored'; reason: string };
+
+/**
+ * Reads the query of the redirect to the client (SERVICE.md §4.1, RFC 6749 §4.1.2): checks `state`
+ * in constant time first, then reports `error`, then returns `code`. A forged or missing state and
+ * an error redirect throw AuthError (exit 3); a request with neither code nor error is ignored.
+ */
+export function parseCallback(query: URLSearchParams, expectedState: string): CallbackResult {
+  const code = query.get('code');
+  const error = query.get('error');
+  if (code === null && error === null) {
+    return { kind: 'ignored', reason: 'no code and no error in the redirect' };
+  }
+  const state = query.get('state');
+  if (state === null || !safeEqual(state, expectedState)) {
+    throw new AuthError(
+      'the redirect carried a state that does not match this login; refused (nothing was exchanged)',
+      {
+        code: 'state_mismatch',
+        hint: 'start again with dasvc login; if this repeats, someone may be forging redirects',
+      },
+    );
+  }
+  if (error !== null) {
+    const description = query.get('error_description');
+    throw new AuthError(`authorization failed: ${error}${description ? ` (${description})` : ''}`, {
+      code: error,
+      detail: description ?? undefined,
+    });
+  }
+  return { kind: 'code', code: code! };
+}
+
+/** Reads a pasted redirect URL (SPEC §3 `--no-browser`); undefined when the text is not a URL. */
+export function parsePastedRedirect(text: string): URLSearchParams | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  try {
+    return new URL(trimmed).searchParams;
+  } catch {
+    // A bare query string pasted on its own is accepted too.
+    if (/(^|[?&])(code|error)=/.test(trimmed))
+      return new URLSearchParams(trimmed.replace(/^\?/, ''));
+    return undefined;
+  }
+}

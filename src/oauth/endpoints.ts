@@ -1,0 +1,83 @@
+import { UsageError } from '../errors.js';
+
+/** Where the OAuth placement of parameters goes: the query string (SERVICE.md §4) or a form body (RFC 6749). */
+export type ParamsPlacement = 'query' | 'body';
+
+/** The five endpoint URLs a profile talks to; `api` is a template containing `{scope}`. */
+export interface Endpoints {
+  authorize: string;
+  token: string;
+  refresh: string;
+  revoke: string;
+  api: string;
+}
+
+/** Base URL without trailing slashes ("trailing slash tolerated", SPEC §2); rejects non-http(s). */
+export function normalizeBaseUrl(baseUrl: string): string {
+  const trimmed = baseUrl.trim().replace(/\/+$/, '');
+  let parsed: URL;
+  try {
+    parsed = new URL(trimmed);
+  } catch {
+    throw new UsageError(`base URL is not a URL: ${JSON.stringify(baseUrl)}`, { code: 'bad_url' });
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new UsageError(`base URL must be http or https: ${trimmed}`, { code: 'bad_url' });
+  }
+  return trimmed;
+}
+
+/** Endpoint URLs as SERVICE.md §4.1–4.5 derives them from `{base_url}`. */
+export function defaultEndpoints(baseUrl: string): Endpoints {
+  const base = normalizeBaseUrl(baseUrl);
+  return {
+    authorize: `${base}/webservice/authorize/`,
+    token: `${base}/webservice/authorize`,
+    refresh: `${base}/webservice/authorize/refresh_token`,
+    revoke: `${base}/webservice/authorize/revoke`,
+    api: `${base}/webservice/json/{scope}`,
+  };
+}
+
+/** Checks an endpoint override is an absolute http(s) URL; the API one must carry `{scope}` (SPEC §2). */
+export function checkEndpoint(name: keyof Endpoints, url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.replace('{scope}', 'scope'));
+  } catch {
+    throw new UsageError(`--${name}-url is not a URL: ${JSON.stringify(url)}`, { code: 'bad_url' });
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new UsageError(`--${name}-url must be http or https: ${url}`, { code: 'bad_url' });
+  }
+  if (name === 'api' && !url.includes('{scope}')) {
+    throw new UsageError(
+      `--api-url must contain {scope}, e.g. https://host/webservice/json/{scope}`,
+      {
+        code: 'bad_url',
+      },
+    );
+  }
+  return url;
+}
+
+/** The API URL of one scope (SERVICE.md §4.5: the scope name is the last path segment). */
+export function apiUrlFor(template: string, scope: string): string {
+  if (!/^[A-Za-z0-9._~-]+$/.test(scope)) {
+    throw new UsageError(
+      `scope must be one instance ID (letters, digits, . _ ~ -): ${JSON.stringify(scope)}`,
+      {
+        code: 'bad_scope',
+      },
+    );
+  }
+  return template.split('{scope}').join(scope);
+}
+
+/** Reads `query|body` (SPEC §2 `--params`). */
+export function parsePlacement(value: string, source = '--params'): ParamsPlacement {
+  if (value === 'query' || value === 'body') return value;
+  throw new UsageError(`${source} must be "query" or "body", got ${JSON.stringify(value)}`, {
+    code: 'bad_params_placement',
+  });
+}

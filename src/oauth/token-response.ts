@@ -1,0 +1,124 @@
+import { AuthError, NetworkError, ServiceError } from '../errors.js';
+import type { HttpResponse } from '../http/types.js';
+
+/** Tokens as stored: absolute expiry in epoch ms, or null when the server gave no `expires_in`. */
+export interface TokenSet {
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: number | null;
+  obtainedAt: number;
+}
+
+const AUTH_ERRORS = new Set([
+  'invalid_grant',
+  'invalid_client',
+  'unauthorized_client',
+  'invalid_token',
+  'access_denied',
+]);
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Turns an OAuth error answer into the right exit code (SPEC §4): authentication errors and
+ * 401/403 → AuthError (3); other OAuth errors and 5xx → ServiceError (1); anything that is not
+ * JSON → NetworkError (4). `what` names the step for the message.
+ */
+export function oauthErrorFor(response: HttpResponse, what: string): Error {
+  const body = parseJson(response.text);
+  const status = response.status;
+  if (isObject(body) && typeof body.error === 'string') {
+    const description =
+      typeof body.error_description === 'string' ? body.error_description : undefined;
+    const message = `${what} refused: ${body.error}${description ? ` (${description})` : ''} [HTTP ${status}]`;
+    const options = { code: body.error, status, detail: description };
+    if (AUTH_ERRORS.has(body.error) || status === 401 || status === 403)
+      return new AuthError(message, options);
+    return new ServiceError(message, options);
+  }
+  if (status === 401 || status === 403) {
+    return new AuthError(`${what} refused: HTTP ${status}`, { code: `http_${status}`, status });
+  }
+  if (status >= 500)
+    return new ServiceError(`${what} failed: HTTP ${status}`, { code: `http_${status}`, status });
+  return new NetworkError(`${what}: unexpected answer (HTTP ${status}, not the JSON expected)`, {
+    code: 'unexpected_response',
+    status,
+  });
+}
+
+/** Reads `expires_in` as seconds, from a number or a numeric string; anything else is unknown. */
+export function readExpiresIn(value: unknown): number | null {
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && value.trim() !== ''
+        ? Number(value)
+        : NaN;
+  return Number.isFinite(n) && n >= 0 ? n : null;
+}
+
+/**
+ * Checks a token or refresh response (SERVICE.md §2.3, RFC 6749 §5.1–5.2) and returns the tokens
+ * with an absolute expiry. Extra members are ignored; a missing refresh_token keeps `previous`.
+ */
+export function processTokenResponse(
+  response: HttpResponse,
+  now: number,
+  what = 'token request',
+  previousRefreshToken: string | null = null,
+): TokenSet {
+  if (response.status !== 200 && response.status !== 201) throw oauthErrorFor(response, what);
+  const body = parseJson(response.text);
+  if (!isObject(body)) {
+    throw new NetworkError(`${what}: the answer is not a JSON object`, {
+      code: 'unexpected_response',
+      status: response.status,
+    });
+  }
+  if (typeof body.error === 'string') throw oauthErrorFor(response, what);
+  if (typeof body.access_token !== 'string' || body.access_token === '') {
+    throw new NetworkError(`${what}: the answer has no access_token`, {
+      code: 'unexpected_response',
+      status: response.status,
+    });
+  }
+  const expiresIn = readExpiresIn(body.expires_in);
+  return {
+    accessToken: body.access_token,
+    refreshToken:
+      typeof body.refresh_token === 'string' && body.refresh_token !== ''
+        ? body.refresh_token
+        : previousRefreshToken,
+    expiresAt: expiresIn === null ? null : now + Math.round(expiresIn * 1000),
+    obtainedAt: now,
+  };
+}
+
+/**
+ * Checks a revoke answer (SERVICE.md §2.4, RFC 7009 §2.2): confirmed only on HTTP 200 without an
+ * `error` member. Returns the body as received (`{"result":"Token revoked"}`), or null when empty.
+ */
+export function processRevocationResponse(response: HttpResponse): unknown {
+  if (response.status !== 200) throw oauthErrorFor(response, 'revoke request');
+  if (response.text.trim() === '') return null;
+  const body = parseJson(response.text);
+  if (body === undefined) {
+    throw new NetworkError('revoke request: the answer is not JSON', {
+      code: 'unexpected_response',
+      status: 200,
+    });
+  }
+  if (isObject(body) && body.error !== undefined) throw oauthErrorFor(response, 'revoke request');
+  return body;
+}

@@ -1,0 +1,152 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { UsageError } from '../errors.js';
+import type { Endpoints, ParamsPlacement } from '../oauth/endpoints.js';
+import type { TokenSet } from '../oauth/token-response.js';
+import { withFileLock } from './file-lock.js';
+
+/** One named profile (SPEC §2): where to log in, as whom, and the tokens with their absolute expiry. */
+export interface Profile {
+  baseUrl?: string;
+  clientId?: string;
+  clientSecret?: string;
+  scope?: string;
+  /** Endpoint URLs as used at login (the defaults from baseUrl, or the overrides given). */
+  endpoints?: Partial<Endpoints>;
+  params?: ParamsPlacement;
+  /** Seconds before expiry to refresh; absent → max(60 s, 10 % of lifetime). */
+  refreshMargin?: number;
+  tokens?: TokenSet;
+}
+
+/** The whole config file. Unknown members are kept as they are. */
+export interface StoreData {
+  activeProfile?: string;
+  profiles?: Record<string, Profile>;
+  [other: string]: unknown;
+}
+
+/** Default profile name (SPEC §2). */
+export const DEFAULT_PROFILE = 'default';
+
+/**
+ * Profiles and tokens on disk. Reads parse the file directly (fast: the `rpc` hot path never loads
+ * `conf`); writes go through `conf` (atomic write, mode 0600) under the lock file beside the store,
+ * each one a read-modify-write of the file as it is at that moment.
+ */
+export class ProfileStore {
+  readonly lockPath: string;
+
+  constructor(readonly file: string) {
+    this.lockPath = `${file}.lock`;
+  }
+
+  /** The file's content; a missing file is empty, a corrupt one is a UsageError naming it (never replaced). */
+  read(): StoreData {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw new UsageError(`cannot read config file ${this.file}: ${(error as Error).message}`, {
+        code: 'config_unreadable',
+      });
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      throw new UsageError(
+        `config file ${this.file} is not valid JSON (${(error as Error).message}); fix or remove it`,
+        {
+          code: 'config_corrupt',
+        },
+      );
+    }
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+      throw new UsageError(
+        `config file ${this.file} does not hold a JSON object; fix or remove it`,
+        {
+          code: 'config_corrupt',
+        },
+      );
+    }
+    const store = data as StoreData;
+    if (
+      store.profiles !== undefined &&
+      (store.profiles === null || typeof store.profiles !== 'object')
+    ) {
+      throw new UsageError(
+        `config file ${this.file}: "profiles" is not an object; fix or remove it`,
+        {
+          code: 'config_corrupt',
+        },
+      );
+    }
+    return store;
+  }
+
+  /** One profile, or undefined. */
+  profile(name: string): Profile | undefined {
+    return this.read().profiles?.[name];
+  }
+
+  /** Runs `fn` holding the store's lock file (shared with token refresh). */
+  locked<T>(fn: () => Promise<T>): Promise<T> {
+    this.ensureDir();
+    return withFileLock(this.lockPath, fn);
+  }
+
+  /** Read-modify-write under the lock; `change` edits the data in place. Returns the written data. */
+  async update(change: (data: StoreData) => void): Promise<StoreData> {
+    return this.locked(async () => {
+      const data = this.read();
+      change(data);
+      await this.writeUnlocked(data);
+      return data;
+    });
+  }
+
+  /** Writes the whole file through conf (atomic, mode 0600). Callers hold the lock. */
+  async writeUnlocked(data: StoreData): Promise<void> {
+    this.ensureDir();
+    const { default: Conf } = await import('conf');
+    try {
+      const conf = new Conf<StoreData>({
+        cwd: dirname(this.file),
+        configName: this.file.replace(/^.*[\\/]/, '').replace(/\.json$/, ''),
+        configFileMode: 0o600,
+        clearInvalidConfig: false,
+        accessPropertiesByDotNotation: false,
+        projectName: 'dasvc',
+      });
+      conf.store = data;
+    } catch (error) {
+      throw new UsageError(`cannot write config file ${this.file}: ${(error as Error).message}`, {
+        code: 'config_unwritable',
+      });
+    }
+  }
+
+  private ensureDir(): void {
+    try {
+      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+    } catch (error) {
+      throw new UsageError(
+        `cannot create config directory ${dirname(this.file)}: ${(error as Error).message}`,
+        {
+          code: 'config_unwritable',
+        },
+      );
+    }
+  }
+}
+
+/** Which profile a command uses: `--profile` > `DASVC_PROFILE` > the file's active profile > `default`. */
+export function activeProfileName(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  data: StoreData,
+): string {
+  return flag || env.DASVC_PROFILE || data.activeProfile || DEFAULT_PROFILE;
+}

@@ -1,0 +1,114 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer } from '../../src/mock/index.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const haveChromium = existsSync(chromium);
+
+// In CI the browser test must run: a missing Chromium is a failure there, a loud skip elsewhere.
+if (!haveChromium && !process.env.CI) {
+  console.warn(
+    `\n*** SKIPPING the real-browser login test: ${chromium} is missing.` +
+      `\n*** Install it with: apt-get update && apt-get install -y chromium\n`,
+  );
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function dasvc(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(root, 'bin/dasvc.js'), ...args],
+      { env: { ...process.env, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe.skipIf(!haveChromium && !process.env.CI)('login in a real headless Chromium', () => {
+  let mock: { url: string; close(): Promise<void> };
+  let work: string;
+
+  beforeAll(async () => {
+    expect(existsSync(chromium), `${chromium} is required in CI`).toBe(true);
+    mock = await startMockServer({ port: 0 });
+    work = mkdtempSync(join(tmpdir(), 'dasvc-e2e-'));
+  });
+
+  afterAll(async () => {
+    await mock?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  function env(decision: 'approve' | 'deny', shots?: string): Record<string, string> {
+    return {
+      CI: 'true',
+      DASVC_CONFIG_DIR: join(work, `config-${decision}`),
+      DASVC_BROWSER: join(root, 'test/helpers/chromium-browser.mjs'),
+      E2E_USER: 'alice',
+      E2E_DECISION: decision,
+      E2E_LOG: join(work, `${decision}.log`),
+      ...(shots ? { E2E_SHOTS: shots } : {}),
+    };
+  }
+
+  const login = (e: Record<string, string>) =>
+    dasvc(
+      [
+        'login',
+        '--base-url',
+        mock.url,
+        '--client-id',
+        'demo-client',
+        '--client-secret',
+        'demo-secret',
+        '--scope',
+        'crm',
+        '--timeout',
+        '45',
+      ],
+      e,
+    );
+
+  it('approves on the consent page, then calls the API with the stored token', async () => {
+    // The README's pictures are refreshed with UPDATE_SCREENSHOTS=1; a plain run keeps the tree clean.
+    const shots = process.env.UPDATE_SCREENSHOTS ? join(root, 'docs') : join(work, 'shots');
+    mkdirSync(shots, { recursive: true });
+    const e = env('approve', shots);
+    const result = await login(e);
+    const browserLog = existsSync(e.E2E_LOG!) ? readFileSync(e.E2E_LOG!, 'utf8') : '';
+    expect(result.code, `${result.stderr}\n${browserLog}`).toBe(0);
+    expect(browserLog).toMatch(/consent page: .*demo-client/);
+    expect(browserLog).toMatch(/callback page: .*(success|signed in|logged in)/i);
+    expect(existsSync(join(shots, 'consent.png'))).toBe(true);
+    expect(existsSync(join(shots, 'callback.png'))).toBe(true);
+
+    const rpc = await dasvc(['rpc', 'crm', 'contacts.list'], e);
+    expect(rpc.code, rpc.stderr).toBe(0);
+    const contacts = JSON.parse(rpc.stdout) as unknown[];
+    expect(Array.isArray(contacts)).toBe(true);
+    expect(contacts.length).toBeGreaterThan(0);
+  });
+
+  it('clicks Deny and gets exit 3 with the reason, storing nothing', async () => {
+    const e = env('deny');
+    const result = await login(e);
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr).toMatch(/access_denied/);
+    const status = await dasvc(['token', 'status'], e);
+    expect(status.code).toBe(3);
+  });
+});

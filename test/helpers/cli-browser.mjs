@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+/* global fetch, URLSearchParams */
+// Stand-in browser for `dasvc login` tests, named by BROWSER/DASVC_BROWSER and run with the
+// authorization URL as its one argument. It follows the mock's redirect to the loopback like a
+// browser would, without rendering anything. Variants (env):
+//   STANDIN_MODE=follow   (default) GET the authorization URL (mock with autoApprove), follow Location
+//   STANDIN_MODE=deny     GET the consent page, POST its form with decision=deny, follow Location
+//   STANDIN_MODE=forge    follow, but replace the state in the redirect with a forged one
+//   STANDIN_MODE=favicon  GET /favicon.ico on the loopback first, then follow
+//   STANDIN_MODE=none     do nothing (timeout tests)
+//   STANDIN_LOG=<file>    append what happened (the CLI ignores our stdio)
+import { appendFileSync } from 'node:fs';
+
+const url = process.argv[2];
+const mode = process.env.STANDIN_MODE ?? 'follow';
+const log = (line) =>
+  process.env.STANDIN_LOG && appendFileSync(process.env.STANDIN_LOG, `${line}\n`);
+
+async function main() {
+  if (mode === 'none') return;
+  let location;
+  if (mode === 'deny') {
+    const page = await fetch(url);
+    const html = await page.text();
+    const action = /<form[^>]*action="([^"]*)"/i.exec(html)?.[1];
+    const form = new URLSearchParams();
+    for (const match of html.matchAll(/<input[^>]*type="hidden"[^>]*>/gi)) {
+      const name = /name="([^"]*)"/.exec(match[0])?.[1];
+      const value = /value="([^"]*)"/.exec(match[0])?.[1] ?? '';
+      if (name)
+        form.set(
+          name,
+          value
+            .replace(/&amp;/g, '&')
+            .replace(/&quot;/g, '"')
+            .replace(/&#39;/g, "'")
+            .replace(/&lt;/g, '<')
+            .replace(/&gt;/g, '>'),
+        );
+    }
+    form.set('user', 'alice');
+    form.set('decision', 'deny');
+    const target = action ? new URL(action.replace(/&amp;/g, '&'), url) : new URL(url);
+    const answer = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+      redirect: 'manual',
+    });
+    location = answer.headers.get('location');
+  } else {
+    const answer = await fetch(url, { redirect: 'manual' });
+    location = answer.headers.get('location');
+  }
+  log(`location ${location ? 'received' : 'missing'}`);
+  if (!location) return;
+  const target = new URL(location);
+  if (mode === 'forge')
+    target.searchParams.set('state', 'forged-state-forged-state-forged-state-xyz');
+  if (mode === 'favicon') {
+    const icon = await fetch(new URL('/favicon.ico', target));
+    log(`favicon ${icon.status}`);
+  }
+  const page = await fetch(target);
+  const body = await page.text();
+  log(`callback ${page.status} ${/Logged in/.test(body) ? 'success-page' : 'error-page'}`);
+}
+
+main().catch((error) => log(`error ${error.message}`));

@@ -1,0 +1,194 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** Repository root and the built CLI (tests run what users run: `node bin/dasvc.js`). */
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const BIN = join(ROOT, 'bin/dasvc.js');
+export const STANDIN_BROWSER = join(ROOT, 'test/helpers/cli-browser.mjs');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  /** Writes `input` only once stderr contains this text (paste mode). */
+  inputWhen?: (stderr: string) => string | undefined;
+  /** The output may legitimately contain a token (`token print`). */
+  allowSecrets?: boolean;
+  timeoutMs?: number;
+}
+
+/** Everything any CLI run printed, and every secret seen, for the end-of-file leak scan. */
+export const transcript: {
+  args: string[];
+  stdout: string;
+  stderr: string;
+  allowSecrets: boolean;
+}[] = [];
+export const secrets = new Set<string>(['demo-secret', 'other-secret']);
+
+/** A fresh, empty config dir for one test (conf habit: each store its own temp dir). */
+export function freshConfigDir(): string {
+  return mkdtempSync(join(tmpdir(), 'dasvc-cli-'));
+}
+
+/** Remembers the tokens and secrets in a config dir so the leak scan can look for them. */
+export function collectSecrets(configDir: string): void {
+  const file = join(configDir, 'config.json');
+  if (!existsSync(file)) return;
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as {
+      profiles?: Record<string, Record<string, unknown>>;
+    };
+    for (const profile of Object.values(data.profiles ?? {})) {
+      const tokens = profile.tokens as { accessToken?: string; refreshToken?: string } | undefined;
+      for (const value of [profile.clientSecret, tokens?.accessToken, tokens?.refreshToken]) {
+        if (typeof value === 'string' && value.length >= 8) secrets.add(value);
+      }
+    }
+  } catch {
+    // corrupt on purpose in some tests
+  }
+}
+
+/** Runs `node bin/dasvc.js …` with a clean environment: no TTY, CI=1, NO_COLOR unset unless given. */
+export function runCli(
+  args: string[],
+  configDir: string,
+  options: RunOptions = {},
+): Promise<CliResult> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? tmpdir(),
+    CI: '1',
+    DASVC_CONFIG_DIR: configDir,
+  };
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let written = false;
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 25_000);
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (!written && options.inputWhen) {
+        const text = options.inputWhen(stderr);
+        if (text !== undefined) {
+          written = true;
+          child.stdin.write(text);
+        }
+      }
+    });
+    child.stdin.on('error', () => undefined);
+    if (options.input !== undefined) child.stdin.end(options.input);
+    else if (!options.inputWhen) child.stdin.end();
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      collectSecrets(configDir);
+      transcript.push({ args, stdout, stderr, allowSecrets: Boolean(options.allowSecrets) });
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Signal a running child: for Ctrl-C tests. */
+export function spawnCli(args: string[], configDir: string, env: Record<string, string> = {}) {
+  return spawn(process.execPath, [BIN, ...args], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? tmpdir(),
+      CI: '1',
+      DASVC_CONFIG_DIR: configDir,
+      ...env,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+/** The leak scan: no secret seen anywhere may appear in output that was not asked for it. */
+export function leaks(): string[] {
+  const found: string[] = [];
+  for (const run of transcript) {
+    if (run.allowSecrets) continue;
+    for (const secret of secrets) {
+      if (run.stdout.includes(secret) || run.stderr.includes(secret))
+        found.push(`${run.args.join(' ')} printed ${secret.slice(0, 4)}…`);
+    }
+  }
+  return found;
+}
+
+/** The authorization URL the CLI printed on stderr. */
+export function authorizationUrlIn(stderr: string): string | undefined {
+  return (
+    /(https?:\/\/\S+\/webservice\/authorize\/\?\S+)/.exec(stderr)?.[1] ??
+    /(https?:\/\/\S+[?&]response_type=code\S*)/.exec(stderr)?.[1]
+  );
+}
+
+/** JSON body of a mock control endpoint. */
+export async function control<T = unknown>(
+  base: string,
+  path: string,
+  body?: unknown,
+  method?: string,
+): Promise<T> {
+  const response = await fetch(`${base}/_mock/${path}`, {
+    method: method ?? (body === undefined ? 'GET' : 'POST'),
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await response.json()) as T;
+}
+
+/** Mints a token pair at the mock without a browser (`POST /_mock/tokens`). */
+export async function mintTokens(
+  base: string,
+  user = 'alice',
+  scope = 'crm wiki',
+): Promise<{ access_token: string; refresh_token: string; expires_in: string }> {
+  const tokens = await control<{ access_token: string; refresh_token: string; expires_in: string }>(
+    base,
+    'tokens',
+    { user, scope },
+  );
+  secrets.add(tokens.access_token);
+  secrets.add(tokens.refresh_token);
+  return tokens;
+}
+
+/** The login flags for the mock. */
+export function loginArgs(base: string, scope = 'crm wiki'): string[] {
+  return [
+    'login',
+    '--base-url',
+    base,
+    '--client-id',
+    'demo-client',
+    '--client-secret',
+    'demo-secret',
+    '--scope',
+    scope,
+  ];
+}
+
+/** Env naming the stand-in browser. */
+export function browserEnv(mode = 'follow', log?: string): Record<string, string> {
+  return {
+    BROWSER: `${process.execPath} ${STANDIN_BROWSER}`,
+    STANDIN_MODE: mode,
+    ...(log ? { STANDIN_LOG: log } : {}),
+  };
+}

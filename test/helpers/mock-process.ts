@@ -1,0 +1,76 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../bin/dasvc.js', import.meta.url));
+
+/** A `dasvc mock` child process with its output collected. */
+export interface MockProcess {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when stdout contains `text` (bounded by the test timeout). */
+  waitFor(text: string): Promise<void>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Runs `dasvc <args>` to completion; returns code and output. */
+export function runDasvc(
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** Starts `dasvc mock --port 0 <args>` and waits for its first stdout line. */
+export function spawnMock(args: string[] = []): Promise<MockProcess> {
+  const child = spawn(process.execPath, [BIN, 'mock', '--port', '0', ...args], {
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  let stdout = '';
+  let stderr = '';
+  const waiters: { text: string; resolve: () => void }[] = [];
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+    for (const w of [...waiters]) {
+      if (stdout.includes(w.text)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+    }
+  });
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => resolve(code)),
+  );
+  return new Promise((resolve, reject) => {
+    const onData = () => {
+      const newline = stdout.indexOf('\n');
+      if (newline === -1) return;
+      child.stdout.off('data', onData);
+      const first = stdout.slice(0, newline);
+      const url = /^listening on (http:\/\/\S+)$/.exec(first)?.[1];
+      if (!url) return reject(new Error(`unexpected first line: ${first}`));
+      resolve({
+        child,
+        url,
+        stdout: () => stdout,
+        stderr: () => stderr,
+        waitFor: (text) =>
+          stdout.includes(text)
+            ? Promise.resolve()
+            : new Promise((r) => waiters.push({ text, resolve: r })),
+        stop: (signal = 'SIGTERM') => {
+          child.kill(signal);
+          return exited;
+        },
+      });
+    };
+    child.stdout.on('data', onData);
+    void exited.then((code) => reject(new Error(`dasvc mock exited ${code}: ${stderr}`)));
+  });
+}

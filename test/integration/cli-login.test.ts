@@ -1,0 +1,254 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer } from '../../src/mock/index.js';
+import {
+  authorizationUrlIn,
+  browserEnv,
+  control,
+  freshConfigDir,
+  leaks,
+  loginArgs,
+  runCli,
+  spawnCli,
+} from '../helpers/cli.js';
+
+type Server = Awaited<ReturnType<typeof startMockServer>>;
+let auto: Server;
+let manual: Server;
+
+beforeAll(async () => {
+  auto = await startMockServer({ port: 0, autoApprove: 'alice', log: () => undefined });
+  manual = await startMockServer({ port: 0, log: () => undefined });
+});
+afterAll(async () => {
+  await auto.close();
+  await manual.close();
+  expect(leaks()).toEqual([]);
+});
+
+interface Journal {
+  entries: { method: string; path: string; query: string; status: number }[];
+}
+function readConfig(dir: string): {
+  activeProfile?: string;
+  profiles: Record<string, Record<string, unknown>>;
+} {
+  return JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+}
+
+describe('dasvc login', () => {
+  it('logs in through the browser, stores the profile (0600) and never prints the tokens', async () => {
+    const dir = freshConfigDir();
+    const log = join(dir, 'browser.log');
+    const result = await runCli([...loginArgs(auto.url), '--json'], dir, {
+      env: browserEnv('follow', log),
+    });
+    expect(result.stderr).toContain('/webservice/authorize/?');
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout);
+    expect(summary).toMatchObject({ profile: 'default', scope: 'crm wiki', refreshable: true });
+    expect(summary.expiresIn).toBeGreaterThan(3500);
+    expect(result.stderr).toMatch(/Logged in: profile default, scope "crm wiki"/);
+    expect(readFileSync(log, 'utf8')).toContain('callback 200 success-page');
+    const profile = readConfig(dir).profiles.default!;
+    expect(profile).toMatchObject({
+      baseUrl: auto.url,
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+      scope: 'crm wiki',
+      params: 'query',
+    });
+    expect(profile.endpoints).toMatchObject({
+      token: `${auto.url}/webservice/authorize`,
+      api: `${auto.url}/webservice/json/{scope}`,
+    });
+    const tokens = profile.tokens as {
+      accessToken: string;
+      refreshToken: string;
+      expiresAt: number;
+    };
+    expect(tokens.expiresAt).toBeGreaterThan(Date.now() + 3_500_000);
+    expect(result.stdout + result.stderr).not.toContain(tokens.accessToken);
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+    // Later commands need no flags.
+    const rpc = await runCli(['rpc', 'crm', 'contacts.list'], dir);
+    expect(rpc.code, rpc.stderr).toBe(0);
+    expect(JSON.parse(rpc.stdout)[0]).toMatchObject({ id: 1 });
+  });
+
+  it('sends PKCE S256 and redirect_uri by default, and leaves PKCE out with --no-pkce', async () => {
+    const dir = freshConfigDir();
+    const withPkce = await runCli(loginArgs(auto.url), dir, { env: browserEnv() });
+    expect(withPkce.code).toBe(0);
+    const url = new URL(authorizationUrlIn(withPkce.stderr)!);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('state')!.length).toBeGreaterThanOrEqual(43);
+    expect(url.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    const without = await runCli([...loginArgs(auto.url), '--no-pkce'], dir, { env: browserEnv() });
+    expect(without.code).toBe(0);
+    expect(new URL(authorizationUrlIn(without.stderr)!).searchParams.has('code_challenge')).toBe(
+      false,
+    );
+  });
+
+  it('answers 404 on other paths (favicon) without ending the wait', async () => {
+    const dir = freshConfigDir();
+    const log = join(dir, 'browser.log');
+    const result = await runCli(loginArgs(auto.url), dir, { env: browserEnv('favicon', log) });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = readFileSync(log, 'utf8');
+    expect(lines).toContain('favicon 404');
+    expect(lines).toContain('callback 200 success-page');
+  });
+
+  it('refuses a forged state: exit 3, nothing exchanged, nothing stored', async () => {
+    const dir = freshConfigDir();
+    await control(auto.url, 'journal', undefined, 'DELETE');
+    const log = join(dir, 'browser.log');
+    const result = await runCli(loginArgs(auto.url), dir, { env: browserEnv('forge', log) });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/state/);
+    expect(readFileSync(log, 'utf8')).toContain('callback 400 error-page');
+    const journal = await control<Journal>(auto.url, 'journal');
+    expect(
+      journal.entries.some((e) => e.path === '/webservice/authorize' && e.method === 'POST'),
+    ).toBe(false);
+    expect(() => readConfig(dir)).toThrow();
+  });
+
+  it('reports a denial (error=access_denied) with exit 3 and stores nothing', async () => {
+    const dir = freshConfigDir();
+    const log = join(dir, 'browser.log');
+    const result = await runCli(loginArgs(manual.url), dir, { env: browserEnv('deny', log) });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('access_denied');
+    expect(readFileSync(log, 'utf8')).toContain('error-page');
+    expect(() => readConfig(dir)).toThrow();
+  });
+
+  it('times out with a clear message (exit 4) and closes the listener', async () => {
+    const dir = freshConfigDir();
+    const result = await runCli([...loginArgs(auto.url), '--timeout', '1'], dir, {
+      env: browserEnv('none'),
+    });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/login timed out: no authorization arrived within 1 s/);
+  });
+
+  it('with --no-browser, accepts the redirect URL pasted on stdin (after a junk line)', async () => {
+    const dir = freshConfigDir();
+    const child = spawnCli([...loginArgs(auto.url), '--no-browser'], dir, {
+      BROWSER: '/nonexistent-browser-must-not-run',
+    });
+    let stderr = '';
+    let stdout = '';
+    let sent = false;
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const url = authorizationUrlIn(stderr);
+      if (sent || !url || !stderr.includes('paste')) return;
+      sent = true;
+      // What a human on a remote machine does: let the service redirect, copy the address, paste it.
+      void fetch(url, { redirect: 'manual' }).then((answer) => {
+        child.stdin.write('this is not a url\n');
+        child.stdin.write(`${answer.headers.get('location')}\n`);
+      });
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('not a redirect URL');
+    expect(stderr).toContain('Logged in');
+    expect(stdout).toBe('');
+    expect(readConfig(dir).profiles.default!.tokens).toBeDefined();
+  });
+
+  it('closes the listener and exits 130 on Ctrl-C', async () => {
+    const dir = freshConfigDir();
+    const child = spawnCli([...loginArgs(auto.url), '--no-browser'], dir);
+    let stderr = '';
+    const printed = new Promise<void>((resolve) =>
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (authorizationUrlIn(stderr) && stderr.includes('paste')) resolve();
+      }),
+    );
+    await printed;
+    const redirect = new URL(authorizationUrlIn(stderr)!).searchParams.get('redirect_uri')!;
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/interrupted/);
+    await expect(fetch(redirect)).rejects.toThrow();
+  });
+
+  it('uses --port for the loopback and reports a busy port as a usage error', async () => {
+    const dir = freshConfigDir();
+    const blocker = (await import('node:net')).createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const busy = await runCli([...loginArgs(auto.url), '--port', String(port)], dir, {
+      env: browserEnv(),
+    });
+    expect(busy.code).toBe(2);
+    expect(busy.stderr).toContain(`127.0.0.1:${port}`);
+    await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    const ok = await runCli([...loginArgs(auto.url), '--port', String(port)], dir, {
+      env: browserEnv(),
+    });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(authorizationUrlIn(ok.stderr)).toContain(
+      encodeURIComponent(`http://127.0.0.1:${port}/callback`),
+    );
+  });
+
+  it('names the flag and the env var of a missing setting (exit 2)', async () => {
+    const dir = freshConfigDir();
+    const result = await runCli(['login', '--client-id', 'demo-client'], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('missing base URL: pass --base-url or set DASVC_BASE_URL');
+    const secret = await runCli(
+      ['login', '--base-url', auto.url, '--client-id', 'x', '--scope', 'crm'],
+      dir,
+    );
+    expect(secret.code).toBe(2);
+    expect(secret.stderr).toContain('--client-secret');
+    expect(secret.stderr).toContain('DASVC_CLIENT_SECRET');
+  });
+
+  it('takes settings from the environment', async () => {
+    const dir = freshConfigDir();
+    const result = await runCli(['login'], dir, {
+      env: {
+        ...browserEnv(),
+        DASVC_BASE_URL: `${auto.url}/`,
+        DASVC_CLIENT_ID: 'demo-client',
+        DASVC_CLIENT_SECRET: 'demo-secret',
+        DASVC_SCOPE: 'crm',
+        DASVC_PROFILE: 'ci',
+      },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const config = readConfig(dir);
+    expect(config.profiles.ci).toMatchObject({ baseUrl: auto.url, scope: 'crm' });
+  });
+
+  it('refuses a corrupt config file (exit 2) naming it, and leaves it untouched', async () => {
+    const dir = freshConfigDir();
+    const file = join(dir, 'config.json');
+    writeFileSync(file, '{"profiles": {"default": {"baseUrl": ', { mode: 0o600 });
+    for (const args of [
+      loginArgs(auto.url),
+      ['rpc', 'crm', 'contacts.list'],
+      ['token', 'status'],
+      ['profile', 'list'],
+      ['logout'],
+    ]) {
+      const result = await runCli(args, dir, { env: browserEnv() });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain(file);
+    }
+    expect(readFileSync(file, 'utf8')).toBe('{"profiles": {"default": {"baseUrl": ');
+  });
+});

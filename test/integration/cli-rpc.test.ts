@@ -1,0 +1,208 @@
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer } from '../../src/mock/index.js';
+import {
+  browserEnv,
+  control,
+  freshConfigDir,
+  leaks,
+  loginArgs,
+  mintTokens,
+  runCli,
+} from '../helpers/cli.js';
+
+let mock: Awaited<ReturnType<typeof startMockServer>>;
+let dir: string;
+
+beforeAll(async () => {
+  mock = await startMockServer({ port: 0, autoApprove: 'alice', log: () => undefined });
+  dir = freshConfigDir();
+  const login = await runCli(loginArgs(mock.url, 'crm'), dir, { env: browserEnv() });
+  expect(login.code, login.stderr).toBe(0);
+});
+afterAll(async () => {
+  await mock.close();
+  expect(leaks()).toEqual([]);
+});
+
+interface Journal {
+  entries: { method: string; path: string; status: number }[];
+}
+
+describe('dasvc rpc', () => {
+  it('prints the result compactly when piped', async () => {
+    const result = await runCli(['rpc', 'crm', 'contacts.list'], dir);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`${JSON.stringify(JSON.parse(result.stdout))}\n`);
+    expect(JSON.parse(result.stdout).map((c: { id: number }) => c.id)).toEqual([1, 2]);
+    expect(result.stderr).toBe('');
+  });
+
+  it('reads params in every form of the grammar', async () => {
+    const idFile = join(dir, 'id.json');
+    writeFileSync(idFile, '1');
+    const textFile = join(dir, 'id.txt');
+    writeFileSync(textFile, '1');
+    for (const params of [['{"id":1}'], ['id:=1'], [`id:=@${idFile}`]]) {
+      const result = await runCli(['rpc', 'crm', 'contacts.get', ...params], dir);
+      expect(result.code, `${params.join(' ')}: ${result.stderr}`).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ id: 1, name: 'Ada Lovelace' });
+    }
+    // key=value and key=@file send strings: the mock checks the declared integer type (-32602).
+    for (const params of [['id=1'], [`id=@${textFile}`]]) {
+      const result = await runCli(['rpc', 'crm', 'contacts.get', ...params], dir);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^error -32602: /m);
+    }
+  });
+
+  it('reads params from stdin with -', async () => {
+    const result = await runCli(['rpc', 'crm', 'contacts.get', '-'], dir, { input: '{"id": 2}' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ id: 2 });
+  });
+
+  it('prints a JSON-RPC error as "error <code>: <message>" (and data), exit 1', async () => {
+    const other = await runCli(['rpc', 'crm', 'contacts.get', 'id:=3'], dir);
+    expect(other.code).toBe(1);
+    expect(other.stdout).toBe('');
+    expect(other.stderr).toMatch(/^error -32004: Contact not found$/m);
+    expect(other.stderr).toContain('data: {"id":3}');
+    expect(other.stderr).not.toContain('Alan');
+    const missing = await runCli(['rpc', 'crm', 'no.such.method'], dir);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^error -32601: /m);
+  });
+
+  it('--raw prints the whole response, --id sets the id', async () => {
+    const result = await runCli(
+      ['rpc', 'crm', 'contacts.get', 'id:=1', '--raw', '--id', '42'],
+      dir,
+    );
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ jsonrpc: '2.0', id: 42, result: { id: 1 } });
+    const error = await runCli(['rpc', 'crm', 'contacts.get', 'id:=3', '--raw'], dir);
+    expect(error.code).toBe(1);
+    expect(JSON.parse(error.stdout).error.code).toBe(-32004);
+  });
+
+  it('--notify sends no id and prints nothing', async () => {
+    const result = await runCli(['rpc', 'crm', 'contacts.list', '--notify'], dir);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('');
+  });
+
+  it('--batch sends a batch from a file or stdin and prints the array', async () => {
+    const batch = [
+      { jsonrpc: '2.0', method: 'contacts.get', params: { id: 1 }, id: 1 },
+      { jsonrpc: '2.0', method: 'contacts.list', params: {} },
+      { jsonrpc: '2.0', method: 'contacts.list', params: {}, id: 'b' },
+    ];
+    const file = join(dir, 'batch.json');
+    writeFileSync(file, JSON.stringify(batch));
+    const result = await runCli(['rpc', 'crm', '--batch', file], dir);
+    expect(result.code, result.stderr).toBe(0);
+    const answers = JSON.parse(result.stdout) as { id: unknown }[];
+    expect(answers.map((a) => a.id).sort()).toEqual([1, 'b']);
+    const fromStdin = await runCli(['rpc', 'crm', '--batch', '-'], dir, {
+      input: JSON.stringify([batch[0], { jsonrpc: '2.0', method: 'nope', id: 2 }]),
+    });
+    expect(fromStdin.code).toBe(1);
+    expect(JSON.parse(fromStdin.stdout)).toHaveLength(2);
+    const notGood = await runCli(['rpc', 'crm', '--batch', '-'], dir, {
+      input: '{"not":"an array"}',
+    });
+    expect(notGood.code).toBe(2);
+  });
+
+  it('refuses unreadable params as usage errors (exit 2)', async () => {
+    for (const params of [['id:=nope'], ['novalue'], ['id=@/nonexistent/file'], ['{broken']]) {
+      const result = await runCli(['rpc', 'crm', 'contacts.get', ...params], dir);
+      expect(result.code, params.join(' ')).toBe(2);
+    }
+    expect((await runCli(['rpc', 'crm'], dir)).code).toBe(2);
+    expect((await runCli(['rpc', 'crm', 'contacts.list', '--bogus-flag'], dir)).code).toBe(2);
+  });
+
+  it('401 → exit 3 with a login hint; 403 → exit 3 naming the scope; 404 → exit 1', async () => {
+    const bad = await runCli(['rpc', 'crm', 'contacts.list', '--token', 'not-a-real-token'], dir);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toContain('hint: dasvc login --scope crm');
+    const forbidden = await runCli(['rpc', 'wiki', 'pages.list'], dir);
+    expect(forbidden.code).toBe(3);
+    expect(forbidden.stderr).toContain('dasvc login --scope wiki');
+    const unknown = await runCli(['rpc', 'nosuchinstance', 'x.y'], dir);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('404');
+  });
+
+  it('uses --token / DASVC_TOKEN without any store, with --base-url or --api-url', async () => {
+    const minted = await mintTokens(mock.url, 'bob', 'crm');
+    const empty = freshConfigDir();
+    const viaEnv = await runCli(['rpc', 'crm', 'contacts.list'], empty, {
+      env: { DASVC_TOKEN: minted.access_token, DASVC_BASE_URL: mock.url },
+    });
+    expect(viaEnv.code, viaEnv.stderr).toBe(0);
+    expect(JSON.parse(viaEnv.stdout).map((c: { id: number }) => c.id)).toEqual([3, 4]);
+    const viaTemplate = await runCli(
+      [
+        'rpc',
+        'crm',
+        'contacts.get',
+        'id:=3',
+        '--token',
+        minted.access_token,
+        '--api-url',
+        `${mock.url}/webservice/json/{scope}`,
+      ],
+      empty,
+    );
+    expect(viaTemplate.code, viaTemplate.stderr).toBe(0);
+    const noBase = await runCli(
+      ['rpc', 'crm', 'contacts.list', '--token', minted.access_token],
+      empty,
+    );
+    expect(noBase.code).toBe(2);
+    expect(noBase.stderr).toContain('--base-url');
+  });
+
+  it('unreachable service → exit 4', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    const result = await runCli(
+      ['rpc', 'crm', 'contacts.list', '--base-url', `http://127.0.0.1:${port}`, '--token', 'x'],
+      freshConfigDir(),
+    );
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/);
+  });
+
+  it('HTTP 500 → exit 1; a dropped connection → exit 4', async () => {
+    await control(mock.url, 'faults', {
+      kind: 'error',
+      count: 1,
+      status: 500,
+      path: '/webservice/json',
+    });
+    const failed = await runCli(['rpc', 'crm', 'contacts.list'], dir);
+    expect(failed.code).toBe(1);
+    await control(mock.url, 'faults', { kind: 'drop', count: 1, path: '/webservice/json' });
+    const dropped = await runCli(['rpc', 'crm', 'contacts.list'], dir);
+    expect(dropped.code).toBe(4);
+  });
+
+  it('--verbose traces the exchange on stderr with the token redacted, stdout unchanged', async () => {
+    const result = await runCli(['--verbose', 'rpc', 'crm', 'contacts.list'], dir);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/> POST http:\/\/127\.0\.0\.1:\d+\/webservice\/json\/crm/);
+    expect(result.stderr).toContain('> authorization: Bearer [redacted]');
+    expect(result.stderr).toMatch(/< 200 \(\d+ ms\)/);
+    expect(JSON.parse(result.stdout)).toHaveLength(2);
+    const journal = await control<Journal>(mock.url, 'journal');
+    expect(journal.entries.length).toBeGreaterThan(0);
+  });
+});

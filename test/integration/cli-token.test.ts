@@ -1,0 +1,236 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer } from '../../src/mock/index.js';
+import {
+  browserEnv,
+  control,
+  freshConfigDir,
+  leaks,
+  loginArgs,
+  mintTokens,
+  runCli,
+  secrets,
+} from '../helpers/cli.js';
+
+let mock: Awaited<ReturnType<typeof startMockServer>>;
+
+beforeAll(async () => {
+  mock = await startMockServer({ port: 0, autoApprove: 'alice', log: () => undefined });
+});
+afterAll(async () => {
+  await mock.close();
+  expect(leaks()).toEqual([]);
+});
+
+interface Journal {
+  entries: { method: string; path: string; status: number }[];
+}
+
+async function loggedIn(args: string[] = []): Promise<string> {
+  const dir = freshConfigDir();
+  const result = await runCli([...loginArgs(mock.url), ...args], dir, { env: browserEnv() });
+  expect(result.code, result.stderr).toBe(0);
+  return dir;
+}
+
+function storedTokens(
+  dir: string,
+  profile = 'default',
+): { accessToken: string; refreshToken: string; expiresAt: number } {
+  return JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles[profile].tokens;
+}
+
+describe('dasvc token', () => {
+  it('status: human on stdout, --json for scripts, exit 3 when not logged in', async () => {
+    const dir = await loggedIn();
+    const human = await runCli(['token', 'status'], dir);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/profile: +default/);
+    expect(human.stdout).toMatch(/access: +expires in (59m|1h)/);
+    expect(human.stdout).toMatch(/refresh: +possible/);
+    const json = await runCli(['token', 'status', '--json'], dir);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      profile: 'default',
+      baseUrl: mock.url,
+      scope: 'crm wiki',
+      refreshable: true,
+      expired: false,
+    });
+    const none = await runCli(['token', 'status'], freshConfigDir());
+    expect(none.code).toBe(3);
+    expect(none.stderr).toContain('not logged in');
+    const noneJson = await runCli(['--json', 'token', 'status'], freshConfigDir());
+    expect(noneJson.code).toBe(3);
+    expect(noneJson.stdout).toBe('');
+    expect(JSON.parse(noneJson.stderr).error).toMatchObject({ exitCode: 3, code: 'not_logged_in' });
+  });
+
+  it('print: the access token alone, usable as a bearer token', async () => {
+    const dir = await loggedIn();
+    const printed = await runCli(['token', 'print'], dir, { allowSecrets: true });
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toBe(`${storedTokens(dir).accessToken}\n`);
+    const answer = await fetch(`${mock.url}/webservice/json/crm`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${printed.stdout.trim()}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'contacts.list', params: {}, id: 1 }),
+    });
+    expect(answer.status).toBe(200);
+  });
+
+  it('refresh: stores a new pair, the old one stops working', async () => {
+    const dir = await loggedIn();
+    const before = storedTokens(dir);
+    const result = await runCli(['token', 'refresh', '--json'], dir);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ profile: 'default', refreshable: true });
+    const after = storedTokens(dir);
+    expect(after.accessToken).not.toBe(before.accessToken);
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    const old = await runCli(['rpc', 'crm', 'contacts.list', '--token', before.accessToken], dir);
+    expect(old.code).toBe(3);
+    const fresh = await runCli(['rpc', 'crm', 'contacts.list'], dir);
+    expect(fresh.code).toBe(0);
+  });
+
+  it('revoke: shows the service answer; --all revokes both and forgets them', async () => {
+    const dir = await loggedIn();
+    const access = await runCli(['token', 'revoke'], dir);
+    expect(access.code, access.stderr).toBe(0);
+    expect(JSON.parse(access.stdout)).toEqual({ result: 'Token revoked' });
+    const all = await loggedIn();
+    const tokens = storedTokens(all);
+    const both = await runCli(['token', 'revoke', '--all'], all);
+    expect(both.code, both.stderr).toBe(0);
+    expect(
+      both.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([{ result: 'Token revoked' }, { result: 'Token revoked' }]);
+    expect((await runCli(['token', 'status'], all)).code).toBe(3);
+    expect(
+      (await runCli(['rpc', 'crm', 'contacts.list', '--token', tokens.accessToken], all)).code,
+    ).toBe(3);
+    expect((await runCli(['token', 'revoke', '--hint', 'nonsense'], all)).code).toBe(2);
+  });
+
+  it('revoke in a CI pipeline: env credentials, --token, empty config dir', async () => {
+    const minted = await mintTokens(mock.url, 'alice', 'crm');
+    const empty = freshConfigDir();
+    const env = {
+      DASVC_BASE_URL: mock.url,
+      DASVC_CLIENT_ID: 'demo-client',
+      DASVC_CLIENT_SECRET: 'demo-secret',
+    };
+    const result = await runCli(
+      ['token', 'revoke', '--token', minted.access_token, '--hint', 'access_token', '--json'],
+      empty,
+      { env },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ result: 'Token revoked' });
+    const after = await runCli(['rpc', 'crm', 'contacts.list'], empty, {
+      env: { ...env, DASVC_TOKEN: minted.access_token },
+    });
+    expect(after.code).toBe(3);
+    // DASVC_TOKEN works for revoke too; the refresh token of the pair is next.
+    const refresh = await runCli(['token', 'revoke', '--hint', 'refresh_token'], empty, {
+      env: { ...env, DASVC_TOKEN: minted.refresh_token },
+    });
+    expect(refresh.code, refresh.stderr).toBe(0);
+    const wrongSecret = await runCli(['token', 'revoke', '--token', 'whatever'], empty, {
+      env: { ...env, DASVC_CLIENT_SECRET: 'wrong-secret-value' },
+    });
+    expect(wrongSecret.code).toBe(3);
+    secrets.add('wrong-secret-value');
+    const noCreds = await runCli(
+      ['token', 'revoke', '--token', 'whatever', '--base-url', mock.url],
+      empty,
+    );
+    expect(noCreds.code).toBe(2);
+    expect(noCreds.stderr).toContain('DASVC_CLIENT_ID');
+    expect(() => readFileSync(join(empty, 'config.json'))).toThrow();
+  });
+
+  it('logout: revokes both at the service, forgets them, says so when the service is unreachable', async () => {
+    const dir = await loggedIn();
+    const tokens = storedTokens(dir);
+    await control(mock.url, 'journal', undefined, 'DELETE');
+    const result = await runCli(['logout'], dir);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/revoked at the service and forgotten/);
+    const journal = await control<Journal>(mock.url, 'journal');
+    expect(
+      journal.entries.filter((e) => e.path === '/webservice/authorize/revoke' && e.status === 200),
+    ).toHaveLength(2);
+    expect(
+      (await runCli(['rpc', 'crm', 'contacts.list', '--token', tokens.accessToken], dir)).code,
+    ).toBe(3);
+    expect((await runCli(['token', 'status'], dir)).code).toBe(3);
+    const again = await runCli(['logout'], dir);
+    expect(again.code).toBe(0);
+
+    const offline = await loggedIn();
+    const unreachable = await runCli(['logout', '--base-url', 'http://127.0.0.1:9'], offline);
+    expect(unreachable.code).toBe(0);
+    expect(unreachable.stderr).toMatch(/could not be reached/);
+    expect(unreachable.stderr).toMatch(/Logged out locally/);
+    expect((await runCli(['token', 'status'], offline)).code).toBe(3);
+  });
+});
+
+describe('profiles, init and completion', () => {
+  it('keeps several profiles; list, show (no secrets), use, remove', async () => {
+    const dir = await loggedIn();
+    const second = await runCli(
+      [...loginArgs(mock.url, 'crm'), '--profile', 'work', '--params', 'body'],
+      dir,
+      { env: browserEnv() },
+    );
+    expect(second.code, second.stderr).toBe(0);
+    const list = await runCli(['profile', 'list', '--json'], dir);
+    expect(JSON.parse(list.stdout)).toEqual([
+      { name: 'default', active: true, baseUrl: mock.url, scope: 'crm wiki', loggedIn: true },
+      { name: 'work', active: false, baseUrl: mock.url, scope: 'crm', loggedIn: true },
+    ]);
+    const show = await runCli(['profile', 'show', 'work'], dir);
+    expect(show.stdout).toContain('params: body');
+    expect(show.stdout).toContain('clientSecret: [set]');
+    expect((await runCli(['profile', 'use', 'work'], dir)).code).toBe(0);
+    const status = await runCli(['token', 'status', '--json'], dir);
+    expect(JSON.parse(status.stdout).profile).toBe('work');
+    expect((await runCli(['rpc', 'crm', 'contacts.list'], dir)).code).toBe(0);
+    expect((await runCli(['profile', 'use', 'nope'], dir)).code).toBe(2);
+    expect((await runCli(['profile', 'remove', 'work'], dir)).code).toBe(0);
+    expect(JSON.parse((await runCli(['profile', 'list', '--json'], dir)).stdout)).toHaveLength(1);
+  });
+
+  it('init is a usage error without a terminal', async () => {
+    const result = await runCli(['init'], freshConfigDir());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('interactive');
+  });
+
+  it('completion scripts are generated from the commands', async () => {
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const result = await runCli(['completion', shell], freshConfigDir());
+      expect(result.code).toBe(0);
+      for (const word of ['login', 'rpc', 'revoke', 'client-id', 'batch'])
+        expect(result.stdout, shell).toContain(word);
+    }
+    expect((await runCli(['completion', 'powershell'], freshConfigDir())).code).toBe(2);
+  });
+
+  it('--version and --help exit 0; an unknown command exits 2', async () => {
+    const version = await runCli(['--version'], freshConfigDir());
+    expect(version.code).toBe(0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    expect((await runCli(['--help'], freshConfigDir())).code).toBe(0);
+    expect((await runCli(['frobnicate'], freshConfigDir())).code).toBe(2);
+  });
+});

@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MockServer } from '../../src/mock/index.js';
+import {
+  approve,
+  authorizeQuery,
+  DEMO,
+  exchange,
+  form,
+  get,
+  getCode,
+  postForm,
+  REDIRECT,
+  startMock,
+} from '../helpers/mock-client.js';
+
+let mock: MockServer;
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(() => mock.close());
+
+const authorizeUrl = (params: Record<string, string | undefined>) =>
+  `${mock.url}/webservice/authorize/?${form(params)}`;
+
+describe('authorization endpoint: consent page (SERVICE.md 4.1, SPEC §5)', () => {
+  it('shows an HTML form with client, instances, user picker, Approve and Deny', async () => {
+    const res = await get(authorizeUrl(authorizeQuery({ scope: 'crm wiki' })));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await res.text();
+    expect(html).toContain(`<form method="post" action="${mock.url}/webservice/authorize/">`);
+    expect(html).toContain('demo-client');
+    expect(html).toMatch(/<code>crm<\/code>/);
+    expect(html).toMatch(/<code>wiki<\/code>/);
+    expect(html).toMatch(/<select id="user" name="user">/);
+    expect(html).toContain('<option value="alice"');
+    expect(html).toContain('<option value="bob"');
+    expect(html).toContain(
+      '<button type="submit" name="decision" value="approve">Approve</button>',
+    );
+    expect(html).toContain('<button type="submit" name="decision" value="deny">Deny</button>');
+    for (const name of ['response_type', 'client_id', 'redirect_uri', 'scope', 'state']) {
+      expect(html).toContain(`<input type="hidden" name="${name}"`);
+    }
+  });
+
+  it('approval redirects to <redirect_uri>?state=<state>&code=<code>, state byte for byte', async () => {
+    const state = 'a b+c/d?e=f&g=h%20i~ü';
+    const location = await approve(mock.url, { state });
+    expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+    expect([...location.searchParams.keys()]).toEqual(['state', 'code']);
+    expect(location.searchParams.get('state')).toBe(state);
+    expect(location.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43,}$/);
+  });
+
+  it('approval from the query-string form (params as SERVICE.md 4.1) works too', async () => {
+    const res = await get(
+      `${mock.url}/webservice/authorize/?${form({ ...authorizeQuery(), user: 'bob' })}`,
+    );
+    expect(res.status).toBe(200);
+    const post = await postForm(`${mock.url}/webservice/authorize/`, {
+      ...authorizeQuery(),
+      user: 'bob',
+      decision: 'approve',
+    });
+    expect(post.status).toBe(302);
+    expect(post.headers.get('location')).toMatch(
+      /^http:\/\/127\.0\.0\.1:9\/callback\?state=state-123&code=/,
+    );
+  });
+
+  it('keeps a query already in the redirect URI', async () => {
+    const location = await approve(mock.url, {
+      redirectUri: 'https://app.example.test/cb?tenant=7',
+    });
+    expect(location.searchParams.get('tenant')).toBe('7');
+    expect(location.searchParams.get('code')).toBeTruthy();
+  });
+
+  it('deny redirects with error=access_denied and the state', async () => {
+    const location = await approve(mock.url, { state: 'xyz' }, 'deny');
+    expect(location.searchParams.get('error')).toBe('access_denied');
+    expect(location.searchParams.get('state')).toBe('xyz');
+    expect(location.searchParams.get('code')).toBeNull();
+  });
+
+  it('a scope the user cannot access redirects with error=invalid_scope', async () => {
+    const location = await approve(mock.url, { scope: 'crm wiki', user: 'bob', state: 's1' });
+    expect(location.searchParams.get('error')).toBe('invalid_scope');
+    expect(location.searchParams.get('state')).toBe('s1');
+  });
+
+  it('an unknown instance in scope redirects with invalid_scope', async () => {
+    const res = await get(authorizeUrl(authorizeQuery({ scope: 'crm nope' })));
+    expect(res.status).toBe(302);
+    expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('invalid_scope');
+  });
+
+  it('an unknown user or no decision re-shows the page with 400, issuing nothing', async () => {
+    const a = await postForm(`${mock.url}/webservice/authorize/`, {
+      ...authorizeQuery(),
+      user: 'mallory',
+      decision: 'approve',
+    });
+    expect(a.status).toBe(400);
+    expect(await a.text()).toContain('Unknown user');
+  });
+});
+
+describe('authorization endpoint: refusals', () => {
+  it.each([
+    ['unknown client_id', { client_id: 'nobody' }],
+    ['missing client_id', { client_id: undefined }],
+    ['missing redirect_uri', { redirect_uri: undefined }],
+    ['relative redirect_uri', { redirect_uri: '/callback' }],
+    ['javascript: redirect_uri', { redirect_uri: 'javascript:alert(1)' }],
+    ['redirect_uri with a fragment', { redirect_uri: 'http://127.0.0.1:9/cb#frag' }],
+  ])('%s is an HTML error page, never a redirect', async (_name, override) => {
+    const res = await get(authorizeUrl({ ...authorizeQuery(), ...override }));
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await res.text()).toContain('Authorization error');
+  });
+
+  it('a repeated client_id is an error page too', async () => {
+    const res = await get(`${authorizeUrl(authorizeQuery())}&client_id=other-client`);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('client_id is given more than once');
+  });
+
+  const redirectError = async (query: string) => {
+    const res = await get(`${mock.url}/webservice/authorize/?${query}`);
+    expect(res.status).toBe(302);
+    const location = new URL(res.headers.get('location')!);
+    expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+    return location.searchParams;
+  };
+
+  it('unknown response_type → unsupported_response_type on the redirect', async () => {
+    const p = await redirectError(form({ ...authorizeQuery(), response_type: 'token' }));
+    expect(p.get('error')).toBe('unsupported_response_type');
+    expect(p.get('state')).toBe('state-123');
+  });
+
+  it.each(['response_type', 'scope', 'state'])(
+    'missing %s → invalid_request naming it',
+    async (name) => {
+      const p = await redirectError(form({ ...authorizeQuery(), [name]: undefined }));
+      expect(p.get('error')).toBe('invalid_request');
+      expect(p.get('error_description')).toContain(name);
+    },
+  );
+
+  it('a repeated parameter → invalid_request naming it', async () => {
+    const p = await redirectError(`${form(authorizeQuery())}&scope=wiki`);
+    expect(p.get('error')).toBe('invalid_request');
+    expect(p.get('error_description')).toContain('scope');
+  });
+
+  it('an empty value counts as missing (RFC 6749 §3.1)', async () => {
+    const p = await redirectError(form({ ...authorizeQuery(), scope: '' }));
+    expect(p.get('error_description')).toContain('missing parameter: scope');
+  });
+
+  it('PKCE: a bad method or malformed challenge → invalid_request', async () => {
+    const bad = await redirectError(
+      form({ ...authorizeQuery(), code_challenge: 'x'.repeat(43), code_challenge_method: 'S512' }),
+    );
+    expect(bad.get('error')).toBe('invalid_request');
+    const short = await redirectError(
+      form({ ...authorizeQuery(), code_challenge: 'short', code_challenge_method: 'S256' }),
+    );
+    expect(short.get('error')).toBe('invalid_request');
+  });
+
+  it('the authorize path answers 405 with Allow for other methods', async () => {
+    const res = await fetch(authorizeUrl(authorizeQuery()), { method: 'PUT' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, POST');
+    expect(await res.json()).toMatchObject({ error: 'method_not_allowed' });
+  });
+
+  it('an authorization request sent without the trailing slash is still understood', async () => {
+    const res = await get(`${mock.url}/webservice/authorize?${form(authorizeQuery())}`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('<form method="post"');
+  });
+});
+
+describe('--auto-approve USER', () => {
+  let auto: MockServer;
+  beforeAll(async () => {
+    auto = await startMock({ autoApprove: 'bob' });
+  });
+  afterAll(() => auto.close());
+
+  it('redirects with a code at once, for that user', async () => {
+    const res = await get(
+      `${auto.url}/webservice/authorize/?${form(authorizeQuery({ state: 'q' }))}`,
+    );
+    expect(res.status).toBe(302);
+    const location = new URL(res.headers.get('location')!);
+    expect(location.searchParams.get('state')).toBe('q');
+    const code = location.searchParams.get('code')!;
+    const tokens = (await (await exchange(auto.url, code)).json()) as { access_token: string };
+    const list = await fetch(`${auto.url}/webservice/json/crm`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+      body: '{"jsonrpc":"2.0","method":"contacts.list","id":1}',
+    });
+    const body = (await list.json()) as { result: { id: number }[] };
+    expect(body.result.map((c) => c.id)).toEqual([3, 4]);
+  });
+
+  it('still refuses a scope the user cannot access', async () => {
+    const res = await get(
+      `${auto.url}/webservice/authorize/?${form(authorizeQuery({ scope: 'wiki' }))}`,
+    );
+    expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('invalid_scope');
+  });
+
+  it('unknown auto-approve user is a startup error', async () => {
+    await expect(startMock({ autoApprove: 'mallory' })).rejects.toThrow(/unknown user "mallory"/);
+  });
+});
+
+it('a code is random per approval', async () => {
+  const a = await getCode(mock.url);
+  const b = await getCode(mock.url);
+  expect(a).not.toBe(b);
+  expect(DEMO.id).toBe('demo-client');
+});

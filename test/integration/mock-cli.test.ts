@@ -1,0 +1,148 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  copyFixtures,
+  exchange,
+  form,
+  getCode,
+  login,
+  tempDir,
+  tokenWorks,
+} from '../helpers/mock-client.js';
+import { runDasvc, spawnMock } from '../helpers/mock-process.js';
+
+describe('dasvc mock (SPEC §3)', () => {
+  it('first stdout line is `listening on <base_url>`, then the demo client; logs requests redacted; SIGTERM exits 0', async () => {
+    const mock = await spawnMock();
+    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const lines = mock.stdout().split('\n');
+    expect(lines[0]).toBe(`listening on ${mock.url}`);
+    await mock.waitFor('client_id=demo-client client_secret=demo-secret');
+    const code = await getCode(mock.url, { state: 'hush-state' });
+    const tokens = (await (await exchange(mock.url, code)).json()) as {
+      access_token: string;
+      refresh_token: string;
+    };
+    expect(await tokenWorks(mock.url, tokens.access_token)).toBe(true);
+    await mock.waitFor('POST /webservice/json/crm 200');
+    const out = mock.stdout();
+    expect(out).toMatch(/^GET \/webservice\/authorize\/\?\S+ 200 \d+\.\dms$/m);
+    expect(out).toMatch(/^POST \/webservice\/authorize\?\S+ 200 \d+\.\dms$/m);
+    for (const secret of [code, tokens.access_token, tokens.refresh_token, 'hush-state']) {
+      expect(out).not.toContain(secret);
+    }
+    expect(out.split('\n').filter((l) => l.includes('demo-secret'))).toHaveLength(1); // the banner only
+    expect(await mock.stop('SIGTERM')).toBe(0);
+  });
+
+  it('--quiet leaves the request lines out; SIGINT closes it cleanly too', async () => {
+    const mock = await spawnMock(['--quiet']);
+    await login(mock.url);
+    const res = await fetch(`${mock.url}/_mock/journal`);
+    expect(((await res.json()) as { entries: unknown[] }).entries.length).toBeGreaterThan(0);
+    expect(mock.stdout()).not.toMatch(/^(GET|POST) /m);
+    expect(await mock.stop('SIGINT')).toBe(0);
+  });
+
+  it('--auto-approve, --code-ttl, --access-ttl and --host are honoured', async () => {
+    const mock = await spawnMock([
+      '--auto-approve',
+      'alice',
+      '--access-ttl',
+      '90s',
+      '--code-ttl',
+      '15m',
+      '--host',
+      '127.0.0.1',
+      '--quiet',
+    ]);
+    try {
+      const q = form({
+        response_type: 'code',
+        client_id: 'demo-client',
+        redirect_uri: 'http://127.0.0.1:9/cb',
+        scope: 'wiki',
+        state: 's',
+      });
+      const res = await fetch(`${mock.url}/webservice/authorize/?${q}`, { redirect: 'manual' });
+      expect(res.status).toBe(302);
+      const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
+      const body = (await (await exchange(mock.url, code)).json()) as { expires_in: string };
+      expect(body.expires_in).toBe('90');
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  it('--state-file keeps tokens across a restart of the process', async () => {
+    const file = join(tempDir(), 'state.json');
+    const first = await spawnMock(['--state-file', file, '--quiet']);
+    const tokens = await login(first.url);
+    expect(await first.stop()).toBe(0);
+    const second = await spawnMock(['--state-file', file, '--quiet']);
+    try {
+      expect(await tokenWorks(second.url, tokens.access_token)).toBe(true);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('a broken fixture exits 2 naming the file and the problem', async () => {
+    const dir = copyFixtures();
+    writeFileSync(join(dir, 'users.json'), '{"alice": {"instances": ["crm", "nowhere"]}}');
+    const r = await runDasvc(['mock', '--port', '0', '--fixtures', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/users\.json: user "alice": unknown instance "nowhere"/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a fixture handler module that does not load exits 2 naming it', async () => {
+    const dir = copyFixtures();
+    writeFileSync(join(dir, 'instances', 'crm.js'), 'export const nothing = 1;');
+    const r = await runDasvc(['mock', '--port', '0', '--fixtures', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /crm\.json: method "contacts\.get": .*crm\.js exports no function "getContact"/,
+    );
+  });
+
+  it('invalid JSON in an instance file exits 2 naming it', async () => {
+    const dir = copyFixtures();
+    writeFileSync(join(dir, 'instances', 'wiki.json'), '{"methods": [');
+    const r = await runDasvc(['mock', '--port', '0', '--fixtures', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/wiki\.json: not valid JSON/);
+  });
+
+  it.each([
+    [['--auto-approve', 'mallory'], /unknown user "mallory"/],
+    [['--access-ttl', 'soon'], /--access-ttl/],
+    [['--port', 'http'], /--port/],
+    [['--state-file', '/dev/null/x'], /state file/],
+  ])('%j exits 2', async (args, message) => {
+    const r = await runDasvc(['mock', '--port', '0', ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('a corrupt --state-file exits 2 naming it', async () => {
+    const file = join(tempDir(), 'state.json');
+    writeFileSync(file, 'garbage');
+    const r = await runDasvc(['mock', '--port', '0', '--state-file', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(file);
+  });
+
+  it('a port in use exits 2', async () => {
+    const mock = await spawnMock(['--quiet']);
+    try {
+      const port = new URL(mock.url).port;
+      const r = await runDasvc(['mock', '--port', port]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/EADDRINUSE/);
+    } finally {
+      await mock.stop();
+    }
+  });
+});

@@ -1,0 +1,292 @@
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MockServer } from '../../src/mock/index.js';
+import {
+  advance,
+  exchange,
+  get,
+  getCode,
+  login,
+  mint,
+  postJson,
+  refresh,
+  rpc,
+  startMock,
+  tempDir,
+  tokenWorks,
+} from '../helpers/mock-client.js';
+
+let mock: MockServer;
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(() => mock.close());
+
+const json = async (res: Response) => (await res.json()) as Record<string, unknown>;
+
+describe('/_mock/journal', () => {
+  it('lists requests with secrets redacted; DELETE clears it', async () => {
+    await fetch(`${mock.url}/_mock/journal`, { method: 'DELETE' });
+    const code = await getCode(mock.url, { state: 'secret-state' });
+    await exchange(mock.url, code);
+    const { entries } = (await json(await get(`${mock.url}/_mock/journal`))) as {
+      entries: Record<string, unknown>[];
+    };
+    expect(entries.length).toBe(3);
+    expect(entries[0]).toMatchObject({
+      method: 'GET',
+      path: '/webservice/authorize/',
+      status: 200,
+    });
+    expect(entries[2]).toMatchObject({
+      method: 'POST',
+      path: '/webservice/authorize',
+      status: 200,
+    });
+    for (const e of entries) {
+      expect(Object.keys(e).sort()).toEqual([
+        'durationMs',
+        'method',
+        'path',
+        'query',
+        'status',
+        'time',
+      ]);
+      expect(typeof e.durationMs).toBe('number');
+      expect(new Date(e.time as string).toISOString()).toBe(e.time);
+    }
+    const text = JSON.stringify(entries);
+    expect(text).not.toContain(code);
+    expect(text).not.toContain('demo-secret');
+    expect(text).not.toContain('secret-state');
+    expect(text).toContain('client_id=demo-client');
+    await fetch(`${mock.url}/_mock/journal`, { method: 'DELETE' });
+    expect(
+      ((await json(await get(`${mock.url}/_mock/journal`))) as { entries: unknown[] }).entries,
+    ).toEqual([]);
+  });
+});
+
+describe('/_mock/clock', () => {
+  it('GET shows now and the offset; POST advances it by a duration or seconds', async () => {
+    const clockMock = await startMock();
+    try {
+      const before = await json(await get(`${clockMock.url}/_mock/clock`));
+      expect(before.offsetSeconds).toBe(0);
+      const after = await json(await postJson(`${clockMock.url}/_mock/clock`, { advance: '1h' }));
+      expect(after.offsetSeconds).toBe(3600);
+      expect(
+        Date.parse(after.now as string) - Date.parse(before.now as string),
+      ).toBeGreaterThanOrEqual(3600_000);
+      expect(
+        (await json(await postJson(`${clockMock.url}/_mock/clock`, { advance: 60 }))).offsetSeconds,
+      ).toBe(3660);
+      expect((await postJson(`${clockMock.url}/_mock/clock`, { advance: 'soon' })).status).toBe(
+        400,
+      );
+      expect((await postJson(`${clockMock.url}/_mock/clock`, '{nope')).status).toBe(400);
+    } finally {
+      await clockMock.close();
+    }
+  });
+});
+
+describe('/_mock/tokens', () => {
+  it('mints a token response exactly like the token endpoint', async () => {
+    const res = await postJson(`${mock.url}/_mock/tokens`, { user: 'bob', scope: 'crm' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const body = await json(res);
+    expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token']);
+    expect(body.expires_in).toBe('3600');
+    const list = await (
+      await rpc(mock.url, 'crm', body.access_token as string, {
+        jsonrpc: '2.0',
+        method: 'contacts.list',
+        id: 1,
+      })
+    ).json();
+    expect((list as { result: { id: number }[] }).result.map((c) => c.id)).toEqual([3, 4]);
+    expect((await refresh(mock.url, body.refresh_token as string)).status).toBe(200);
+  });
+
+  it('client_id picks the client the tokens belong to', async () => {
+    const t = await mint(mock.url, 'alice', 'crm', 'other-client');
+    expect((await refresh(mock.url, t.refresh_token)).status).toBe(400);
+    expect(
+      (await refresh(mock.url, t.refresh_token, { id: 'other-client', secret: 'other-secret' }))
+        .status,
+    ).toBe(200);
+  });
+
+  it.each([
+    [{ scope: 'crm' }, 'invalid_request'],
+    [{ user: 'mallory', scope: 'crm' }, 'invalid_request'],
+    [{ user: 'bob', scope: 'wiki' }, 'invalid_scope'],
+    [{ user: 'alice', scope: 'nope' }, 'invalid_scope'],
+    [{ user: 'alice', scope: 'crm', client_id: 'nobody' }, 'invalid_client'],
+  ])('refuses %j with 400 %s', async (body, error) => {
+    const res = await postJson(`${mock.url}/_mock/tokens`, body);
+    expect(res.status).toBe(400);
+    expect((await json(res)).error).toBe(error);
+  });
+});
+
+describe('/_mock/reset', () => {
+  it('forgets tokens, codes, journal, faults and the clock offset', async () => {
+    const m = await startMock();
+    try {
+      const t = await mint(m.url);
+      const code = await getCode(m.url);
+      await advance(m.url, 60);
+      await postJson(`${m.url}/_mock/faults`, { kind: 'error', count: 5 });
+      const res = await postJson(`${m.url}/_mock/reset`, {});
+      expect(res.status).toBe(200);
+      expect(await tokenWorks(m.url, t.access_token)).toBe(false);
+      expect((await exchange(m.url, code)).status).toBe(400);
+      expect((await json(await get(`${m.url}/_mock/clock`))).offsetSeconds).toBe(0);
+      expect((await json(await get(`${m.url}/_mock/faults`))).faults).toEqual([]);
+      const { entries } = (await json(await get(`${m.url}/_mock/journal`))) as {
+        entries: unknown[];
+      };
+      expect(entries.length).toBe(2); // the two requests after the reset
+    } finally {
+      await m.close();
+    }
+  });
+});
+
+describe('/_mock/faults', () => {
+  it('error: the next N matching requests answer the status; then normal again', async () => {
+    const m = await startMock();
+    try {
+      const t = await mint(m.url);
+      const res = await postJson(`${m.url}/_mock/faults`, {
+        kind: 'error',
+        count: 2,
+        status: 503,
+        path: '/webservice/json',
+      });
+      expect(((await json(res)).faults as unknown[]).length).toBe(1);
+      expect((await get(`${m.url}/webservice/authorize/`)).status).toBe(400); // path does not match
+      const body = { jsonrpc: '2.0', method: 'contacts.list', id: 1 };
+      const first = await rpc(m.url, 'crm', t.access_token, body);
+      expect(first.status).toBe(503);
+      expect(await first.json()).toMatchObject({ error: 'server_error' });
+      expect((await rpc(m.url, 'crm', t.access_token, body)).status).toBe(503);
+      expect((await rpc(m.url, 'crm', t.access_token, body)).status).toBe(200);
+      expect((await json(await get(`${m.url}/_mock/faults`))).faults).toEqual([]);
+    } finally {
+      await m.close();
+    }
+  });
+
+  it('drop: the connection closes without an answer', async () => {
+    const m = await startMock();
+    try {
+      await postJson(`${m.url}/_mock/faults`, { kind: 'drop', count: 1 });
+      await expect(fetch(`${m.url}/webservice/authorize`)).rejects.toThrow();
+      expect((await fetch(`${m.url}/webservice/authorize`)).status).toBe(400);
+    } finally {
+      await m.close();
+    }
+  });
+
+  it('latency: the answer comes after the delay, unchanged', async () => {
+    const m = await startMock();
+    try {
+      await postJson(`${m.url}/_mock/faults`, { kind: 'latency', count: 1, ms: 300 });
+      const started = Date.now();
+      const res = await fetch(`${m.url}/webservice/authorize`);
+      expect(res.status).toBe(400);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    } finally {
+      await m.close();
+    }
+  });
+
+  it('GET lists pending faults, DELETE clears them, bad bodies are 400', async () => {
+    const m = await startMock();
+    try {
+      await postJson(`${m.url}/_mock/faults`, { kind: 'latency', count: 3, ms: 10 });
+      expect((await json(await get(`${m.url}/_mock/faults`))).faults).toEqual([
+        { kind: 'latency', count: 3, ms: 10 },
+      ]);
+      await fetch(`${m.url}/_mock/faults`, { method: 'DELETE' });
+      expect((await json(await get(`${m.url}/_mock/faults`))).faults).toEqual([]);
+      for (const bad of [
+        { kind: 'explode' },
+        { kind: 'error', count: 0 },
+        { kind: 'error', status: 200 },
+        [1],
+      ]) {
+        expect((await postJson(`${m.url}/_mock/faults`, bad)).status).toBe(400);
+      }
+    } finally {
+      await m.close();
+    }
+  });
+
+  it('unknown control paths are 404 JSON', async () => {
+    const res = await get(`${mock.url}/_mock/nothing`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: 'not_found' });
+  });
+});
+
+describe('--state-file', () => {
+  it('codes, tokens, grants and the clock offset survive a restart; the file is 0600', async () => {
+    const file = join(tempDir(), 'state.json');
+    const a = await startMock({ stateFile: file });
+    const t = await login(a.url);
+    const rotated = (await (await refresh(a.url, t.refresh_token)).json()) as {
+      access_token: string;
+      refresh_token: string;
+    };
+    const code = await getCode(a.url);
+    await advance(a.url, 120);
+    await a.close();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const b = await startMock({ stateFile: file });
+    try {
+      expect(await tokenWorks(b.url, rotated.access_token)).toBe(true);
+      expect(await tokenWorks(b.url, t.access_token)).toBe(false);
+      expect((await json(await get(`${b.url}/_mock/clock`))).offsetSeconds).toBe(120);
+      expect((await exchange(b.url, code)).status).toBe(200);
+      // the old refresh token is still recognised as reused after the restart
+      expect((await refresh(b.url, t.refresh_token)).status).toBe(400);
+      expect(await tokenWorks(b.url, rotated.access_token)).toBe(false);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('writes atomically: no temp files are left behind', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'state.json');
+    const a = await startMock({ stateFile: file });
+    await Promise.all(Array.from({ length: 20 }, () => mint(a.url)));
+    await a.close();
+    expect(readdirSync(dir)).toEqual(['state.json']);
+    expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow();
+  });
+
+  it('a corrupt state file is a startup error naming it, and is left untouched', async () => {
+    const file = join(tempDir(), 'state.json');
+    writeFileSync(file, '{"version":1,"codes":[');
+    await expect(startMock({ stateFile: file })).rejects.toThrow(
+      /state file .*state\.json is corrupt/,
+    );
+    expect(readFileSync(file, 'utf8')).toBe('{"version":1,"codes":[');
+    writeFileSync(file, '{"version":9}');
+    await expect(startMock({ stateFile: file })).rejects.toThrow(/unsupported version/);
+  });
+
+  it('a missing state file is a fresh start', async () => {
+    const file = join(tempDir(), 'new.json');
+    const m = await startMock({ stateFile: file });
+    await m.close();
+    expect(existsSync(file)).toBe(false);
+  });
+});

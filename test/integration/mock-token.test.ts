@@ -1,0 +1,322 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MockServer } from '../../src/mock/index.js';
+import {
+  advance,
+  basic,
+  DEMO,
+  exchange,
+  form,
+  getCode,
+  login,
+  oauthErrorOf,
+  OTHER,
+  postForm,
+  REDIRECT,
+  refresh,
+  startMock,
+  tokenWorks,
+  type TokenBody,
+} from '../helpers/mock-client.js';
+
+let mock: MockServer;
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(() => mock.close());
+
+const tokenUrl = () => `${mock.url}/webservice/authorize`;
+
+describe('token endpoint (SERVICE.md 4.2)', () => {
+  it('exchanges a code: access_token, expires_in as a string of seconds, refresh_token, no-store', async () => {
+    const code = await getCode(mock.url);
+    const res = await exchange(mock.url, code);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = (await res.json()) as TokenBody;
+    expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token']);
+    expect(body.expires_in).toBe('3600');
+    expect(body.access_token).not.toBe(body.refresh_token);
+    expect(await tokenWorks(mock.url, body.access_token)).toBe(true);
+  });
+
+  it('accepts the parameters in a form body (standard OAuth clients)', async () => {
+    const code = await getCode(mock.url);
+    const res = await postForm(tokenUrl(), {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: DEMO.id,
+      client_secret: DEMO.secret,
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('accepts HTTP Basic client authentication (RFC 6749 §2.3.1), with or without client_id', async () => {
+    for (const withId of [false, true]) {
+      const code = await getCode(mock.url);
+      const res = await postForm(
+        tokenUrl(),
+        {
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: REDIRECT,
+          client_id: withId ? DEMO.id : undefined,
+        },
+        { authorization: basic(DEMO.id, DEMO.secret) },
+      );
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it('Basic and client_secret at once, or a mismatched Basic, → invalid_client 401 with WWW-Authenticate', async () => {
+    const code = await getCode(mock.url);
+    const both = await postForm(
+      tokenUrl(),
+      { grant_type: 'authorization_code', code, client_id: DEMO.id, client_secret: DEMO.secret },
+      { authorization: basic(DEMO.id, DEMO.secret) },
+    );
+    expect(both.status).toBe(401);
+    expect(both.headers.get('www-authenticate')).toMatch(/^Basic /);
+    expect((await oauthErrorOf(both)).error).toBe('invalid_client');
+    const wrong = await postForm(
+      tokenUrl(),
+      { grant_type: 'authorization_code', code },
+      { authorization: basic(DEMO.id, 'nope') },
+    );
+    expect(wrong.status).toBe(401);
+    expect((await oauthErrorOf(wrong)).error).toBe('invalid_client');
+  });
+
+  it.each([
+    ['wrong secret', { client_secret: 'wrong' }, 401, 'invalid_client'],
+    ['missing secret', { client_secret: undefined }, 401, 'invalid_client'],
+    ['unknown client', { client_id: 'nobody' }, 401, 'invalid_client'],
+    ['missing client_id', { client_id: undefined }, 400, 'invalid_request'],
+    ['missing grant_type', { grant_type: undefined }, 400, 'invalid_request'],
+    ['unknown grant_type', { grant_type: 'password' }, 400, 'unsupported_grant_type'],
+    ['missing code', { code: undefined }, 400, 'invalid_request'],
+    ['unknown code', { code: 'not-a-code' }, 400, 'invalid_grant'],
+  ])('%s → %i %s', async (_name, override, status, error) => {
+    const code = await getCode(mock.url);
+    const res = await exchange(mock.url, code, override);
+    const body = await oauthErrorOf(res);
+    expect(res.status).toBe(status);
+    expect(body.error).toBe(error);
+    expect(typeof body.description).toBe('string');
+    if (error === 'invalid_request') expect(body.description).toMatch(/client_id|grant_type|code/);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('a repeated parameter → invalid_request naming it (query + body)', async () => {
+    const code = await getCode(mock.url);
+    const res = await fetch(
+      `${tokenUrl()}?${form({ client_id: DEMO.id, client_secret: DEMO.secret, grant_type: 'authorization_code', code })}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form({ code }),
+      },
+    );
+    const body = await oauthErrorOf(res);
+    expect(body).toMatchObject({ status: 400, error: 'invalid_request' });
+    expect(body.description).toContain('code');
+  });
+
+  it('answers GET as well as POST', async () => {
+    const code = await getCode(mock.url);
+    const q = form({
+      client_id: DEMO.id,
+      client_secret: DEMO.secret,
+      grant_type: 'authorization_code',
+      code,
+    });
+    expect((await fetch(`${tokenUrl()}?${q}`)).status).toBe(200);
+  });
+
+  it('a code is single use; the replay is refused and revokes the tokens issued for it', async () => {
+    const code = await getCode(mock.url);
+    const first = (await (await exchange(mock.url, code)).json()) as TokenBody;
+    const rotated = (await (await refresh(mock.url, first.refresh_token)).json()) as TokenBody;
+    expect(await tokenWorks(mock.url, rotated.access_token)).toBe(true);
+    const replay = await exchange(mock.url, code);
+    expect(await oauthErrorOf(replay)).toMatchObject({ status: 400, error: 'invalid_grant' });
+    expect(await tokenWorks(mock.url, rotated.access_token)).toBe(false);
+    expect((await refresh(mock.url, rotated.refresh_token)).status).toBe(400);
+  });
+
+  it('a code is bound to its client', async () => {
+    const code = await getCode(mock.url);
+    const res = await exchange(mock.url, code, {
+      client_id: OTHER.id,
+      client_secret: OTHER.secret,
+    });
+    expect(await oauthErrorOf(res)).toMatchObject({ status: 400, error: 'invalid_grant' });
+    expect((await exchange(mock.url, code)).status).toBe(200);
+  });
+
+  it('a redirect_uri in the token request must match; without one it is accepted', async () => {
+    const code = await getCode(mock.url);
+    const bad = await exchange(mock.url, code, { redirect_uri: 'http://127.0.0.1:9/other' });
+    expect(await oauthErrorOf(bad)).toMatchObject({ error: 'invalid_grant' });
+    expect((await exchange(mock.url, code, { redirect_uri: REDIRECT })).status).toBe(200);
+  });
+
+  it('a code expires after the code TTL (virtual clock)', async () => {
+    const clockMock = await startMock();
+    try {
+      const code = await getCode(clockMock.url);
+      await advance(clockMock.url, '1h');
+      const res = await exchange(clockMock.url, code);
+      expect(await oauthErrorOf(res)).toMatchObject({ status: 400, error: 'invalid_grant' });
+    } finally {
+      await clockMock.close();
+    }
+  });
+
+  it('a code is still good just before the TTL', async () => {
+    const clockMock = await startMock({ codeTtl: '10m' });
+    try {
+      const code = await getCode(clockMock.url);
+      await advance(clockMock.url, '9m');
+      expect((await exchange(clockMock.url, code)).status).toBe(200);
+      const late = await getCode(clockMock.url);
+      await advance(clockMock.url, 601);
+      expect((await exchange(clockMock.url, late)).status).toBe(400);
+    } finally {
+      await clockMock.close();
+    }
+  });
+});
+
+describe('PKCE (RFC 7636)', () => {
+  const verifier = randomBytes(32).toString('base64url');
+  const s256 = createHash('sha256').update(verifier).digest('base64url');
+
+  it('S256: the matching verifier is required', async () => {
+    const code = await getCode(mock.url, { challenge: s256, challengeMethod: 'S256' });
+    expect(await oauthErrorOf(await exchange(mock.url, code))).toMatchObject({
+      error: 'invalid_grant',
+    });
+    expect(
+      await oauthErrorOf(await exchange(mock.url, code, { code_verifier: `${verifier}x` })),
+    ).toMatchObject({ error: 'invalid_grant' });
+    expect((await exchange(mock.url, code, { code_verifier: verifier })).status).toBe(200);
+  });
+
+  it('plain (also the default method) compares the verifier itself', async () => {
+    const code = await getCode(mock.url, { challenge: verifier });
+    expect((await exchange(mock.url, code, { code_verifier: s256 })).status).toBe(400);
+    expect((await exchange(mock.url, code, { code_verifier: verifier })).status).toBe(200);
+  });
+
+  it('without a challenge no verifier is asked', async () => {
+    const code = await getCode(mock.url);
+    expect((await exchange(mock.url, code, { code_verifier: verifier })).status).toBe(200);
+  });
+});
+
+describe('refresh (SERVICE.md 4.3)', () => {
+  it('returns a new pair; the old pair stops working at once', async () => {
+    const first = await login(mock.url);
+    const res = await refresh(mock.url, first.refresh_token);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const second = (await res.json()) as TokenBody;
+    expect(second.expires_in).toBe('3600');
+    expect(second.access_token).not.toBe(first.access_token);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(await tokenWorks(mock.url, first.access_token)).toBe(false);
+    expect(await tokenWorks(mock.url, second.access_token)).toBe(true);
+  });
+
+  it('reusing an old refresh token is refused and ends the whole grant', async () => {
+    const first = await login(mock.url);
+    const second = (await (await refresh(mock.url, first.refresh_token)).json()) as TokenBody;
+    const reuse = await refresh(mock.url, first.refresh_token);
+    expect(await oauthErrorOf(reuse)).toMatchObject({ status: 400, error: 'invalid_grant' });
+    expect(await tokenWorks(mock.url, second.access_token)).toBe(false);
+    expect((await refresh(mock.url, second.refresh_token)).status).toBe(400);
+  });
+
+  it('the token endpoint accepts grant_type=refresh_token too', async () => {
+    const first = await login(mock.url);
+    const res = await postForm(
+      `${mock.url}/webservice/authorize`,
+      { grant_type: 'refresh_token', refresh_token: first.refresh_token },
+      { authorization: basic(DEMO.id, DEMO.secret) },
+    );
+    expect(res.status).toBe(200);
+  });
+
+  it('the refresh endpoint refuses other grant types and a missing refresh_token', async () => {
+    const first = await login(mock.url);
+    const q = form({
+      client_id: DEMO.id,
+      client_secret: DEMO.secret,
+      grant_type: 'authorization_code',
+      refresh_token: first.refresh_token,
+    });
+    const res = await fetch(`${mock.url}/webservice/authorize/refresh_token?${q}`, {
+      method: 'POST',
+    });
+    expect(await oauthErrorOf(res)).toMatchObject({ status: 400, error: 'unsupported_grant_type' });
+    const q2 = form({
+      client_id: DEMO.id,
+      client_secret: DEMO.secret,
+      grant_type: 'refresh_token',
+    });
+    const missing = await oauthErrorOf(
+      await fetch(`${mock.url}/webservice/authorize/refresh_token?${q2}`, { method: 'POST' }),
+    );
+    expect(missing).toMatchObject({ status: 400, error: 'invalid_request' });
+    expect(missing.description).toContain('refresh_token');
+  });
+
+  it('a refresh token of another client is refused and stays usable by its owner', async () => {
+    const first = await login(mock.url);
+    const res = await refresh(mock.url, first.refresh_token, OTHER);
+    expect(await oauthErrorOf(res)).toMatchObject({ error: 'invalid_grant' });
+    expect((await refresh(mock.url, first.refresh_token)).status).toBe(200);
+  });
+
+  it('refresh needs client authentication', async () => {
+    const first = await login(mock.url);
+    const res = await refresh(mock.url, first.refresh_token, { id: DEMO.id, secret: 'wrong' });
+    expect(await oauthErrorOf(res)).toMatchObject({ status: 401, error: 'invalid_client' });
+  });
+
+  it('only before the access token expires (virtual clock)', async () => {
+    const clockMock = await startMock();
+    try {
+      const a = await login(clockMock.url);
+      const b = await login(clockMock.url);
+      await advance(clockMock.url, 3599);
+      expect(await tokenWorks(clockMock.url, a.access_token)).toBe(true);
+      expect((await refresh(clockMock.url, a.refresh_token)).status).toBe(200);
+      await advance(clockMock.url, 1);
+      expect(await tokenWorks(clockMock.url, b.access_token)).toBe(false);
+      expect(await oauthErrorOf(await refresh(clockMock.url, b.refresh_token))).toMatchObject({
+        error: 'invalid_grant',
+      });
+    } finally {
+      await clockMock.close();
+    }
+  });
+
+  it('--access-ttl and --refresh-ttl set the lifetimes', async () => {
+    const ttlMock = await startMock({ accessTtl: '15m', refreshTtl: '5m' });
+    try {
+      const a = await login(ttlMock.url);
+      expect(a.expires_in).toBe('900');
+      await advance(ttlMock.url, '5m');
+      expect(await tokenWorks(ttlMock.url, a.access_token)).toBe(true);
+      expect((await refresh(ttlMock.url, a.refresh_token)).status).toBe(400);
+      await advance(ttlMock.url, '10m');
+      expect(await tokenWorks(ttlMock.url, a.access_token)).toBe(false);
+    } finally {
+      await ttlMock.close();
+    }
+  });
+});

@@ -1,0 +1,69 @@
+// Recipe: the GitHub Actions job in docs/github-actions-revoke.yml, run for real. Its dasvc lines
+// are executed by bash with the job's environment pointed at a mock and an empty config dir.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startMockServer } from '../../src/mock/index.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const workflow = readFileSync(join(root, 'docs/github-actions-revoke.yml'), 'utf8');
+const dasvcLines = [...workflow.matchAll(/^\s+run: (dasvc .*)$/gm)].map((m) => m[1]!);
+
+let mock: { url: string; close(): Promise<void> };
+let configDir: string;
+
+beforeAll(async () => {
+  mock = await startMockServer({ port: 0 });
+  configDir = mkdtempSync(join(tmpdir(), 'dasvc-ci-'));
+});
+afterAll(async () => {
+  await mock.close();
+  rmSync(configDir, { recursive: true, force: true });
+});
+
+function bash(line: string, env: Record<string, string>) {
+  const script = line.replace(
+    /\bdasvc /g,
+    `"${process.execPath}" "${join(root, 'bin/dasvc.js')}" `,
+  );
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile('bash', ['-c', script], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+it('revokes a token from env credentials alone, and the token stops working', async () => {
+  expect(dasvcLines).toHaveLength(2);
+  const minted = await fetch(`${mock.url}/_mock/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: 'alice', scope: 'crm' }),
+  });
+  const { access_token } = (await minted.json()) as { access_token: string };
+  const env = {
+    CI: 'true',
+    DASVC_CONFIG_DIR: configDir,
+    DASVC_BASE_URL: mock.url,
+    DASVC_CLIENT_ID: 'demo-client',
+    DASVC_CLIENT_SECRET: 'demo-secret',
+    DASVC_TOKEN: access_token,
+  };
+
+  const before = await bash('dasvc rpc crm contacts.list', env);
+  expect(before.code, before.stderr).toBe(0);
+
+  const revoke = await bash(dasvcLines[0]!, env);
+  expect(revoke.code, revoke.stderr).toBe(0);
+  expect(JSON.parse(revoke.stdout)).toMatchObject({ result: 'Token revoked' });
+  expect(revoke.stdout + revoke.stderr).not.toContain(access_token);
+  expect(revoke.stdout + revoke.stderr).not.toContain('demo-secret');
+
+  const proof = await bash(dasvcLines[1]!, env);
+  expect(proof.code, proof.stderr).toBe(0);
+  const after = await bash('dasvc rpc crm contacts.list', env);
+  expect(after.code).toBe(3);
+});

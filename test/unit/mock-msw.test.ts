@@ -1,0 +1,69 @@
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createMockHandlers } from '../../src/mock/msw.js';
+
+const BASE = 'https://das.example.test';
+const server = setupServer(...createMockHandlers({ baseUrl: BASE, autoApprove: 'alice' }));
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => server.close());
+
+it('msw handlers answer the whole flow on a made-up base URL', async () => {
+  const q = new URLSearchParams({
+    response_type: 'code',
+    client_id: 'demo-client',
+    redirect_uri: 'https://app.example.test/cb',
+    scope: 'crm',
+    state: 'st',
+  });
+  const auth = await fetch(`${BASE}/webservice/authorize/?${q}`, { redirect: 'manual' });
+  expect(auth.status).toBe(302);
+  const location = new URL(auth.headers.get('location')!);
+  expect(location.origin).toBe('https://app.example.test');
+  const code = location.searchParams.get('code')!;
+  const token = await fetch(`${BASE}/webservice/authorize`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      client_id: 'demo-client',
+      client_secret: 'demo-secret',
+    }),
+  });
+  expect(token.status).toBe(200);
+  const { access_token } = (await token.json()) as { access_token: string };
+  const rpc = await fetch(`${BASE}/webservice/json/crm`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'rpc.discover', id: 1 }),
+  });
+  const doc = (await rpc.json()) as { result: { servers: { url: string }[] } };
+  expect(doc.result.servers[0]!.url).toBe(`${BASE}/webservice/json/crm`);
+});
+
+it('the consent page form posts back to the made-up origin', async () => {
+  const other = setupServer(...createMockHandlers({ baseUrl: 'https://other.example.test/das/' }));
+  server.close();
+  other.listen({ onUnhandledRequest: 'error' });
+  try {
+    const q = new URLSearchParams({
+      response_type: 'code',
+      client_id: 'demo-client',
+      redirect_uri: 'https://app.example.test/cb',
+      scope: 'crm',
+      state: 'st',
+    });
+    const page = await fetch(`https://other.example.test/das/webservice/authorize/?${q}`);
+    expect(await page.text()).toContain(
+      'action="https://other.example.test/das/webservice/authorize/"',
+    );
+    await fetch('https://other.example.test/das/_mock/faults', {
+      method: 'POST',
+      body: '{"kind":"drop","count":1}',
+    });
+    await expect(fetch('https://other.example.test/das/webservice/authorize')).rejects.toThrow();
+  } finally {
+    other.close();
+    server.listen({ onUnhandledRequest: 'error' });
+  }
+});

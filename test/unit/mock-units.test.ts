@@ -1,0 +1,192 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadFixtures, parseClients } from '../../src/mock/fixtures.js';
+import { processJsonRpc } from '../../src/mock/json-rpc.js';
+import { validateSchema } from '../../src/mock/json-schema.js';
+import { parseBasicAuth, parseOAuthParams } from '../../src/mock/oauth-params.js';
+import { buildRedirect, redirectUriProblem } from '../../src/mock/redirect-uri.js';
+import { pkceMatches, safeEqual } from '../../src/mock/secrets.js';
+import { MockState } from '../../src/mock/mock-state.js';
+
+describe('parseOAuthParams', () => {
+  it('merges query and form body, reports the first repeat, drops empty values', () => {
+    const p = parseOAuthParams(
+      'a=1&b=&c=3',
+      'd=4&a=5',
+      'application/x-www-form-urlencoded; charset=utf-8',
+    );
+    expect([...p.values]).toEqual([
+      ['a', '1'],
+      ['c', '3'],
+      ['d', '4'],
+    ]);
+    expect(p.repeated).toBe('a');
+  });
+  it('ignores non-form bodies', () => {
+    expect(parseOAuthParams('', 'a=1', 'application/json').values.size).toBe(0);
+  });
+});
+
+describe('parseBasicAuth (RFC 6749 §2.3.1)', () => {
+  it('decodes form-urlencoded id and secret', () => {
+    const header = `Basic ${Buffer.from('my%20id:p%3Ass+w').toString('base64')}`;
+    expect(parseBasicAuth(header)).toEqual({ id: 'my id', secret: 'p:ss w' });
+  });
+  it('flags malformed credentials, ignores other schemes', () => {
+    expect(parseBasicAuth('Basic ###')).toBe('malformed');
+    expect(parseBasicAuth(`Basic ${Buffer.from('nocolon').toString('base64')}`)).toBe('malformed');
+    expect(parseBasicAuth('Bearer x')).toBeUndefined();
+  });
+});
+
+describe('redirect URIs', () => {
+  it.each([
+    ['http://127.0.0.1:8080/cb', undefined],
+    ['https://app.example/cb?x=1', undefined],
+    ['/cb', 'redirect_uri is not an absolute URL'],
+    ['ftp://x/cb', 'redirect_uri must use http or https'],
+    ['http://x/cb#f', 'redirect_uri must not contain a fragment (RFC 6749 §3.1.2)'],
+    ['http://u:p@x/cb', 'redirect_uri must not contain credentials'],
+  ])('%s', (uri, problem) => expect(redirectUriProblem(uri)).toBe(problem));
+  it('appends state then code, percent-encoded', () => {
+    expect(
+      buildRedirect('http://h/cb', [
+        ['state', 'a b&c'],
+        ['code', 'X'],
+      ]),
+    ).toBe('http://h/cb?state=a%20b%26c&code=X');
+    expect(
+      buildRedirect('http://h/cb?t=1', [
+        ['state', 's'],
+        ['x', undefined],
+      ]),
+    ).toBe('http://h/cb?t=1&state=s');
+  });
+});
+
+describe('secrets', () => {
+  it('safeEqual compares any lengths', () => {
+    expect(safeEqual('abc', 'abc')).toBe(true);
+    expect(safeEqual('abc', 'abcd')).toBe(false);
+  });
+  it('PKCE S256 per RFC 7636 appendix B', () => {
+    expect(
+      pkceMatches(
+        'S256',
+        'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+      ),
+    ).toBe(true);
+    expect(pkceMatches('plain', 'abc', 'abd')).toBe(false);
+  });
+});
+
+describe('validateSchema', () => {
+  it('checks types, ranges, enums, patterns, items and properties', () => {
+    expect(validateSchema({ type: 'integer', minimum: 1 }, 1, 'id')).toBeUndefined();
+    expect(validateSchema({ type: 'integer' }, 1.5, 'id')).toBe('id must be integer, got number');
+    expect(validateSchema({ type: 'integer', minimum: 1 }, 0, 'id')).toBe('id must be >= 1');
+    expect(validateSchema({ enum: ['a'] }, 'b', 'x')).toContain('one of');
+    expect(validateSchema({ type: 'string', pattern: '^a' }, 'b', 'x')).toContain('match');
+    expect(validateSchema({ type: 'array', items: { type: 'string' } }, ['a', 1], 'x')).toBe(
+      'x[1] must be string, got number',
+    );
+    expect(
+      validateSchema(
+        {
+          type: 'object',
+          required: ['a'],
+          additionalProperties: false,
+          properties: { a: { type: 'number' } },
+        },
+        { a: 1, b: 2 },
+        'o',
+      ),
+    ).toBe('o.b is not allowed');
+  });
+});
+
+describe('processJsonRpc (pure)', () => {
+  const invoke = async (method: string) =>
+    method === 'ok' ? { result: 1 } : { error: { code: -32601, message: 'Method not found' } };
+  it('single, notification, batch, empty batch, parse error', async () => {
+    expect(await processJsonRpc('{"jsonrpc":"2.0","method":"ok","id":7}', invoke)).toEqual({
+      jsonrpc: '2.0',
+      result: 1,
+      id: 7,
+    });
+    expect(await processJsonRpc('{"jsonrpc":"2.0","method":"ok"}', invoke)).toBeUndefined();
+    expect(await processJsonRpc('[{"jsonrpc":"2.0","method":"ok"}]', invoke)).toBeUndefined();
+    expect(await processJsonRpc('[]', invoke)).toMatchObject({ error: { code: -32600 }, id: null });
+    expect(await processJsonRpc('{', invoke)).toMatchObject({ error: { code: -32700 }, id: null });
+  });
+  it('a throwing invoke becomes -32603', async () => {
+    const res = await processJsonRpc('{"jsonrpc":"2.0","method":"x","id":1}', () => {
+      throw new Error('x');
+    });
+    expect(res).toMatchObject({ error: { code: -32603 }, id: 1 });
+  });
+});
+
+describe('fixtures', () => {
+  it('parses client lines: secrets, public clients, comments', () => {
+    const clients = parseClients('# c\n\na:b:c\npub\n');
+    expect(clients.get('a')).toEqual({ id: 'a', secret: 'b:c' });
+    expect(clients.get('pub')).toEqual({ id: 'pub', secret: undefined });
+  });
+  it.each([
+    ['clients.txt', 'a:x\na:y\n', /clients\.txt: line 2: client "a" is listed twice/],
+    ['clients.txt', '# nothing\n', /clients\.txt: no client listed/],
+    ['users.json', '[]', /users\.json: must be a JSON object/],
+    [
+      'instances/crm.json',
+      '{"methods":[{"name":"x","params":[{"name":"a","schema":{"type":"int"}}]}]}',
+      /crm\.json: method "x": param "a": schema has unknown type "int"/,
+    ],
+    ['instances/crm.json', '{"methods":[{"name":"x"},{"name":"x"}]}', /declared twice/],
+    ['instances/crm.json', '{"methods":[{"name":"rpc.mine"}]}', /reserved/],
+  ])('a broken %s is a usage error naming file and problem', (file, text, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'dasvc-fx-'));
+    mkdirSync(join(dir, 'instances'));
+    writeFileSync(join(dir, 'clients.txt'), 'demo-client:demo-secret\n');
+    writeFileSync(join(dir, 'users.json'), '{"alice":{"instances":["crm"]}}');
+    writeFileSync(join(dir, 'instances', 'crm.json'), '{"methods":[]}');
+    writeFileSync(join(dir, file), text);
+    let error: unknown;
+    try {
+      loadFixtures(dir);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ exitCode: 2, code: 'bad_fixture' });
+    expect((error as Error).message).toMatch(message);
+  });
+  it('loads the default fixtures', () => {
+    const f = loadFixtures();
+    expect(f.clients.get('demo-client')?.secret).toBe('demo-secret');
+    expect(f.clients.get('other-client')?.secret).toBe('other-secret');
+    expect([...f.users.get('alice')!.instances]).toEqual(['crm', 'wiki']);
+    expect([...f.users.get('bob')!.instances]).toEqual(['crm']);
+    expect([...f.instances.get('crm')!.methods.keys()]).toEqual(['contacts.list', 'contacts.get']);
+    expect([...f.instances.get('wiki')!.methods.keys()]).toEqual(['pages.list']);
+  });
+});
+
+describe('MockState', () => {
+  it('purges expired tokens so memory stays bounded', () => {
+    let now = 0;
+    const state = new MockState(
+      { codeSeconds: 60, accessSeconds: 60, refreshSeconds: 600 },
+      () => now,
+    );
+    for (let i = 0; i < 1000; i++) state.mint({ clientId: 'c', user: 'u', scopes: ['crm'] });
+    expect(state.tokens.size).toBe(2000);
+    now += 61_000;
+    state.mint({ clientId: 'c', user: 'u', scopes: ['crm'] });
+    expect(state.tokens.size).toBe(2);
+    expect(state.grants.size).toBe(1);
+    expect(state.rotated.size).toBe(0);
+  });
+});

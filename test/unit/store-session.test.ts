@@ -1,0 +1,161 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AuthError, UsageError } from '../../src/errors.js';
+import type { HttpRequest, HttpResponse } from '../../src/http/types.js';
+import { withFileLock } from '../../src/store/file-lock.js';
+import { ProfileStore } from '../../src/store/profile-store.js';
+import { currentTokens, type SessionDeps } from '../../src/store/session.js';
+
+const NOW = 1_000_000_000;
+function storeWith(tokens: Record<string, unknown>): ProfileStore {
+  const dir = mkdtempSync(join(tmpdir(), 'dasvc-unit-'));
+  const file = join(dir, 'config.json');
+  writeFileSync(
+    file,
+    JSON.stringify({ keep: 'me', profiles: { default: { clientId: 'c', tokens } } }),
+  );
+  return new ProfileStore(file);
+}
+const ok = (body: unknown): HttpResponse => ({
+  status: 200,
+  headers: {},
+  text: JSON.stringify(body),
+});
+function deps(store: ProfileStore, send: (r: HttpRequest) => Promise<HttpResponse>): SessionDeps {
+  return {
+    store,
+    profile: 'default',
+    send,
+    now: () => NOW,
+    refreshSettings: () => ({
+      client: { clientId: 'c', clientSecret: 's' },
+      refreshUrl: 'http://h/refresh',
+      placement: 'query',
+    }),
+  };
+}
+
+describe('currentTokens', () => {
+  it('uses the stored token while it is outside the margin', async () => {
+    const store = storeWith({
+      accessToken: 'A',
+      refreshToken: 'R',
+      obtainedAt: NOW,
+      expiresAt: NOW + 3_600_000,
+    });
+    const result = await currentTokens(
+      deps(store, () => Promise.reject(new Error('no request expected'))),
+    );
+    expect(result).toMatchObject({ refreshed: false, tokens: { accessToken: 'A' } });
+  });
+
+  it('refreshes inside the margin and writes the file atomically with mode 0600, keeping other members', async () => {
+    const store = storeWith({
+      accessToken: 'A',
+      refreshToken: 'R',
+      obtainedAt: NOW - 3_570_000,
+      expiresAt: NOW + 30_000,
+    });
+    const requests: HttpRequest[] = [];
+    const result = await currentTokens(
+      deps(store, async (r) => {
+        requests.push(r);
+        return ok({ access_token: 'A2', refresh_token: 'R2', expires_in: '3600' });
+      }),
+    );
+    expect(result.refreshed).toBe(true);
+    expect(new URL(requests[0]!.url).searchParams.get('refresh_token')).toBe('R');
+    const data = JSON.parse(readFileSync(store.file, 'utf8'));
+    expect(data.keep).toBe('me');
+    expect(data.profiles.default.tokens).toEqual({
+      accessToken: 'A2',
+      refreshToken: 'R2',
+      obtainedAt: NOW,
+      expiresAt: NOW + 3_600_000,
+    });
+    expect(statSync(store.file).mode & 0o777).toBe(0o600);
+  });
+
+  it('on invalid_grant re-reads the store: tokens rotated by another process are used', async () => {
+    const store = storeWith({
+      accessToken: 'A',
+      refreshToken: 'R',
+      obtainedAt: NOW,
+      expiresAt: NOW + 10_000,
+    });
+    const result = await currentTokens(
+      deps(store, async () => {
+        // Another process (not honouring the lock) rotated the pair meanwhile.
+        const data = JSON.parse(readFileSync(store.file, 'utf8'));
+        data.profiles.default.tokens = {
+          accessToken: 'B',
+          refreshToken: 'RB',
+          obtainedAt: NOW,
+          expiresAt: NOW + 3_600_000,
+        };
+        writeFileSync(store.file, JSON.stringify(data));
+        return { status: 400, headers: {}, text: '{"error":"invalid_grant"}' };
+      }),
+    );
+    expect(result.tokens.accessToken).toBe('B');
+  });
+
+  it('on invalid_grant with nothing rotated gives up with AuthError and a login hint', async () => {
+    const store = storeWith({
+      accessToken: 'A',
+      refreshToken: 'R',
+      obtainedAt: NOW,
+      expiresAt: NOW + 10_000,
+    });
+    const attempt = currentTokens(
+      deps(store, async () => ({ status: 400, headers: {}, text: '{"error":"invalid_grant"}' })),
+    );
+    await expect(attempt).rejects.toBeInstanceOf(AuthError);
+    await expect(attempt).rejects.toMatchObject({ hint: 'dasvc login --profile default' });
+  });
+
+  it('is AuthError when not logged in, UsageError when the file is corrupt', async () => {
+    const store = storeWith({});
+    writeFileSync(store.file, '{"profiles":{}}');
+    await expect(
+      currentTokens(deps(store, () => Promise.reject(new Error()))),
+    ).rejects.toBeInstanceOf(AuthError);
+    writeFileSync(store.file, '{oops');
+    await expect(
+      currentTokens(deps(store, () => Promise.reject(new Error()))),
+    ).rejects.toBeInstanceOf(UsageError);
+    expect(readFileSync(store.file, 'utf8')).toBe('{oops');
+  });
+});
+
+describe('withFileLock', () => {
+  it('serialises holders and removes the lock afterwards', async () => {
+    const lock = join(mkdtempSync(join(tmpdir(), 'dasvc-lock-')), 'x.lock');
+    let inside = 0;
+    let most = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, () =>
+        withFileLock(lock, async () => {
+          inside++;
+          most = Math.max(most, inside);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          inside--;
+        }),
+      ),
+    );
+    expect(most).toBe(1);
+    expect(() => readFileSync(lock)).toThrow();
+  });
+
+  it('takes over a lock left by a dead process, and gives up on a live one after waitMs', async () => {
+    const lock = join(mkdtempSync(join(tmpdir(), 'dasvc-lock-')), 'x.lock');
+    writeFileSync(lock, JSON.stringify({ pid: 2 ** 22 + 4321, at: Date.now(), nonce: 'x' }));
+    await expect(withFileLock(lock, async () => 'got it')).resolves.toBe('got it');
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, at: Date.now(), nonce: 'other' }));
+    await expect(withFileLock(lock, async () => 'never', { waitMs: 50 })).rejects.toBeInstanceOf(
+      UsageError,
+    );
+  });
+});
