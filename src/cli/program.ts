@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { createRequire } from 'node:module';
 import { completionCommand } from './commands/completion.js';
+import { demoCommand } from './commands/demo.js';
 import { initCommand } from './commands/init.js';
 import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
@@ -38,5 +39,6 @@ export function buildProgram(): Command {
     program.addCommand(command);
   }
   program.addCommand(mockCommand());
+  program.addCommand(demoCommand());
   return program;
 }

@@ -1,0 +1,199 @@
+import { AuthError } from '../errors.js';
+import { createHttpClient } from '../http/http-client.js';
+import type { SendFn } from '../http/types.js';
+import { dasvc } from '../index.js';
+import type { MockServer } from '../mock/index.js';
+import { redactUrl } from '../util/redact.js';
+import type { Styles, Writer } from '../cli/output.js';
+import { lifetime, renderStep, summarise, type DemoStep, type Exchange } from './narration.js';
+
+export interface DemoOptions {
+  /** Open the real consent page in a browser instead of auto-approving as alice. */
+  browser: boolean;
+  json: boolean;
+}
+
+export interface DemoDeps {
+  stdout: Writer;
+  stderr: Writer;
+  style: Styles;
+  openBrowser: (url: string) => Promise<void>;
+  startMock: (options: { port: number; autoApprove?: string }) => Promise<MockServer>;
+  now: () => number;
+}
+
+const CLIENT = { clientId: 'demo-client', clientSecret: 'demo-secret' };
+const SCOPE = 'crm';
+
+/**
+ * `dasvc demo` (SPEC §3): the whole job against an embedded mock, narrated step by step with what
+ * went over the wire (secrets masked). Nothing touches the config dir; the mock is always stopped.
+ */
+export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<DemoStep[]> {
+  const started = deps.now();
+  const { style } = deps;
+  const mock = await deps.startMock({
+    port: 0,
+    ...(options.browser ? {} : { autoApprove: 'alice' }),
+  });
+  const steps: DemoStep[] = [];
+  const show = (step: DemoStep) => {
+    steps.push(step);
+    if (options.json) return;
+    const [title, ...rest] = renderStep(step, steps.length, mock.url);
+    deps.stdout.write(`\n${style.bold(title!)}\n`);
+    for (const line of rest) {
+      deps.stdout.write(`${/^\s+[→←]|^\s{5}\S/.test(line) ? style.dim(line) : line}\n`);
+    }
+  };
+  if (!options.json) {
+    deps.stdout.write(
+      `${style.bold('dasvc demo')}: the Delegated Access Service flow, end to end, on an embedded mock\n`,
+    );
+  }
+
+  let wire: Exchange[] = [];
+  const http = createHttpClient();
+  const send: SendFn = async (request) => {
+    const response = await http(request);
+    wire.push(summarise(request, response));
+    return response;
+  };
+  const drain = () => {
+    const taken = wire;
+    wire = [];
+    return taken;
+  };
+  const client = dasvc({ baseUrl: mock.url, ...CLIENT, send });
+
+  try {
+    show({
+      title: 'Start the mock service',
+      exchanges: [],
+      meaning:
+        `listening on ${mock.url}, with client ${CLIENT.clientId} and users alice (crm, wiki) and bob (crm).\n` +
+        (options.browser
+          ? 'The consent page will open in your browser: pick a user and click Approve.'
+          : 'alice approves automatically (dasvc mock --auto-approve alice); --browser shows the real consent page.'),
+    });
+
+    const browsing: Promise<Exchange[]>[] = [];
+    const openBrowser = options.browser
+      ? deps.openBrowser
+      : async (url: string) => {
+          browsing.push(playBrowser(url));
+        };
+    const { tokens, redirectUri } = await client.login({
+      scope: SCOPE,
+      openBrowser,
+      tell: (message) => {
+        if (options.browser && !options.json) deps.stderr.write(`${message}\n`);
+      },
+      timeoutMs: options.browser ? 300_000 : 15_000,
+    });
+    const browserWire = (await Promise.all(browsing)).flat();
+    const tokenWire = drain();
+    show({
+      title: 'Authorization request (SERVICE.md 4.1): the user approves in the browser',
+      exchanges: browserWire,
+      meaning:
+        `dasvc listened on ${redirectUri} (127.0.0.1 only) and sent the browser to the consent page\n` +
+        'with a fresh 256-bit state and a PKCE S256 challenge. The service redirected back with a\n' +
+        'one-time code; dasvc checked that the state is the one it sent before going further.',
+    });
+    show({
+      title: 'Token request (SERVICE.md 4.2): the code is exchanged',
+      exchanges: tokenWire,
+      meaning:
+        `An access token ${lifetime(tokens.expiresAt, deps.now())} and a refresh token. ` +
+        '`dasvc login` stores them in the profile\n(config file mode 0600); this demo keeps them in memory.',
+    });
+
+    const contacts = await client.rpc<{ name: string }[]>(
+      SCOPE,
+      tokens.accessToken,
+      'contacts.list',
+    );
+    show({
+      title: `API request (SERVICE.md 4.5): contacts.list on ${SCOPE}`,
+      exchanges: drain(),
+      meaning: `The user sees their own ${contacts.length} contacts: ${contacts.map((c) => c.name).join(', ')}.`,
+    });
+
+    const renewed = await client.refresh(tokens.refreshToken!);
+    const oldRefused = await refusedWith(() =>
+      client.rpc(SCOPE, tokens.accessToken, 'contacts.list'),
+    );
+    show({
+      title: 'Refresh token request (SERVICE.md 4.3): a new pair before the old one expires',
+      exchanges: drain(),
+      meaning:
+        `New access token ${lifetime(renewed.expiresAt, deps.now())}, new refresh token. The old pair ` +
+        `stopped working at once:\nthe old access token is now ${oldRefused}.`,
+    });
+
+    const answer = await client.revoke(renewed.refreshToken!, 'refresh_token');
+    const revokedRefused = await refusedWith(() =>
+      client.rpc(SCOPE, renewed.accessToken, 'contacts.list'),
+    );
+    show({
+      title: 'Revoke token request (SERVICE.md 4.4): the session ends early',
+      exchanges: drain(),
+      meaning:
+        `The service answered ${JSON.stringify(answer)}. Revoking the refresh token also ended its\n` +
+        `access token, which is now ${revokedRefused}.`,
+    });
+  } finally {
+    await mock.close();
+  }
+
+  const seconds = ((deps.now() - started) / 1000).toFixed(1);
+  if (options.json) {
+    deps.stdout.write(
+      `${JSON.stringify({ baseUrl: mock.url, steps, seconds: Number(seconds) })}\n`,
+    );
+  } else {
+    deps.stdout.write(
+      `\n${style.green('✓')} Done in ${seconds} s. The mock is stopped; nothing was written to disk.\n` +
+        `  Next: run \`dasvc mock\` in one terminal, then \`dasvc login\` with the base URL and demo client it prints.\n`,
+    );
+  }
+  return steps;
+}
+
+/** Plays the user's browser against an auto-approving mock: the consent URL, then the loopback. */
+async function playBrowser(url: string): Promise<Exchange[]> {
+  const consent = await fetch(url, { redirect: 'manual' });
+  await consent.body?.cancel();
+  const location = consent.headers.get('location');
+  const seen: Exchange[] = [
+    {
+      method: 'GET',
+      url: redactUrl(url),
+      status: consent.status,
+      ...(location ? { received: `Location: ${redactUrl(location)}` } : {}),
+    },
+  ];
+  if (!location) return seen;
+  const callback = await fetch(location);
+  const page = await callback.text();
+  const headline = /<h1[^>]*>([^<]*)<\/h1>/i.exec(page)?.[1] ?? 'callback page';
+  seen.push({
+    method: 'GET',
+    url: redactUrl(location),
+    status: callback.status,
+    received: `"${headline.trim()}" (loopback page)`,
+  });
+  return seen;
+}
+
+/** Runs a call that must be refused, and says how it was refused. */
+async function refusedWith(call: () => Promise<unknown>): Promise<string> {
+  try {
+    await call();
+  } catch (error) {
+    if (error instanceof AuthError) return `refused (HTTP ${error.status ?? '?'})`;
+    throw error;
+  }
+  throw new Error('the service accepted a token that should no longer work');
+}

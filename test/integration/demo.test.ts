@@ -1,0 +1,56 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshConfigDir, runCli } from '../helpers/cli.js';
+
+// Every token, code, verifier and state the mock or the CLI makes is 43 base64url characters;
+// the only such string the demo may show is the PKCE challenge, which is public by design.
+function secretLooking(output: string): string[] {
+  return [...output.matchAll(/(\S*?)([A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])/g)]
+    .filter((m) => !m[1]!.endsWith('code_challenge='))
+    .map((m) => m[2]!);
+}
+
+describe('dasvc demo (npm start)', () => {
+  const configDir = freshConfigDir();
+
+  afterAll(() => {
+    // It leaves no config behind: the demo keeps its tokens in memory.
+    expect(existsSync(configDir) ? readdirSync(configDir) : []).toEqual([]);
+  });
+
+  it('narrates the whole flow against an embedded mock and exits 0', async () => {
+    const run = await runCli(['demo'], configDir);
+    expect(run.code, run.stderr).toBe(0);
+    const steps = [...run.stdout.matchAll(/^(\d)\. (.*)$/gm)].map((m) => m[2]);
+    expect(steps).toEqual([
+      'Start the mock service',
+      'Authorization request (SERVICE.md 4.1): the user approves in the browser',
+      'Token request (SERVICE.md 4.2): the code is exchanged',
+      'API request (SERVICE.md 4.5): contacts.list on crm',
+      'Refresh token request (SERVICE.md 4.3): a new pair before the old one expires',
+      'Revoke token request (SERVICE.md 4.4): the session ends early',
+    ]);
+    expect(run.stdout).toMatch(/← 302 Location: http:\/\/127\.0\.0\.1:\d+\/callback\?state=/);
+    expect(run.stdout).toContain('"expires_in":"3600"');
+    expect(run.stdout).toContain('Ada Lovelace, Grace Hopper');
+    expect(run.stdout).toContain('{"result":"Token revoked"}');
+    expect(run.stdout.match(/← 401 /g)).toHaveLength(2);
+    expect(run.stdout).toMatch(/Done in \d+\.\d s/);
+    expect(run.stdout).not.toContain('demo-secret');
+    expect(secretLooking(run.stdout + run.stderr)).toEqual([]);
+  });
+
+  it('gives the same steps as JSON with --json', async () => {
+    const run = await runCli(['--json', 'demo'], configDir);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      baseUrl: string;
+      steps: { title: string; exchanges: { method: string; url: string; status: number }[] }[];
+    };
+    expect(report.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(report.steps).toHaveLength(6);
+    const statuses = report.steps.flatMap((s) => s.exchanges.map((x) => x.status));
+    expect(statuses).toEqual([302, 200, 200, 200, 200, 401, 200, 401]);
+    expect(secretLooking(run.stdout)).toEqual([]);
+  });
+});
