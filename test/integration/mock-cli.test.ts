@@ -15,34 +15,42 @@ import { runDasvc, spawnMock } from '../helpers/mock-process.js';
 describe('dasvc mock (SPEC §3)', () => {
   it('first stdout line is `listening on <base_url>`, then the demo client; logs requests redacted; SIGTERM exits 0', async () => {
     const mock = await spawnMock();
-    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const lines = mock.stdout().split('\n');
-    expect(lines[0]).toBe(`listening on ${mock.url}`);
-    await mock.waitFor('client_id=demo-client client_secret=demo-secret');
-    const code = await getCode(mock.url, { state: 'hush-state' });
-    const tokens = (await (await exchange(mock.url, code)).json()) as {
-      access_token: string;
-      refresh_token: string;
-    };
-    expect(await tokenWorks(mock.url, tokens.access_token)).toBe(true);
-    await mock.waitFor('POST /webservice/json/crm 200');
-    const out = mock.stdout();
-    expect(out).toMatch(/^GET \/webservice\/authorize\/\?\S+ 200 \d+\.\dms$/m);
-    expect(out).toMatch(/^POST \/webservice\/authorize\?\S+ 200 \d+\.\dms$/m);
-    for (const secret of [code, tokens.access_token, tokens.refresh_token, 'hush-state']) {
-      expect(out).not.toContain(secret);
+    try {
+      expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const lines = mock.stdout().split('\n');
+      expect(lines[0]).toBe(`listening on ${mock.url}`);
+      await mock.waitFor('client_id=demo-client client_secret=demo-secret');
+      const code = await getCode(mock.url, { state: 'hush-state' });
+      const tokens = (await (await exchange(mock.url, code)).json()) as {
+        access_token: string;
+        refresh_token: string;
+      };
+      expect(await tokenWorks(mock.url, tokens.access_token)).toBe(true);
+      await mock.waitFor('POST /webservice/json/crm 200');
+      const out = mock.stdout();
+      expect(out).toMatch(/^GET \/webservice\/authorize\/\?\S+ 200 \d+\.\dms$/m);
+      expect(out).toMatch(/^POST \/webservice\/authorize\?\S+ 200 \d+\.\dms$/m);
+      for (const secret of [code, tokens.access_token, tokens.refresh_token, 'hush-state']) {
+        expect(out).not.toContain(secret);
+      }
+      expect(out.split('\n').filter((l) => l.includes('demo-secret'))).toHaveLength(1); // the banner only
+      expect(await mock.stop('SIGTERM')).toBe(0);
+    } finally {
+      mock.child.kill('SIGKILL');
     }
-    expect(out.split('\n').filter((l) => l.includes('demo-secret'))).toHaveLength(1); // the banner only
-    expect(await mock.stop('SIGTERM')).toBe(0);
   });
 
   it('--quiet leaves the request lines out; SIGINT closes it cleanly too', async () => {
     const mock = await spawnMock(['--quiet']);
-    await login(mock.url);
-    const res = await fetch(`${mock.url}/_mock/journal`);
-    expect(((await res.json()) as { entries: unknown[] }).entries.length).toBeGreaterThan(0);
-    expect(mock.stdout()).not.toMatch(/^(GET|POST) /m);
-    expect(await mock.stop('SIGINT')).toBe(0);
+    try {
+      await login(mock.url);
+      const res = await fetch(`${mock.url}/_mock/journal`);
+      expect(((await res.json()) as { entries: unknown[] }).entries.length).toBeGreaterThan(0);
+      expect(mock.stdout()).not.toMatch(/^(GET|POST) /m);
+      expect(await mock.stop('SIGINT')).toBe(0);
+    } finally {
+      mock.child.kill('SIGKILL');
+    }
   });
 
   it('--auto-approve, --code-ttl, --access-ttl and --host are honoured', async () => {
@@ -78,8 +86,12 @@ describe('dasvc mock (SPEC §3)', () => {
   it('--state-file keeps tokens across a restart of the process', async () => {
     const file = join(tempDir(), 'state.json');
     const first = await spawnMock(['--state-file', file, '--quiet']);
-    const tokens = await login(first.url);
-    expect(await first.stop()).toBe(0);
+    let tokens;
+    try {
+      tokens = await login(first.url);
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
     const second = await spawnMock(['--state-file', file, '--quiet']);
     try {
       expect(await tokenWorks(second.url, tokens.access_token)).toBe(true);

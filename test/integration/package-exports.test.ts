@@ -1,0 +1,121 @@
+// A separate project imports dasvc exactly as SPEC §1 names the entry points: `dasvc`,
+// `dasvc/mock` and `dasvc/msw`, in plain Node ESM and type-checked by TypeScript.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+let project: string;
+
+function run(file: string, args: string[]): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { cwd: project, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout + stderr }),
+    );
+  });
+}
+
+beforeAll(() => {
+  project = mkdtempSync(join(tmpdir(), 'dasvc-consumer-'));
+  mkdirSync(join(project, 'node_modules'));
+  // What `npm install <path-to-dasvc>` makes: a link to the package.
+  symlinkSync(ROOT, join(project, 'node_modules/dasvc'), 'dir');
+  // The integrator's own dev dependencies: msw for their tests, Node's types for TypeScript.
+  symlinkSync(join(ROOT, 'node_modules/msw'), join(project, 'node_modules/msw'), 'dir');
+  symlinkSync(join(ROOT, 'node_modules/@types'), join(project, 'node_modules/@types'), 'dir');
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'consumer', type: 'module', private: true }),
+  );
+});
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+describe('the package entry points, from another project', () => {
+  it('imports and uses dasvc, dasvc/mock and dasvc/msw in Node ESM', async () => {
+    writeFileSync(
+      join(project, 'consumer.mjs'),
+      `
+import { dasvc, AuthError, ServiceError } from 'dasvc';
+import { startMockServer, createMockApp } from 'dasvc/mock';
+import { createMockHandlers } from 'dasvc/msw';
+import { setupServer } from 'msw/node';
+
+const mock = await startMockServer({ port: 0, autoApprove: 'alice' });
+const minted = await (await fetch(mock.url + '/_mock/tokens', {
+  method: 'POST', headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ user: 'alice', scope: 'crm' }),
+})).json();
+const client = dasvc({ baseUrl: mock.url, clientId: 'demo-client', clientSecret: 'demo-secret' });
+const contact = await client.rpc('crm', minted.access_token, 'contacts.get', { id: 1 });
+let refused = '';
+try { await client.rpc('crm', minted.access_token, 'contacts.get', { id: 3 }); }
+catch (e) { refused = e instanceof ServiceError ? 'service' : String(e); }
+await client.revoke(minted.access_token, 'access_token');
+let revoked = '';
+try { await client.rpc('crm', minted.access_token, 'contacts.list'); }
+catch (e) { revoked = e instanceof AuthError ? 'auth' : String(e); }
+await mock.close();
+
+const app = createMockApp();
+const discover = await app(new Request('http://x.test/webservice/json/crm', { method: 'POST',
+  body: JSON.stringify({ jsonrpc: '2.0', method: 'rpc.discover', id: 1 }) }));
+
+const server = setupServer(...createMockHandlers({ baseUrl: 'https://das.example.test' }));
+server.listen({ onUnhandledRequest: 'error' });
+const token = await fetch('https://das.example.test/webservice/authorize?grant_type=authorization_code&client_id=demo-client&client_secret=demo-secret&code=nope', { method: 'POST' });
+server.close();
+
+console.log(JSON.stringify({ name: contact.name, refused, revoked,
+  discover: discover.status, token: [token.status, (await token.json()).error] }));
+`,
+    );
+    const result = await run(process.execPath, ['consumer.mjs']);
+    expect(result.code, result.out).toBe(0);
+    expect(JSON.parse(result.out.trim().split('\n').pop()!)).toEqual({
+      name: 'Ada Lovelace',
+      refused: 'service',
+      revoked: 'auth',
+      discover: 401,
+      token: [400, 'invalid_grant'],
+    });
+  });
+
+  it('ships type declarations that a strict TypeScript project accepts', async () => {
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+          lib: ['ES2022', 'DOM'],
+        },
+        files: ['typed.ts'],
+      }),
+    );
+    writeFileSync(
+      join(project, 'typed.ts'),
+      `
+import { dasvc, type DasvcClient, type TokenSet } from 'dasvc';
+import { startMockServer, createMockApp } from 'dasvc/mock';
+import { createMockHandlers } from 'dasvc/msw';
+
+const client: DasvcClient = dasvc({ baseUrl: 'http://127.0.0.1:1', clientId: 'a', clientSecret: 'b' });
+const handler: (request: Request) => Promise<Response> = createMockApp({ accessTtl: '1h' });
+const server: Promise<{ url: string; close(): Promise<void> }> = startMockServer({ port: 0 });
+const handlers: unknown[] = createMockHandlers({ baseUrl: 'https://x.test', codeTtl: 60 });
+let tokens: TokenSet | undefined;
+export { client, handler, server, handlers, tokens };
+`,
+    );
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const result = await run(process.execPath, [tsc, '-p', 'tsconfig.json']);
+    expect(result.code, result.out).toBe(0);
+  });
+});
