@@ -27,7 +27,7 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
 });
 try {
-  const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+  const page = await browser.newPage({ viewport: { width: 820, height: 420 } });
   await page.goto(url);
   const text = async () => (await page.textContent('body'))?.replace(/\s+/g, ' ').trim();
   log(`consent page: ${await page.title()} | ${await text()}`);
