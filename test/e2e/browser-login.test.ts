@@ -38,6 +38,15 @@ function dasvc(args: string[], env: Record<string, string>): Promise<Run> {
   });
 }
 
+/** The browser script's log once it says it is done (bounded wait: 20 s). */
+async function browserFinished(logFile: string): Promise<string> {
+  const read = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
+  for (let i = 0; i < 200 && !read().includes('browser done'); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return read();
+}
+
 describe.skipIf(!haveChromium && !process.env.CI)('login in a real headless Chromium', () => {
   let mock: { url: string; close(): Promise<void> };
   let work: string;
@@ -89,7 +98,8 @@ describe.skipIf(!haveChromium && !process.env.CI)('login in a real headless Chro
     mkdirSync(shots, { recursive: true });
     const e = env('approve', shots);
     const result = await login(e);
-    const browserLog = existsSync(e.E2E_LOG!) ? readFileSync(e.E2E_LOG!, 'utf8') : '';
+    // dasvc exits as soon as the code is exchanged; the browser may still be taking its screenshot.
+    const browserLog = await browserFinished(e.E2E_LOG!);
     expect(result.code, `${result.stderr}\n${browserLog}`).toBe(0);
     expect(browserLog).toMatch(/consent page: .*demo-client/);
     expect(browserLog).toMatch(/callback page: .*(success|signed in|logged in)/i);

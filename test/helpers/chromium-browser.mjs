@@ -45,4 +45,5 @@ try {
   process.exitCode = 1;
 } finally {
   await browser.close();
+  log('browser done');
 }
