@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer } from '../../src/mock/index.js';
+import { ROOT as root, runCli } from '../helpers/cli.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = existsSync(chromium);
 
@@ -16,26 +14,6 @@ if (!haveChromium && !process.env.CI) {
     `\n*** SKIPPING the real-browser login test: ${chromium} is missing.` +
       `\n*** Install it with: apt-get update && apt-get install -y chromium\n`,
   );
-}
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function dasvc(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [join(root, 'bin/dasvc.js'), ...args],
-      { env: { ...process.env, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
 }
 
 /** The browser script's log once it says it is done (bounded wait: 20 s). */
@@ -64,8 +42,6 @@ describe.skipIf(!haveChromium && !process.env.CI)('login in a real headless Chro
 
   function env(decision: 'approve' | 'deny', shots?: string): Record<string, string> {
     return {
-      CI: 'true',
-      DASVC_CONFIG_DIR: join(work, `config-${decision}`),
       DASVC_BROWSER: join(root, 'test/helpers/chromium-browser.mjs'),
       E2E_USER: 'alice',
       E2E_DECISION: decision,
@@ -73,6 +49,12 @@ describe.skipIf(!haveChromium && !process.env.CI)('login in a real headless Chro
       ...(shots ? { E2E_SHOTS: shots } : {}),
     };
   }
+
+  const dasvc = (args: string[], e: Record<string, string>) =>
+    runCli(args, join(work, `config-${e.E2E_DECISION}`), {
+      env: { ...e, CHROMIUM_PATH: chromium },
+      timeoutMs: 60_000,
+    });
 
   const login = (e: Record<string, string>) =>
     dasvc(
