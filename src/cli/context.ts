@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
+import { InterruptedError } from '../errors.js';
 import { createHttpClient } from '../http/http-client.js';
 import type { SendFn } from '../http/types.js';
 import { configFile } from '../store/config-path.js';
 import { activeProfileName, ProfileStore, type StoreData } from '../store/profile-store.js';
-import { openBrowser } from './browser.js';
+import { interruptSignal } from './interrupt.js';
 import { loadStyles, Output, type Writer } from './output.js';
 import { inquirerPrompter, isInteractive } from './prompter.js';
 import type { FlagValues, Prompter } from './settings.js';
@@ -34,6 +35,8 @@ export interface CliContext {
   /** Present only when interactive (TTYs, no CI). */
   prompter: Prompter | undefined;
   openBrowser: (url: string) => Promise<void>;
+  /** Aborted on Ctrl-C: close what is open and unwind (exit 130). */
+  signal: AbortSignal;
   /** Profile name: --profile > DASVC_PROFILE > active profile > default. */
   profileName(data?: StoreData): string;
 }
@@ -43,6 +46,7 @@ export interface ContextIo {
   stderr?: Writer;
   stdin?: Input;
   env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
 }
 
 /** Builds the context of one command from its parsed flags and the process (or test) I/O. */
@@ -64,6 +68,7 @@ export async function createContext(command: Command, io: ContextIo = {}): Promi
     ? (line: string) => void stderr.write(`${style.dim(line)}\n`)
     : undefined;
   const store = new ProfileStore(configFile(env));
+  const signal = io.signal ?? interruptSignal();
   return {
     env,
     flags: command.opts() as FlagValues,
@@ -72,17 +77,37 @@ export async function createContext(command: Command, io: ContextIo = {}): Promi
     stdin,
     now: Date.now,
     store,
-    send: createHttpClient({ env, trace, shortLived: true }),
+    send: createHttpClient({ env, trace, shortLived: true, signal }),
     prompter: isInteractive(env, stdin, stdout) ? inquirerPrompter() : undefined,
-    openBrowser: (url) => openBrowser(url, env),
+    // Loaded on use: only login opens a browser (and node:child_process stays off the rpc path).
+    openBrowser: async (url) => (await import('./browser.js')).openBrowser(url, env),
+    signal,
     profileName: (data) => activeProfileName(globals.profile, env, data ?? store.read()),
   };
 }
 
-/** Reads all of stdin as text (params `-`, `--batch -`). */
-export async function readAll(input: Input): Promise<string> {
+/** Reads all of stdin as text (params `-`, `--batch -`); Ctrl-C (`signal`) ends the wait. */
+export async function readAll(input: Input, signal?: AbortSignal): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of input)
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  const read = (async () => {
+    for await (const chunk of input)
+      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  })();
+  if (signal) {
+    let onAbort = () => undefined as void;
+    const aborted = new Promise<never>((_resolve, reject) => {
+      onAbort = () => {
+        (input as { destroy?: () => void }).destroy?.();
+        reject(new InterruptedError('interrupted while reading stdin'));
+      };
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await Promise.race([read, aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  } else await read;
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { DasvcError, ExitCode } from '../errors.js';
+import { DasvcError, ExitCode, InterruptedError } from '../errors.js';
 
 /**
  * Runs the CLI and returns its exit code. The only place where an error becomes an exit code and
@@ -14,25 +14,40 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${pkg.version}\n`);
     return ExitCode.ok;
   }
-  const { buildProgram } = await import('./program.js');
-  const program = buildProgram();
-  // Subcommands inherit exitOverride so that their usage errors reach report() too.
-  const inherit = (command: typeof program) => {
-    for (const sub of command.commands) {
-      sub.exitOverride();
-      inherit(sub);
-    }
-  };
-  inherit(program);
+  const json = argv.includes('--json');
+  const [{ buildProgram, commandNameIn }, { handleInterrupts, wasInterrupted }, output] =
+    await Promise.all([import('./program.js'), import('./interrupt.js'), import('./output.js')]);
+  const answered = output.isStdoutAnswered;
+  // `dasvc mock` stops on Ctrl-C as its normal end (exit 0) and handles the signal itself.
+  const stopHandling = commandNameIn(argv) === 'mock' ? () => undefined : handleInterrupts();
   try {
+    const program = await buildProgram(argv);
+    // Subcommands inherit exitOverride so that their usage errors reach report() too.
+    const inherit = (command: typeof program) => {
+      for (const sub of command.commands) {
+        sub.exitOverride();
+        inherit(sub);
+      }
+    };
+    inherit(program);
     await program.parseAsync(argv);
+    if (wasInterrupted()) return report(new InterruptedError('interrupted'), json, answered);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
   } catch (error) {
-    return report(error, argv.includes('--json'));
+    const interrupted = wasInterrupted() && !(error instanceof InterruptedError);
+    return report(interrupted ? new InterruptedError('interrupted') : error, json, answered);
+  } finally {
+    stopHandling();
   }
 }
 
-function isCommanderError(error: unknown): error is { code: string } {
+interface CommanderErrorLike {
+  code: string;
+  exitCode: number;
+  message: string;
+}
+
+function isCommanderError(error: unknown): error is CommanderErrorLike {
   // Duck-typed so that main.ts does not have to load commander for `--version`.
   const code = (error as { code?: unknown } | null)?.code;
   return (
@@ -43,41 +58,59 @@ function isCommanderError(error: unknown): error is { code: string } {
   );
 }
 
-function report(error: unknown, json: boolean): number {
+/** A JSON-RPC error object carried by a JsonRpcError (src/rpc/jsonrpc.ts), duck-typed likewise. */
+function rpcErrorOf(error: DasvcError): { code: number; message: string; data?: unknown } | null {
+  const rpcError = (error as { rpcError?: unknown }).rpcError;
+  return error.code === 'jsonrpc_error' && typeof rpcError === 'object' && rpcError !== null
+    ? (rpcError as { code: number; message: string; data?: unknown })
+    : null;
+}
+
+/** `--json`: the error as one JSON document on stdout, so that scripts read stdout only. */
+function printJsonError(exitCode: number, code: string, message: string): void {
+  process.stdout.write(`${JSON.stringify({ error: { exitCode, code, message } })}\n`);
+}
+
+function report(
+  error: unknown,
+  json: boolean,
+  isStdoutAnswered: (error: unknown) => boolean,
+): number {
   if (isCommanderError(error)) {
-    // commander already printed its message; help and version are successes.
+    // commander already printed its message (or the help); explicit help and version are successes.
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
-    if (error.code === 'commander.help') return 0;
+    // Help shown because a command was missing (`dasvc`, `dasvc token`) is a usage error.
+    if (error.code === 'commander.help' && error.exitCode === 0) return 0;
+    if (json) {
+      const missing = error.code === 'commander.help';
+      printJsonError(
+        ExitCode.usage,
+        missing ? 'missing_command' : error.code.replace(/^commander\./, ''),
+        missing ? 'a command is missing' : error.message.replace(/^error: /, ''),
+      );
+    }
     return ExitCode.usage;
   }
   if (error instanceof DasvcError) {
-    if (json) {
-      // --json: the error as one JSON line on stderr, so stdout carries results only.
-      const body = {
-        error: {
-          exitCode: error.exitCode,
-          code: error.code ?? null,
-          message: error.message,
-          hint: error.hint ?? null,
-          status: error.status ?? null,
-          detail: error.detail ?? null,
-        },
-      };
-      process.stderr.write(`${JSON.stringify(body)}\n`);
-      return error.exitCode;
-    }
-    // A JSON-RPC error is printed exactly as SPEC §3 writes it: `error <code>: <message>` (and data).
-    if (error.code === 'jsonrpc_error') {
-      process.stderr.write(`${error.message}\n`);
-      if (error.detail !== undefined)
-        process.stderr.write(`data: ${JSON.stringify(error.detail)}\n`);
+    const rpcError = rpcErrorOf(error);
+    if (rpcError) {
+      // A JSON-RPC error is printed exactly as SPEC §3 writes it: `error <code>: <message>` (and data).
+      process.stderr.write(`error ${rpcError.code}: ${rpcError.message}\n`);
+      if (rpcError.data !== undefined)
+        process.stderr.write(`data: ${JSON.stringify(rpcError.data)}\n`);
+      if (json && !isStdoutAnswered(error))
+        process.stdout.write(`${JSON.stringify({ error: rpcError })}\n`);
       return error.exitCode;
     }
     process.stderr.write(`dasvc: ${error.message}\n`);
     if (error.hint) process.stderr.write(`hint: ${error.hint}\n`);
+    if (json && !isStdoutAnswered(error))
+      printJsonError(error.exitCode, error.code ?? error.name, error.message);
     return error.exitCode;
   }
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
   process.stderr.write(`dasvc: unexpected error (a bug; please report it)\n${stack}\n`);
+  if (json)
+    printJsonError(ExitCode.service, 'internal_error', error instanceof Error ? error.message : '');
   return ExitCode.service;
 }

@@ -43,6 +43,23 @@ export async function loadStyles(
   };
 }
 
+const answeredOnStdout = new WeakSet<object>();
+
+/**
+ * Marks an error whose command already printed its answer on stdout (the state of an expired
+ * session, a batch with failed calls, a `--raw` error response), so that main adds no second JSON
+ * document there in `--json` mode.
+ */
+export function stdoutAnswered<E extends object>(error: E): E {
+  answeredOnStdout.add(error);
+  return error;
+}
+
+/** Whether stdout already carries the answer that goes with this error. */
+export function isStdoutAnswered(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && answeredOnStdout.has(error);
+}
+
 /** Results on stdout, messages on stderr (SPEC §3). */
 export class Output {
   constructor(

@@ -1,44 +1,66 @@
-import { Command } from 'commander';
-import { createRequire } from 'node:module';
-import { completionCommand } from './commands/completion.js';
-import { demoCommand } from './commands/demo.js';
-import { initCommand } from './commands/init.js';
-import { loginCommand } from './commands/login.js';
-import { logoutCommand } from './commands/logout.js';
-import { mockCommand } from './commands/mock.js';
-import { profileCommand } from './commands/profile.js';
-import { rpcCommand } from './commands/rpc.js';
-import { tokenCommand } from './commands/token.js';
-
-const require = createRequire(import.meta.url);
-const { version } = require('../../package.json') as { version: string };
+import { Command } from './commander.js';
+import { readFileSync } from 'node:fs';
 
 /**
- * The commander program: global flags and the command declarations. Declarations are cheap;
- * each command loads its logic lazily so `--help` and `rpc` stay fast.
+ * Every top-level command, in help order, each declared by a module that is imported only when
+ * the invocation needs it: `dasvc rpc …` loads the rpc declaration and nothing of the others.
  */
-export function buildProgram(): Command {
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  login: async () => (await import('./commands/login.js')).loginCommand(),
+  logout: async () => (await import('./commands/logout.js')).logoutCommand(),
+  token: async () => (await import('./commands/token.js')).tokenCommand(),
+  rpc: async () => (await import('./commands/rpc.js')).rpcCommand(),
+  profile: async () => (await import('./commands/profile.js')).profileCommand(),
+  init: async () => (await import('./commands/init.js')).initCommand(),
+  completion: async () => (await import('./commands/completion.js')).completionCommand(),
+  mock: async () => (await import('./commands/mock.js')).mockCommand(),
+  demo: async () => (await import('./commands/demo.js')).demoCommand(),
+};
+
+/** Global options that take a value, so that the value is not mistaken for the command name. */
+const GLOBAL_OPTIONS_WITH_VALUE = new Set(['--profile']);
+
+/**
+ * The known top-level command that `argv` (process.argv: node, script, …) names, skipping the
+ * global options before it; undefined for none, an unknown one, or `help`.
+ */
+export function commandNameIn(argv: readonly string[]): string | undefined {
+  for (let i = 2; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return undefined;
+    if (GLOBAL_OPTIONS_WITH_VALUE.has(arg)) {
+      i++;
+      continue;
+    }
+    if (arg.startsWith('-')) continue;
+    return Object.hasOwn(COMMANDS, arg) ? arg : undefined;
+  }
+  return undefined;
+}
+
+function packageVersion(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
+/**
+ * The commander program: global flags and the command declarations that `argv` needs. When argv
+ * names a known command, only that one is declared (and its module loaded); root help, an unknown
+ * command, `help` and `completion` see them all. Each command loads its logic lazily in turn.
+ */
+export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
   const program = new Command('dasvc')
     .description('Developer CLI and local mock for the Delegated Access Service')
-    .version(version, '--version')
+    .version(packageVersion(), '--version')
     .option('--profile <name>', 'profile to use (env DASVC_PROFILE)')
     .option('--json', 'machine-readable output on stdout')
     .option('--verbose', 'trace HTTP exchanges on stderr (secrets redacted)')
     .option('--no-color', 'disable colour')
     .exitOverride()
     .showHelpAfterError();
-  for (const command of [
-    loginCommand(),
-    logoutCommand(),
-    tokenCommand(),
-    rpcCommand(),
-    profileCommand(),
-    initCommand(),
-    completionCommand(),
-  ]) {
-    program.addCommand(command);
-  }
-  program.addCommand(mockCommand());
-  program.addCommand(demoCommand());
+  const name = commandNameIn(argv);
+  const wanted = name === undefined || name === 'completion' ? Object.keys(COMMANDS) : [name];
+  const commands = await Promise.all(wanted.map((key) => COMMANDS[key]!()));
+  for (const command of commands) program.addCommand(command);
   return program;
 }

@@ -1,5 +1,4 @@
-import { NetworkError } from '../errors.js';
-import { traceRequest, traceResponse } from './trace.js';
+import { InterruptedError, NetworkError } from '../errors.js';
 import type { HttpRequest, HttpResponse, SendFn } from './types.js';
 
 /** Default time limit of one HTTP exchange; `DASVC_HTTP_TIMEOUT` (seconds) overrides it. */
@@ -16,6 +15,8 @@ export interface HttpClientOptions {
    * Libraries embedding dasvc leave it off: V8 flags are process-wide.
    */
   shortLived?: boolean;
+  /** Ends an exchange under way (Ctrl-C): it then rejects with InterruptedError. */
+  signal?: AbortSignal;
 }
 
 let tuned = false;
@@ -77,20 +78,26 @@ export function createHttpClient(options: HttpClientOptions = {}): SendFn {
   const fromEnv = Number(env.DASVC_HTTP_TIMEOUT);
   const timeoutMs = options.timeoutMs ?? (fromEnv > 0 ? fromEnv * 1000 : DEFAULT_TIMEOUT_MS);
   let fetchPromise: Promise<FetchLike> | undefined;
+  // The trace (and its redaction) is loaded only for --verbose.
+  const tracing = options.trace ? import('./trace.js') : undefined;
   return async (request: HttpRequest): Promise<HttpResponse> => {
     if (options.shortLived) await tuneForShortProcess();
     fetchPromise ??= chooseFetch(env);
     const doFetch = await fetchPromise;
-    if (options.trace) for (const line of traceRequest(request)) options.trace(line);
+    const tracer = tracing && (await tracing);
+    if (tracer && options.trace)
+      for (const line of tracer.traceRequest(request)) options.trace(line);
     const started = performance.now();
     let response: HttpResponse;
+    if (options.signal?.aborted) throw new InterruptedError('interrupted');
+    const timeout = AbortSignal.timeout(timeoutMs);
     try {
       const res = await doFetch(request.url, {
         method: request.method,
         headers: request.headers,
         body: request.body,
         redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
       });
       const headers: Record<string, string> = {};
       res.headers.forEach((value, name) => {
@@ -98,12 +105,17 @@ export function createHttpClient(options: HttpClientOptions = {}): SendFn {
       });
       response = { status: res.status, headers, text: await res.text() };
     } catch (error) {
+      if (options.signal?.aborted) {
+        options.trace?.('< interrupted');
+        throw new InterruptedError('interrupted', { cause: error });
+      }
       const networkError = networkErrorFrom(error, request.url, timeoutMs);
       options.trace?.(`< no answer: ${networkError.message}`);
       throw networkError;
     }
-    if (options.trace)
-      for (const line of traceResponse(response, performance.now() - started)) options.trace(line);
+    if (tracer && options.trace)
+      for (const line of tracer.traceResponse(response, performance.now() - started))
+        options.trace(line);
     return response;
   };
 }

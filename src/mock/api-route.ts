@@ -7,22 +7,15 @@ import { invokeMethod } from './rpc-methods.js';
 
 const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
-function bearerError(
-  status: 401 | 403,
-  error: string,
-  description: string,
-  scope?: string,
-): MockResponse {
-  const challenge = [
-    'Bearer realm="dasvc-mock"',
-    `error="${error}"`,
-    `error_description="${description.replace(/["\\]/g, '')}"`,
-    ...(scope === undefined ? [] : [`scope="${scope}"`]),
-  ].join(', ');
+/**
+ * RFC 6750 §3 challenge exactly as SPEC §5 writes it: `Bearer error="invalid_token"` (401) or
+ * `Bearer error="insufficient_scope"` (403); the description is in the JSON body only.
+ */
+function bearerError(status: 401 | 403, error: string, description: string): MockResponse {
   return jsonResponse(
     status,
     { error, error_description: description },
-    { 'www-authenticate': challenge },
+    { 'www-authenticate': `Bearer error="${error}"` },
   );
 }
 
@@ -48,7 +41,6 @@ export async function handleApiRequest(
       403,
       'insufficient_scope',
       `the token was not granted scope ${instanceName}`,
-      instanceName,
     );
   }
   const body = await request.text(BODY_LIMIT);

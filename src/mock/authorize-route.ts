@@ -26,9 +26,32 @@ function errorPage(error: string, description: string): MockResponse {
   return htmlResponse(400, renderErrorPage(error, description));
 }
 
+/** RFC 6749 §4.1.2.1 error redirect: `error`, `state`, then `error_description` when given. */
+function errorRedirect(
+  redirectUri: string,
+  error: string,
+  state: string | undefined,
+  description?: string,
+): MockResponse {
+  return redirectResponse(
+    buildRedirect(redirectUri, [
+      ['error', error],
+      ['state', state],
+      ['error_description', description],
+    ]),
+  );
+}
+
 /** Checks the request; an answer (error page or error redirect) or the request. */
 function validate(ctx: MockContext, params: OAuthParams): MockResponse | AuthorizationRequest {
   const v = params.values;
+  if (params.malformed !== undefined) {
+    // A value that is not UTF-8 cannot be echoed back unchanged (state), so nothing is redirected.
+    return errorPage(
+      'invalid_request',
+      `parameter ${params.malformed} is not valid UTF-8 percent-encoding`,
+    );
+  }
   for (const name of ['client_id', 'redirect_uri']) {
     if (params.repeated === name)
       return errorPage('invalid_request', `parameter ${name} is given more than once`);
@@ -46,13 +69,7 @@ function validate(ctx: MockContext, params: OAuthParams): MockResponse | Authori
   // From here on the redirect URI is trusted enough to carry errors back (RFC 6749 §4.1.2.1).
   const state = params.repeated === 'state' ? undefined : v.get('state');
   const fail = (error: string, description: string) =>
-    redirectResponse(
-      buildRedirect(redirectUri, [
-        ['error', error],
-        ['error_description', description],
-        ['state', state],
-      ]),
-    );
+    errorRedirect(redirectUri, error, state, description);
   if (params.repeated)
     return fail('invalid_request', `parameter ${params.repeated} is given more than once`);
   const responseType = v.get('response_type');
@@ -100,12 +117,11 @@ function approve(ctx: MockContext, request: AuthorizationRequest, userId: string
   const user = ctx.fixtures.users.get(userId)!;
   const denied = request.scopes.find((s) => !user.instances.has(s));
   if (denied !== undefined) {
-    return redirectResponse(
-      buildRedirect(request.redirectUri, [
-        ['error', 'invalid_scope'],
-        ['error_description', `user ${userId} cannot access instance "${denied}"`],
-        ['state', request.state],
-      ]),
+    return errorRedirect(
+      request.redirectUri,
+      'invalid_scope',
+      request.state,
+      `user ${userId} cannot access instance "${denied}"`,
     );
   }
   const code = ctx.state.issueCode({
@@ -127,7 +143,6 @@ function approve(ctx: MockContext, request: AuthorizationRequest, userId: string
 
 function consentPage(
   ctx: MockContext,
-  origin: string,
   request: AuthorizationRequest,
   status = 200,
   error?: string,
@@ -136,7 +151,9 @@ function consentPage(
   return htmlResponse(
     status,
     renderConsentPage(ctx.fixtures, {
-      action: `${origin}${ctx.basePath}/webservice/authorize/`,
+      // Path-relative: an absolute URL from the Host header would let a rebinding DNS name
+      // (Host: evil.example) receive the form.
+      action: `${ctx.basePath}/webservice/authorize/`,
       clientId: request.client.id,
       scopes: request.scopes,
       hidden: request.hidden,
@@ -147,42 +164,28 @@ function consentPage(
 }
 
 /** GET authorization endpoint (SERVICE.md 4.1): the consent page, or approval with --auto-approve. */
-export function handleAuthorizationRequest(
-  ctx: MockContext,
-  params: OAuthParams,
-  origin: string,
-): MockResponse {
+export function handleAuthorizationRequest(ctx: MockContext, params: OAuthParams): MockResponse {
   const request = validate(ctx, params);
   if (!('client' in request)) return request;
   if (ctx.autoApprove !== undefined) return approve(ctx, request, ctx.autoApprove);
-  return consentPage(ctx, origin, request);
+  return consentPage(ctx, request);
 }
 
 /** The consent form's POST: `decision=approve` with `user`, or `decision=deny` (SPEC §5). */
-export function handleConsentSubmission(
-  ctx: MockContext,
-  params: OAuthParams,
-  origin: string,
-): MockResponse {
+export function handleConsentSubmission(ctx: MockContext, params: OAuthParams): MockResponse {
   const request = validate(ctx, params);
   if (!('client' in request)) return request;
   const decision = params.values.get('decision');
-  if (decision === 'deny') {
-    return redirectResponse(
-      buildRedirect(request.redirectUri, [
-        ['error', 'access_denied'],
-        ['error_description', 'the user denied access'],
-        ['state', request.state],
-      ]),
-    );
-  }
+  // SPEC §5: exactly `<redirect_uri>?error=access_denied&state=<state>`.
+  if (decision === 'deny')
+    return errorRedirect(request.redirectUri, 'access_denied', request.state);
   if (decision !== 'approve') {
-    return consentPage(ctx, origin, request, 400, 'Choose Approve or Deny.');
+    return consentPage(ctx, request, 400, 'Choose Approve or Deny.');
   }
   const userId = params.values.get('user') ?? ctx.autoApprove;
   if (userId === undefined || !ctx.fixtures.users.has(userId)) {
     const what = userId === undefined ? 'Choose a user.' : `Unknown user "${userId}".`;
-    return consentPage(ctx, origin, request, 400, what);
+    return consentPage(ctx, request, 400, what);
   }
   return approve(ctx, request, userId);
 }

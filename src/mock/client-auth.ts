@@ -5,7 +5,13 @@ import { parseBasicAuth } from './oauth-params.js';
 import { oauthError } from './responses.js';
 import { safeEqual } from './secrets.js';
 
-const BASIC_CHALLENGE = { 'www-authenticate': 'Basic realm="dasvc-mock", charset="UTF-8"' };
+/** RFC 9110 §15.5.2: every 401 names a scheme the client can authenticate with. */
+const BASIC_CHALLENGE = { 'www-authenticate': 'Basic realm="dasvc-mock"' };
+
+/** invalid_client is always 401 with the Basic challenge (RFC 6749 §5.2). */
+function invalidClient(description: string): MockResponse {
+  return oauthError('invalid_client', description, 401, BASIC_CHALLENGE);
+}
 
 /**
  * Client authentication (SERVICE.md §5.1, RFC 6749 §2.3.1): client_id/client_secret parameters or
@@ -20,54 +26,40 @@ export function authenticateClient(
   const paramId = params.values.get('client_id');
   const paramSecret = params.values.get('client_secret');
   if (basic === 'malformed') {
-    return oauthError('invalid_client', 'malformed HTTP Basic credentials', 401, BASIC_CHALLENGE);
+    return invalidClient('malformed HTTP Basic credentials');
   }
   if (basic) {
     if (paramSecret !== undefined) {
-      return oauthError(
-        'invalid_client',
+      return invalidClient(
         'client credentials sent both in HTTP Basic and in client_secret; use one method',
-        401,
-        BASIC_CHALLENGE,
       );
     }
     if (paramId !== undefined && paramId !== basic.id) {
-      return oauthError(
-        'invalid_client',
-        'client_id differs from the HTTP Basic user',
-        401,
-        BASIC_CHALLENGE,
-      );
+      return invalidClient('client_id differs from the HTTP Basic user');
     }
-    return check(fixtures, basic.id, basic.secret, BASIC_CHALLENGE);
+    return check(fixtures, basic.id, basic.secret);
   }
   if (paramId === undefined) return oauthError('invalid_request', 'missing parameter: client_id');
-  return check(fixtures, paramId, paramSecret, undefined);
+  return check(fixtures, paramId, paramSecret);
 }
 
 function check(
   fixtures: Fixtures,
   id: string,
   secret: string | undefined,
-  challenge: Record<string, string> | undefined,
 ): ClientFixture | MockResponse {
   const client = fixtures.clients.get(id);
-  if (!client) return oauthError('invalid_client', `unknown client "${id}"`, 401, challenge);
+  if (!client) return invalidClient(`unknown client "${id}"`);
   if (client.secret === undefined) {
     // A public client (fixture line without ":secret") authenticates by its id alone.
     if (secret === undefined || secret === '') return client;
-    return oauthError(
-      'invalid_client',
-      `client "${id}" is public and has no secret`,
-      401,
-      challenge,
-    );
+    return invalidClient(`client "${id}" is public and has no secret`);
   }
   if (secret === undefined || secret === '') {
-    return oauthError('invalid_client', 'missing parameter: client_secret', 401, challenge);
+    return invalidClient('missing parameter: client_secret');
   }
   if (!safeEqual(secret, client.secret)) {
-    return oauthError('invalid_client', 'client authentication failed', 401, challenge);
+    return invalidClient('client authentication failed');
   }
   return client;
 }

@@ -1,7 +1,7 @@
 import type { MockContext } from './context.js';
 import type { Journal } from './journal.js';
 import type { MockRequest, MockResponse } from './types.js';
-import { BODY_LIMIT } from './types.js';
+import { BODY_LIMIT, MAX_SECONDS } from './types.js';
 import { FaultQueue } from './faults.js';
 import { parseDuration } from '../util/duration.js';
 import { jsonResponse, methodNotAllowed, notFound } from './responses.js';
@@ -75,6 +75,10 @@ export async function handleControl(
         seconds = parseDuration(advance, 'advance');
       } catch (error) {
         return badRequest((error as Error).message);
+      }
+      // Checked before anything moves: the clock (and every date derived from it) stays valid.
+      if (!(seconds >= 0 && ctx.state.offsetSeconds + seconds <= MAX_SECONDS)) {
+        return badRequest('advance must be a duration of at most 100 years in all');
       }
       ctx.state.advance(seconds);
       return clock(ctx);

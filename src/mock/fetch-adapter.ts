@@ -36,12 +36,27 @@ export function fromFetchRequest(request: Request): MockRequest {
   };
 }
 
-/** The core's answer as a fetch Response; a dropped connection is a network error. */
+/**
+ * The core's answer as a fetch Response; a dropped connection is a network error. An answer
+ * that fetch refuses to build (a header value it rejects) becomes a JSON 500, never a rejection.
+ */
 export function toFetchResponse(response: MockResponse): Response {
   if (response.drop) return Response.error();
   const empty = response.status === 204 || response.status === 304 || response.body === '';
-  return new Response(empty ? null : response.body, {
-    status: response.status,
-    headers: response.headers,
+  try {
+    return new Response(empty ? null : response.body, {
+      status: response.status,
+      headers: response.headers,
+    });
+  } catch {
+    return internalError();
+  }
+}
+
+/** JSON 500, as node-server answers when writing fails. */
+export function internalError(): Response {
+  return new Response('{"error":"server_error","error_description":"internal error in the mock"}', {
+    status: 500,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
   });
 }

@@ -17,11 +17,19 @@ export interface UserFixture {
   instances: Set<string>;
 }
 
-/** An OpenRPC-style parameter descriptor. */
-export interface ParamDescriptor {
+/** An OpenRPC 1.2.6 content descriptor as the fixtures declare it (schema optional here). */
+export interface ContentDescriptor {
   name: string;
-  required: boolean;
+  summary?: string;
   description?: string;
+  required?: boolean;
+  deprecated?: boolean;
+  schema?: Schema | boolean;
+}
+
+/** A declared parameter: `required` settled, the schema one the mock can check values with. */
+export interface ParamDescriptor extends ContentDescriptor {
+  required: boolean;
   schema?: Schema;
 }
 
@@ -40,7 +48,7 @@ export interface MethodFixture {
   summary?: string;
   description?: string;
   params: ParamDescriptor[];
-  result?: { name: string; schema?: Schema; description?: string };
+  result?: ContentDescriptor;
   value?: unknown;
   byUser?: Record<string, unknown>;
   handlerRef?: { file: string; exportName: string };
@@ -133,28 +141,65 @@ export function parseClients(text: string): Map<string, ClientFixture> {
   return clients;
 }
 
+/** The OpenRPC content descriptor fields besides `schema`, type-checked; unknown keys dropped. */
+function parseDescriptor(
+  p: Record<string, unknown>,
+  where: string,
+): Omit<ContentDescriptor, 'schema'> {
+  if (typeof p.name !== 'string' || p.name === '') fail(`${where} needs a string "name"`);
+  const out: Omit<ContentDescriptor, 'schema'> = { name: p.name };
+  for (const key of ['summary', 'description'] as const) {
+    if (p[key] === undefined) continue;
+    if (typeof p[key] !== 'string') fail(`${where}: "${key}" must be a string`);
+    out[key] = p[key];
+  }
+  for (const key of ['required', 'deprecated'] as const) {
+    if (p[key] === undefined) continue;
+    if (typeof p[key] !== 'boolean') fail(`${where}: "${key}" must be true or false`);
+    out[key] = p[key];
+  }
+  return out;
+}
+
 function parseParams(value: unknown, where: string): ParamDescriptor[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) fail(`${where}: "params" must be an array`);
   const seen = new Set<string>();
+  let optionalSeen: string | undefined;
   return value.map((p, i) => {
     if (!isObject(p) || typeof p.name !== 'string' || p.name === '') {
       fail(`${where}: params[${i}] needs a string "name"`);
     }
     if (seen.has(p.name)) fail(`${where}: param "${p.name}" declared twice`);
     seen.add(p.name);
-    if (p.required !== undefined && typeof p.required !== 'boolean') {
-      fail(`${where}: param "${p.name}": "required" must be true or false`);
+    const descriptor = parseDescriptor(p, `${where}: param "${p.name}"`);
+    // OpenRPC 1.2.6 method object: optional params come after all required ones.
+    if (descriptor.required !== true) optionalSeen ??= p.name;
+    else if (optionalSeen !== undefined) {
+      fail(`${where}: required param "${p.name}" comes after optional "${optionalSeen}"`);
     }
     const problem = p.schema === undefined ? undefined : checkSchemaShape(p.schema);
     if (problem) fail(`${where}: param "${p.name}": schema ${problem}`);
     return {
-      name: p.name,
-      required: p.required === true,
-      ...(typeof p.description === 'string' ? { description: p.description } : {}),
+      ...descriptor,
+      required: descriptor.required === true,
       ...(p.schema === undefined ? {} : { schema: p.schema as Schema }),
     };
   });
+}
+
+function parseResult(value: unknown, where: string): ContentDescriptor {
+  if (!isObject(value) || typeof value.name !== 'string' || value.name === '') {
+    fail(`${where}: "result" must be a descriptor {"name", "schema"}`);
+  }
+  const descriptor = parseDescriptor(value, `${where}: result`);
+  const schema = value.schema;
+  if (schema === undefined) return descriptor;
+  // A JSON Schema is an object or a boolean (draft-07, as OpenRPC 1.2.6 uses).
+  if (typeof schema !== 'boolean' && !isObject(schema)) {
+    fail(`${where}: result: "schema" must be a JSON Schema object`);
+  }
+  return { ...descriptor, schema: schema as Schema | boolean };
 }
 
 function parseMethod(value: unknown, index: number, dir: string): MethodFixture {
@@ -173,12 +218,7 @@ function parseMethod(value: unknown, index: number, dir: string): MethodFixture 
   const method: MethodFixture = { name: value.name, params: parseParams(value.params, where) };
   if (typeof value.summary === 'string') method.summary = value.summary;
   if (typeof value.description === 'string') method.description = value.description;
-  if (value.result !== undefined) {
-    if (!isObject(value.result) || typeof value.result.name !== 'string') {
-      fail(`${where}: "result" must be a descriptor {"name", "schema"}`);
-    }
-    method.result = value.result as MethodFixture['result'] & object;
-  }
+  if (value.result !== undefined) method.result = parseResult(value.result, where);
   if (value.value !== undefined) method.value = value.value;
   if (value.byUser !== undefined) {
     if (!isObject(value.byUser)) fail(`${where}: "byUser" must map user names to results`);

@@ -1,5 +1,5 @@
 import type { MockOptions } from './types.js';
-import { fromFetchRequest, toFetchResponse } from './fetch-adapter.js';
+import { fromFetchRequest, internalError, toFetchResponse } from './fetch-adapter.js';
 import { createMockCore } from './mock-app.js';
 import { serveNode } from './node-server.js';
 
@@ -14,8 +14,13 @@ export type MockApp = ((request: Request) => Promise<Response>) & { close(): Pro
  */
 export function createMockApp(options: MockOptions = {}): MockApp {
   const core = createMockCore(options);
-  const app = async (request: Request) =>
-    toFetchResponse(await core.handle(fromFetchRequest(request)));
+  const app = async (request: Request): Promise<Response> => {
+    try {
+      return toFetchResponse(await core.handle(fromFetchRequest(request)));
+    } catch {
+      return internalError();
+    }
+  };
   return Object.assign(app, { close: () => core.close() });
 }
 

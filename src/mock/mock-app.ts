@@ -3,7 +3,7 @@ import { parseDuration } from '../util/duration.js';
 import { redactQuery } from '../util/redact.js';
 import type { MockContext } from './context.js';
 import type { MockOptions, MockRequest, MockResponse } from './types.js';
-import { BODY_LIMIT, BodyTooLargeError } from './types.js';
+import { BODY_LIMIT, BodyTooLargeError, MAX_SECONDS } from './types.js';
 import { handleApiRequest } from './api-route.js';
 import { handleAuthorizationRequest, handleConsentSubmission } from './authorize-route.js';
 import { handleControl } from './control-routes.js';
@@ -28,12 +28,23 @@ export interface MockCore {
 
 const API_PREFIX = '/webservice/json/';
 
+/** A TTL option: a duration of at least 1 s (a 0 s token would be born expired), at most 100 years. */
+function parseLifetime(input: string | number, flag: string): number {
+  const seconds = parseDuration(input, flag);
+  if (!(seconds >= 1 && seconds <= MAX_SECONDS)) {
+    throw new UsageError(`${flag} must be between 1s and 100 years, got ${String(input)}`, {
+      code: 'bad_duration',
+    });
+  }
+  return seconds;
+}
+
 /** Builds the mock from its options (SPEC §3 `dasvc mock` flags); JSON fixtures load at once. */
 export function createMockCore(options: MockOptions = {}): MockCore {
   const lifetimes = {
-    codeSeconds: parseDuration(options.codeTtl ?? '1h', '--code-ttl'),
-    accessSeconds: parseDuration(options.accessTtl ?? '1h', '--access-ttl'),
-    refreshSeconds: parseDuration(options.refreshTtl ?? '30d', '--refresh-ttl'),
+    codeSeconds: parseLifetime(options.codeTtl ?? '1h', '--code-ttl'),
+    accessSeconds: parseLifetime(options.accessTtl ?? '1h', '--access-ttl'),
+    refreshSeconds: parseLifetime(options.refreshTtl ?? '30d', '--refresh-ttl'),
   };
   const fixtures = loadFixtures(options.fixtures);
   if (options.autoApprove !== undefined && !fixtures.users.has(options.autoApprove)) {
@@ -97,10 +108,10 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     const v = params.values;
     if (v.has('grant_type')) return handleTokenRequest(ctx, params, authorization, 'token');
     if (request.method === 'POST' && v.has('decision')) {
-      return handleConsentSubmission(ctx, params, request.origin);
+      return handleConsentSubmission(ctx, params);
     }
     if (endpoint === 'authorize' || v.has('response_type')) {
-      return handleAuthorizationRequest(ctx, params, request.origin);
+      return handleAuthorizationRequest(ctx, params);
     }
     return handleTokenRequest(ctx, params, authorization, 'token');
   }

@@ -44,6 +44,8 @@ export interface Authorization {
 /** Token endpoint success (SERVICE.md 2.3); `expires_in` is seconds as a string (SPEC §5). */
 export interface TokenPair {
   access_token: string;
+  /** Only for requests made the RFC 6749 way (§5.1), added by the token route. */
+  token_type?: 'Bearer';
   expires_in: string;
   refresh_token: string;
 }
@@ -58,6 +60,8 @@ export interface Lifetimes {
 export interface StateSnapshot {
   version: 1;
   offsetSeconds: number;
+  /** The last grant id handed out (absent in files written before it was kept). */
+  grantSeq?: number;
   codes: [string, CodeRecord][];
   grants: [number, GrantRecord][];
   rotated: [string, { grantId: number; expiresAt: number }][];
@@ -94,7 +98,7 @@ export class MockState {
     return this.wallClock() + this.offsetSeconds * 1000;
   }
 
-  /** Moves the virtual clock forward (POST /_mock/clock). */
+  /** Moves the virtual clock forward (POST /_mock/clock); the caller checks the range. */
   advance(seconds: number): void {
     this.offsetSeconds += seconds;
     this.onChange();
@@ -245,22 +249,35 @@ export class MockState {
     return {
       version: 1,
       offsetSeconds: this.offsetSeconds,
+      grantSeq: this.grantSeq,
       codes: [...this.codes],
       grants: [...this.grants],
       rotated: [...this.rotated],
     };
   }
 
+  /**
+   * Loads a snapshot. Grant ids are never reused: a used code or a rotated token still names its
+   * (maybe revoked) grant, and a replay must not end an unrelated new one.
+   */
   restore(snapshot: StateSnapshot): void {
     this.offsetSeconds = snapshot.offsetSeconds;
-    for (const [k, v] of snapshot.codes) this.codes.set(k, v);
+    let seq = Math.max(this.grantSeq, snapshot.grantSeq ?? 0);
+    for (const [k, v] of snapshot.codes) {
+      this.codes.set(k, v);
+      if (v.grantId !== undefined) seq = Math.max(seq, v.grantId);
+    }
     for (const [id, grant] of snapshot.grants) {
       this.grants.set(id, { ...grant, scopes: this.intern(grant.scopes) });
       if (grant.access) this.tokens.set(grant.access, id);
       if (grant.refresh) this.tokens.set(grant.refresh, id);
-      this.grantSeq = Math.max(this.grantSeq, id);
+      seq = Math.max(seq, id);
     }
-    for (const [k, v] of snapshot.rotated) this.rotated.set(k, v);
+    for (const [k, v] of snapshot.rotated) {
+      this.rotated.set(k, v);
+      seq = Math.max(seq, v.grantId);
+    }
+    this.grantSeq = seq;
     this.sweep();
   }
 
@@ -303,7 +320,8 @@ export class MockState {
     this.onChange();
     return {
       access_token: access,
-      expires_in: String(Math.round(this.lifetimes.accessSeconds)),
+      // Whole seconds left, rounded down (never more than the truth; ≥ 1 as TTLs are ≥ 1 s).
+      expires_in: String(Math.max(1, Math.floor((grant.accessExpiresAt - now) / 1000))),
       refresh_token: refresh,
     };
   }

@@ -30,11 +30,23 @@ function readLimited(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
+/** `http://authority` at the start of an absolute-form request target (RFC 9112 §3.2.2). */
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/;
+
 /** A node:http request as the core sees it; nothing is parsed that the route does not ask for. */
 function fromNodeRequest(req: IncomingMessage, fallbackHost: string): MockRequest {
-  const url = req.url ?? '/';
+  let url = req.url ?? '/';
+  let host = req.headers.host;
+  if (!url.startsWith('/')) {
+    // Absolute form (as sent to a proxy): route by its path; its authority replaces Host.
+    const absolute = ABSOLUTE_FORM.exec(url);
+    if (absolute) {
+      host = absolute[1];
+      url = url.slice(absolute[0].length);
+      if (!url.startsWith('/')) url = `/${url}`;
+    }
+  }
   const q = url.indexOf('?');
-  const host = req.headers.host;
   let body: Promise<string> | undefined;
   return {
     method: req.method ?? 'GET',
@@ -61,6 +73,27 @@ function write(req: IncomingMessage, res: ServerResponse, response: MockResponse
   res.end(response.body);
 }
 
+const INTERNAL_ERROR_BODY =
+  '{"error":"server_error","error_description":"internal error in the mock"}';
+
+/** A JSON 500 if nothing was sent yet (e.g. a header value node:http refused), else a cut connection. */
+function writeInternalError(req: IncomingMessage, res: ServerResponse): void {
+  try {
+    if (res.headersSent) {
+      req.socket.destroy();
+      return;
+    }
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    res.writeHead(500, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(INTERNAL_ERROR_BODY.length),
+    });
+    res.end(INTERNAL_ERROR_BODY);
+  } catch {
+    req.socket.destroy();
+  }
+}
+
 const CLIENT_ERROR_BODY =
   '{"error":"invalid_request","error_description":"malformed HTTP request"}';
 
@@ -75,13 +108,11 @@ export function serveNode(
 ): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   let fallbackHost = `${host}:${port}`;
   const server = createServer((req, res) => {
-    handle(fromNodeRequest(req, fallbackHost)).then(
-      (response) => write(req, res, response),
-      () => {
-        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        res.end('{"error":"server_error","error_description":"internal error in the mock"}');
-      },
-    );
+    // Whatever fails (the handler, or writing its answer), the client gets an answer and the
+    // process no unhandled rejection.
+    handle(fromNodeRequest(req, fallbackHost))
+      .then((response) => write(req, res, response))
+      .catch(() => writeInternalError(req, res));
   });
   server.keepAliveTimeout = 10_000;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {

@@ -3,6 +3,34 @@ export interface OAuthParams {
   values: Map<string, string>;
   /** The first parameter name seen twice (RFC 6749 §3.1: an invalid_request). */
   repeated: string | undefined;
+  /** The first parameter whose name or value is not valid UTF-8 percent-encoding. */
+  malformed: string | undefined;
+  /** Whether a form body carried parameters (the RFC 6749 way, not SERVICE.md's query string). */
+  fromBody: boolean;
+}
+
+/** Whether a query component decodes to valid UTF-8 (a lone `%` stays literal, as in URLSearchParams). */
+function isUtf8Encoded(component: string): boolean {
+  if (!component.includes('%')) return true;
+  try {
+    decodeURIComponent(component.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The name of the first name=value pair of `source` that is not valid UTF-8 percent-encoding. */
+function firstMalformed(source: string): string | undefined {
+  if (!source.includes('%')) return undefined;
+  for (const pair of source.split('&')) {
+    if (isUtf8Encoded(pair)) continue;
+    const name = pair.split('=', 1)[0]!;
+    return isUtf8Encoded(name)
+      ? (new URLSearchParams(`${name}=`).keys().next().value ?? name)
+      : name;
+  }
+  return undefined;
 }
 
 /**
@@ -12,17 +40,23 @@ export interface OAuthParams {
 export function parseOAuthParams(query: string, body: string, contentType: string): OAuthParams {
   const values = new Map<string, string>();
   let repeated: string | undefined;
+  let malformed: string | undefined;
+  let fromBody = false;
   const add = (source: string) => {
-    if (source === '') return;
+    if (source === '') return 0;
+    malformed ??= firstMalformed(source);
+    let count = 0;
     for (const [name, value] of new URLSearchParams(source)) {
+      count += 1;
       if (value === '') continue;
       if (values.has(name)) repeated ??= name;
       else values.set(name, value);
     }
+    return count;
   };
   add(query);
-  if (body !== '' && isFormType(contentType)) add(body);
-  return { values, repeated };
+  if (body !== '' && isFormType(contentType)) fromBody = add(body) > 0;
+  return { values, repeated, malformed, fromBody };
 }
 
 /** Whether a Content-Type names a form body. */

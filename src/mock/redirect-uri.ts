@@ -1,9 +1,22 @@
+/** C0/C1 controls, DEL and any Unicode whitespace: never part of a redirect URI the mock follows. */
+function hasUnsafeCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c <= 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+  }
+  return /\s/u.test(value);
+}
+
 /**
  * Checks a redirect_uri. The mock has no registered redirect URIs, so it accepts any absolute
- * http(s) URL without fragment or userinfo (RFC 6749 §3.1.2); anything else is never redirected to.
- * Returns a problem or undefined.
+ * http(s) URL without fragment, userinfo, control characters or whitespace (RFC 6749 §3.1.2);
+ * anything else is never redirected to. Returns a problem or undefined.
  */
 export function redirectUriProblem(value: string): string | undefined {
+  // Checked before parsing: new URL() silently strips tabs and line breaks.
+  if (hasUnsafeCharacter(value)) {
+    return 'redirect_uri must not contain control characters or whitespace';
+  }
   let url: URL;
   try {
     url = new URL(value);
@@ -19,14 +32,19 @@ export function redirectUriProblem(value: string): string | undefined {
   return undefined;
 }
 
-/** `<redirect_uri>?state=<state>&code=<code>` (SERVICE.md 4.1); keeps any query of redirect_uri. */
+/**
+ * `<redirect_uri>?state=<state>&code=<code>` (SERVICE.md 4.1); keeps any query of redirect_uri.
+ * The base is the URL's serialization (`new URL().href`: ASCII only, so always a valid Location);
+ * each value is percent-encoded. `redirectUri` must have passed redirectUriProblem().
+ */
 export function buildRedirect(redirectUri: string, params: [string, string | undefined][]): string {
+  const base = new URL(redirectUri).href;
   const pairs = params
     .filter((p): p is [string, string] => p[1] !== undefined)
     .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
     .join('&');
-  if (pairs === '') return redirectUri;
-  const q = redirectUri.indexOf('?');
-  const sep = q === -1 ? '?' : q === redirectUri.length - 1 || redirectUri.endsWith('&') ? '' : '&';
-  return `${redirectUri}${sep}${pairs}`;
+  if (pairs === '') return base;
+  const q = base.indexOf('?');
+  const sep = q === -1 ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+  return `${base}${sep}${pairs}`;
 }

@@ -3,64 +3,99 @@ import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../errors.js';
 import type { StateSnapshot } from './mock-state.js';
+import { MAX_SECONDS } from './types.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function entries(
-  value: unknown,
-  check: (v: Record<string, unknown>) => boolean,
-  keyType: 'string' | 'number' = 'string',
-): boolean {
-  return (
-    Array.isArray(value) &&
-    value.every(
-      (e) =>
-        Array.isArray(e) &&
-        e.length === 2 &&
-        typeof e[0] === keyType &&
-        isObject(e[1]) &&
-        check(e[1]),
-    )
-  );
+type Check = (value: unknown) => boolean;
+
+const str: Check = (v) => typeof v === 'string';
+const time: Check = (v) => typeof v === 'number' && Number.isFinite(v);
+const id: Check = (v) => Number.isSafeInteger(v) && (v as number) > 0;
+const strings: Check = (v) => Array.isArray(v) && v.every(str);
+const optional =
+  (check: Check): Check =>
+  (v) =>
+    v === undefined || check(v);
+
+/** An object with exactly these fields (each checked; unknown fields are refused). */
+function record(fields: Record<string, Check>): Check {
+  return (value) =>
+    isObject(value) &&
+    Object.keys(value).every((k) => Object.hasOwn(fields, k)) &&
+    Object.entries(fields).every(([k, check]) => check(value[k]));
 }
 
-/** Problem in a parsed state file, or undefined when it has the StateSnapshot shape. */
+const codeRecord = record({
+  clientId: str,
+  redirectUri: str,
+  user: str,
+  scopes: strings,
+  challenge: optional(str),
+  challengeMethod: optional((v) => v === 'S256' || v === 'plain'),
+  expiresAt: time,
+  grantId: optional(id),
+});
+
+const grantFields = record({
+  clientId: str,
+  user: str,
+  scopes: strings,
+  access: optional(str),
+  accessExpiresAt: optional(time),
+  refresh: optional(str),
+  refreshExpiresAt: optional(time),
+});
+const grantRecord: Check = (v) => {
+  if (!grantFields(v)) return false;
+  const g = v as Record<string, unknown>;
+  // A live token without its expiry would never expire.
+  return (
+    (g.access === undefined || g.accessExpiresAt !== undefined) &&
+    (g.refresh === undefined || g.refreshExpiresAt !== undefined)
+  );
+};
+
+const rotatedRecord = record({ grantId: id, expiresAt: time });
+
+/** `[[key, record], …]` with distinct keys. */
+function entries(value: unknown, key: Check, check: Check): boolean {
+  if (!Array.isArray(value)) return false;
+  const seen = new Set<unknown>();
+  return value.every((e) => {
+    if (!Array.isArray(e) || e.length !== 2 || !key(e[0]) || seen.has(e[0])) return false;
+    seen.add(e[0]);
+    return check(e[1]);
+  });
+}
+
+const SNAPSHOT_KEYS = new Set([
+  'version',
+  'offsetSeconds',
+  'grantSeq',
+  'codes',
+  'grants',
+  'rotated',
+]);
+
+/** Problem in a parsed state file, or undefined when every field has the StateSnapshot type. */
 function snapshotProblem(value: unknown): string | undefined {
   if (!isObject(value)) return 'not a JSON object';
   if (value.version !== 1) return `unsupported version ${JSON.stringify(value.version)}`;
-  if (typeof value.offsetSeconds !== 'number' || !Number.isFinite(value.offsetSeconds)) {
-    return 'offsetSeconds must be a number';
+  const unknown = Object.keys(value).find((k) => !SNAPSHOT_KEYS.has(k));
+  if (unknown !== undefined) return `unknown field ${JSON.stringify(unknown)}`;
+  const offset = value.offsetSeconds;
+  if (typeof offset !== 'number' || !(offset >= 0 && offset <= MAX_SECONDS)) {
+    return 'offsetSeconds must be a number of seconds between 0 and 100 years';
   }
-  const strings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');
-  if (
-    !entries(
-      value.codes,
-      (c) =>
-        typeof c.clientId === 'string' &&
-        typeof c.user === 'string' &&
-        strings(c.scopes) &&
-        typeof c.expiresAt === 'number' &&
-        typeof c.redirectUri === 'string',
-    )
-  ) {
-    return '"codes" is malformed';
+  if (value.grantSeq !== undefined && !(value.grantSeq === 0 || id(value.grantSeq))) {
+    return '"grantSeq" must be a non-negative integer';
   }
-  if (
-    !entries(
-      value.grants,
-      (g) => typeof g.clientId === 'string' && typeof g.user === 'string' && strings(g.scopes),
-      'number',
-    )
-  ) {
-    return '"grants" is malformed';
-  }
-  if (
-    !entries(value.rotated, (t) => typeof t.grantId === 'number' && typeof t.expiresAt === 'number')
-  ) {
-    return '"rotated" is malformed';
-  }
+  if (!entries(value.codes, str, codeRecord)) return '"codes" is malformed';
+  if (!entries(value.grants, id, grantRecord)) return '"grants" is malformed';
+  if (!entries(value.rotated, str, rotatedRecord)) return '"rotated" is malformed';
   return undefined;
 }
 

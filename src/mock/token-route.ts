@@ -4,6 +4,7 @@ import type { OAuthParams } from './oauth-params.js';
 import type { TokenPair } from './mock-state.js';
 import type { MockResponse } from './types.js';
 import { authenticateClient } from './client-auth.js';
+import { parseBasicAuth } from './oauth-params.js';
 import { jsonResponse, oauthError } from './responses.js';
 import { pkceMatches, safeEqual } from './secrets.js';
 
@@ -12,6 +13,18 @@ const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 /** SERVICE.md 2.3 with `Cache-Control: no-store` (RFC 6749 §5.1). */
 export function tokenResponse(pair: TokenPair): MockResponse {
   return jsonResponse(200, pair, NO_STORE);
+}
+
+/**
+ * A request made the RFC 6749 way (form body, or HTTP Basic client authentication) also gets
+ * `token_type` (RFC 6749 §5.1), which standard OAuth libraries require; a request made the
+ * SERVICE.md way (query string only) gets exactly the three members of SERVICE.md 2.3.
+ */
+function issued(pair: TokenPair, params: OAuthParams, authorization: string | undefined) {
+  const rfc6749 = params.fromBody || typeof parseBasicAuth(authorization) === 'object';
+  if (!rfc6749) return tokenResponse(pair);
+  const { access_token, expires_in, refresh_token } = pair;
+  return tokenResponse({ access_token, token_type: 'Bearer', expires_in, refresh_token });
 }
 
 function missing(name: string): MockResponse {
@@ -44,16 +57,24 @@ export function handleTokenRequest(
   if ('status' in client) return client;
   const grantType = params.values.get('grant_type');
   if (grantType === undefined) return missing('grant_type');
-  if (grantType === 'refresh_token') return refresh(ctx, params, client);
+  if (grantType === 'refresh_token') {
+    const pair = refresh(ctx, params, client);
+    return 'status' in pair ? pair : issued(pair, params, authorization);
+  }
   if (grantType === 'authorization_code' && endpoint === 'token') {
-    return exchangeCode(ctx, params, client);
+    const pair = exchangeCode(ctx, params, client);
+    return 'status' in pair ? pair : issued(pair, params, authorization);
   }
   const allowed = endpoint === 'token' ? 'authorization_code or refresh_token' : 'refresh_token';
   return oauthError('unsupported_grant_type', `grant_type must be ${allowed}, got "${grantType}"`);
 }
 
 /** RFC 6749 §4.1.3 + RFC 7636 §4.6: a single-use code bound to client, redirect URI and PKCE. */
-function exchangeCode(ctx: MockContext, params: OAuthParams, client: ClientFixture): MockResponse {
+function exchangeCode(
+  ctx: MockContext,
+  params: OAuthParams,
+  client: ClientFixture,
+): TokenPair | MockResponse {
   const code = params.values.get('code');
   if (code === undefined) return missing('code');
   const record = ctx.state.findCode(code);
@@ -84,11 +105,15 @@ function exchangeCode(ctx: MockContext, params: OAuthParams, client: ClientFixtu
       return oauthError('invalid_grant', 'code_verifier does not match the code_challenge');
     }
   }
-  return tokenResponse(ctx.state.redeemCode(record));
+  return ctx.state.redeemCode(record);
 }
 
 /** SERVICE.md 4.3: before the access token expires; rotation; a reused old refresh token ends the grant. */
-function refresh(ctx: MockContext, params: OAuthParams, client: ClientFixture): MockResponse {
+function refresh(
+  ctx: MockContext,
+  params: OAuthParams,
+  client: ClientFixture,
+): TokenPair | MockResponse {
   const token = params.values.get('refresh_token');
   if (token === undefined) return missing('refresh_token');
   const record = ctx.state.liveToken(token);
@@ -109,7 +134,7 @@ function refresh(ctx: MockContext, params: OAuthParams, client: ClientFixture): 
       'refresh token already used; every token of this authorization is revoked',
     );
   }
-  return tokenResponse(ctx.state.rotate(record));
+  return ctx.state.rotate(record);
 }
 
 const HINTS = new Set(['access_token', 'refresh_token']);
@@ -126,11 +151,9 @@ export function handleRevokeRequest(
   if (hint === undefined) return missing('token_type_hint');
   const token = params.values.get('token');
   if (token === undefined) return missing('token');
+  // SPEC §5: invalid_request names the missing or bad parameter.
   if (!HINTS.has(hint)) {
-    return oauthError(
-      'unsupported_token_type',
-      'token_type_hint must be access_token or refresh_token',
-    );
+    return oauthError('invalid_request', 'token_type_hint must be access_token or refresh_token');
   }
   // The hint only speeds a lookup (RFC 7009 §2.1); the token is found whatever its kind.
   const record = ctx.state.liveToken(token);

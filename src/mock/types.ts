@@ -57,3 +57,6 @@ export class BodyTooLargeError extends Error {
 
 /** 1 MiB: larger bodies are refused with 413. */
 export const BODY_LIMIT = 1024 * 1024;
+
+/** 100 years: the longest lifetime and the largest clock offset; every date stays representable. */
+export const MAX_SECONDS = 100 * 365.25 * 86_400;

@@ -107,18 +107,19 @@ export function processTokenResponse(
 
 /**
  * Checks a revoke answer (SERVICE.md §2.4, RFC 7009 §2.2): confirmed only on HTTP 200 without an
- * `error` member. Returns the body as received (`{"result":"Token revoked"}`), or null when empty.
+ * `error` member. Returns the body as received (`{"result":"Token revoked"}`), or null when the
+ * service sent none (RFC 7009 allows an empty 200). A body that is not a JSON object is refused.
  */
-export function processRevocationResponse(response: HttpResponse): unknown {
+export function processRevocationResponse(response: HttpResponse): Record<string, unknown> | null {
   if (response.status !== 200) throw oauthErrorFor(response, 'revoke request');
   if (response.text.trim() === '') return null;
   const body = parseJson(response.text);
-  if (body === undefined) {
-    throw new NetworkError('revoke request: the answer is not JSON', {
+  if (!isObject(body)) {
+    throw new NetworkError('revoke request: the answer is not the JSON object expected', {
       code: 'unexpected_response',
       status: 200,
     });
   }
-  if (isObject(body) && body.error !== undefined) throw oauthErrorFor(response, 'revoke request');
+  if (body.error !== undefined) throw oauthErrorFor(response, 'revoke request');
   return body;
 }

@@ -36,11 +36,116 @@ export function buildApiRequest(url: string, accessToken: string, body: unknown)
 /** What came back: nothing (notification, HTTP 204) or the parsed response object/array. */
 export type ApiAnswer = { kind: 'none' } | { kind: 'json'; body: unknown };
 
+/** A JSON-RPC 2.0 error object (JSON-RPC 2.0 §5.1). */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** A JSON-RPC error answer as an exception: `error <code>: <message>` (SPEC §3), exit 1. */
+export class JsonRpcError extends ServiceError {
+  constructor(readonly rpcError: JsonRpcErrorObject) {
+    super(`error ${rpcError.code}: ${rpcError.message}`, {
+      code: 'jsonrpc_error',
+      detail: rpcError.data,
+    });
+  }
+}
+
+function notExpected(status: number, why: string): NetworkError {
+  return new NetworkError(
+    `the API answered HTTP ${status} with something that is not the JSON-RPC answer expected (${why})`,
+    { code: 'unexpected_response', status },
+  );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The ids a request (one call or a batch) expects answers for; notifications expect none. */
+function expectedIds(request: unknown): (string | number | null)[] {
+  const calls = Array.isArray(request) ? request : [request];
+  const ids: (string | number | null)[] = [];
+  for (const call of calls) {
+    // A member that is not a request object is answered with an error whose id is null (§5).
+    if (!isObject(call)) ids.push(null);
+    else if ('id' in call) ids.push(call.id as string | number | null);
+  }
+  return ids;
+}
+
+/**
+ * Why `item` is not a JSON-RPC 2.0 response object (JSON-RPC 2.0 §5): `jsonrpc` "2.0", exactly one
+ * of `result` and `error`, an error object with an integer code and a string message, and an id
+ * (null only for an error). Undefined when it is one.
+ */
+export function responseShapeProblem(item: unknown): string | undefined {
+  if (!isObject(item)) return 'not a response object';
+  if (item.jsonrpc !== '2.0') return 'no "jsonrpc": "2.0"';
+  const hasResult = 'result' in item;
+  const hasError = 'error' in item;
+  if (hasResult === hasError) return 'it must hold exactly one of "result" and "error"';
+  if (!('id' in item)) return 'no "id"';
+  if (hasError) {
+    const error = item.error;
+    if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string')
+      return '"error" is not an error object with an integer code and a message';
+  }
+  return undefined;
+}
+
+/**
+ * Checks a parsed answer against the request it answers (JSON-RPC 2.0 §5–6): one response object
+ * with the call's id for a call, an array of responses to the batch's ids for a batch (a single
+ * error object when the batch itself was refused). Undefined when it fits, else why not.
+ */
+export function answerProblem(body: unknown, request: unknown): string | undefined {
+  const wanted = expectedIds(request);
+  const items = Array.isArray(body) ? body : [body];
+  if (Array.isArray(request)) {
+    if (!Array.isArray(body)) {
+      // §6: a batch that is not recognised as one is answered by a single error object.
+      if (isObject(body) && 'error' in body && body.id === null) return responseShapeProblem(body);
+      return 'a batch must be answered with an array';
+    }
+    if (body.length === 0) return 'an empty array';
+  } else if (Array.isArray(body)) return 'an array answering a single call';
+  const seen = new Set<string | number>();
+  for (const item of items) {
+    const problem = responseShapeProblem(item);
+    if (problem !== undefined) return Array.isArray(body) ? `a batch item: ${problem}` : problem;
+    const id = (item as { id: unknown }).id;
+    if (id === null) {
+      // Null answers a call it could not read (§5), or a call that itself carried a null id.
+      if ('result' in (item as object) && !wanted.includes(null)) return 'a result with a null id';
+      continue;
+    }
+    if ((typeof id !== 'string' && typeof id !== 'number') || !wanted.includes(id))
+      return `id ${JSON.stringify(id)} answers no call that was sent`;
+    if (seen.has(id)) return `id ${JSON.stringify(id)} is answered twice`;
+    seen.add(id);
+  }
+  return undefined;
+}
+
+/** Whether a request (call or batch) expects no answer at all: a notification or only notifications. */
+export function expectsNoAnswer(request: unknown): boolean {
+  const calls = Array.isArray(request) ? request : [request];
+  return calls.length > 0 && expectedIds(request).length === 0;
+}
+
 /**
  * Classifies the HTTP answer of the API endpoint (SPEC §4): 401/403 → AuthError with a login hint
- * for the scope; 404 and 5xx → ServiceError; a body that is not JSON → NetworkError.
+ * for the scope; 404 and 5xx → ServiceError; a body that is not the JSON-RPC answer to `request`
+ * (when given) → NetworkError. An empty answer is accepted only when the request expects none.
  */
-export function processApiResponse(response: HttpResponse, scope: string): ApiAnswer {
+export function processApiResponse(
+  response: HttpResponse,
+  scope: string,
+  request?: unknown,
+): ApiAnswer {
   const { status } = response;
   const challenge = response.headers['www-authenticate'] ?? '';
   if (status === 401) {
@@ -71,43 +176,48 @@ export function processApiResponse(response: HttpResponse, scope: string): ApiAn
   }
   if (status >= 500)
     throw new ServiceError(`the API failed: HTTP ${status}`, { code: `http_${status}`, status });
-  if (status === 204 || (status === 200 && response.text.trim() === '')) return { kind: 'none' };
+  if (status === 204 || (status === 200 && response.text.trim() === '')) {
+    if (request === undefined || expectsNoAnswer(request)) return { kind: 'none' };
+    throw notExpected(status, status === 204 ? 'no content' : 'an empty body');
+  }
   let body: unknown;
   try {
     body = JSON.parse(response.text) as unknown;
   } catch {
-    throw new NetworkError(`the API answered HTTP ${status} with something that is not JSON`, {
-      code: 'unexpected_response',
-      status,
-    });
+    throw notExpected(status, 'not JSON');
   }
-  if (status !== 200 && !isResponseShape(body)) {
-    throw new ServiceError(`the API answered HTTP ${status}`, {
-      code: `http_${status}`,
-      status,
-      detail: body,
-    });
+  const problem =
+    request === undefined
+      ? Array.isArray(body)
+        ? body.map(responseShapeProblem).find((p) => p !== undefined)
+        : responseShapeProblem(body)
+      : answerProblem(body, request);
+  if (problem !== undefined) {
+    if (status !== 200) {
+      throw new ServiceError(`the API answered HTTP ${status}`, {
+        code: `http_${status}`,
+        status,
+        detail: body,
+      });
+    }
+    throw notExpected(status, problem);
   }
   return { kind: 'json', body };
 }
 
-function isResponseShape(body: unknown): boolean {
-  if (Array.isArray(body)) return true;
-  return body !== null && typeof body === 'object' && ('result' in body || 'error' in body);
-}
-
 /** A JSON-RPC error object as an exception: `error <code>: <message>` (SPEC §3), exit 1. */
-export function rpcErrorFrom(response: unknown): ServiceError | undefined {
-  if (response === null || typeof response !== 'object' || Array.isArray(response))
-    return undefined;
-  const error = (response as { error?: unknown }).error;
+export function rpcErrorFrom(response: unknown): JsonRpcError | undefined {
+  if (!isObject(response)) return undefined;
+  const error = response.error;
   if (error === undefined || error === null) return undefined;
-  const e = (typeof error === 'object' ? error : {}) as {
+  const e = (isObject(error) ? error : {}) as {
     code?: unknown;
     message?: unknown;
     data?: unknown;
   };
-  const code = typeof e.code === 'number' || typeof e.code === 'string' ? e.code : '?';
-  const message = typeof e.message === 'string' ? e.message : JSON.stringify(error);
-  return new ServiceError(`error ${code}: ${message}`, { code: 'jsonrpc_error', detail: e.data });
+  return new JsonRpcError({
+    code: typeof e.code === 'number' ? e.code : Number(e.code),
+    message: typeof e.message === 'string' ? e.message : JSON.stringify(error),
+    ...(e.data === undefined ? {} : { data: e.data }),
+  });
 }

@@ -3,7 +3,17 @@ import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { Endpoints, ParamsPlacement } from '../oauth/endpoints.js';
 import type { TokenSet } from '../oauth/token-response.js';
-import { withFileLock } from './file-lock.js';
+import { checkProfileName, storeShapeProblem } from './store-shape.js';
+
+/**
+ * Tokens as stored: a TokenSet whose access token may be gone. After `token revoke` of the access
+ * token alone, `accessToken` is null and `accessRevoked` true, while `expiresAt` keeps the revoked
+ * token's expiry: a refresh stays possible until then (SERVICE.md §4.3).
+ */
+export interface StoredTokens extends Omit<TokenSet, 'accessToken'> {
+  accessToken: string | null;
+  accessRevoked?: boolean;
+}
 
 /** One named profile (SPEC §2): where to log in, as whom, and the tokens with their absolute expiry. */
 export interface Profile {
@@ -16,7 +26,7 @@ export interface Profile {
   params?: ParamsPlacement;
   /** Seconds before expiry to refresh; absent → max(60 s, 10 % of lifetime). */
   refreshMargin?: number;
-  tokens?: TokenSet;
+  tokens?: StoredTokens;
 }
 
 /** The whole config file. Unknown members are kept as they are. */
@@ -41,7 +51,10 @@ export class ProfileStore {
     this.lockPath = `${file}.lock`;
   }
 
-  /** The file's content; a missing file is empty, a corrupt one is a UsageError naming it (never replaced). */
+  /**
+   * The file's content; a missing file is empty. One that is not JSON or not of the shape dasvc
+   * writes is a UsageError naming it, and is never replaced (every write reads it first).
+   */
   read(): StoreData {
     let text: string;
     try {
@@ -63,26 +76,13 @@ export class ProfileStore {
         },
       );
     }
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-      throw new UsageError(
-        `config file ${this.file} does not hold a JSON object; fix or remove it`,
-        {
-          code: 'config_corrupt',
-        },
-      );
+    const problem = storeShapeProblem(data);
+    if (problem !== undefined) {
+      throw new UsageError(`config file ${this.file} is corrupt: ${problem}; fix or remove it`, {
+        code: 'config_corrupt',
+      });
     }
     const store = data as StoreData;
-    if (
-      store.profiles !== undefined &&
-      (store.profiles === null || typeof store.profiles !== 'object')
-    ) {
-      throw new UsageError(
-        `config file ${this.file}: "profiles" is not an object; fix or remove it`,
-        {
-          code: 'config_corrupt',
-        },
-      );
-    }
     return store;
   }
 
@@ -92,8 +92,10 @@ export class ProfileStore {
   }
 
   /** Runs `fn` holding the store's lock file (shared with token refresh). */
-  locked<T>(fn: () => Promise<T>): Promise<T> {
+  async locked<T>(fn: () => Promise<T>): Promise<T> {
     this.ensureDir();
+    // Loaded on first write: reads (the rpc hot path) never take the lock.
+    const { withFileLock } = await import('./file-lock.js');
     return withFileLock(this.lockPath, fn);
   }
 
@@ -148,5 +150,7 @@ export function activeProfileName(
   env: NodeJS.ProcessEnv,
   data: StoreData,
 ): string {
-  return flag || env.DASVC_PROFILE || data.activeProfile || DEFAULT_PROFILE;
+  if (flag !== undefined) return checkProfileName(flag, '--profile');
+  if (env.DASVC_PROFILE) return checkProfileName(env.DASVC_PROFILE, 'DASVC_PROFILE');
+  return data.activeProfile || DEFAULT_PROFILE;
 }

@@ -1,10 +1,10 @@
 import { AuthError } from '../errors.js';
 import type { SendFn } from '../http/types.js';
 import type { ParamsPlacement } from '../oauth/endpoints.js';
-import { buildRefreshRequest, type ClientCredentials } from '../oauth/token-request.js';
-import { processTokenResponse, type TokenSet } from '../oauth/token-response.js';
+import type { ClientCredentials } from '../oauth/token-request.js';
+import type { TokenSet } from '../oauth/token-response.js';
 import { isExpired, isRefreshDue } from './expiry.js';
-import type { ProfileStore } from './profile-store.js';
+import { DEFAULT_PROFILE, type ProfileStore, type StoredTokens } from './profile-store.js';
 
 /** What a refresh needs besides the stored tokens (resolved flag > env > profile). */
 export interface RefreshSettings {
@@ -35,15 +35,37 @@ export interface SessionTokens {
   refreshed: boolean;
 }
 
-function notLoggedIn(profile: string): AuthError {
+/** The command that logs a profile in, for hints. */
+export function loginHint(profile: string): string {
+  return profile === DEFAULT_PROFILE ? 'dasvc login' : `dasvc login --profile ${profile}`;
+}
+
+/** Not logged in: the profile holds no tokens (SPEC §4, exit 3). */
+export function notLoggedIn(profile: string): AuthError {
   return new AuthError(`not logged in (profile ${profile})`, {
     code: 'not_logged_in',
-    hint: `dasvc login --profile ${profile}`,
+    hint: loginHint(profile),
   });
 }
 
-function storedTokens(deps: SessionDeps): TokenSet | undefined {
+function storedTokens(deps: SessionDeps): StoredTokens | undefined {
   return deps.store.read().profiles?.[deps.profile]?.tokens;
+}
+
+/** The stored access token, or null when it was revoked (older files wrote an empty string). */
+export function usableAccessToken(tokens: StoredTokens): string | null {
+  return tokens.accessToken === null || tokens.accessToken === '' || tokens.accessRevoked
+    ? null
+    : tokens.accessToken;
+}
+
+function asTokenSet(tokens: StoredTokens, accessToken: string): TokenSet {
+  return {
+    accessToken,
+    refreshToken: tokens.refreshToken,
+    expiresAt: tokens.expiresAt,
+    obtainedAt: tokens.obtainedAt,
+  };
 }
 
 /**
@@ -61,32 +83,52 @@ export async function currentTokens(
   const profile = data.profiles?.[deps.profile];
   const seen = profile?.tokens;
   if (!seen) throw notLoggedIn(deps.profile);
+  const seenAccess = usableAccessToken(seen);
   const wanted =
     options.force ||
     options.rejected !== undefined ||
+    seenAccess === null ||
     isRefreshDue(seen, deps.now(), profile?.refreshMargin);
-  if (!wanted) return { tokens: seen, refreshed: false };
+  if (!wanted && seenAccess !== null)
+    return { tokens: asTokenSet(seen, seenAccess), refreshed: false };
   if (seen.refreshToken === null) {
-    if (options.rejected === undefined && !options.force && !isExpired(seen, deps.now()))
-      return { tokens: seen, refreshed: false };
-    throw new AuthError(
-      `profile ${deps.profile} holds no refresh token${options.rejected ? ' and its access token was refused' : options.force ? '' : ' and its access token has expired'}`,
-      {
-        code: 'not_refreshable',
-        hint: `dasvc login --profile ${deps.profile}`,
-      },
-    );
+    if (
+      seenAccess !== null &&
+      options.rejected === undefined &&
+      !options.force &&
+      !isExpired(seen, deps.now())
+    )
+      return { tokens: asTokenSet(seen, seenAccess), refreshed: false };
+    const why =
+      seenAccess === null
+        ? ' and its access token was revoked'
+        : options.rejected
+          ? ' and its access token was refused'
+          : options.force
+            ? ''
+            : ' and its access token has expired';
+    throw new AuthError(`profile ${deps.profile} holds no refresh token${why}`, {
+      code: seenAccess === null ? 'revoked' : 'not_refreshable',
+      hint: loginHint(deps.profile),
+    });
   }
   return deps.store.locked(async () => {
     const fresh = deps.store.read();
     const current = fresh.profiles?.[deps.profile];
     const tokens = current?.tokens;
     if (!current || !tokens) throw notLoggedIn(deps.profile);
+    const access = usableAccessToken(tokens);
     const rotatedMeanwhile =
-      tokens.accessToken !== seen.accessToken && tokens.accessToken !== options.rejected;
-    if (rotatedMeanwhile && !isExpired(tokens, deps.now())) return { tokens, refreshed: false };
+      access !== null && access !== seenAccess && access !== options.rejected;
+    if (rotatedMeanwhile && !isExpired(tokens, deps.now()))
+      return { tokens: asTokenSet(tokens, access), refreshed: false };
     if (tokens.refreshToken === null) throw notLoggedIn(deps.profile);
     const settings = deps.refreshSettings();
+    // Loaded when a refresh happens, not on every use of a stored token.
+    const [{ buildRefreshRequest }, { processTokenResponse }] = await Promise.all([
+      import('../oauth/token-request.js'),
+      import('../oauth/token-response.js'),
+    ]);
     const request = buildRefreshRequest({
       url: settings.refreshUrl,
       client: settings.client,
@@ -104,15 +146,21 @@ export async function currentTokens(
     } catch (error) {
       if (error instanceof AuthError && error.code === 'invalid_grant') {
         const again = storedTokens(deps);
-        if (again && again.refreshToken !== tokens.refreshToken && !isExpired(again, deps.now())) {
-          return { tokens: again, refreshed: false };
+        const againAccess = again ? usableAccessToken(again) : null;
+        if (
+          again &&
+          againAccess !== null &&
+          again.refreshToken !== tokens.refreshToken &&
+          !isExpired(again, deps.now())
+        ) {
+          return { tokens: asTokenSet(again, againAccess), refreshed: false };
         }
         throw new AuthError(
           `the session of profile ${deps.profile} can no longer be refreshed (${error.message})`,
           {
             code: 'invalid_grant',
             status: error.status,
-            hint: `dasvc login --profile ${deps.profile}`,
+            hint: loginHint(deps.profile),
             cause: error,
           },
         );
@@ -126,7 +174,11 @@ export async function currentTokens(
   });
 }
 
-/** Forgets the stored tokens of a profile, keeping its settings (logout, revoke --all). */
+/**
+ * Forgets the stored tokens of a profile, keeping its settings (logout, revoke --all). With
+ * `access`, only the access token goes: it is recorded as revoked, its expiry kept, so that status
+ * can say so and a refresh stays possible while the refresh token lives (SERVICE.md §4.3).
+ */
 export async function forgetTokens(
   store: ProfileStore,
   profile: string,
@@ -136,6 +188,6 @@ export async function forgetTokens(
     const entry = data.profiles?.[profile];
     if (!entry?.tokens) return;
     if (which === 'all' || entry.tokens.refreshToken === null) delete entry.tokens;
-    else entry.tokens = { ...entry.tokens, accessToken: '', expiresAt: 0 };
+    else entry.tokens = { ...entry.tokens, accessToken: null, accessRevoked: true };
   });
 }

@@ -1,4 +1,5 @@
 import { mkdtempSync, cpSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockServer, type MockOptions, type MockServer } from '../../src/mock/index.js';
@@ -103,7 +104,9 @@ export async function approve(
       decodeHtml(m[2]!),
     ]),
   );
-  const res = await postForm(decodeHtml(action), { ...hidden, user: p.user ?? 'alice', decision });
+  // The action is path-relative; a browser resolves it against the page's URL.
+  const target = new URL(decodeHtml(action), `${base}/webservice/authorize/`).href;
+  const res = await postForm(target, { ...hidden, user: p.user ?? 'alice', decision });
   const location = res.headers.get('location');
   if (res.status !== 302 || !location)
     throw new Error(`consent answered ${res.status}: ${await res.text()}`);
@@ -239,4 +242,34 @@ export async function oauthErrorOf(
 ): Promise<{ status: number; error: string; description: string }> {
   const body = (await res.json()) as { error: string; error_description: string };
   return { status: res.status, error: body.error, description: body.error_description };
+}
+
+/** A raw HTTP/1.1 exchange over a socket (request targets and headers fetch would not send). */
+export function rawHttp(
+  base: string,
+  head: string,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(head));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      const split = text.indexOf('\r\n\r\n');
+      if (split === -1) return reject(new Error(`no HTTP answer: ${JSON.stringify(text)}`));
+      const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      resolve({
+        status: Number(statusLine!.split(' ')[1]),
+        headers,
+        body: text.slice(split + 4),
+      });
+    });
+  });
 }

@@ -27,6 +27,25 @@ afterAll(async () => {
   expect(leaks()).toEqual([]);
 });
 
+/**
+ * The stand-in browser's log once it holds `text`. The browser is a detached process that logs
+ * after reading the loopback's page, which may be after the CLI has exited: waiting for the line
+ * (rather than reading the file at once) is what keeps these tests from racing it.
+ */
+async function browserLog(file: string, text: string, timeoutMs = 5000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    let content = '';
+    try {
+      content = readFileSync(file, 'utf8');
+    } catch {
+      // not written yet
+    }
+    if (content.includes(text) || Date.now() > until) return content;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 interface Journal {
   entries: { method: string; path: string; query: string; status: number }[];
 }
@@ -50,7 +69,9 @@ describe('dasvc login', () => {
     expect(summary).toMatchObject({ profile: 'default', scope: 'crm wiki', refreshable: true });
     expect(summary.expiresIn).toBeGreaterThan(3500);
     expect(result.stderr).toMatch(/Logged in: profile default, scope "crm wiki"/);
-    expect(readFileSync(log, 'utf8')).toContain('callback 200 success-page');
+    expect(await browserLog(log, 'callback 200 success-page')).toContain(
+      'callback 200 success-page',
+    );
     const profile = readConfig(dir).profiles.default!;
     expect(profile).toMatchObject({
       baseUrl: auto.url,
@@ -97,7 +118,7 @@ describe('dasvc login', () => {
     const log = join(dir, 'browser.log');
     const result = await runCli(loginArgs(auto.url), dir, { env: browserEnv('favicon', log) });
     expect(result.code, result.stderr).toBe(0);
-    const lines = readFileSync(log, 'utf8');
+    const lines = await browserLog(log, 'callback 200 success-page');
     expect(lines).toContain('favicon 404');
     expect(lines).toContain('callback 200 success-page');
   });
@@ -109,7 +130,7 @@ describe('dasvc login', () => {
     const result = await runCli(loginArgs(auto.url), dir, { env: browserEnv('forge', log) });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/state/);
-    expect(readFileSync(log, 'utf8')).toContain('callback 400 error-page');
+    expect(await browserLog(log, 'callback 400 error-page')).toContain('callback 400 error-page');
     const journal = await control<Journal>(auto.url, 'journal');
     expect(
       journal.entries.some((e) => e.path === '/webservice/authorize' && e.method === 'POST'),
@@ -123,7 +144,7 @@ describe('dasvc login', () => {
     const result = await runCli(loginArgs(manual.url), dir, { env: browserEnv('deny', log) });
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('access_denied');
-    expect(readFileSync(log, 'utf8')).toContain('error-page');
+    expect(await browserLog(log, 'error-page')).toContain('error-page');
     expect(() => readConfig(dir)).toThrow();
   });
 
@@ -160,7 +181,10 @@ describe('dasvc login', () => {
     expect(code, stderr).toBe(0);
     expect(stderr).toContain('not a redirect URL');
     expect(stderr).toContain('Logged in');
-    expect(stdout).toBe('');
+    // The result line on stdout, the narration on stderr.
+    expect(stdout).toMatch(
+      /^profile default · scope crm wiki · access token expires \S+Z \(in (59m \d+s|1h)\)\n$/,
+    );
     expect(readConfig(dir).profiles.default!.tokens).toBeDefined();
   });
 
@@ -232,6 +256,54 @@ describe('dasvc login', () => {
     expect(result.code, result.stderr).toBe(0);
     const config = readConfig(dir);
     expect(config.profiles.ci).toMatchObject({ baseUrl: auto.url, scope: 'crm' });
+  });
+
+  it('regression: logging in never changes the active profile (only profile use does)', async () => {
+    const dir = freshConfigDir();
+    const work = await runCli([...loginArgs(auto.url), '--profile', 'work'], dir, {
+      env: browserEnv(),
+    });
+    expect(work.code, work.stderr).toBe(0);
+    expect(work.stdout).toMatch(/^profile work · /);
+    expect(readConfig(dir).activeProfile).toBeUndefined();
+    const status = await runCli(['token', 'status'], dir);
+    expect(status.code).toBe(3);
+    expect(status.stderr).toContain('profile default');
+    expect((await runCli(['profile', 'use', 'work'], dir)).code).toBe(0);
+    expect(readConfig(dir).activeProfile).toBe('work');
+    const other = await runCli([...loginArgs(auto.url), '--profile', 'other'], dir, {
+      env: browserEnv(),
+    });
+    expect(other.code, other.stderr).toBe(0);
+    expect(readConfig(dir).activeProfile).toBe('work');
+  });
+
+  it('regression: a config file of the wrong shape is exit 2 naming it (it crashed), untouched', async () => {
+    const dir = freshConfigDir();
+    const file = join(dir, 'config.json');
+    for (const text of [
+      '{"profiles":{"default":{"tokens":"x"}}}',
+      '{"profiles":{"default":{"tokens":{"accessToken":5,"refreshToken":"r","expiresAt":1,"obtainedAt":1}}}}',
+      '{"profiles":{"default":"x"}}',
+      '{"profiles":[]}',
+      '{"profiles":{"default":{"baseUrl":7}}}',
+      '{"activeProfile":"__proto__"}',
+      '[]',
+    ]) {
+      writeFileSync(file, text, { mode: 0o600 });
+      for (const args of [
+        ['rpc', 'crm', 'contacts.list'],
+        ['token', 'status'],
+        ['profile', 'list'],
+        loginArgs(auto.url),
+      ]) {
+        const result = await runCli(args, dir, { env: browserEnv() });
+        expect(result.code, `${text}: ${args.join(' ')}: ${result.stderr}`).toBe(2);
+        expect(result.stderr).toContain(file);
+        expect(result.stderr).not.toMatch(/unexpected error|\n\s+at /);
+      }
+      expect(readFileSync(file, 'utf8')).toBe(text);
+    }
   });
 
   it('refuses a corrupt config file (exit 2) naming it, and leaves it untouched', async () => {

@@ -117,6 +117,50 @@ describe('dasvc rpc', () => {
     expect(notGood.code).toBe(2);
   });
 
+  it('regression: --id or --notify together with --batch is a usage error (exit 2)', async () => {
+    const file = join(dir, 'one.json');
+    writeFileSync(file, JSON.stringify([{ jsonrpc: '2.0', method: 'contacts.list', id: 1 }]));
+    for (const flags of [['--id', '7'], ['--notify']]) {
+      const result = await runCli(['rpc', 'crm', '--batch', file, ...flags], dir);
+      expect(result.code, flags.join(' ')).toBe(2);
+      expect(result.stderr).toContain('--batch');
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('regression: not logged in is exit 3 with a login hint, even with no base URL anywhere (it was 2)', async () => {
+    const empty = freshConfigDir();
+    const result = await runCli(['rpc', 'crm', 'contacts.list'], empty);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('not logged in (profile default)');
+    expect(result.stderr).toContain('hint: dasvc login');
+    expect(result.stderr).not.toContain('base URL');
+    const other = await runCli(['--profile', 'work', 'rpc', 'crm', 'contacts.list'], dir);
+    expect(other.code).toBe(3);
+    expect(other.stderr).toContain('hint: dasvc login --profile work');
+  });
+
+  it('regression: --json prints a JSON-RPC error as the human line on stderr and its object on stdout', async () => {
+    const result = await runCli(['rpc', 'crm', 'contacts.get', 'id:=3', '--json'], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error -32004: Contact not found$/m);
+    expect(result.stderr).toContain('data: {"id":3}');
+    expect(JSON.parse(result.stdout)).toEqual({
+      error: { code: -32004, message: 'Contact not found', data: { id: 3 } },
+    });
+    // Other errors too: human on stderr, one JSON object on stdout.
+    const missing = await runCli(['rpc', 'nowhere', 'x.y', '--json'], dir);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^dasvc: no API for scope nowhere/m);
+    expect(JSON.parse(missing.stdout)).toEqual({
+      error: { exitCode: 1, code: 'http_404', message: expect.stringContaining('no API') },
+    });
+    // --raw already puts the error response on stdout: still one document.
+    const raw = await runCli(['rpc', 'crm', 'contacts.get', 'id:=3', '--json', '--raw'], dir);
+    expect(raw.code).toBe(1);
+    expect(JSON.parse(raw.stdout)).toMatchObject({ jsonrpc: '2.0', error: { code: -32004 } });
+  });
+
   it('refuses unreadable params as usage errors (exit 2)', async () => {
     for (const params of [['id:=nope'], ['novalue'], ['id=@/nonexistent/file'], ['{broken']]) {
       const result = await runCli(['rpc', 'crm', 'contacts.get', ...params], dir);

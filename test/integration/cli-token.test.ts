@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer } from '../../src/mock/index.js';
@@ -62,8 +62,11 @@ describe('dasvc token', () => {
     expect(none.stderr).toContain('not logged in');
     const noneJson = await runCli(['--json', 'token', 'status'], freshConfigDir());
     expect(noneJson.code).toBe(3);
-    expect(noneJson.stdout).toBe('');
-    expect(JSON.parse(noneJson.stderr).error).toMatchObject({ exitCode: 3, code: 'not_logged_in' });
+    // --json: the error as one JSON document on stdout; stderr stays for humans.
+    expect(JSON.parse(noneJson.stdout)).toEqual({
+      error: { exitCode: 3, code: 'not_logged_in', message: 'not logged in (profile default)' },
+    });
+    expect(noneJson.stderr).toContain('dasvc: not logged in (profile default)');
   });
 
   it('print: the access token alone, usable as a bearer token', async () => {
@@ -117,6 +120,79 @@ describe('dasvc token', () => {
       (await runCli(['rpc', 'crm', 'contacts.list', '--token', tokens.accessToken], all)).code,
     ).toBe(3);
     expect((await runCli(['token', 'revoke', '--hint', 'nonsense'], all)).code).toBe(2);
+  });
+
+  it('revoke prints the service body exactly; --all --json prints one JSON document', async () => {
+    const dir = await loggedIn();
+    const access = await runCli(['token', 'revoke'], dir);
+    expect(access.stdout).toBe('{"result":"Token revoked"}\n');
+    const all = await loggedIn();
+    const both = await runCli(['token', 'revoke', '--all', '--json'], all);
+    expect(both.code, both.stderr).toBe(0);
+    expect(JSON.parse(both.stdout)).toEqual({
+      refresh_token: { result: 'Token revoked' },
+      access_token: { result: 'Token revoked' },
+    });
+  });
+
+  it('regression: revoke with nothing stored to revoke is exit 3 (it was 0)', async () => {
+    const dir = await loggedIn();
+    expect((await runCli(['token', 'revoke'], dir)).code).toBe(0);
+    const again = await runCli(['token', 'revoke'], dir);
+    expect(again.code).toBe(3);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toMatch(/no access_token to revoke/);
+    const none = await runCli(['token', 'revoke', '--all'], freshConfigDir());
+    expect(none.code).toBe(3);
+    expect(none.stderr).toContain('not logged in');
+  });
+
+  it('regression: after an access-only revoke, status says so and refresh stays possible', async () => {
+    const dir = await loggedIn();
+    const before = storedTokens(dir);
+    expect((await runCli(['token', 'revoke'], dir)).code).toBe(0);
+    const stored = storedTokens(dir) as unknown as Record<string, unknown>;
+    expect(stored).toMatchObject({
+      accessToken: null,
+      accessRevoked: true,
+      refreshToken: before.refreshToken,
+      expiresAt: before.expiresAt,
+    });
+    const human = await runCli(['token', 'status'], dir);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain('access token revoked; refresh possible');
+    expect(human.stdout).not.toMatch(/expired|ago/);
+    const json = await runCli(['token', 'status', '--json'], dir);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      revoked: true,
+      refreshable: true,
+      expired: false,
+    });
+    // rpc replaces the revoked access token by a refresh, as status said it could.
+    const rpc = await runCli(['rpc', 'crm', 'contacts.list'], dir);
+    expect(rpc.code, rpc.stderr).toBe(0);
+    const after = storedTokens(dir) as unknown as Record<string, unknown>;
+    expect(after.accessToken).toEqual(expect.any(String));
+    expect(after.accessRevoked).toBeUndefined();
+    // Once the revoked token's lifetime has passed, no refresh is possible: exit 3.
+    expect((await runCli(['token', 'revoke'], dir)).code).toBe(0);
+    const file = join(dir, 'config.json');
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    data.profiles.default.tokens.expiresAt = Date.now() - 1000;
+    writeFileSync(file, JSON.stringify(data));
+    const late = await runCli(['token', 'status'], dir);
+    expect(late.code).toBe(3);
+    expect(late.stdout).toContain('access token revoked; refresh not possible');
+  });
+
+  it('refresh prints the new expiry on stdout (the narration on stderr)', async () => {
+    const dir = await loggedIn();
+    const result = await runCli(['token', 'refresh'], dir);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(
+      /^profile default · scope crm wiki · access token expires \S+Z \(in (59m \d+s|1h)\)\n$/,
+    );
+    expect(result.stderr).toContain('Refreshed');
   });
 
   it('revoke in a CI pipeline: env credentials, --token, empty config dir', async () => {
@@ -224,6 +300,58 @@ describe('profiles, init and completion', () => {
         expect(result.stdout, shell).toContain(word);
     }
     expect((await runCli(['completion', 'powershell'], freshConfigDir())).code).toBe(2);
+  });
+
+  it('regression: a missing command prints help and exits 2 (it was 0); --help stays 0', async () => {
+    for (const args of [[], ['token'], ['profile']]) {
+      const result = await runCli(args, freshConfigDir());
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain('Usage: dasvc');
+      expect(result.stdout).toBe('');
+    }
+    for (const args of [
+      ['--help'],
+      ['token', '--help'],
+      ['help'],
+      ['help', 'rpc'],
+      ['rpc', '--help'],
+    ]) {
+      const result = await runCli(args, freshConfigDir());
+      expect(result.code, args.join(' ')).toBe(0);
+      expect(result.stdout).toContain('Usage: dasvc');
+    }
+    const json = await runCli(['--json', 'token'], freshConfigDir());
+    expect(JSON.parse(json.stdout).error).toMatchObject({ exitCode: 2 });
+  });
+
+  it('regression: profile names are checked (exit 2), __proto__ and friends included', async () => {
+    const dir = await loggedIn();
+    for (const name of [
+      '__proto__',
+      'constructor',
+      'prototype',
+      'a b',
+      '../x',
+      'x'.repeat(65),
+      '',
+    ]) {
+      for (const args of [
+        ['--profile', name, 'token', 'status'],
+        ['profile', 'use', name],
+        ['profile', 'remove', name],
+      ]) {
+        const result = await runCli(args, dir);
+        expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
+        expect(result.stderr).not.toMatch(/unexpected error/);
+      }
+    }
+    const env = await runCli(['rpc', 'crm', 'contacts.list'], dir, {
+      env: { DASVC_PROFILE: 'constructor' },
+    });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain('DASVC_PROFILE');
+    const fine = await runCli(['--profile', 'Work.2_b-c', 'token', 'status'], dir);
+    expect(fine.code).toBe(3);
   });
 
   it('--version and --help exit 0; an unknown command exits 2', async () => {

@@ -11,6 +11,7 @@ import {
   rpc,
   startMock,
 } from '../helpers/mock-client.js';
+import { openRpcProblems } from '../helpers/mock-openrpc.js';
 
 let mock: MockServer;
 let alice: string;
@@ -33,16 +34,19 @@ describe('API endpoint: HTTP level (SERVICE.md 4.5, RFC 6750)', () => {
   it('missing bearer → 401 with WWW-Authenticate Bearer error="invalid_token"', async () => {
     const res = await rpc(mock.url, 'crm', undefined, call('contacts.list'));
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toMatch(
-      /^Bearer realm="dasvc-mock".*error="invalid_token"/,
-    );
-    expect(await res.json()).toMatchObject({ error: 'invalid_token' });
+    // Exactly as SPEC §5 writes it; the description is in the body only.
+    expect(res.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    expect(await res.json()).toEqual({
+      error: 'invalid_token',
+      error_description: 'missing bearer access token',
+    });
   });
 
   it('unknown, expired or revoked token → 401 invalid_token', async () => {
     const unknown = await rpc(mock.url, 'crm', 'nope', call('contacts.list'));
     expect(unknown.status).toBe(401);
-    expect(unknown.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(unknown.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    expect(await unknown.json()).toMatchObject({ error: 'invalid_token' });
     const t = await mint(mock.url);
     await revoke(mock.url, t.access_token, 'access_token');
     expect((await rpc(mock.url, 'crm', t.access_token, call('contacts.list'))).status).toBe(401);
@@ -60,7 +64,8 @@ describe('API endpoint: HTTP level (SERVICE.md 4.5, RFC 6750)', () => {
   it('a scope the token was not granted → 403 insufficient_scope', async () => {
     const res = await rpc(mock.url, 'wiki', bob, call('pages.list'));
     expect(res.status).toBe(403);
-    expect(res.headers.get('www-authenticate')).toMatch(/error="insufficient_scope".*scope="wiki"/);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope"');
+    expect(await res.json()).toMatchObject({ error: 'insufficient_scope' });
     const crmOnly = (await login(mock.url, { scope: 'crm' })).access_token;
     expect((await rpc(mock.url, 'wiki', crmOnly, call('pages.list'))).status).toBe(403);
   });
@@ -261,6 +266,13 @@ describe('JSON-RPC 2.0', () => {
     expect(JSON.stringify(crm)).not.toContain('handler');
   });
 
+  it('rpc.discover of the default fixtures is a valid OpenRPC 1.2.6 document', async () => {
+    for (const instance of ['crm', 'wiki']) {
+      const doc = (await post(call('rpc.discover'), alice, instance)).body!.result;
+      expect(openRpcProblems(doc)).toEqual([]);
+    }
+  });
+
   it('echoes string, number and null ids', async () => {
     expect((await post(call('contacts.list', undefined, 'x-1'))).body!.id).toBe('x-1');
     expect((await post(call('contacts.list', undefined, 12345678901))).body!.id).toBe(12345678901);
@@ -285,6 +297,15 @@ describe('computed methods and internal errors', () => {
             params: [{ name: 'greet', schema: { type: 'string' } }],
           },
           { name: 'static', value: { ok: true } },
+          {
+            name: 'loose',
+            value: 1,
+            params: [
+              { name: 'q', required: true, note: 'not an OpenRPC field' },
+              { name: 'opt', summary: 'no schema either', deprecated: true },
+            ],
+            result: { name: 'r', examples: [], 'x-ok': 1 },
+          },
         ],
       }),
     );
@@ -323,6 +344,32 @@ export async function whoami({ user, instance, params }) { return { user, instan
       message: 'Nope',
       data: { why: 'test' },
     });
+  });
+
+  it('rpc.discover stays valid OpenRPC with schema-less params and extra fixture keys', async () => {
+    const doc = (await post(call('rpc.discover'))).result as {
+      methods: { name: string; params: unknown[]; result: unknown }[];
+    };
+    expect(openRpcProblems(doc)).toEqual([]);
+    const loose = doc.methods.find((m) => m.name === 'loose')!;
+    expect(loose.params).toEqual([
+      { name: 'q', required: true, schema: {} },
+      { name: 'opt', summary: 'no schema either', required: false, deprecated: true, schema: {} },
+    ]);
+    expect(loose.result).toEqual({ name: 'r', schema: {} });
+    // The checker itself catches what the old documents got wrong.
+    expect(
+      openRpcProblems({
+        openrpc: '1.2.6',
+        info: { title: 't', version: '1' },
+        methods: [{ name: 'm', params: [{ name: 'q', required: true, note: 1 }], result: {} }],
+      }),
+    ).toEqual([
+      'methods[0].params[0]: unknown field "note"',
+      'methods[0].params[0]: "schema" is required',
+      'methods[0].result: "name" must be a non-empty string',
+      'methods[0].result: "schema" is required',
+    ]);
   });
 
   it('a handler receives params, user and instance', async () => {

@@ -28,7 +28,8 @@ describe('authorization endpoint: consent page (SERVICE.md 4.1, SPEC §5)', () =
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await res.text();
-    expect(html).toContain(`<form method="post" action="${mock.url}/webservice/authorize/">`);
+    // Path-relative, so that no Host header can send the form elsewhere.
+    expect(html).toContain('<form method="post" action="/webservice/authorize/">');
     expect(html).toContain('demo-client');
     expect(html).toMatch(/<code>crm<\/code>/);
     expect(html).toMatch(/<code>wiki<\/code>/);
@@ -77,17 +78,17 @@ describe('authorization endpoint: consent page (SERVICE.md 4.1, SPEC §5)', () =
     expect(location.searchParams.get('code')).toBeTruthy();
   });
 
-  it('deny redirects with error=access_denied and the state', async () => {
-    const location = await approve(mock.url, { state: 'xyz' }, 'deny');
-    expect(location.searchParams.get('error')).toBe('access_denied');
-    expect(location.searchParams.get('state')).toBe('xyz');
-    expect(location.searchParams.get('code')).toBeNull();
+  it('deny redirects to exactly <redirect_uri>?error=access_denied&state=<state>', async () => {
+    const location = await approve(mock.url, { state: 'x y&z' }, 'deny');
+    expect(location.href).toBe(`${REDIRECT}?error=access_denied&state=x%20y%26z`);
   });
 
-  it('a scope the user cannot access redirects with error=invalid_scope', async () => {
+  it('a scope the user cannot access redirects with error=invalid_scope, state, then the description', async () => {
     const location = await approve(mock.url, { scope: 'crm wiki', user: 'bob', state: 's1' });
+    expect([...location.searchParams.keys()]).toEqual(['error', 'state', 'error_description']);
     expect(location.searchParams.get('error')).toBe('invalid_scope');
     expect(location.searchParams.get('state')).toBe('s1');
+    expect(location.href).toMatch(/\?error=invalid_scope&state=s1&error_description=user%20bob%20/);
   });
 
   it('an unknown instance in scope redirects with invalid_scope', async () => {
@@ -139,8 +140,68 @@ describe('authorization endpoint: refusals', () => {
 
   it('unknown response_type → unsupported_response_type on the redirect', async () => {
     const p = await redirectError(form({ ...authorizeQuery(), response_type: 'token' }));
+    expect([...p.keys()]).toEqual(['error', 'state', 'error_description']);
     expect(p.get('error')).toBe('unsupported_response_type');
     expect(p.get('state')).toBe('state-123');
+  });
+
+  it.each([
+    ['CR LF (header injection)', 'http://127.0.0.1:9/cb%0D%0ASet-Cookie:%20x=1'],
+    ['a space', 'http://127.0.0.1:9/c%20b'],
+    ['a tab', 'http://127.0.0.1:9/cb%09'],
+    ['a NUL', 'http://127.0.0.1:9/cb%00'],
+    ['a no-break space', 'http://127.0.0.1:9/cb%C2%A0'],
+    ['latin-1 (not UTF-8)', 'http://127.0.0.1:9/cb/%E9'],
+  ])('a redirect_uri with %s is an error page, never a redirect', async (_name, encoded) => {
+    for (const responseType of ['code', 'token']) {
+      const q = form({ ...authorizeQuery(), redirect_uri: undefined, response_type: responseType });
+      const res = await get(`${mock.url}/webservice/authorize/?${q}&redirect_uri=${encoded}`);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      expect(res.headers.get('set-cookie')).toBeNull();
+      expect(await res.text()).toContain('invalid_request');
+    }
+  });
+
+  it('a non-ASCII redirect_uri is redirected to in its percent-encoded form; the server lives on', async () => {
+    const q = form({ ...authorizeQuery(), redirect_uri: undefined, response_type: 'token' });
+    const res = await get(
+      `${mock.url}/webservice/authorize/?${q}&redirect_uri=http://127.0.0.1/cb/%E2%82%AC`,
+    );
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toMatch(
+      /^http:\/\/127\.0\.0\.1\/cb\/%E2%82%AC\?error=unsupported_response_type&state=state-123&/,
+    );
+    const location = await approve(mock.url, { redirectUri: 'https://app.example.test/cb/\u20ac' });
+    expect(location.pathname).toBe('/cb/%E2%82%AC');
+    // The token request compares the redirect_uri as it was sent, not its serialization.
+    const code = location.searchParams.get('code')!;
+    const token = await exchange(mock.url, code, {
+      redirect_uri: 'https://app.example.test/cb/\u20ac',
+    });
+    expect(token.status).toBe(200);
+  });
+
+  it('a parameter that is not valid UTF-8 percent-encoding is an error page (state=%FF)', async () => {
+    const q = form({ ...authorizeQuery(), state: undefined });
+    const res = await get(`${mock.url}/webservice/authorize/?${q}&state=%FF`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    const html = await res.text();
+    expect(html).toContain('invalid_request');
+    expect(html).toContain('parameter state is not valid UTF-8 percent-encoding');
+    // The consent submission too, and nothing is issued.
+    const post = await fetch(`${mock.url}/webservice/authorize/`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `${form({ ...authorizeQuery(), state: undefined })}&state=a%C3&decision=approve&user=alice`,
+    });
+    expect(post.status).toBe(400);
+    expect(post.headers.get('location')).toBeNull();
+    // A lone "%" is not an encoding error: it stays a literal character, echoed as such.
+    const literal = await approve(mock.url, { state: '100%' });
+    expect(literal.searchParams.get('state')).toBe('100%');
   });
 
   it.each(['response_type', 'scope', 'state'])(
@@ -194,6 +255,18 @@ describe('--auto-approve USER', () => {
     auto = await startMock({ autoApprove: 'bob' });
   });
   afterAll(() => auto.close());
+
+  it('redirects to a non-ASCII redirect_uri percent-encoded, with a working code', async () => {
+    const q = form({ ...authorizeQuery({ state: 's' }), redirect_uri: undefined });
+    const res = await get(
+      `${auto.url}/webservice/authorize/?${q}&redirect_uri=http://127.0.0.1/cb/%E2%82%AC`,
+    );
+    expect(res.status).toBe(302);
+    const location = res.headers.get('location')!;
+    expect(location).toMatch(/^http:\/\/127\.0\.0\.1\/cb\/%E2%82%AC\?state=s&code=[\w-]+$/);
+    const code = new URL(location).searchParams.get('code')!;
+    expect((await exchange(auto.url, code)).status).toBe(200);
+  });
 
   it('redirects with a code at once, for that user', async () => {
     const res = await get(

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -130,6 +130,10 @@ describe('dasvc mock (SPEC §3)', () => {
   it.each([
     [['--auto-approve', 'mallory'], /unknown user "mallory"/],
     [['--access-ttl', 'soon'], /--access-ttl/],
+    [['--code-ttl', '0'], /--code-ttl must be between 1s and 100 years/],
+    [['--access-ttl', '0'], /--access-ttl must be between 1s and 100 years/],
+    [['--refresh-ttl', '0'], /--refresh-ttl must be between 1s and 100 years/],
+    [['--access-ttl', '999ms'], /--access-ttl must be between 1s and 100 years/],
     [['--port', 'http'], /--port/],
     [['--state-file', '/dev/null/x'], /state file/],
   ])('%j exits 2', async (args, message) => {
@@ -138,12 +142,20 @@ describe('dasvc mock (SPEC §3)', () => {
     expect(r.stderr).toMatch(message);
   });
 
-  it('a corrupt --state-file exits 2 naming it', async () => {
+  it.each([
+    ['garbage', 'not valid JSON'],
+    [
+      '{"version":1,"offsetSeconds":0,"codes":[],"grants":[[1,{"clientId":"demo-client","user":"alice","scopes":["crm"],"access":5}]],"rotated":[]}',
+      '"grants" is malformed',
+    ],
+  ])('a corrupt --state-file (%s) exits 2 naming it, untouched', async (text, problem) => {
     const file = join(tempDir(), 'state.json');
-    writeFileSync(file, 'garbage');
+    writeFileSync(file, text);
     const r = await runDasvc(['mock', '--port', '0', '--state-file', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(file);
+    expect(r.stderr).toContain(problem);
+    expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
   it('a port in use exits 2', async () => {

@@ -11,6 +11,7 @@ import {
   mint,
   postJson,
   refresh,
+  revoke,
   rpc,
   startMock,
   tempDir,
@@ -89,6 +90,30 @@ describe('/_mock/clock', () => {
     } finally {
       await clockMock.close();
     }
+  });
+
+  it('an advance that is negative, not finite or past 100 years is 400 and moves nothing', async () => {
+    const file = join(tempDir(), 'state.json');
+    const m = await startMock({ stateFile: file });
+    try {
+      const t = await mint(m.url);
+      await advance(m.url, 60);
+      for (const bad of [1e300, '9'.repeat(400), -1, '99999999999d', 3.2e9, '36600d']) {
+        const res = await postJson(`${m.url}/_mock/clock`, { advance: bad });
+        expect(res.status).toBe(400);
+        expect((await json(res)).error).toBe('invalid_request');
+      }
+      // 100 years in all: the offset already holds 60 s.
+      expect((await postJson(`${m.url}/_mock/clock`, { advance: 3_155_760_000 })).status).toBe(400);
+      const clock = await get(`${m.url}/_mock/clock`);
+      expect(clock.status).toBe(200);
+      expect((await json(clock)).offsetSeconds).toBe(60);
+      expect((await get(`${m.url}/_mock/journal`)).status).toBe(200);
+      expect(await tokenWorks(m.url, t.access_token)).toBe(true);
+    } finally {
+      await m.close();
+    }
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ offsetSeconds: 60 });
   });
 });
 
@@ -262,6 +287,24 @@ describe('--state-file', () => {
     }
   });
 
+  it('after a restart, replaying an old code does not revoke an unrelated new grant', async () => {
+    const file = join(tempDir(), 'state.json');
+    const a = await startMock({ stateFile: file });
+    const code = await getCode(a.url);
+    const old = (await (await exchange(a.url, code)).json()) as { refresh_token: string };
+    // Revoking the refresh token ends the grant; the used code still names its id.
+    expect((await revoke(a.url, old.refresh_token, 'refresh_token')).status).toBe(200);
+    await a.close();
+    const b = await startMock({ stateFile: file });
+    try {
+      const fresh = await login(b.url);
+      expect((await exchange(b.url, code)).status).toBe(400);
+      expect(await tokenWorks(b.url, fresh.access_token)).toBe(true);
+    } finally {
+      await b.close();
+    }
+  });
+
   it('writes atomically: no temp files are left behind', async () => {
     const dir = tempDir();
     const file = join(dir, 'state.json');
@@ -281,6 +324,73 @@ describe('--state-file', () => {
     expect(readFileSync(file, 'utf8')).toBe('{"version":1,"codes":[');
     writeFileSync(file, '{"version":9}');
     await expect(startMock({ stateFile: file })).rejects.toThrow(/unsupported version/);
+  });
+
+  const grant = { clientId: 'demo-client', user: 'alice', scopes: ['crm'] };
+  const code = {
+    clientId: 'demo-client',
+    redirectUri: 'http://127.0.0.1:9/cb',
+    user: 'alice',
+    scopes: ['crm'],
+    expiresAt: 4e12,
+  };
+  const snapshot = (patch: Record<string, unknown>) =>
+    JSON.stringify({ version: 1, offsetSeconds: 0, codes: [], grants: [], rotated: [], ...patch });
+  it.each([
+    ['a token that is not a string', { grants: [[1, { ...grant, access: 5 }]] }],
+    ['an access token without its expiry', { grants: [[1, { ...grant, access: 'a' }]] }],
+    ['a refresh token without its expiry', { grants: [[1, { ...grant, refresh: 'r' }]] }],
+    ['an expiry that is not a number', { grants: [[1, { ...grant, accessExpiresAt: '1' }]] }],
+    ['a grant id that is not a positive integer', { grants: [[1.5, grant]] }],
+    [
+      'a duplicate grant id',
+      {
+        grants: [
+          [1, grant],
+          [1, grant],
+        ],
+      },
+    ],
+    ['an unknown grant field', { grants: [[1, { ...grant, admin: true }]] }],
+    ['scopes that are not strings', { grants: [[1, { ...grant, scopes: [1] }]] }],
+    ['a bad PKCE method', { codes: [['c', { ...code, challenge: 'x', challengeMethod: 'S512' }]] }],
+    ['a code grantId that is not an integer', { codes: [['c', { ...code, grantId: 'g' }]] }],
+    ['a code without expiry', { codes: [['c', { ...code, expiresAt: undefined }]] }],
+    ['a rotated token without expiry', { rotated: [['t', { grantId: 1 }]] }],
+    ['a negative clock offset', { offsetSeconds: -5 }],
+    ['a clock offset past 100 years', { offsetSeconds: 1e300 }],
+    ['a grantSeq that is not an integer', { grantSeq: 'x' }],
+    ['an unknown top-level field', { extra: [] }],
+  ])('a state file with %s is corrupt: startup error, file untouched', async (_name, patch) => {
+    const file = join(tempDir(), 'state.json');
+    const text = snapshot(patch);
+    writeFileSync(file, text);
+    await expect(startMock({ stateFile: file })).rejects.toThrow(/state file .* is corrupt/);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('a well-formed state file loads (every optional field in use)', async () => {
+    const file = join(tempDir(), 'state.json');
+    writeFileSync(
+      file,
+      snapshot({
+        grantSeq: 7,
+        codes: [['c', { ...code, challenge: 'x'.repeat(43), challengeMethod: 'S256', grantId: 7 }]],
+        grants: [
+          [
+            7,
+            { ...grant, access: 'a', accessExpiresAt: 4e12, refresh: 'r', refreshExpiresAt: 4e12 },
+          ],
+        ],
+        rotated: [['old', { grantId: 7, expiresAt: 4e12 }]],
+      }),
+    );
+    const m = await startMock({ stateFile: file });
+    try {
+      expect(await tokenWorks(m.url, 'a')).toBe(true);
+    } finally {
+      await m.close();
+    }
   });
 
   it('a missing state file is a fresh start', async () => {

@@ -26,6 +26,40 @@ function prng(seed: number): () => number {
 const SEED = 20_240_611;
 const COUNT = 3000;
 
+/** redirect_uri values as they appear in a query string (percent-encoding included). */
+const NASTY_REDIRECTS = [
+  'http://127.0.0.1/cb/%E2%82%AC',
+  'http://127.0.0.1/cb%0D%0ASet-Cookie:x=1',
+  'http://127.0.0.1/cb%0ALocation:%20http://evil.example/',
+  'http://127.0.0.1/cb/%E9',
+  'http://127.0.0.1/c%20b',
+  'http://127.0.0.1/cb%09',
+  'http://127.0.0.1/cb%00',
+  'http://127.0.0.1/cb%C2%85',
+  'http://127.0.0.1/cb%E3%80%80',
+  'http://127.0.0.1/cb/%C3%BC?q=%E2%82%AC',
+  'http://b%C3%BCcher.example/cb',
+  'https://app.example.test/cb?x=%FF',
+  'http://127.0.0.1/cb?',
+  'http://127.0.0.1/cb?a=1&',
+  "http://127.0.0.1/cb/'%22%3C%3E%60%7B%7D%7C%5E",
+  'http://[::1]:9/cb',
+  'javascript:alert(1)//',
+];
+
+/** state values as they appear in a query string. */
+const NASTY_STATES = [
+  'x',
+  '%FF',
+  '%C3',
+  '%E2%82%AC',
+  '%0D%0A',
+  'a%20b%26c%3Dd',
+  '100%',
+  '%zz',
+  '%F0%9F%98%80',
+];
+
 let mock: MockServer;
 let kept: TokenBody;
 let liveCode: string;
@@ -62,6 +96,8 @@ it(`${COUNT} malformed requests: no 5xx, every answer well-formed, state intact`
       String(Number.MAX_SAFE_INTEGER) + '9999',
       '-1',
       'null',
+      ...NASTY_REDIRECTS,
+      ...NASTY_STATES,
     ]);
   const names = [
     'response_type',
@@ -250,4 +286,49 @@ it(`${COUNT} malformed requests: no 5xx, every answer well-formed, state intact`
   expect(rotated.status).toBe(200);
   const fresh = await mint(mock.url);
   expect(await tokenWorks(mock.url, fresh.access_token)).toBe(true);
+});
+
+it('authorization requests with hostile redirect_uri and state: every Location is a valid header', async () => {
+  const auto = await startMock({ autoApprove: 'alice' });
+  const rnd = prng(SEED + 1);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
+  const failures: string[] = [];
+  try {
+    for (let n = 0; n < 400; n++) {
+      const redirect = pick(NASTY_REDIRECTS);
+      const state = pick(NASTY_STATES);
+      const query = `response_type=${pick(['code', 'code', 'token'])}&client_id=demo-client&scope=${pick(['crm', 'wiki', 'nope'])}&state=${state}&redirect_uri=${redirect}`;
+      const kind = pick(['consent', 'approve', 'deny', 'auto']);
+      const base = kind === 'auto' ? auto.url : mock.url;
+      const res =
+        kind === 'approve' || kind === 'deny'
+          ? await fetch(`${base}/webservice/authorize/`, {
+              method: 'POST',
+              redirect: 'manual',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              body: `${query}&user=${pick(['alice', 'bob'])}&decision=${kind}`,
+            })
+          : await fetch(`${base}/webservice/authorize/?${query}`, { redirect: 'manual' });
+      await res.arrayBuffer();
+      const describe = `#${n} ${kind} redirect_uri=${redirect} state=${state} → ${res.status}`;
+      if (res.status >= 500) failures.push(describe);
+      const location = res.headers.get('location');
+      if (res.status !== 302) {
+        if (location !== null) failures.push(`${describe}: Location on ${res.status}`);
+        continue;
+      }
+      if (location === null || !/^[\x21-\x7e]+$/.test(location) || !URL.canParse(location)) {
+        failures.push(`${describe}: bad Location ${JSON.stringify(location)}`);
+        continue;
+      }
+      const decoded = new URLSearchParams(`s=${state}`).get('s');
+      const echoed = new URL(location).searchParams.get('state');
+      if (echoed !== decoded) failures.push(`${describe}: state came back as ${echoed}`);
+    }
+  } finally {
+    await auto.close();
+  }
+  expect(failures.slice(0, 10)).toEqual([]);
+  // The server is still up.
+  expect(await tokenWorks(mock.url, (await mint(mock.url)).access_token)).toBe(true);
 });

@@ -64,10 +64,14 @@ describe('revoke endpoint (SERVICE.md 4.4, RFC 7009)', () => {
     expect((await refresh(mock.url, t.refresh_token)).status).toBe(200);
   });
 
-  it('token_type_hint other than access_token/refresh_token → unsupported_token_type', async () => {
+  it('token_type_hint other than access_token/refresh_token → invalid_request naming it', async () => {
     const t = await mint(mock.url);
     const res = await revoke(mock.url, t.access_token, 'id_token');
-    expect(await oauthErrorOf(res)).toMatchObject({ status: 400, error: 'unsupported_token_type' });
+    expect(await oauthErrorOf(res)).toEqual({
+      status: 400,
+      error: 'invalid_request',
+      description: 'token_type_hint must be access_token or refresh_token',
+    });
     expect(await tokenWorks(mock.url, t.access_token)).toBe(true);
   });
 

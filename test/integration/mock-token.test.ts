@@ -41,7 +41,7 @@ describe('token endpoint (SERVICE.md 4.2)', () => {
     expect(await tokenWorks(mock.url, body.access_token)).toBe(true);
   });
 
-  it('accepts the parameters in a form body (standard OAuth clients)', async () => {
+  it('accepts the parameters in a form body (standard OAuth clients), adding token_type', async () => {
     const code = await getCode(mock.url);
     const res = await postForm(tokenUrl(), {
       grant_type: 'authorization_code',
@@ -51,6 +51,15 @@ describe('token endpoint (SERVICE.md 4.2)', () => {
       client_secret: DEMO.secret,
     });
     expect(res.status).toBe(200);
+    // RFC 6749 §5.1 for requests made the RFC 6749 way; SERVICE.md's three members otherwise.
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual([
+      'access_token',
+      'token_type',
+      'expires_in',
+      'refresh_token',
+    ]);
+    expect(body).toMatchObject({ token_type: 'Bearer', expires_in: '3600' });
   });
 
   it('accepts HTTP Basic client authentication (RFC 6749 §2.3.1), with or without client_id', async () => {
@@ -67,7 +76,16 @@ describe('token endpoint (SERVICE.md 4.2)', () => {
         { authorization: basic(DEMO.id, DEMO.secret) },
       );
       expect(res.status).toBe(200);
+      expect(((await res.json()) as { token_type?: string }).token_type).toBe('Bearer');
     }
+    // Basic with the other parameters in the query string is the RFC 6749 way too.
+    const code = await getCode(mock.url);
+    const q = form({ grant_type: 'authorization_code', code });
+    const res = await fetch(`${tokenUrl()}?${q}`, {
+      method: 'POST',
+      headers: { authorization: basic(DEMO.id, DEMO.secret) },
+    });
+    expect(((await res.json()) as { token_type?: string }).token_type).toBe('Bearer');
   });
 
   it('Basic and client_secret at once, or a mismatched Basic, → invalid_client 401 with WWW-Authenticate', async () => {
@@ -78,7 +96,7 @@ describe('token endpoint (SERVICE.md 4.2)', () => {
       { authorization: basic(DEMO.id, DEMO.secret) },
     );
     expect(both.status).toBe(401);
-    expect(both.headers.get('www-authenticate')).toMatch(/^Basic /);
+    expect(both.headers.get('www-authenticate')).toBe('Basic realm="dasvc-mock"');
     expect((await oauthErrorOf(both)).error).toBe('invalid_client');
     const wrong = await postForm(
       tokenUrl(),
@@ -106,6 +124,11 @@ describe('token endpoint (SERVICE.md 4.2)', () => {
     expect(body.error).toBe(error);
     expect(typeof body.description).toBe('string');
     if (error === 'invalid_request') expect(body.description).toMatch(/client_id|grant_type|code/);
+    if (_name === 'missing secret') expect(body.description).toContain('client_secret');
+    // RFC 9110 §15.5.2: every 401 carries a challenge, also without HTTP Basic in the request.
+    expect(res.headers.get('www-authenticate')).toBe(
+      status === 401 ? 'Basic realm="dasvc-mock"' : null,
+    );
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
@@ -248,6 +271,20 @@ describe('refresh (SERVICE.md 4.3)', () => {
       { authorization: basic(DEMO.id, DEMO.secret) },
     );
     expect(res.status).toBe(200);
+    expect(((await res.json()) as { token_type?: string }).token_type).toBe('Bearer');
+  });
+
+  it('a refresh made the SERVICE.md way (query string) gets exactly three members; a form body adds token_type', async () => {
+    const first = await login(mock.url);
+    const viaQuery = (await (await refresh(mock.url, first.refresh_token)).json()) as TokenBody;
+    expect(Object.keys(viaQuery).sort()).toEqual(['access_token', 'expires_in', 'refresh_token']);
+    const viaForm = await postForm(`${mock.url}/webservice/authorize/refresh_token`, {
+      client_id: DEMO.id,
+      client_secret: DEMO.secret,
+      grant_type: 'refresh_token',
+      refresh_token: viaQuery.refresh_token,
+    });
+    expect(await viaForm.json()).toMatchObject({ token_type: 'Bearer', expires_in: '3600' });
   });
 
   it('the refresh endpoint refuses other grant types and a missing refresh_token', async () => {
@@ -303,6 +340,27 @@ describe('refresh (SERVICE.md 4.3)', () => {
     } finally {
       await clockMock.close();
     }
+  });
+
+  it('expires_in is the lifetime in whole seconds, rounded down', async () => {
+    const m = await startMock({ accessTtl: 90.9 });
+    try {
+      expect((await login(m.url)).expires_in).toBe('90');
+    } finally {
+      await m.close();
+    }
+  });
+
+  it.each([
+    ['codeTtl', 0],
+    ['accessTtl', '0s'],
+    ['refreshTtl', 0],
+    ['accessTtl', '500ms'],
+    ['codeTtl', 0.999],
+    ['accessTtl', '40000d'],
+    ['refreshTtl', 1e12],
+  ])('%s %j is refused: under 1 s (or over 100 years)', async (name, value) => {
+    await expect(startMock({ [name]: value })).rejects.toThrow(/ttl/);
   });
 
   it('--access-ttl and --refresh-ttl set the lifetimes', async () => {

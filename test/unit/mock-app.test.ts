@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { toFetchResponse } from '../../src/mock/fetch-adapter.js';
 import { createMockApp } from '../../src/mock/index.js';
 
 const BASE = 'http://mock.test';
@@ -42,7 +43,7 @@ describe('createMockApp (no socket)', () => {
     expect((await handler(list(t.access_token))).status).toBe(401);
   });
 
-  it('the consent form action uses the request origin', async () => {
+  it('the consent form action is path-relative, whatever the origin', async () => {
     const { handler } = app();
     const q = new URLSearchParams({
       response_type: 'code',
@@ -54,9 +55,32 @@ describe('createMockApp (no socket)', () => {
     const res = await handler(
       new Request(`https://das.elsewhere.test:8443/webservice/authorize/?${q}`),
     );
-    expect(await res.text()).toContain(
-      'action="https://das.elsewhere.test:8443/webservice/authorize/"',
-    );
+    const html = await res.text();
+    expect(html).toContain('action="/webservice/authorize/"');
+    expect(html).not.toContain('das.elsewhere.test');
+  });
+
+  it('a non-ASCII redirect_uri gets a valid Location, not a rejected promise', async () => {
+    const { handler } = app({ t: Date.parse('2030-01-01T00:00:00Z') }, { autoApprove: 'alice' });
+    for (const responseType of ['code', 'token']) {
+      const q = `response_type=${responseType}&client_id=demo-client&scope=crm&state=x&redirect_uri=http://127.0.0.1/cb/%E2%82%AC`;
+      const res = await handler(new Request(`${BASE}/webservice/authorize/?${q}`));
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toMatch(/^http:\/\/127\.0\.0\.1\/cb\/%E2%82%AC\?/);
+    }
+  });
+
+  it('an answer fetch cannot represent becomes a JSON 500', async () => {
+    const res = toFetchResponse({
+      status: 302,
+      headers: { location: 'http://x/\r\nA: b' },
+      body: '',
+    });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({
+      error: 'server_error',
+      error_description: 'internal error in the mock',
+    });
   });
 
   it('a drop fault is a network error Response', async () => {

@@ -11,6 +11,19 @@ import { pkceMatches, safeEqual } from '../../src/mock/secrets.js';
 import { MockState } from '../../src/mock/mock-state.js';
 
 describe('parseOAuthParams', () => {
+  it('names the first parameter that is not valid UTF-8 percent-encoding', () => {
+    expect(parseOAuthParams('a=1&state=%FF&b=%C3', '', '').malformed).toBe('state');
+    expect(parseOAuthParams('a=%C3%BC&b=100%&c=%zz', '', '').malformed).toBeUndefined();
+    expect(parseOAuthParams('', 'x=%ED%A0%80', 'application/x-www-form-urlencoded').malformed).toBe(
+      'x',
+    );
+  });
+  it('tells whether a form body carried parameters', () => {
+    const form = 'application/x-www-form-urlencoded';
+    expect(parseOAuthParams('a=1', '', form).fromBody).toBe(false);
+    expect(parseOAuthParams('', 'a=1', form).fromBody).toBe(true);
+    expect(parseOAuthParams('', 'a=1', 'application/json').fromBody).toBe(false);
+  });
   it('merges query and form body, reports the first repeat, drops empty values', () => {
     const p = parseOAuthParams(
       'a=1&b=&c=3',
@@ -49,7 +62,24 @@ describe('redirect URIs', () => {
     ['ftp://x/cb', 'redirect_uri must use http or https'],
     ['http://x/cb#f', 'redirect_uri must not contain a fragment (RFC 6749 §3.1.2)'],
     ['http://u:p@x/cb', 'redirect_uri must not contain credentials'],
-  ])('%s', (uri, problem) => expect(redirectUriProblem(uri)).toBe(problem));
+    [
+      'http://x/cb\r\nSet-Cookie: a=b',
+      'redirect_uri must not contain control characters or whitespace',
+    ],
+    ['http://x/c b', 'redirect_uri must not contain control characters or whitespace'],
+    ['http://x/cb\t', 'redirect_uri must not contain control characters or whitespace'],
+    ['http://x/cb\u0085', 'redirect_uri must not contain control characters or whitespace'],
+    ['http://x/cb\u3000', 'redirect_uri must not contain control characters or whitespace'],
+    ['http://x/cb/\u20ac', undefined],
+  ])('%j', (uri, problem) => expect(redirectUriProblem(uri)).toBe(problem));
+  it('builds the Location from the serialized URL: ASCII only, a valid header value', () => {
+    expect(buildRedirect('http://h/cb/\u20ac?q=\u00e9', [['state', '\u00fc']])).toBe(
+      'http://h/cb/%E2%82%AC?q=%C3%A9&state=%C3%BC',
+    );
+    expect(buildRedirect('http://b\u00fccher.example/cb?', [['code', 'c']])).toBe(
+      'http://xn--bcher-kva.example/cb?code=c',
+    );
+  });
   it('appends state then code, percent-encoded', () => {
     expect(
       buildRedirect('http://h/cb', [
@@ -147,6 +177,21 @@ describe('fixtures', () => {
     ],
     ['instances/crm.json', '{"methods":[{"name":"x"},{"name":"x"}]}', /declared twice/],
     ['instances/crm.json', '{"methods":[{"name":"rpc.mine"}]}', /reserved/],
+    [
+      'instances/crm.json',
+      '{"methods":[{"name":"x","params":[{"name":"a"},{"name":"b","required":true}]}]}',
+      /method "x": required param "b" comes after optional "a"/,
+    ],
+    [
+      'instances/crm.json',
+      '{"methods":[{"name":"x","params":[{"name":"a","description":5}]}]}',
+      /method "x": param "a": "description" must be a string/,
+    ],
+    [
+      'instances/crm.json',
+      '{"methods":[{"name":"x","result":{"name":"r","schema":"string"}}]}',
+      /method "x": result: "schema" must be a JSON Schema object/,
+    ],
   ])('a broken %s is a usage error naming file and problem', (file, text, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'dasvc-fx-'));
     mkdirSync(join(dir, 'instances'));
@@ -188,5 +233,42 @@ describe('MockState', () => {
     expect(state.tokens.size).toBe(2);
     expect(state.grants.size).toBe(1);
     expect(state.rotated.size).toBe(0);
+  });
+  it('restore never hands out a grant id that a code or rotated token still names', () => {
+    const lifetimes = { codeSeconds: 60, accessSeconds: 60, refreshSeconds: 600 };
+    const scopes = ['crm'];
+    const state = new MockState(lifetimes, () => 0);
+    // A file written before grantSeq was kept: the highest id survives only in codes and rotated.
+    state.restore({
+      version: 1,
+      offsetSeconds: 0,
+      codes: [
+        [
+          'c',
+          {
+            clientId: 'c',
+            redirectUri: 'http://x/',
+            user: 'u',
+            scopes,
+            expiresAt: 1e6,
+            grantId: 4,
+          },
+        ],
+      ],
+      grants: [[2, { clientId: 'c', user: 'u', scopes }]],
+      rotated: [['t', { grantId: 9, expiresAt: 1e6 }]],
+    });
+    state.mint({ clientId: 'c', user: 'u', scopes });
+    expect([...state.grants.keys()]).toContain(10);
+    const again = new MockState(lifetimes, () => 0);
+    again.restore({ ...state.snapshot(), codes: [], rotated: [] });
+    expect(again.snapshot().grantSeq).toBe(10);
+  });
+  it('expires_in is whole seconds rounded down', () => {
+    const state = new MockState(
+      { codeSeconds: 60, accessSeconds: 1.9, refreshSeconds: 600 },
+      () => 5,
+    );
+    expect(state.mint({ clientId: 'c', user: 'u', scopes: ['crm'] }).expires_in).toBe('1');
   });
 });

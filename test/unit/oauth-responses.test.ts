@@ -93,6 +93,13 @@ describe('processRevocationResponse (SERVICE.md §2.4, RFC 7009)', () => {
     expect(() => processRevocationResponse(json(500, 'oops'))).toThrow(ServiceError);
     expect(() => processRevocationResponse(json(200, 'ok!'))).toThrow(NetworkError);
   });
+  it('regression: refuses a JSON body that is not an object (it was accepted)', () => {
+    for (const body of ['"Token revoked"', '["Token revoked"]', 'true', '1', 'null']) {
+      expect(() => processRevocationResponse({ status: 200, headers: {}, text: body })).toThrow(
+        NetworkError,
+      );
+    }
+  });
 });
 
 describe('parseCallback (SERVICE.md §4.1, RFC 6749 §4.1.2)', () => {

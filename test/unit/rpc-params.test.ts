@@ -3,6 +3,7 @@ import { UsageError } from '../../src/errors.js';
 import {
   buildApiRequest,
   buildCall,
+  JsonRpcError,
   processApiResponse,
   rpcErrorFrom,
 } from '../../src/rpc/jsonrpc.js';
@@ -126,5 +127,93 @@ describe('JSON-RPC request and response (SERVICE.md §4.5)', () => {
     expect(error?.detail).toEqual({ m: 'x' });
     expect(error?.exitCode).toBe(1);
     expect(rpcErrorFrom({ jsonrpc: '2.0', result: null, id: 1 })).toBeUndefined();
+  });
+});
+
+describe('processApiResponse with the request it answers (JSON-RPC 2.0 §5–6)', () => {
+  const res = (status: number, text: string) => ({ status, headers: {}, text });
+  const call = buildCall('m', {}, 1);
+  const notification = buildCall('m', {}, 1, true);
+  const batch = [buildCall('a', {}, 1), buildCall('b', {}, 2), notification];
+  const unexpected = (text: string, request: unknown, status = 200) => {
+    try {
+      processApiResponse(res(status, text), 'x', request);
+    } catch (error) {
+      expect(error).toBeInstanceOf(NetworkError);
+      expect((error as NetworkError).message).toContain('not the JSON-RPC answer expected');
+      return;
+    }
+    throw new Error(`accepted ${text}`);
+  };
+
+  it('accepts the answer to the call, by id, result or error', () => {
+    expect(
+      processApiResponse(res(200, '{"jsonrpc":"2.0","result":null,"id":1}'), 'x', call),
+    ).toEqual({ kind: 'json', body: { jsonrpc: '2.0', result: null, id: 1 } });
+    const error = '{"jsonrpc":"2.0","error":{"code":-32600,"message":"bad"},"id":null}';
+    expect(processApiResponse(res(200, error), 'x', call).kind).toBe('json');
+  });
+
+  it('regression: refuses a 200 that is not the JSON-RPC answer to the call', () => {
+    for (const text of [
+      '{"foo":1}',
+      'null',
+      '"text"',
+      '{"result":1,"id":1}',
+      '{"jsonrpc":"1.0","result":1,"id":1}',
+      '{"jsonrpc":"2.0","id":1}',
+      '{"jsonrpc":"2.0","result":1,"error":{"code":1,"message":"m"},"id":1}',
+      '{"jsonrpc":"2.0","result":1}',
+      '{"jsonrpc":"2.0","result":1,"id":2}',
+      '{"jsonrpc":"2.0","result":1,"id":"1"}',
+      '{"jsonrpc":"2.0","result":1,"id":null}',
+      '{"jsonrpc":"2.0","error":{"code":"x","message":"m"},"id":1}',
+      '{"jsonrpc":"2.0","error":{"code":1.5,"message":"m"},"id":1}',
+      '[{"jsonrpc":"2.0","result":1,"id":1}]',
+    ])
+      unexpected(text, call);
+  });
+
+  it('regression: an empty answer only for a notification or an all-notification batch', () => {
+    unexpected('', call);
+    unexpected('', call, 204);
+    unexpected('', batch);
+    expect(processApiResponse(res(200, ''), 'x', notification)).toEqual({ kind: 'none' });
+    expect(processApiResponse(res(204, ''), 'x', [notification, notification])).toEqual({
+      kind: 'none',
+    });
+  });
+
+  it('regression: a batch is answered by an array of responses to its ids', () => {
+    const a = '{"jsonrpc":"2.0","result":"a","id":1}';
+    const b = '{"jsonrpc":"2.0","result":"b","id":2}';
+    expect(processApiResponse(res(200, `[${b},${a}]`), 'x', batch).kind).toBe('json');
+    unexpected(a, batch);
+    unexpected('[]', batch);
+    unexpected(`[${a},${a}]`, batch);
+    unexpected(`[${a},{"jsonrpc":"2.0","result":"c","id":3}]`, batch);
+    unexpected(`[${a},{"foo":1}]`, batch);
+    // §6: a batch refused as a whole is answered by one error object with a null id.
+    const refused =
+      '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"},"id":null}';
+    expect(processApiResponse(res(200, refused), 'x', []).kind).toBe('json');
+    // A member that is no request object is answered with a null id.
+    const nullId =
+      '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"},"id":null}';
+    expect(processApiResponse(res(200, `[${nullId}]`), 'x', [1]).kind).toBe('json');
+  });
+
+  it('carries the JSON-RPC error object for --json output', () => {
+    const error = rpcErrorFrom({
+      jsonrpc: '2.0',
+      error: { code: -32004, message: 'Contact not found', data: { id: 3 } },
+      id: 1,
+    });
+    expect(error).toBeInstanceOf(JsonRpcError);
+    expect(error?.rpcError).toEqual({
+      code: -32004,
+      message: 'Contact not found',
+      data: { id: 3 },
+    });
   });
 });

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { AuthError, UsageError } from '../../src/errors.js';
 import type { HttpRequest, HttpResponse } from '../../src/http/types.js';
 import { withFileLock } from '../../src/store/file-lock.js';
-import { ProfileStore } from '../../src/store/profile-store.js';
-import { currentTokens, type SessionDeps } from '../../src/store/session.js';
+import { activeProfileName, ProfileStore } from '../../src/store/profile-store.js';
+import { currentTokens, forgetTokens, type SessionDeps } from '../../src/store/session.js';
 
 const NOW = 1_000_000_000;
 function storeWith(tokens: Record<string, unknown>): ProfileStore {
@@ -113,7 +113,7 @@ describe('currentTokens', () => {
       deps(store, async () => ({ status: 400, headers: {}, text: '{"error":"invalid_grant"}' })),
     );
     await expect(attempt).rejects.toBeInstanceOf(AuthError);
-    await expect(attempt).rejects.toMatchObject({ hint: 'dasvc login --profile default' });
+    await expect(attempt).rejects.toMatchObject({ hint: 'dasvc login' });
   });
 
   it('is AuthError when not logged in, UsageError when the file is corrupt', async () => {
@@ -127,6 +127,78 @@ describe('currentTokens', () => {
       currentTokens(deps(store, () => Promise.reject(new Error()))),
     ).rejects.toBeInstanceOf(UsageError);
     expect(readFileSync(store.file, 'utf8')).toBe('{oops');
+  });
+});
+
+describe('an access-only revoke', () => {
+  const live = { accessToken: 'A', refreshToken: 'R', obtainedAt: NOW, expiresAt: NOW + 3_600_000 };
+
+  it('regression: is recorded as revoked with its expiry kept (it wrote accessToken "" and expiresAt 0)', async () => {
+    const store = storeWith(live);
+    await forgetTokens(store, 'default', 'access');
+    expect(store.profile('default')?.tokens).toEqual({
+      ...live,
+      accessToken: null,
+      accessRevoked: true,
+    });
+  });
+
+  it('makes the next use refresh; without a refresh token it is AuthError "revoked"', async () => {
+    const store = storeWith(live);
+    await forgetTokens(store, 'default', 'access');
+    const result = await currentTokens(
+      deps(store, async () => ok({ access_token: 'A2', refresh_token: 'R2', expires_in: 3600 })),
+    );
+    expect(result).toMatchObject({ refreshed: true, tokens: { accessToken: 'A2' } });
+    expect(store.profile('default')?.tokens).not.toHaveProperty('accessRevoked');
+    const bare = storeWith({ ...live, refreshToken: null, accessToken: null, accessRevoked: true });
+    await expect(
+      currentTokens(deps(bare, () => Promise.reject(new Error('no request expected')))),
+    ).rejects.toMatchObject({ code: 'revoked', exitCode: 3 });
+  });
+});
+
+describe('ProfileStore.read checks the shape (SPEC §2: a corrupt file is a clear error)', () => {
+  it('regression: valid JSON of the wrong shape is UsageError config_corrupt naming the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dasvc-unit-'));
+    const file = join(dir, 'config.json');
+    const store = new ProfileStore(file);
+    for (const text of [
+      '{"profiles":{"default":{"tokens":"x"}}}',
+      '{"profiles":{"default":{"tokens":{"accessToken":"a","refreshToken":1,"expiresAt":1,"obtainedAt":1}}}}',
+      '{"profiles":{"default":{"tokens":{"accessToken":"a","refreshToken":null,"expiresAt":"soon","obtainedAt":1}}}}',
+      '{"profiles":{"default":{"tokens":{"accessToken":"a","refreshToken":null,"expiresAt":null}}}}',
+      '{"profiles":{"default":null}}',
+      '{"profiles":{"default":{"endpoints":{"api":3}}}}',
+      '{"profiles":{"default":{"params":"header"}}}',
+      '{"profiles":"x"}',
+      '{"activeProfile":"constructor"}',
+      '{"activeProfile":3}',
+    ]) {
+      writeFileSync(file, text);
+      let caught: unknown;
+      try {
+        store.read();
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, text).toBeInstanceOf(UsageError);
+      expect(caught).toMatchObject({ code: 'config_corrupt' });
+      expect((caught as Error).message).toContain(file);
+      expect(readFileSync(file, 'utf8')).toBe(text);
+    }
+    writeFileSync(file, '{"other":1,"profiles":{"p":{"baseUrl":"http://h","extra":[1]}}}');
+    expect(store.read()).toMatchObject({ other: 1 });
+  });
+
+  it('regression: profile names from --profile and DASVC_PROFILE are checked', () => {
+    for (const name of ['__proto__', 'constructor', 'prototype', 'a/b', '', 'x'.repeat(65)]) {
+      expect(() => activeProfileName(name, {}, {}), name).toThrow(UsageError);
+      if (name !== '')
+        expect(() => activeProfileName(undefined, { DASVC_PROFILE: name }, {})).toThrow(UsageError);
+    }
+    expect(activeProfileName('work.1_a-b', {}, {})).toBe('work.1_a-b');
+    expect(activeProfileName(undefined, {}, {})).toBe('default');
   });
 });
 

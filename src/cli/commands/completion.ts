@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '../commander.js';
 
 /** `dasvc completion bash|zsh|fish` (SPEC §3): generated from the program's own commands and options. */
 export function completionCommand(): Command {

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '../commander.js';
 
 /** `dasvc demo` (SPEC §3, also `npm start`): the whole flow on an embedded mock, narrated. */
 export function demoCommand(): Command {

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '../commander.js';
 import { addServiceOptions } from './service-options.js';
 
 /** `dasvc login` (SPEC §3): flags only; the flow lives in ../run/login.ts. */

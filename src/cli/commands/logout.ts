@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '../commander.js';
 import { addServiceOptions } from './service-options.js';
 
 /** `dasvc logout` (SPEC §3): revoke at the service (best effort), then forget locally. */

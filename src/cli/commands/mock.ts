@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '../commander.js';
 import { UsageError } from '../../errors.js';
 
 interface MockFlags {

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '../commander.js';
 import { addServiceOptions } from './service-options.js';
 
 /** `dasvc rpc <scope> <method> [params...]` (SPEC §3). */

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '../commander.js';
 import { addServiceOptions } from './service-options.js';
 
 async function run(cmd: Command, name: 'status' | 'print' | 'refresh' | 'revoke'): Promise<void> {

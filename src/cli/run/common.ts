@@ -1,8 +1,7 @@
 import { formatDuration } from '../../util/duration.js';
-import type { TokenSet } from '../../oauth/token-response.js';
-import { canRefresh, secondsLeft } from '../../store/expiry.js';
-import type { Profile, StoreData } from '../../store/profile-store.js';
-import type { SessionDeps } from '../../store/session.js';
+import { canRefresh, isExpired, secondsLeft, type TokenTimes } from '../../store/expiry.js';
+import type { Profile, StoreData, StoredTokens } from '../../store/profile-store.js';
+import { usableAccessToken, type SessionDeps } from '../../store/session.js';
 import type { CliContext } from '../context.js';
 import {
   endpointOrMissing,
@@ -57,7 +56,7 @@ export function sessionDeps(ctx: CliContext, view: ProfileView): SessionDeps {
 
 /** Expiry in the JSON outputs: ISO time and seconds left, or nulls when unknown. */
 export function expiryJson(
-  tokens: TokenSet,
+  tokens: TokenTimes,
   now: number,
 ): { expiresAt: string | null; expiresIn: number | null } {
   const left = secondsLeft(tokens, now);
@@ -68,7 +67,7 @@ export function expiryJson(
 }
 
 /** "expires in 59m 58s (2025-01-01T12:00:00.000Z)", "expired 3m ago (…)", or "expiry unknown". */
-export function describeExpiry(tokens: TokenSet, now: number): string {
+export function describeExpiry(tokens: TokenTimes, now: number): string {
   const left = secondsLeft(tokens, now);
   if (left === null || tokens.expiresAt === null) return 'expiry unknown';
   const at = new Date(tokens.expiresAt).toISOString();
@@ -77,11 +76,50 @@ export function describeExpiry(tokens: TokenSet, now: number): string {
     : `expired ${formatDuration(-left)} ago (${at})`;
 }
 
+/** ISO time to the second: `2026-11-22T15:04:05Z`. */
+function isoSeconds(epochMs: number): string {
+  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * The one-line result of login and refresh on stdout (SPEC §3 "prints profile, scope and expiry"):
+ * `profile default · scope crm · access token expires 2026-11-22T15:04:05Z (in 1h)`. Never a token.
+ */
+export function sessionSummary(
+  name: string,
+  profile: Profile,
+  tokens: TokenTimes,
+  now: number,
+): string {
+  const left = secondsLeft(tokens, now);
+  const expiry =
+    left === null || tokens.expiresAt === null
+      ? 'expiry unknown'
+      : left > 0
+        ? `expires ${isoSeconds(tokens.expiresAt)} (in ${formatDuration(left)})`
+        : `expired ${isoSeconds(tokens.expiresAt)} (${formatDuration(-left)} ago)`;
+  return `profile ${name} · scope ${profile.scope || '(none)'} · access token ${expiry}`;
+}
+
+/** Whether the stored access token was revoked (`token revoke` of the access token alone). */
+export function accessRevoked(tokens: StoredTokens): boolean {
+  return usableAccessToken(tokens) === null;
+}
+
+/**
+ * Whether the stored session can still be used: a live access token, or a refresh still possible
+ * (SERVICE.md §4.3). `token status` exits 3 when not.
+ */
+export function sessionUsable(tokens: StoredTokens, now: number): boolean {
+  if (canRefresh(tokens, now)) return true;
+  return !accessRevoked(tokens) && !isExpired(tokens, now);
+}
+
 /** The token state as scripts read it (`--json`), never the tokens themselves. */
 export function tokenStateJson(
   name: string,
   profile: Profile,
-  tokens: TokenSet,
+  tokens: StoredTokens,
   now: number,
 ): Record<string, unknown> {
   return {
@@ -90,7 +128,8 @@ export function tokenStateJson(
     clientId: profile.clientId ?? null,
     scope: profile.scope ?? null,
     ...expiryJson(tokens, now),
-    expired: tokens.expiresAt !== null && now >= tokens.expiresAt,
+    expired: isExpired(tokens, now),
+    revoked: accessRevoked(tokens),
     refreshable: canRefresh(tokens, now),
     obtainedAt: new Date(tokens.obtainedAt).toISOString(),
   };

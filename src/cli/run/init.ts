@@ -1,6 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { normalizeBaseUrl, type ParamsPlacement } from '../../oauth/endpoints.js';
 import type { CliContext } from '../context.js';
+import { checkProfileName } from '../../store/store-shape.js';
 import { loadProfile } from './common.js';
 
 /** `dasvc init` (SPEC §3): asks for a profile's settings in a terminal and writes it; a usage error elsewhere. */
@@ -13,7 +14,10 @@ export async function initRun(ctx: CliContext): Promise<void> {
     });
   }
   const view = loadProfile(ctx);
-  const name = (await prompter.input('Profile name:', { default: view.name })).trim() || view.name;
+  const name = checkProfileName(
+    (await prompter.input('Profile name:', { default: view.name })).trim() || view.name,
+    'profile name',
+  );
   const existing = view.data.profiles?.[name] ?? {};
   const baseUrl = normalizeBaseUrl(
     await prompter.input('Base URL of the installation:', { default: existing.baseUrl }),
@@ -43,7 +47,6 @@ export async function initRun(ctx: CliContext): Promise<void> {
       scope,
       params,
     };
-    data.activeProfile ??= name;
   });
   if (ctx.out.json) ctx.out.result({ profile: name, baseUrl, clientId, scope, params });
   ctx.out.success(

@@ -12,7 +12,7 @@ import {
   resolvePlacement,
   SETTINGS,
 } from '../settings.js';
-import { describeExpiry, loadProfile, tokenStateJson } from './common.js';
+import { describeExpiry, loadProfile, sessionSummary, tokenStateJson } from './common.js';
 
 /** Default of `--timeout` (seconds): long enough to log in, short enough not to hang a script forever. */
 export const DEFAULT_LOGIN_TIMEOUT_SECONDS = 300;
@@ -61,9 +61,6 @@ export async function loginRun(ctx: CliContext): Promise<void> {
   const endpoints = resolveEndpoints(baseUrl, flags, ctx.env, profile);
   const placement = resolvePlacement(flags, ctx.env, profile);
 
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
   const lines =
     flags.browser === false
       ? createInterface({ input: process.stdin, terminal: false })
@@ -87,11 +84,10 @@ export async function loginRun(ctx: CliContext): Promise<void> {
         tell: (message) => ctx.out.info(message),
         openBrowser: flags.browser === false ? undefined : ctx.openBrowser,
         pasted: lines,
-        signal: controller.signal,
+        signal: ctx.signal,
       },
     );
   } finally {
-    process.removeListener('SIGINT', onSigint);
     lines?.close();
     if (lines) process.stdin.destroy();
   }
@@ -109,11 +105,14 @@ export async function loginRun(ctx: CliContext): Promise<void> {
       ...(refreshMargin === undefined ? {} : { refreshMargin }),
       tokens,
     };
-    data.activeProfile ??= view.name;
+    // The active profile is chosen by `dasvc profile use` alone (SPEC §2: else `default`).
   });
   const stored = saved.profiles![view.name]!;
-  if (ctx.out.json) ctx.out.result(tokenStateJson(view.name, stored, tokens, ctx.now()));
+  const now = ctx.now();
+  // The result on stdout, the narration on stderr (SPEC §3); never the tokens.
+  if (ctx.out.json) ctx.out.result(tokenStateJson(view.name, stored, tokens, now));
+  else ctx.out.line(sessionSummary(view.name, stored, tokens, now));
   ctx.out.success(
-    `Logged in: profile ${view.name}, scope "${scope}", access token ${describeExpiry(tokens, ctx.now())}`,
+    `Logged in: profile ${view.name}, scope "${scope}", access token ${describeExpiry(tokens, now)}`,
   );
 }

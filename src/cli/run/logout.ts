@@ -1,6 +1,6 @@
 import { DasvcError, NetworkError } from '../../errors.js';
 import type { TokenTypeHint } from '../../oauth/token-request.js';
-import { forgetTokens } from '../../store/session.js';
+import { forgetTokens, usableAccessToken } from '../../store/session.js';
 import type { CliContext } from '../context.js';
 import { loadProfile } from './common.js';
 import { revokeToken } from './revoke.js';
@@ -22,7 +22,7 @@ export async function logoutRun(ctx: CliContext): Promise<void> {
   const revoked: Record<string, boolean> = {};
   const pairs: [TokenTypeHint, string | null][] = [
     ['refresh_token', tokens.refreshToken],
-    ['access_token', tokens.accessToken || null],
+    ['access_token', usableAccessToken(tokens)],
   ];
   let target;
   try {

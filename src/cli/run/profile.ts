@@ -2,6 +2,7 @@ import { UsageError } from '../../errors.js';
 import type { CliContext } from '../context.js';
 import { tokenStateJson } from './common.js';
 import type { Profile } from '../../store/profile-store.js';
+import { checkProfileName } from '../../store/store-shape.js';
 
 function summary(
   name: string,
@@ -55,8 +56,8 @@ export async function profileRun(
     }
     return;
   }
-  const name = target ?? active;
-  const profile = profiles[name];
+  const name = target === undefined ? active : checkProfileName(target, `profile ${action}`);
+  const profile = Object.hasOwn(profiles, name) ? profiles[name] : undefined;
   if (!profile)
     throw new UsageError(`no profile named ${JSON.stringify(name)}`, {
       code: 'no_such_profile',

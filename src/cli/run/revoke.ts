@@ -14,12 +14,20 @@ export interface RevokeTarget {
   placement: ParamsPlacement;
 }
 
-/** Sends one revoke request (SERVICE.md §4.4) and returns the confirmed body. */
+/** A confirmed revocation: the body exactly as received, and parsed (null when empty, RFC 7009 §2.2). */
+export interface RevokeAnswer {
+  text: string;
+  body: Record<string, unknown> | null;
+}
+
+/** Sends one revoke request (SERVICE.md §4.4) and returns the confirmed answer. */
 export async function revokeToken(
   send: SendFn,
   target: RevokeTarget,
   token: string,
   hint: TokenTypeHint,
-): Promise<unknown> {
-  return processRevocationResponse(await send(buildRevocationRequest({ ...target, token, hint })));
+): Promise<RevokeAnswer> {
+  const response = await send(buildRevocationRequest({ ...target, token, hint }));
+  const body = processRevocationResponse(response);
+  return { text: response.text.trim(), body };
 }

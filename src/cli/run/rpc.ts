@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { AuthError, ServiceError, UsageError } from '../../errors.js';
+import { AuthError, InterruptedError, ServiceError, UsageError } from '../../errors.js';
 import { apiUrlFor } from '../../oauth/endpoints.js';
 import {
   buildApiRequest,
@@ -10,8 +10,9 @@ import {
 } from '../../rpc/jsonrpc.js';
 import { parseParams } from '../../rpc/params.js';
 import type { Profile } from '../../store/profile-store.js';
-import { currentTokens } from '../../store/session.js';
-import type { CliContext } from '../context.js';
+import { currentTokens, notLoggedIn } from '../../store/session.js';
+import { readAll, type CliContext } from '../context.js';
+import { stdoutAnswered } from '../output.js';
 import { endpointOrMissing, pickSetting, resolveEndpoints, SETTINGS } from '../settings.js';
 import { baseUrlOf, loadProfile, sessionDeps, type ProfileView } from './common.js';
 
@@ -22,10 +23,12 @@ export interface RpcArgs {
   params: string[];
 }
 
-function readText(path: string, what: string): string {
+/** Reads a file, or stdin for `-` (asynchronously, so that Ctrl-C still ends a waiting read). */
+async function readText(ctx: CliContext, path: string, what: string): Promise<string> {
   try {
-    return readFileSync(path === '-' ? 0 : path, 'utf8');
+    return path === '-' ? await readAll(ctx.stdin, ctx.signal) : readFileSync(path, 'utf8');
   } catch (error) {
+    if (error instanceof InterruptedError) throw error;
     throw new UsageError(
       `cannot read ${what} ${path === '-' ? 'from stdin' : path}: ${(error as Error).message}`,
       { code: 'bad_params' },
@@ -44,14 +47,24 @@ function parseId(value: unknown): number {
 }
 
 /** The request body: one call from the params grammar, or the batch array from --batch. */
-function buildBody(args: RpcArgs, flags: CliContext['flags']): unknown {
+async function buildBody(args: RpcArgs, ctx: CliContext): Promise<unknown> {
+  const flags = ctx.flags;
   if (flags.batch !== undefined) {
     if (args.method !== undefined)
       throw new UsageError(
         '--batch takes the calls from the file; leave out the method and params',
         { code: 'bad_flags' },
       );
-    const text = readText(String(flags.batch), 'the batch');
+    for (const [flag, set] of [
+      ['--id', flags.id !== undefined],
+      ['--notify', Boolean(flags.notify)],
+    ] as const) {
+      if (set)
+        throw new UsageError(`${flag} cannot be combined with --batch: the file gives each call`, {
+          code: 'bad_flags',
+        });
+    }
+    const text = await readText(ctx, String(flags.batch), 'the batch');
     let batch: unknown;
     try {
       batch = JSON.parse(text);
@@ -70,20 +83,25 @@ function buildBody(args: RpcArgs, flags: CliContext['flags']): unknown {
     throw new UsageError('missing method: dasvc rpc <scope> <method> [params...]', {
       code: 'missing_method',
     });
+  const id = parseId(flags.id);
+  const stdin = args.params.length === 1 && args.params[0] === '-';
+  const stdinText = stdin ? await readText(ctx, '-', 'params') : '';
   const params = parseParams(args.params, {
     readFile: (path) => readFileSync(path, 'utf8'),
-    readStdin: () => readText('-', 'params'),
+    readStdin: () => stdinText,
   });
-  return buildCall(args.method, params, parseId(flags.id), Boolean(flags.notify));
+  return buildCall(args.method, params, id, Boolean(flags.notify));
 }
 
 /**
  * `dasvc rpc` (SPEC §3): one call or a batch to the scope's API URL with the bearer token; the token
  * comes from --token/DASVC_TOKEN (no store) or the profile, refreshed first when due, and refreshed
  * once more if the API refuses it (another process may have rotated it, or its expiry was unknown).
+ * Without a token from flag or env, a profile that holds none is "not logged in" (exit 3) before
+ * any setting is looked at.
  */
 export async function rpcRun(args: RpcArgs, ctx: CliContext): Promise<void> {
-  const body = buildBody(args, ctx.flags);
+  const body = await buildBody(args, ctx);
   const explicit = pickSetting(SETTINGS.token, ctx.flags, ctx.env, undefined)?.value;
   let view: ProfileView | undefined;
   let profile: Profile | undefined;
@@ -94,21 +112,21 @@ export async function rpcRun(args: RpcArgs, ctx: CliContext): Promise<void> {
   if (needProfile) {
     view = loadProfile(ctx);
     profile = view.profile;
+    if (explicit === undefined && !profile?.tokens) throw notLoggedIn(view.name);
   }
   const endpoints = resolveEndpoints(baseUrlOf(ctx, profile), ctx.flags, ctx.env, profile);
   const url = apiUrlFor(endpointOrMissing(endpoints, 'api'), args.scope);
 
+  const call = async (token: string): Promise<ApiAnswer> =>
+    processApiResponse(await ctx.send(buildApiRequest(url, token, body)), args.scope, body);
   let answer: ApiAnswer;
   if (explicit !== undefined) {
-    answer = processApiResponse(await ctx.send(buildApiRequest(url, explicit, body)), args.scope);
+    answer = await call(explicit);
   } else {
     const deps = sessionDeps(ctx, view!);
     const { tokens } = await currentTokens(deps);
     try {
-      answer = processApiResponse(
-        await ctx.send(buildApiRequest(url, tokens.accessToken, body)),
-        args.scope,
-      );
+      answer = await call(tokens.accessToken);
     } catch (error) {
       if (!(error instanceof AuthError) || error.status !== 401 || tokens.refreshToken === null)
         throw error;
@@ -118,15 +136,16 @@ export async function rpcRun(args: RpcArgs, ctx: CliContext): Promise<void> {
       } catch {
         throw error;
       }
-      answer = processApiResponse(
-        await ctx.send(buildApiRequest(url, retry.tokens.accessToken, body)),
-        args.scope,
-      );
+      answer = await call(retry.tokens.accessToken);
     }
   }
   report(answer, Boolean(ctx.flags.raw), ctx);
 }
 
+/**
+ * Prints the answer (SPEC §3): `result`, the whole response with --raw, the array for a batch. A
+ * JSON-RPC error is thrown for main to print (`error <code>: <message>`, exit 1).
+ */
 function report(answer: ApiAnswer, raw: boolean, ctx: CliContext): void {
   if (answer.kind === 'none') return;
   const response = answer.body;
@@ -134,15 +153,17 @@ function report(answer: ApiAnswer, raw: boolean, ctx: CliContext): void {
     ctx.out.result(response);
     const failed = response.filter((item) => rpcErrorFrom(item) !== undefined).length;
     if (failed > 0) {
-      throw new ServiceError(
-        `${failed} of ${response.length} calls in the batch answered with an error`,
-        { code: 'batch_error' },
+      throw stdoutAnswered(
+        new ServiceError(
+          `${failed} of ${response.length} calls in the batch answered with an error`,
+          { code: 'batch_error' },
+        ),
       );
     }
     return;
   }
   const error = rpcErrorFrom(response);
   if (raw) ctx.out.result(response);
-  if (error) throw error;
+  if (error) throw raw ? stdoutAnswered(error) : error;
   if (!raw) ctx.out.result((response as { result?: unknown }).result ?? null);
 }

@@ -1,0 +1,83 @@
+import { UsageError } from '../errors.js';
+
+/** Profile names: what fits a file key and a shell word (SPEC §2 `--profile`), nothing of Object's own. */
+const PROFILE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Whether `name` may name a profile. */
+export function isValidProfileName(name: string): boolean {
+  return PROFILE_NAME.test(name) && !RESERVED_NAMES.has(name);
+}
+
+/** Throws the usage error (exit 2) for a profile name that cannot be used; `source` says where it came from. */
+export function checkProfileName(name: string, source = '--profile'): string {
+  if (!isValidProfileName(name)) {
+    throw new UsageError(
+      `${source}: ${JSON.stringify(name)} is not a usable profile name (1–64 of A–Z a–z 0–9 . _ -; not __proto__, constructor or prototype)`,
+      { code: 'bad_profile_name' },
+    );
+  }
+  return name;
+}
+
+type Check = (value: unknown) => boolean;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+const optional =
+  (check: Check): Check =>
+  (value) =>
+    value === undefined || check(value);
+const nullable =
+  (check: Check): Check =>
+  (value) =>
+    value === null || check(value);
+const isString: Check = (value) => typeof value === 'string';
+const isNumber: Check = (value) => typeof value === 'number' && Number.isFinite(value);
+const isBoolean: Check = (value) => typeof value === 'boolean';
+
+const PROFILE_FIELDS: Record<string, Check> = {
+  baseUrl: optional(isString),
+  clientId: optional(isString),
+  clientSecret: optional(isString),
+  scope: optional(isString),
+  params: optional((value) => value === 'query' || value === 'body'),
+  refreshMargin: optional((value) => isNumber(value) && (value as number) >= 0),
+  endpoints: optional((value) => isObject(value) && Object.values(value).every(isString)),
+};
+
+const TOKEN_FIELDS: Record<string, Check> = {
+  accessToken: nullable(isString),
+  refreshToken: nullable(isString),
+  expiresAt: nullable(isNumber),
+  obtainedAt: isNumber,
+  accessRevoked: optional(isBoolean),
+};
+
+/**
+ * Where the config data departs from the shape dasvc writes (SPEC §2: a corrupt config file is a
+ * clear error), as a path like `profiles.default.tokens.accessToken`; undefined when it fits.
+ * Members dasvc does not know are left alone (they are kept on write).
+ */
+export function storeShapeProblem(data: unknown): string | undefined {
+  if (!isObject(data)) return 'the file does not hold a JSON object';
+  if (data.activeProfile !== undefined) {
+    if (typeof data.activeProfile !== 'string' || !isValidProfileName(data.activeProfile))
+      return '"activeProfile" is not a profile name';
+  }
+  if (data.profiles === undefined) return undefined;
+  if (!isObject(data.profiles)) return '"profiles" is not an object';
+  for (const [name, profile] of Object.entries(data.profiles)) {
+    const at = `profiles.${name}`;
+    if (!isObject(profile)) return `"${at}" is not an object`;
+    for (const [field, check] of Object.entries(PROFILE_FIELDS)) {
+      if (!check(profile[field])) return `"${at}.${field}" has the wrong type`;
+    }
+    if (profile.tokens === undefined) continue;
+    if (!isObject(profile.tokens)) return `"${at}.tokens" is not an object`;
+    for (const [field, check] of Object.entries(TOKEN_FIELDS)) {
+      if (!check(profile.tokens[field])) return `"${at}.tokens.${field}" has the wrong type`;
+    }
+  }
+  return undefined;
+}

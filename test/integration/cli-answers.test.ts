@@ -1,0 +1,209 @@
+import { createServer, type Server } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshConfigDir, leaks, runCli, spawnCli } from '../helpers/cli.js';
+
+/**
+ * A service that answers whatever a case asks for, to prove that dasvc accepts only the JSON-RPC
+ * and revoke answers it expects (SPEC §4: "a response that is not the JSON expected" is exit 4).
+ * The last path segment names the case: /webservice/json/<case>, /revoke/<case>.
+ */
+const CASES: Record<string, { status: number; body: string }> = {
+  ok: { status: 200, body: '{"jsonrpc":"2.0","result":{"a":1},"id":1}' },
+  foo: { status: 200, body: '{"foo":1}' },
+  empty: { status: 200, body: '' },
+  nocontent: { status: 204, body: '' },
+  noversion: { status: 200, body: '{"result":1,"id":1}' },
+  both: {
+    status: 200,
+    body: '{"jsonrpc":"2.0","result":1,"error":{"code":1,"message":"x"},"id":1}',
+  },
+  wrongid: { status: 200, body: '{"jsonrpc":"2.0","result":1,"id":2}' },
+  badError: { status: 200, body: '{"jsonrpc":"2.0","error":"broken","id":1}' },
+  array: { status: 200, body: '[{"jsonrpc":"2.0","result":1,"id":1}]' },
+  batchOk: {
+    status: 200,
+    body: '[{"jsonrpc":"2.0","result":"b","id":2},{"jsonrpc":"2.0","result":"a","id":1}]',
+  },
+  batchObject: { status: 200, body: '{"jsonrpc":"2.0","result":"a","id":1}' },
+  batchWrongId: {
+    status: 200,
+    body: '[{"jsonrpc":"2.0","result":"a","id":1},{"jsonrpc":"2.0","result":"c","id":3}]',
+  },
+  batchTwice: {
+    status: 200,
+    body: '[{"jsonrpc":"2.0","result":"a","id":1},{"jsonrpc":"2.0","result":"a","id":1}]',
+  },
+  batchNotJsonRpc: { status: 200, body: '[{"foo":1}]' },
+  revokePretty: { status: 200, body: '{ "result": "Token revoked" }\n' },
+  revokeEmpty: { status: 200, body: '' },
+  revokeString: { status: 200, body: '"Token revoked"' },
+  revokeArray: { status: 200, body: '["Token revoked"]' },
+};
+
+let server: Server;
+let base: string;
+const arrived: string[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const name = (req.url ?? '/').split('?')[0]!.split('/').pop()!;
+    arrived.push(name);
+    req.resume();
+    if (name === 'hang') return; // never answers: for Ctrl-C
+    const answer = CASES[name] ?? { status: 404, body: '' };
+    req.on('end', () => {
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  expect(leaks()).toEqual([]);
+});
+
+const rpc = (scope: string, ...rest: string[]) =>
+  runCli(
+    ['rpc', scope, ...rest, '--token', 'test-token-1234', '--base-url', base],
+    freshConfigDir(),
+  );
+
+describe('dasvc rpc accepts only the JSON-RPC answer it expects', () => {
+  it('a well-formed answer with the request id prints its result', async () => {
+    const result = await rpc('ok', 'm');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('{"a":1}\n');
+  });
+
+  it('regression: a 200 that is not JSON-RPC (was printed as null, exit 0) is exit 4', async () => {
+    for (const name of ['foo', 'noversion', 'both', 'wrongid', 'badError', 'array']) {
+      const result = await rpc(name, 'm');
+      expect(result.code, `${name}: ${result.stderr}`).toBe(4);
+      expect(result.stderr, name).toContain('not the JSON-RPC answer expected');
+      expect(result.stdout, name).toBe('');
+    }
+  });
+
+  it('regression: an empty answer to a call that wants one (was exit 0) is exit 4; fine for --notify', async () => {
+    for (const name of ['empty', 'nocontent']) {
+      const call = await rpc(name, 'm');
+      expect(call.code, name).toBe(4);
+      expect(call.stderr).toContain('not the JSON-RPC answer expected');
+      const notify = await rpc(name, 'm', '--notify');
+      expect(notify.code, `${name} --notify: ${notify.stderr}`).toBe(0);
+      expect(notify.stdout).toBe('');
+    }
+  });
+
+  it('regression: a batch answer must be an array of responses to the ids sent', async () => {
+    const dir = freshConfigDir();
+    const file = join(dir, 'batch.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { jsonrpc: '2.0', method: 'a', id: 1 },
+        { jsonrpc: '2.0', method: 'b', id: 2 },
+        { jsonrpc: '2.0', method: 'n' },
+      ]),
+    );
+    const batch = (name: string, path = file) =>
+      runCli(['rpc', name, '--batch', path, '--token', 'test-token-1234', '--base-url', base], dir);
+    const ok = await batch('batchOk');
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toHaveLength(2);
+    for (const name of ['batchObject', 'batchWrongId', 'batchTwice', 'batchNotJsonRpc', 'empty']) {
+      const result = await batch(name);
+      expect(result.code, `${name}: ${result.stderr}`).toBe(4);
+      expect(result.stderr).toContain('not the JSON-RPC answer expected');
+    }
+    const notifications = join(dir, 'notifications.json');
+    writeFileSync(notifications, JSON.stringify([{ jsonrpc: '2.0', method: 'n' }]));
+    for (const name of ['empty', 'nocontent']) {
+      const result = await batch(name, notifications);
+      expect(result.code, `${name}: ${result.stderr}`).toBe(0);
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('Ctrl-C while waiting for the answer: exit 130, promptly', async () => {
+    const child = spawnCli(
+      ['rpc', 'hang', 'm', '--token', 'test-token-1234', '--base-url', base],
+      freshConfigDir(),
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const before = arrived.filter((n) => n === 'hang').length;
+    while (arrived.filter((n) => n === 'hang').length === before)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    const sent = Date.now();
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/interrupted/);
+    // Unwound by the abort, not by the 2 s fallback.
+    expect(Date.now() - sent).toBeLessThan(1500);
+  });
+
+  it('Ctrl-C while reading params from stdin: exit 130', async () => {
+    const child = spawnCli(
+      ['rpc', 'ok', 'm', '-', '--token', 'test-token-1234', '--base-url', base],
+      freshConfigDir(),
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // stdin stays open: the CLI waits for the params. Give it time to get there.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const sent = Date.now();
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/interrupted/);
+    expect(Date.now() - sent).toBeLessThan(1500);
+  });
+});
+
+describe('dasvc token revoke shows the answer as received', () => {
+  const revoke = (name: string, ...rest: string[]) =>
+    runCli(
+      [
+        'token',
+        'revoke',
+        '--token',
+        'test-token-1234',
+        '--revoke-url',
+        `${base}/revoke/${name}`,
+        '--client-id',
+        'c',
+        '--client-secret',
+        'test-secret-5678',
+        ...rest,
+      ],
+      freshConfigDir(),
+    );
+
+  it('regression: prints the body exactly as received (it was re-serialised)', async () => {
+    const result = await revoke('revokePretty');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('{ "result": "Token revoked" }\n');
+  });
+
+  it('regression: an empty 200 prints nothing on stdout (it invented {"result":"revoked"})', async () => {
+    const result = await revoke('revokeEmpty');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('revoked (the service sent no body)');
+  });
+
+  it('regression: a JSON body that is not an object is not a confirmation (exit 4)', async () => {
+    for (const name of ['revokeString', 'revokeArray']) {
+      const result = await revoke(name);
+      expect(result.code, `${name}: ${result.stderr}`).toBe(4);
+      expect(result.stdout).toBe('');
+    }
+  });
+});

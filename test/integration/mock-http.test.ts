@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MockServer } from '../../src/mock/index.js';
+import { serveNode } from '../../src/mock/node-server.js';
+import type { MockResponse } from '../../src/mock/types.js';
+import { authorizeQuery, form, rawHttp, startMock } from '../helpers/mock-client.js';
+
+let mock: MockServer;
+beforeAll(async () => {
+  mock = await startMock();
+});
+afterAll(() => mock.close());
+
+describe('node:http adapter', () => {
+  it('routes an absolute-form request target by its path (RFC 9112 §3.2.2)', async () => {
+    const clock = await rawHttp(
+      mock.url,
+      'GET http://127.0.0.1/_mock/clock HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+    );
+    expect(clock.status).toBe(200);
+    expect(JSON.parse(clock.body)).toMatchObject({ offsetSeconds: 0 });
+    const token = await rawHttp(
+      mock.url,
+      'POST http://127.0.0.1/webservice/authorize?client_id=demo-client HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+    );
+    expect(token.status).toBe(401);
+    expect(JSON.parse(token.body)).toMatchObject({ error: 'invalid_client' });
+  });
+
+  it('the consent form posts to a path-relative action, whatever the Host header says', async () => {
+    const page = await rawHttp(
+      mock.url,
+      `GET /webservice/authorize/?${form(authorizeQuery())} HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`,
+    );
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<form method="post" action="/webservice/authorize/">');
+    expect(page.body).not.toContain('evil.example');
+  });
+
+  it('an answer node:http refuses to write becomes a JSON 500, and the server lives on', async () => {
+    const answers: MockResponse[] = [
+      { status: 302, headers: { location: 'http://x/\u20ac' }, body: '' },
+      { status: 200, headers: { 'x-bad': 'a\r\nSet-Cookie: x=1' }, body: '{}' },
+    ];
+    let calls = 0;
+    const served = await serveNode(
+      (request) => {
+        calls += 1;
+        if (request.path === '/reject') return Promise.reject(new Error('boom'));
+        const answer = answers.shift();
+        return Promise.resolve(answer ?? { status: 200, headers: {}, body: 'ok' });
+      },
+      '127.0.0.1',
+      0,
+    );
+    const url = `http://127.0.0.1:${served.port}`;
+    try {
+      for (const path of ['/a', '/b', '/reject']) {
+        const res = await fetch(`${url}${path}`, { redirect: 'manual' });
+        expect(res.status).toBe(500);
+        expect(res.headers.get('location')).toBeNull();
+        expect(res.headers.get('set-cookie')).toBeNull();
+        expect(await res.json()).toEqual({
+          error: 'server_error',
+          error_description: 'internal error in the mock',
+        });
+      }
+      expect(await (await fetch(`${url}/fine`)).text()).toBe('ok');
+      expect(calls).toBe(4);
+    } finally {
+      await served.close();
+    }
+  });
+});
