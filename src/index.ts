@@ -176,15 +176,12 @@ export function dasvc(options: DasvcClientOptions): DasvcClient {
       params: unknown = {},
       id = 1,
     ) => {
+      const call = buildCall(method, params, id);
+      // Passing the call checks the answer's id and shape against it, as the CLI does.
       const answer = processApiResponse(
-        await send(
-          buildApiRequest(
-            apiUrlFor(endpoints.api, scope),
-            accessToken,
-            buildCall(method, params, id),
-          ),
-        ),
+        await send(buildApiRequest(apiUrlFor(endpoints.api, scope), accessToken, call)),
         scope,
+        call,
       );
       if (answer.kind === 'none') return undefined as T;
       const error = rpcErrorFrom(answer.body);

@@ -313,29 +313,38 @@ export function loadFixtures(dirInput?: string): Fixtures {
 
 /** Imports the JS modules of computed methods; a missing file or export names the method. */
 export async function loadHandlers(fixtures: Fixtures): Promise<void> {
-  const modules = new Map<string, Promise<Record<string, unknown>>>();
+  // Every module is imported at once (settled, so that a second failure is no unhandled
+  // rejection); problems are then reported in fixture order.
+  type Loaded = { module: Record<string, unknown> } | { error: unknown };
+  const modules = new Map<string, Promise<Loaded>>();
+  for (const instance of fixtures.instances.values()) {
+    for (const { handlerRef: ref } of instance.methods.values()) {
+      if (!ref || modules.has(ref.file)) continue;
+      const importing = import(pathToFileURL(ref.file).href) as Promise<Record<string, unknown>>;
+      modules.set(
+        ref.file,
+        importing.then(
+          (module) => ({ module }),
+          (error: unknown) => ({ error }),
+        ),
+      );
+    }
+  }
   for (const instance of fixtures.instances.values()) {
     const file = join(fixtures.dir, 'instances', `${instance.name}.json`);
     for (const method of instance.methods.values()) {
       const ref = method.handlerRef;
       if (!ref) continue;
-      let module = modules.get(ref.file);
-      if (!module) {
-        module = import(pathToFileURL(ref.file).href) as Promise<Record<string, unknown>>;
-        modules.set(ref.file, module);
-      }
-      let loaded: Record<string, unknown>;
-      try {
-        loaded = await module;
-      } catch (error) {
-        const why = error instanceof Error ? error.message : String(error);
+      const loaded = await modules.get(ref.file)!;
+      if ('error' in loaded) {
+        const why = loaded.error instanceof Error ? loaded.error.message : String(loaded.error);
         throw fixtureError(
           fixtures.dir,
           file,
           `method "${method.name}": cannot load ${ref.file}: ${why}`,
         );
       }
-      const fn = loaded[ref.exportName];
+      const fn = loaded.module[ref.exportName];
       if (typeof fn !== 'function') {
         throw fixtureError(
           fixtures.dir,

@@ -1,16 +1,16 @@
 import type { MockOptions } from './types.js';
 import { fromFetchRequest, internalError, toFetchResponse } from './fetch-adapter.js';
 import { createMockCore } from './mock-app.js';
-import { serveNode } from './node-server.js';
 
 export type { MockOptions } from './types.js';
+export { startMockServer, type MockServer } from './mock-server.js';
 
 /** The mock as a fetch handler; `close()` flushes the state file. */
 export type MockApp = ((request: Request) => Promise<Response>) & { close(): Promise<void> };
 
 /**
  * The mock service (SPEC §5) as a fetch-style handler `(Request) => Promise<Response>`, returned
- * synchronously; computed-method modules load on the first request.
+ * synchronously; computed-method modules and the routes load on the first request.
  */
 export function createMockApp(options: MockOptions = {}): MockApp {
   const core = createMockCore(options);
@@ -22,46 +22,4 @@ export function createMockApp(options: MockOptions = {}): MockApp {
     }
   };
   return Object.assign(app, { close: () => core.close() });
-}
-
-/** A running mock server. */
-export interface MockServer {
-  /** `http://127.0.0.1:<port>`, no trailing slash. */
-  url: string;
-  close(): Promise<void>;
-  /** The client to show first: `demo-client` when the fixtures have it. */
-  demoClient?: { id: string; secret: string | undefined };
-  /** `alice (crm, wiki), bob (crm)`: who may approve, and where. */
-  users?: string;
-}
-
-function urlHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
-}
-
-/**
- * Starts the mock on node:http (`dasvc mock`). Fixtures, handler modules and the state file are
- * loaded before listening, so a broken one is a startup error naming the file.
- */
-export async function startMockServer(options: MockOptions = {}): Promise<MockServer> {
-  const core = createMockCore(options);
-  await core.ready();
-  const host = options.host ?? '127.0.0.1';
-  const served = await serveNode(core.handle, host, options.port ?? 8080);
-  const clients = core.ctx.fixtures.clients;
-  const demoClient = clients.get('demo-client') ?? clients.values().next().value;
-  const users = [...core.ctx.fixtures.users.values()]
-    .map((u) => `${u.id} (${[...u.instances].join(', ')})`)
-    .join(', ');
-  return {
-    url: `http://${urlHost(host)}:${served.port}`,
-    ...(demoClient ? { demoClient } : {}),
-    users,
-    close: async () => {
-      await served.close();
-      await core.close();
-    },
-  };
 }

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import type { MockOptions } from './types.js';
-import { startMockServer } from './index.js';
+import { startMockServer } from './mock-server.js';
 
 /** What `dasvc mock` runs: start, announce, log each request, stop on SIGINT/SIGTERM. */
 export async function runMock(options: MockOptions & { quiet: boolean }): Promise<void> {

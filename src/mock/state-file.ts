@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { UsageError } from '../errors.js';
 import type { StateSnapshot } from './mock-state.js';
 import { MAX_SECONDS } from './types.js';
@@ -169,7 +168,10 @@ export class StateFileWriter {
 
   private async write(text: string): Promise<void> {
     // Loaded here, not at startup: `dasvc mock` start-to-listening is measured.
-    const { open, rename, unlink } = await import('node:fs/promises');
+    const [{ open, rename, unlink }, { randomBytes }] = await Promise.all([
+      import('node:fs/promises'),
+      import('node:crypto'),
+    ]);
     const temp = join(
       dirname(this.file),
       `.${basename(this.file)}.${randomBytes(6).toString('hex')}.tmp`,

@@ -2,6 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { afterAll, expect } from 'vitest';
+import type { MockOptions } from '../../src/mock/index.js';
+import { startMockForFile, type FileMock } from './mock-client.js';
 
 /** Repository root and the built CLI (tests run what users run: `node bin/dasvc.js`). */
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -130,6 +133,18 @@ export function leaks(): string[] {
   return found;
 }
 
+/** After the file's tests: the leak scan must come back empty. */
+export function expectNoLeaksAfterAll(): void {
+  afterAll(() => {
+    expect(leaks()).toEqual([]);
+  });
+}
+
+/** A quiet mock for the file's CLI runs (see `startMockForFile`); approves as alice unless told otherwise. */
+export function startMockForCli(options: MockOptions = { autoApprove: 'alice' }): FileMock {
+  return startMockForFile({ log: () => undefined, ...options });
+}
+
 /** The authorization URL the CLI printed on stderr. */
 export function authorizationUrlIn(stderr: string): string | undefined {
   return (
@@ -151,6 +166,24 @@ export async function control<T = unknown>(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return (await response.json()) as T;
+}
+
+/** One request the mock saw (`GET /_mock/journal`). */
+export interface JournalEntry {
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+}
+
+/** The mock's journal of requests, oldest first. */
+export async function journalEntries(base: string): Promise<JournalEntry[]> {
+  return (await control<{ entries: JournalEntry[] }>(base, 'journal')).entries;
+}
+
+/** Empties the mock's journal (`DELETE /_mock/journal`). */
+export async function clearJournal(base: string): Promise<void> {
+  await control(base, 'journal', undefined, 'DELETE');
 }
 
 /** Mints a token pair at the mock without a browser (`POST /_mock/tokens`). */

@@ -2,16 +2,52 @@ import { mkdtempSync, cpSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { startMockServer, type MockOptions, type MockServer } from '../../src/mock/index.js';
 
 export const DEMO = { id: 'demo-client', secret: 'demo-secret' };
 export const OTHER = { id: 'other-client', secret: 'other-secret' };
 export const REDIRECT = 'http://127.0.0.1:9/callback';
+/** The demo client's credentials as token-endpoint parameters (SERVICE.md 4.2). */
+export const DEMO_CREDENTIALS = { client_id: DEMO.id, client_secret: DEMO.secret };
 export const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
 
 /** Starts the mock on 127.0.0.1 with a free port. */
 export function startMock(options: MockOptions = {}): Promise<MockServer> {
   return startMockServer({ port: 0, ...options });
+}
+
+/** The address of a mock that lives as long as the test file; read `url` only inside a test or hook. */
+export interface FileMock {
+  readonly url: string;
+}
+
+/** Starts a mock before the file's tests and closes it after them (registers beforeAll/afterAll). */
+export function startMockForFile(options: MockOptions = {}): FileMock {
+  let server: MockServer | undefined;
+  beforeAll(async () => {
+    server = await startMock(options);
+  });
+  afterAll(() => server?.close());
+  return {
+    get url() {
+      if (server === undefined) throw new Error('the file mock is not started yet');
+      return server.url;
+    },
+  };
+}
+
+/** Runs `use` against a mock of its own (for clock, faults or state no other test may see), then closes it. */
+export async function withMock<T>(
+  options: MockOptions,
+  use: (mock: MockServer) => Promise<T>,
+): Promise<T> {
+  const mock = await startMock(options);
+  try {
+    return await use(mock);
+  } finally {
+    await mock.close();
+  }
 }
 
 /** A copy of the default fixtures in a temp folder, to break or extend in a test. */
@@ -141,8 +177,7 @@ export function exchange(
   extra: Record<string, string | undefined> = {},
 ): Promise<Response> {
   const q = form({
-    client_id: DEMO.id,
-    client_secret: DEMO.secret,
+    ...DEMO_CREDENTIALS,
     grant_type: 'authorization_code',
     code,
     ...extra,

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshConfigDir, leaks, runCli, spawnCli } from '../helpers/cli.js';
+import { expectNoLeaksAfterAll, freshConfigDir, runCli, spawnCli } from '../helpers/cli.js';
 
 /**
  * A service that answers whatever a case asks for, to prove that dasvc accepts only the JSON-RPC
@@ -61,10 +61,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 });
+expectNoLeaksAfterAll();
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  expect(leaks()).toEqual([]);
 });
 
 const rpc = (scope: string, ...rest: string[]) =>

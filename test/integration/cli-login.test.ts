@@ -1,31 +1,22 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockServer } from '../../src/mock/index.js';
+import { describe, expect, it } from 'vitest';
 import {
   authorizationUrlIn,
   browserEnv,
-  control,
+  clearJournal,
+  expectNoLeaksAfterAll,
   freshConfigDir,
-  leaks,
+  journalEntries,
   loginArgs,
   runCli,
   spawnCli,
+  startMockForCli,
 } from '../helpers/cli.js';
 
-type Server = Awaited<ReturnType<typeof startMockServer>>;
-let auto: Server;
-let manual: Server;
-
-beforeAll(async () => {
-  auto = await startMockServer({ port: 0, autoApprove: 'alice', log: () => undefined });
-  manual = await startMockServer({ port: 0, log: () => undefined });
-});
-afterAll(async () => {
-  await auto.close();
-  await manual.close();
-  expect(leaks()).toEqual([]);
-});
+const auto = startMockForCli();
+const manual = startMockForCli({});
+expectNoLeaksAfterAll();
 
 /**
  * The stand-in browser's log once it holds `text`. The browser is a detached process that logs
@@ -46,9 +37,6 @@ async function browserLog(file: string, text: string, timeoutMs = 5000): Promise
   }
 }
 
-interface Journal {
-  entries: { method: string; path: string; query: string; status: number }[];
-}
 function readConfig(dir: string): {
   activeProfile?: string;
   profiles: Record<string, Record<string, unknown>>;
@@ -125,16 +113,16 @@ describe('dasvc login', () => {
 
   it('refuses a forged state: exit 3, nothing exchanged, nothing stored', async () => {
     const dir = freshConfigDir();
-    await control(auto.url, 'journal', undefined, 'DELETE');
+    await clearJournal(auto.url);
     const log = join(dir, 'browser.log');
     const result = await runCli(loginArgs(auto.url), dir, { env: browserEnv('forge', log) });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/state/);
     expect(await browserLog(log, 'callback 400 error-page')).toContain('callback 400 error-page');
-    const journal = await control<Journal>(auto.url, 'journal');
-    expect(
-      journal.entries.some((e) => e.path === '/webservice/authorize' && e.method === 'POST'),
-    ).toBe(false);
+    const journal = await journalEntries(auto.url);
+    expect(journal.some((e) => e.path === '/webservice/authorize' && e.method === 'POST')).toBe(
+      false,
+    );
     expect(() => readConfig(dir)).toThrow();
   });
 

@@ -1,26 +1,24 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startMockServer } from '../../src/mock/index.js';
-import { browserEnv, control, freshConfigDir, leaks, loginArgs, runCli } from '../helpers/cli.js';
+import {
+  browserEnv,
+  clearJournal,
+  control,
+  expectNoLeaksAfterAll,
+  freshConfigDir,
+  journalEntries,
+  loginArgs,
+  runCli,
+  startMockForCli,
+} from '../helpers/cli.js';
 
-let mock: Awaited<ReturnType<typeof startMockServer>>;
+const mock = startMockForCli();
+expectNoLeaksAfterAll();
 
-beforeAll(async () => {
-  mock = await startMockServer({ port: 0, autoApprove: 'alice', log: () => undefined });
-});
-afterAll(async () => {
-  await mock.close();
-  expect(leaks()).toEqual([]);
-});
-
-interface Journal {
-  entries: { method: string; path: string; status: number }[];
-}
 const refreshes = async () =>
-  (await control<Journal>(mock.url, 'journal')).entries.filter(
-    (e) => e.path === '/webservice/authorize/refresh_token',
-  );
+  (await journalEntries(mock.url)).filter((e) => e.path === '/webservice/authorize/refresh_token');
 
 /** Makes the stored access token look 30 s from expiry to the CLI (the mock still honours it). */
 function ageToken(dir: string): void {
@@ -35,7 +33,7 @@ describe('refresh that never loses a session', () => {
     const dir = freshConfigDir();
     expect((await runCli(loginArgs(mock.url), dir, { env: browserEnv() })).code).toBe(0);
     ageToken(dir);
-    await control(mock.url, 'journal', undefined, 'DELETE');
+    await clearJournal(mock.url);
     const runs = await Promise.all(
       Array.from({ length: 64 }, () =>
         runCli(['rpc', 'crm', 'contacts.list'], dir, { timeoutMs: 55_000 }),
@@ -61,7 +59,7 @@ describe('refresh that never loses a session', () => {
       join(dir, 'config.json.lock'),
       JSON.stringify({ pid: 2 ** 22 + 12345, at: Date.now(), nonce: 'dead' }),
     );
-    await control(mock.url, 'journal', undefined, 'DELETE');
+    await clearJournal(mock.url);
     const printed = await runCli(['token', 'print'], dir, { allowSecrets: true });
     expect(printed.code, printed.stderr).toBe(0);
     expect(await refreshes()).toHaveLength(1);

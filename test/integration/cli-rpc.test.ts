@@ -1,35 +1,28 @@
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockServer } from '../../src/mock/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   browserEnv,
   control,
+  expectNoLeaksAfterAll,
   freshConfigDir,
-  leaks,
+  journalEntries,
   loginArgs,
   mintTokens,
   runCli,
+  startMockForCli,
 } from '../helpers/cli.js';
 
-let mock: Awaited<ReturnType<typeof startMockServer>>;
+const mock = startMockForCli();
+expectNoLeaksAfterAll();
 let dir: string;
 
 beforeAll(async () => {
-  mock = await startMockServer({ port: 0, autoApprove: 'alice', log: () => undefined });
   dir = freshConfigDir();
   const login = await runCli(loginArgs(mock.url, 'crm'), dir, { env: browserEnv() });
   expect(login.code, login.stderr).toBe(0);
 });
-afterAll(async () => {
-  await mock.close();
-  expect(leaks()).toEqual([]);
-});
-
-interface Journal {
-  entries: { method: string; path: string; status: number }[];
-}
 
 describe('dasvc rpc', () => {
   it('prints the result compactly when piped', async () => {
@@ -246,7 +239,7 @@ describe('dasvc rpc', () => {
     expect(result.stderr).toContain('> authorization: Bearer [redacted]');
     expect(result.stderr).toMatch(/< 200 \(\d+ ms\)/);
     expect(JSON.parse(result.stdout)).toHaveLength(2);
-    const journal = await control<Journal>(mock.url, 'journal');
-    expect(journal.entries.length).toBeGreaterThan(0);
+    const journal = await journalEntries(mock.url);
+    expect(journal.length).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserEnv, freshConfigDir, leaks, runCli, secrets } from '../helpers/cli.js';
+import {
+  browserEnv,
+  expectNoLeaksAfterAll,
+  freshConfigDir,
+  runCli,
+  secrets,
+} from '../helpers/cli.js';
 
 /**
  * A stand-in for a standard RFC 6749 server behind a gateway: endpoints at other paths, parameters
@@ -124,9 +130,9 @@ beforeAll(async () => {
   std = await startStandard();
   secrets.add('std-secret-value');
 });
+expectNoLeaksAfterAll();
 afterAll(async () => {
   await std.close();
-  expect(leaks()).toEqual([]);
 });
 
 function moved(base: string): string[] {
@@ -144,27 +150,27 @@ function moved(base: string): string[] {
   ];
 }
 
+/** `dasvc login` against such a server, with its endpoints given as flags. */
+function standardLoginArgs(base: string, params?: 'body'): string[] {
+  return [
+    'login',
+    '--base-url',
+    base,
+    '--client-id',
+    'std-client',
+    '--client-secret',
+    'std-secret-value',
+    '--scope',
+    'crm',
+    ...(params === undefined ? [] : ['--params', params]),
+    ...moved(base),
+  ];
+}
+
 describe('a standard OAuth server with moved endpoints and --params body', () => {
   it('logs in, calls, refreshes, revokes and logs out with flags remembered in the profile', async () => {
     const dir = freshConfigDir();
-    const login = await runCli(
-      [
-        'login',
-        '--base-url',
-        std.url,
-        '--client-id',
-        'std-client',
-        '--client-secret',
-        'std-secret-value',
-        '--scope',
-        'crm',
-        '--params',
-        'body',
-        ...moved(std.url),
-      ],
-      dir,
-      { env: browserEnv() },
-    );
+    const login = await runCli(standardLoginArgs(std.url, 'body'), dir, { env: browserEnv() });
     expect(login.code, login.stderr).toBe(0);
     expect(login.stderr).toContain(`${std.url}/oauth2/auth?`);
     const rpc = await runCli(['rpc', 'crm', 'anything'], dir);
@@ -202,22 +208,7 @@ describe('a standard OAuth server with moved endpoints and --params body', () =>
 
   it('the query placement is refused by such a server (the flag matters)', async () => {
     const dir = freshConfigDir();
-    const login = await runCli(
-      [
-        'login',
-        '--base-url',
-        std.url,
-        '--client-id',
-        'std-client',
-        '--client-secret',
-        'std-secret-value',
-        '--scope',
-        'crm',
-        ...moved(std.url),
-      ],
-      dir,
-      { env: browserEnv() },
-    );
+    const login = await runCli(standardLoginArgs(std.url), dir, { env: browserEnv() });
     expect(login.code).toBe(1);
     expect(login.stderr).toContain('invalid_request');
   });
@@ -226,25 +217,9 @@ describe('a standard OAuth server with moved endpoints and --params body', () =>
     const noExpiry = await startStandard(false);
     try {
       const dir = freshConfigDir();
-      const login = await runCli(
-        [
-          'login',
-          '--base-url',
-          noExpiry.url,
-          '--client-id',
-          'std-client',
-          '--client-secret',
-          'std-secret-value',
-          '--scope',
-          'crm',
-          '--params',
-          'body',
-          ...moved(noExpiry.url),
-          '--json',
-        ],
-        dir,
-        { env: browserEnv() },
-      );
+      const login = await runCli([...standardLoginArgs(noExpiry.url, 'body'), '--json'], dir, {
+        env: browserEnv(),
+      });
       expect(login.code, login.stderr).toBe(0);
       expect(JSON.parse(login.stdout)).toMatchObject({ expiresAt: null, expiresIn: null });
       const status = await runCli(['token', 'status'], dir);

@@ -1,31 +1,21 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockServer } from '../../src/mock/index.js';
+import { describe, expect, it } from 'vitest';
 import {
   browserEnv,
-  control,
+  clearJournal,
+  expectNoLeaksAfterAll,
   freshConfigDir,
-  leaks,
+  journalEntries,
   loginArgs,
   mintTokens,
   runCli,
   secrets,
+  startMockForCli,
 } from '../helpers/cli.js';
 
-let mock: Awaited<ReturnType<typeof startMockServer>>;
-
-beforeAll(async () => {
-  mock = await startMockServer({ port: 0, autoApprove: 'alice', log: () => undefined });
-});
-afterAll(async () => {
-  await mock.close();
-  expect(leaks()).toEqual([]);
-});
-
-interface Journal {
-  entries: { method: string; path: string; status: number }[];
-}
+const mock = startMockForCli();
+expectNoLeaksAfterAll();
 
 async function loggedIn(args: string[] = []): Promise<string> {
   const dir = freshConfigDir();
@@ -236,13 +226,13 @@ describe('dasvc token', () => {
   it('logout: revokes both at the service, forgets them, says so when the service is unreachable', async () => {
     const dir = await loggedIn();
     const tokens = storedTokens(dir);
-    await control(mock.url, 'journal', undefined, 'DELETE');
+    await clearJournal(mock.url);
     const result = await runCli(['logout'], dir);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/revoked at the service and forgotten/);
-    const journal = await control<Journal>(mock.url, 'journal');
+    const journal = await journalEntries(mock.url);
     expect(
-      journal.entries.filter((e) => e.path === '/webservice/authorize/revoke' && e.status === 200),
+      journal.filter((e) => e.path === '/webservice/authorize/revoke' && e.status === 200),
     ).toHaveLength(2);
     expect(
       (await runCli(['rpc', 'crm', 'contacts.list', '--token', tokens.accessToken], dir)).code,

@@ -10,6 +10,7 @@ import {
   revoke,
   rpc,
   startMock,
+  withMock,
 } from '../helpers/mock-client.js';
 import { openRpcProblems } from '../helpers/mock-openrpc.js';
 
@@ -50,15 +51,12 @@ describe('API endpoint: HTTP level (SERVICE.md 4.5, RFC 6750)', () => {
     const t = await mint(mock.url);
     await revoke(mock.url, t.access_token, 'access_token');
     expect((await rpc(mock.url, 'crm', t.access_token, call('contacts.list'))).status).toBe(401);
-    const clockMock = await startMock();
-    try {
+    await withMock({}, async (clockMock) => {
       const e = await mint(clockMock.url);
       await advance(clockMock.url, '1h');
       const res = await rpc(clockMock.url, 'crm', e.access_token, call('contacts.list'));
       expect(res.status).toBe(401);
-    } finally {
-      await clockMock.close();
-    }
+    });
   });
 
   it('a scope the token was not granted → 403 insufficient_scope', async () => {

@@ -11,13 +11,10 @@ import {
   postForm,
   REDIRECT,
   startMock,
+  startMockForFile,
 } from '../helpers/mock-client.js';
 
-let mock: MockServer;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = startMockForFile();
 
 const authorizeUrl = (params: Record<string, string | undefined>) =>
   `${mock.url}/webservice/authorize/?${form(params)}`;

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/mock/index.js';
+import { describe, expect, it } from 'vitest';
 import {
   advance,
   exchange,
@@ -14,15 +13,13 @@ import {
   revoke,
   rpc,
   startMock,
+  startMockForFile,
   tempDir,
   tokenWorks,
+  withMock,
 } from '../helpers/mock-client.js';
 
-let mock: MockServer;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = startMockForFile();
 
 const json = async (res: Response) => (await res.json()) as Record<string, unknown>;
 
@@ -71,8 +68,7 @@ describe('/_mock/journal', () => {
 
 describe('/_mock/clock', () => {
   it('GET shows now and the offset; POST advances it by a duration or seconds', async () => {
-    const clockMock = await startMock();
-    try {
+    await withMock({}, async (clockMock) => {
       const before = await json(await get(`${clockMock.url}/_mock/clock`));
       expect(before.offsetSeconds).toBe(0);
       const after = await json(await postJson(`${clockMock.url}/_mock/clock`, { advance: '1h' }));
@@ -87,15 +83,12 @@ describe('/_mock/clock', () => {
         400,
       );
       expect((await postJson(`${clockMock.url}/_mock/clock`, '{nope')).status).toBe(400);
-    } finally {
-      await clockMock.close();
-    }
+    });
   });
 
   it('an advance that is negative, not finite or past 100 years is 400 and moves nothing', async () => {
     const file = join(tempDir(), 'state.json');
-    const m = await startMock({ stateFile: file });
-    try {
+    await withMock({ stateFile: file }, async (m) => {
       const t = await mint(m.url);
       await advance(m.url, 60);
       for (const bad of [1e300, '9'.repeat(400), -1, '99999999999d', 3.2e9, '36600d']) {
@@ -110,9 +103,7 @@ describe('/_mock/clock', () => {
       expect((await json(clock)).offsetSeconds).toBe(60);
       expect((await get(`${m.url}/_mock/journal`)).status).toBe(200);
       expect(await tokenWorks(m.url, t.access_token)).toBe(true);
-    } finally {
-      await m.close();
-    }
+    });
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ offsetSeconds: 60 });
   });
 });
@@ -160,8 +151,7 @@ describe('/_mock/tokens', () => {
 
 describe('/_mock/reset', () => {
   it('forgets tokens, codes, journal, faults and the clock offset', async () => {
-    const m = await startMock();
-    try {
+    await withMock({}, async (m) => {
       const t = await mint(m.url);
       const code = await getCode(m.url);
       await advance(m.url, 60);
@@ -176,16 +166,13 @@ describe('/_mock/reset', () => {
         entries: unknown[];
       };
       expect(entries.length).toBe(2); // the two requests after the reset
-    } finally {
-      await m.close();
-    }
+    });
   });
 });
 
 describe('/_mock/faults', () => {
   it('error: the next N matching requests answer the status; then normal again', async () => {
-    const m = await startMock();
-    try {
+    await withMock({}, async (m) => {
       const t = await mint(m.url);
       const res = await postJson(`${m.url}/_mock/faults`, {
         kind: 'error',
@@ -202,38 +189,29 @@ describe('/_mock/faults', () => {
       expect((await rpc(m.url, 'crm', t.access_token, body)).status).toBe(503);
       expect((await rpc(m.url, 'crm', t.access_token, body)).status).toBe(200);
       expect((await json(await get(`${m.url}/_mock/faults`))).faults).toEqual([]);
-    } finally {
-      await m.close();
-    }
+    });
   });
 
   it('drop: the connection closes without an answer', async () => {
-    const m = await startMock();
-    try {
+    await withMock({}, async (m) => {
       await postJson(`${m.url}/_mock/faults`, { kind: 'drop', count: 1 });
       await expect(fetch(`${m.url}/webservice/authorize`)).rejects.toThrow();
       expect((await fetch(`${m.url}/webservice/authorize`)).status).toBe(400);
-    } finally {
-      await m.close();
-    }
+    });
   });
 
   it('latency: the answer comes after the delay, unchanged', async () => {
-    const m = await startMock();
-    try {
+    await withMock({}, async (m) => {
       await postJson(`${m.url}/_mock/faults`, { kind: 'latency', count: 1, ms: 300 });
       const started = Date.now();
       const res = await fetch(`${m.url}/webservice/authorize`);
       expect(res.status).toBe(400);
       expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    } finally {
-      await m.close();
-    }
+    });
   });
 
   it('GET lists pending faults, DELETE clears them, bad bodies are 400', async () => {
-    const m = await startMock();
-    try {
+    await withMock({}, async (m) => {
       await postJson(`${m.url}/_mock/faults`, { kind: 'latency', count: 3, ms: 10 });
       expect((await json(await get(`${m.url}/_mock/faults`))).faults).toEqual([
         { kind: 'latency', count: 3, ms: 10 },
@@ -248,9 +226,7 @@ describe('/_mock/faults', () => {
       ]) {
         expect((await postJson(`${m.url}/_mock/faults`, bad)).status).toBe(400);
       }
-    } finally {
-      await m.close();
-    }
+    });
   });
 
   it('unknown control paths are 404 JSON', async () => {
@@ -273,8 +249,7 @@ describe('--state-file', () => {
     await advance(a.url, 120);
     await a.close();
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const b = await startMock({ stateFile: file });
-    try {
+    await withMock({ stateFile: file }, async (b) => {
       expect(await tokenWorks(b.url, rotated.access_token)).toBe(true);
       expect(await tokenWorks(b.url, t.access_token)).toBe(false);
       expect((await json(await get(`${b.url}/_mock/clock`))).offsetSeconds).toBe(120);
@@ -282,9 +257,7 @@ describe('--state-file', () => {
       // the old refresh token is still recognised as reused after the restart
       expect((await refresh(b.url, t.refresh_token)).status).toBe(400);
       expect(await tokenWorks(b.url, rotated.access_token)).toBe(false);
-    } finally {
-      await b.close();
-    }
+    });
   });
 
   it('after a restart, replaying an old code does not revoke an unrelated new grant', async () => {
@@ -295,14 +268,11 @@ describe('--state-file', () => {
     // Revoking the refresh token ends the grant; the used code still names its id.
     expect((await revoke(a.url, old.refresh_token, 'refresh_token')).status).toBe(200);
     await a.close();
-    const b = await startMock({ stateFile: file });
-    try {
+    await withMock({ stateFile: file }, async (b) => {
       const fresh = await login(b.url);
       expect((await exchange(b.url, code)).status).toBe(400);
       expect(await tokenWorks(b.url, fresh.access_token)).toBe(true);
-    } finally {
-      await b.close();
-    }
+    });
   });
 
   it('writes atomically: no temp files are left behind', async () => {
@@ -385,12 +355,9 @@ describe('--state-file', () => {
         rotated: [['old', { grantId: 7, expiresAt: 4e12 }]],
       }),
     );
-    const m = await startMock({ stateFile: file });
-    try {
+    await withMock({ stateFile: file }, async (m) => {
       expect(await tokenWorks(m.url, 'a')).toBe(true);
-    } finally {
-      await m.close();
-    }
+    });
   });
 
   it('a missing state file is a fresh start', async () => {

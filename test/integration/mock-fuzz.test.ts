@@ -2,13 +2,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { MockServer } from '../../src/mock/index.js';
 import {
   DEMO,
+  DEMO_CREDENTIALS,
   getCode,
   login,
   mint,
   refresh,
   startMock,
-  tokenWorks,
   type TokenBody,
+  tokenWorks,
 } from '../helpers/mock-client.js';
 
 /** mulberry32: a seeded PRNG, so a failure replays exactly. */
@@ -274,8 +275,7 @@ it(`${COUNT} malformed requests: no 5xx, every answer well-formed, state intact`
   // State intact: the token issued before still works, its refresh still rotates, the code still exchanges.
   expect(await tokenWorks(mock.url, kept.access_token)).toBe(true);
   const q = new URLSearchParams({
-    client_id: DEMO.id,
-    client_secret: DEMO.secret,
+    ...DEMO_CREDENTIALS,
     grant_type: 'authorization_code',
     code: liveCode,
   });

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/mock/index.js';
+import { describe, expect, it } from 'vitest';
 import { serveNode } from '../../src/mock/node-server.js';
 import type { MockResponse } from '../../src/mock/types.js';
-import { authorizeQuery, form, rawHttp, startMock } from '../helpers/mock-client.js';
+import { authorizeQuery, form, rawHttp, startMockForFile } from '../helpers/mock-client.js';
 
-let mock: MockServer;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = startMockForFile();
 
 describe('node:http adapter', () => {
   it('routes an absolute-form request target by its path (RFC 9112 §3.2.2)', async () => {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/mock/index.js';
+import { describe, expect, it } from 'vitest';
 import {
   basic,
   DEMO,
+  DEMO_CREDENTIALS,
   form,
   login,
   mint,
@@ -11,15 +11,11 @@ import {
   postForm,
   refresh,
   revoke,
-  startMock,
+  startMockForFile,
   tokenWorks,
 } from '../helpers/mock-client.js';
 
-let mock: MockServer;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = startMockForFile();
 
 describe('revoke endpoint (SERVICE.md 4.4, RFC 7009)', () => {
   it('revokes an access token: {"result":"Token revoked"}, the token stops working', async () => {
@@ -78,8 +74,7 @@ describe('revoke endpoint (SERVICE.md 4.4, RFC 7009)', () => {
   it.each(['token_type_hint', 'token'])('missing %s → invalid_request naming it', async (name) => {
     const t = await mint(mock.url);
     const params = {
-      client_id: DEMO.id,
-      client_secret: DEMO.secret,
+      ...DEMO_CREDENTIALS,
       token_type_hint: 'access_token',
       token: t.access_token,
       [name]: undefined,
@@ -107,7 +102,7 @@ describe('revoke endpoint (SERVICE.md 4.4, RFC 7009)', () => {
     expect(viaBasic.status).toBe(200);
     const u = await mint(mock.url);
     const viaGet = await fetch(
-      `${mock.url}/webservice/authorize/revoke?${form({ client_id: DEMO.id, client_secret: DEMO.secret, token_type_hint: 'refresh_token', token: u.refresh_token })}`,
+      `${mock.url}/webservice/authorize/revoke?${form({ ...DEMO_CREDENTIALS, token_type_hint: 'refresh_token', token: u.refresh_token })}`,
     );
     expect(viaGet.status).toBe(200);
     expect(await tokenWorks(mock.url, u.access_token)).toBe(false);

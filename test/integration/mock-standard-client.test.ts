@@ -1,7 +1,14 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/mock/index.js';
-import { approve, DEMO, REDIRECT, startMock, tokenWorks } from '../helpers/mock-client.js';
+import {
+  approve,
+  DEMO,
+  REDIRECT,
+  startMock,
+  tokenWorks,
+  withMock,
+} from '../helpers/mock-client.js';
 
 /** oauth4webapi (panva), a standard RFC 6749 client, driving the mock the RFC 6749 way. */
 let mock: MockServer;
@@ -83,15 +90,12 @@ describe('oauth4webapi against the mock', () => {
   });
 
   it('reads a Deny as an access_denied authorization error', async () => {
-    const consent = await startMock();
-    try {
+    await withMock({}, async (consent) => {
       const location = await approve(consent.url, { state: 'st' }, 'deny');
       expect(() => oauth.validateAuthResponse(as, client, location, 'st')).toThrow(
         expect.objectContaining({ error: 'access_denied' }) as Error,
       );
-    } finally {
-      await consent.close();
-    }
+    });
   });
 
   it('reads a wrong secret as invalid_client with the Basic challenge', async () => {

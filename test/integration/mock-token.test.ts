@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/mock/index.js';
+import { describe, expect, it } from 'vitest';
 import {
   advance,
   basic,
   DEMO,
+  DEMO_CREDENTIALS,
   exchange,
   form,
   getCode,
@@ -15,15 +15,13 @@ import {
   REDIRECT,
   refresh,
   startMock,
-  tokenWorks,
+  startMockForFile,
   type TokenBody,
+  tokenWorks,
+  withMock,
 } from '../helpers/mock-client.js';
 
-let mock: MockServer;
-beforeAll(async () => {
-  mock = await startMock();
-});
-afterAll(() => mock.close());
+const mock = startMockForFile();
 
 const tokenUrl = () => `${mock.url}/webservice/authorize`;
 
@@ -47,8 +45,7 @@ describe('token endpoint (SERVICE.md 4.2)', () => {
       grant_type: 'authorization_code',
       code,
       redirect_uri: REDIRECT,
-      client_id: DEMO.id,
-      client_secret: DEMO.secret,
+      ...DEMO_CREDENTIALS,
     });
     expect(res.status).toBe(200);
     // RFC 6749 §5.1 for requests made the RFC 6749 way; SERVICE.md's three members otherwise.
@@ -92,7 +89,7 @@ describe('token endpoint (SERVICE.md 4.2)', () => {
     const code = await getCode(mock.url);
     const both = await postForm(
       tokenUrl(),
-      { grant_type: 'authorization_code', code, client_id: DEMO.id, client_secret: DEMO.secret },
+      { grant_type: 'authorization_code', code, ...DEMO_CREDENTIALS },
       { authorization: basic(DEMO.id, DEMO.secret) },
     );
     expect(both.status).toBe(401);
@@ -135,7 +132,7 @@ describe('token endpoint (SERVICE.md 4.2)', () => {
   it('a repeated parameter → invalid_request naming it (query + body)', async () => {
     const code = await getCode(mock.url);
     const res = await fetch(
-      `${tokenUrl()}?${form({ client_id: DEMO.id, client_secret: DEMO.secret, grant_type: 'authorization_code', code })}`,
+      `${tokenUrl()}?${form({ ...DEMO_CREDENTIALS, grant_type: 'authorization_code', code })}`,
       {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -150,8 +147,7 @@ describe('token endpoint (SERVICE.md 4.2)', () => {
   it('answers GET as well as POST', async () => {
     const code = await getCode(mock.url);
     const q = form({
-      client_id: DEMO.id,
-      client_secret: DEMO.secret,
+      ...DEMO_CREDENTIALS,
       grant_type: 'authorization_code',
       code,
     });
@@ -187,29 +183,23 @@ describe('token endpoint (SERVICE.md 4.2)', () => {
   });
 
   it('a code expires after the code TTL (virtual clock)', async () => {
-    const clockMock = await startMock();
-    try {
+    await withMock({}, async (clockMock) => {
       const code = await getCode(clockMock.url);
       await advance(clockMock.url, '1h');
       const res = await exchange(clockMock.url, code);
       expect(await oauthErrorOf(res)).toMatchObject({ status: 400, error: 'invalid_grant' });
-    } finally {
-      await clockMock.close();
-    }
+    });
   });
 
   it('a code is still good just before the TTL', async () => {
-    const clockMock = await startMock({ codeTtl: '10m' });
-    try {
+    await withMock({ codeTtl: '10m' }, async (clockMock) => {
       const code = await getCode(clockMock.url);
       await advance(clockMock.url, '9m');
       expect((await exchange(clockMock.url, code)).status).toBe(200);
       const late = await getCode(clockMock.url);
       await advance(clockMock.url, 601);
       expect((await exchange(clockMock.url, late)).status).toBe(400);
-    } finally {
-      await clockMock.close();
-    }
+    });
   });
 });
 
@@ -279,8 +269,7 @@ describe('refresh (SERVICE.md 4.3)', () => {
     const viaQuery = (await (await refresh(mock.url, first.refresh_token)).json()) as TokenBody;
     expect(Object.keys(viaQuery).sort()).toEqual(['access_token', 'expires_in', 'refresh_token']);
     const viaForm = await postForm(`${mock.url}/webservice/authorize/refresh_token`, {
-      client_id: DEMO.id,
-      client_secret: DEMO.secret,
+      ...DEMO_CREDENTIALS,
       grant_type: 'refresh_token',
       refresh_token: viaQuery.refresh_token,
     });
@@ -290,8 +279,7 @@ describe('refresh (SERVICE.md 4.3)', () => {
   it('the refresh endpoint refuses other grant types and a missing refresh_token', async () => {
     const first = await login(mock.url);
     const q = form({
-      client_id: DEMO.id,
-      client_secret: DEMO.secret,
+      ...DEMO_CREDENTIALS,
       grant_type: 'authorization_code',
       refresh_token: first.refresh_token,
     });
@@ -300,8 +288,7 @@ describe('refresh (SERVICE.md 4.3)', () => {
     });
     expect(await oauthErrorOf(res)).toMatchObject({ status: 400, error: 'unsupported_grant_type' });
     const q2 = form({
-      client_id: DEMO.id,
-      client_secret: DEMO.secret,
+      ...DEMO_CREDENTIALS,
       grant_type: 'refresh_token',
     });
     const missing = await oauthErrorOf(
@@ -325,8 +312,7 @@ describe('refresh (SERVICE.md 4.3)', () => {
   });
 
   it('only before the access token expires (virtual clock)', async () => {
-    const clockMock = await startMock();
-    try {
+    await withMock({}, async (clockMock) => {
       const a = await login(clockMock.url);
       const b = await login(clockMock.url);
       await advance(clockMock.url, 3599);
@@ -337,18 +323,13 @@ describe('refresh (SERVICE.md 4.3)', () => {
       expect(await oauthErrorOf(await refresh(clockMock.url, b.refresh_token))).toMatchObject({
         error: 'invalid_grant',
       });
-    } finally {
-      await clockMock.close();
-    }
+    });
   });
 
   it('expires_in is the lifetime in whole seconds, rounded down', async () => {
-    const m = await startMock({ accessTtl: 90.9 });
-    try {
+    await withMock({ accessTtl: 90.9 }, async (m) => {
       expect((await login(m.url)).expires_in).toBe('90');
-    } finally {
-      await m.close();
-    }
+    });
   });
 
   it.each([
@@ -364,8 +345,7 @@ describe('refresh (SERVICE.md 4.3)', () => {
   });
 
   it('--access-ttl and --refresh-ttl set the lifetimes', async () => {
-    const ttlMock = await startMock({ accessTtl: '15m', refreshTtl: '5m' });
-    try {
+    await withMock({ accessTtl: '15m', refreshTtl: '5m' }, async (ttlMock) => {
       const a = await login(ttlMock.url);
       expect(a.expires_in).toBe('900');
       await advance(ttlMock.url, '5m');
@@ -373,8 +353,6 @@ describe('refresh (SERVICE.md 4.3)', () => {
       expect((await refresh(ttlMock.url, a.refresh_token)).status).toBe(400);
       await advance(ttlMock.url, '10m');
       expect(await tokenWorks(ttlMock.url, a.access_token)).toBe(false);
-    } finally {
-      await ttlMock.close();
-    }
+    });
   });
 });

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dasvc, ServiceError, AuthError } from '../../src/index.js';
+import {
+  dasvc,
+  ServiceError,
+  AuthError,
+  ExitCode,
+  NetworkError,
+  type SendFn,
+} from '../../src/index.js';
 import { startMockServer } from '../../src/mock/index.js';
 
 let mock: Awaited<ReturnType<typeof startMockServer>>;
@@ -36,5 +43,30 @@ describe('programmatic client (export `dasvc`)', () => {
     await expect(client.rpc('crm', next.accessToken, 'contacts.list')).rejects.toBeInstanceOf(
       AuthError,
     );
+  });
+});
+
+describe('programmatic client rpc checks the answer against the call (regression: id not checked)', () => {
+  const answering =
+    (answer: unknown): SendFn =>
+    async () => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      text: JSON.stringify(answer),
+    });
+  const clientWith = (send: SendFn) =>
+    dasvc({ baseUrl: 'http://127.0.0.1:1', clientId: 'c', clientSecret: 's', send });
+
+  it('rejects an answer whose id is not the call id with NetworkError (exit 4)', async () => {
+    const client = clientWith(answering({ jsonrpc: '2.0', result: [1], id: 2 }));
+    const error = await client.rpc('crm', 'token', 'contacts.list', {}, 1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).exitCode).toBe(ExitCode.network);
+    expect((error as NetworkError).exitCode).toBe(4);
+  });
+
+  it('resolves with result when the id matches the call', async () => {
+    const client = clientWith(answering({ jsonrpc: '2.0', result: [1], id: 7 }));
+    await expect(client.rpc('crm', 'token', 'contacts.list', {}, 7)).resolves.toEqual([1]);
   });
 });

@@ -7,14 +7,18 @@ const server = setupServer(...createMockHandlers({ baseUrl: BASE, autoApprove: '
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 
-it('msw handlers answer the whole flow on a made-up base URL', async () => {
-  const q = new URLSearchParams({
+/** The query of an authorization request from the demo client to a made-up app. */
+const authorizeQuery = () =>
+  new URLSearchParams({
     response_type: 'code',
     client_id: 'demo-client',
     redirect_uri: 'https://app.example.test/cb',
     scope: 'crm',
     state: 'st',
   });
+
+it('msw handlers answer the whole flow on a made-up base URL', async () => {
+  const q = authorizeQuery();
   const auth = await fetch(`${BASE}/webservice/authorize/?${q}`, { redirect: 'manual' });
   expect(auth.status).toBe(302);
   const location = new URL(auth.headers.get('location')!);
@@ -46,13 +50,7 @@ it('the consent page form posts back under the base path', async () => {
   server.close();
   other.listen({ onUnhandledRequest: 'error' });
   try {
-    const q = new URLSearchParams({
-      response_type: 'code',
-      client_id: 'demo-client',
-      redirect_uri: 'https://app.example.test/cb',
-      scope: 'crm',
-      state: 'st',
-    });
+    const q = authorizeQuery();
     const page = await fetch(`https://other.example.test/das/webservice/authorize/?${q}`);
     // Path-relative: the browser resolves it against https://other.example.test.
     expect(await page.text()).toContain('action="/das/webservice/authorize/"');

@@ -18,6 +18,11 @@ function storeWith(tokens: Record<string, unknown>): ProfileStore {
   );
   return new ProfileStore(file);
 }
+/** A store holding the pair A / R, obtained and expiring at the given times. */
+function storeWithPair(obtainedAt: number, expiresAt: number): ProfileStore {
+  return storeWith({ accessToken: 'A', refreshToken: 'R', obtainedAt, expiresAt });
+}
+const invalidGrant: HttpResponse = { status: 400, headers: {}, text: '{"error":"invalid_grant"}' };
 const ok = (body: unknown): HttpResponse => ({
   status: 200,
   headers: {},
@@ -39,12 +44,7 @@ function deps(store: ProfileStore, send: (r: HttpRequest) => Promise<HttpRespons
 
 describe('currentTokens', () => {
   it('uses the stored token while it is outside the margin', async () => {
-    const store = storeWith({
-      accessToken: 'A',
-      refreshToken: 'R',
-      obtainedAt: NOW,
-      expiresAt: NOW + 3_600_000,
-    });
+    const store = storeWithPair(NOW, NOW + 3_600_000);
     const result = await currentTokens(
       deps(store, () => Promise.reject(new Error('no request expected'))),
     );
@@ -52,12 +52,7 @@ describe('currentTokens', () => {
   });
 
   it('refreshes inside the margin and writes the file atomically with mode 0600, keeping other members', async () => {
-    const store = storeWith({
-      accessToken: 'A',
-      refreshToken: 'R',
-      obtainedAt: NOW - 3_570_000,
-      expiresAt: NOW + 30_000,
-    });
+    const store = storeWithPair(NOW - 3_570_000, NOW + 30_000);
     const requests: HttpRequest[] = [];
     const result = await currentTokens(
       deps(store, async (r) => {
@@ -79,12 +74,7 @@ describe('currentTokens', () => {
   });
 
   it('on invalid_grant re-reads the store: tokens rotated by another process are used', async () => {
-    const store = storeWith({
-      accessToken: 'A',
-      refreshToken: 'R',
-      obtainedAt: NOW,
-      expiresAt: NOW + 10_000,
-    });
+    const store = storeWithPair(NOW, NOW + 10_000);
     const result = await currentTokens(
       deps(store, async () => {
         // Another process (not honouring the lock) rotated the pair meanwhile.
@@ -96,22 +86,15 @@ describe('currentTokens', () => {
           expiresAt: NOW + 3_600_000,
         };
         writeFileSync(store.file, JSON.stringify(data));
-        return { status: 400, headers: {}, text: '{"error":"invalid_grant"}' };
+        return invalidGrant;
       }),
     );
     expect(result.tokens.accessToken).toBe('B');
   });
 
   it('on invalid_grant with nothing rotated gives up with AuthError and a login hint', async () => {
-    const store = storeWith({
-      accessToken: 'A',
-      refreshToken: 'R',
-      obtainedAt: NOW,
-      expiresAt: NOW + 10_000,
-    });
-    const attempt = currentTokens(
-      deps(store, async () => ({ status: 400, headers: {}, text: '{"error":"invalid_grant"}' })),
-    );
+    const store = storeWithPair(NOW, NOW + 10_000);
+    const attempt = currentTokens(deps(store, async () => invalidGrant));
     await expect(attempt).rejects.toBeInstanceOf(AuthError);
     await expect(attempt).rejects.toMatchObject({ hint: 'dasvc login' });
   });

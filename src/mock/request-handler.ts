@@ -1,0 +1,137 @@
+import { UsageError } from '../errors.js';
+import { redactQuery } from '../util/redact.js';
+import type { MockContext } from './context.js';
+import type { MockOptions, MockRequest, MockResponse } from './types.js';
+import { BODY_LIMIT, BodyTooLargeError } from './types.js';
+import { handleApiRequest } from './api-route.js';
+import { handleAuthorizationRequest, handleConsentSubmission } from './authorize-route.js';
+import { handleControl } from './control-routes.js';
+import { FaultQueue } from './faults.js';
+import { Journal } from './journal.js';
+import { parseOAuthParams } from './oauth-params.js';
+import { jsonResponse, methodNotAllowed, notFound, tooLarge } from './responses.js';
+import { handleRevokeRequest, handleTokenRequest } from './token-route.js';
+
+const API_PREFIX = '/webservice/json/';
+
+const OAUTH_PATHS = new Map<string, 'authorize' | 'token' | 'refresh' | 'revoke'>([
+  ['/webservice/authorize/', 'authorize'],
+  ['/webservice/authorize', 'token'],
+  ['/webservice/authorize/refresh_token', 'refresh'],
+  ['/webservice/authorize/refresh_token/', 'refresh'],
+  ['/webservice/authorize/revoke', 'revoke'],
+  ['/webservice/authorize/revoke/', 'revoke'],
+]);
+
+/**
+ * The mock's request handling (SPEC §5): base path, control routes, injected faults, the OAuth
+ * endpoints and the API, with the journal and the request log. Loaded on the first request, so
+ * that `dasvc mock` listens without it.
+ */
+export function createRequestHandler(
+  ctx: MockContext,
+  log: MockOptions['log'],
+  /** Pending loading of computed-method modules, or undefined once they are loaded. */
+  loading: () => Promise<void> | undefined,
+): (request: MockRequest) => Promise<MockResponse> {
+  const { basePath, state } = ctx;
+  const journal = new Journal();
+  const faults = new FaultQueue();
+
+  async function route(request: MockRequest, path: string): Promise<MockResponse> {
+    if (path.startsWith(API_PREFIX)) {
+      let instance = path.slice(API_PREFIX.length);
+      if (instance.endsWith('/')) instance = instance.slice(0, -1);
+      try {
+        instance = decodeURIComponent(instance);
+      } catch {
+        return notFound('malformed instance name');
+      }
+      if (instance === '' || instance.includes('/')) return notFound(`no endpoint ${path}`);
+      return handleApiRequest(ctx, request, instance);
+    }
+    const endpoint = OAUTH_PATHS.get(path);
+    if (endpoint === undefined) return notFound(`no endpoint ${path}`);
+    if (request.method !== 'GET' && request.method !== 'POST') return methodNotAllowed('GET, POST');
+    const body = request.method === 'POST' ? await request.text(BODY_LIMIT) : '';
+    const params = parseOAuthParams(request.query, body, request.header('content-type') ?? '');
+    const authorization = request.header('authorization');
+    if (endpoint === 'refresh') return handleTokenRequest(ctx, params, authorization, 'refresh');
+    if (endpoint === 'revoke') return handleRevokeRequest(ctx, params, authorization);
+    // Both spellings of /webservice/authorize: grant_type makes a token request, decision a
+    // consent submission, response_type (or the slash path) an authorization request.
+    const v = params.values;
+    if (v.has('grant_type')) return handleTokenRequest(ctx, params, authorization, 'token');
+    if (request.method === 'POST' && v.has('decision')) {
+      return handleConsentSubmission(ctx, params);
+    }
+    if (endpoint === 'authorize' || v.has('response_type')) {
+      return handleAuthorizationRequest(ctx, params);
+    }
+    return handleTokenRequest(ctx, params, authorization, 'token');
+  }
+
+  return async function handle(request: MockRequest): Promise<MockResponse> {
+    const started = performance.now();
+    let path = request.path;
+    let response: MockResponse | undefined;
+    if (basePath !== '') {
+      if (path === basePath || path.startsWith(`${basePath}/`))
+        path = path.slice(basePath.length) || '/';
+      else response = notFound(`no endpoint ${path}`);
+    }
+    const control = path.startsWith('/_mock/');
+    try {
+      const pending = loading();
+      if (pending) await pending;
+      if (response) {
+        // already answered
+      } else if (control) {
+        response = await handleControl({ ctx, journal, faults }, request, path);
+      } else {
+        const fault = faults.take(path);
+        if (fault?.kind === 'latency') await new Promise((r) => setTimeout(r, fault.ms));
+        if (fault?.kind === 'error') {
+          response = jsonResponse(fault.status ?? 500, {
+            error: 'server_error',
+            error_description: 'injected fault (POST /_mock/faults)',
+          });
+        } else if (fault?.kind === 'drop') {
+          response = { status: 0, headers: {}, body: '', drop: true };
+        } else {
+          response = await route(request, path);
+        }
+      }
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) response = tooLarge(error.limit);
+      else if (error instanceof UsageError)
+        response = jsonResponse(500, { error: 'server_error', error_description: error.message });
+      else {
+        log?.(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+        response = jsonResponse(500, {
+          error: 'server_error',
+          error_description: 'internal error in the mock',
+        });
+      }
+    }
+    const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+    if (!control) {
+      journal.add({
+        time: state.now(),
+        method: request.method,
+        path: request.path,
+        query: request.query,
+        status: response.status,
+        durationMs,
+      });
+    }
+    if (log) {
+      const query = request.query === '' ? '' : redactQuery(request.query);
+      const status = response.drop ? 'dropped' : String(response.status);
+      log(
+        `${request.method} ${request.path}${query === '' ? '' : `?${query}`} ${status} ${durationMs.toFixed(1)}ms`,
+      );
+    }
+    return response;
+  };
+}
