@@ -7,6 +7,11 @@ export interface ClientCredentials {
   clientSecret: string;
 }
 
+/** The credentials SERVICE.md §5.1 sends first on every token, refresh and revoke request. */
+function clientParams(client: ClientCredentials): Record<string, string> {
+  return { client_id: client.clientId, client_secret: client.clientSecret };
+}
+
 /**
  * One OAuth endpoint request, always POST (SERVICE.md leaves the method open; POST keeps the body
  * option standard): parameters in the query string (SERVICE.md §4, the default) or in an
@@ -42,8 +47,7 @@ export function buildTokenRequest(options: {
   return buildOAuthRequest(
     options.url,
     {
-      client_id: options.client.clientId,
-      client_secret: options.client.clientSecret,
+      ...clientParams(options.client),
       grant_type: 'authorization_code',
       code: options.code,
       redirect_uri: options.redirectUri,
@@ -63,8 +67,7 @@ export function buildRefreshRequest(options: {
   return buildOAuthRequest(
     options.url,
     {
-      client_id: options.client.clientId,
-      client_secret: options.client.clientSecret,
+      ...clientParams(options.client),
       grant_type: 'refresh_token',
       refresh_token: options.refreshToken,
     },
@@ -86,8 +89,7 @@ export function buildRevocationRequest(options: {
   return buildOAuthRequest(
     options.url,
     {
-      client_id: options.client.clientId,
-      client_secret: options.client.clientSecret,
+      ...clientParams(options.client),
       token_type_hint: options.hint,
       token: options.token,
     },
