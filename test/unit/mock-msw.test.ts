@@ -64,3 +64,28 @@ it('the consent page form posts back under the base path', async () => {
     server.listen({ onUnhandledRequest: 'error' });
   }
 });
+
+// Regression: cancelling the body reader half-way left msw's fetch pending forever.
+it('refuses a body over 1 MiB with 413 through msw, as the server does', async () => {
+  const minted = await fetch(`${BASE}/_mock/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: 'alice', scope: 'crm' }),
+  });
+  const { access_token } = (await minted.json()) as { access_token: string };
+  const huge = 'x'.repeat(1024 * 1024 + 1);
+  const api = await fetch(`${BASE}/webservice/json/crm`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+    body: huge,
+    signal: AbortSignal.timeout(5000),
+  });
+  expect(api.status).toBe(413);
+  const form = await fetch(`${BASE}/webservice/authorize`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `code=${huge}`,
+    signal: AbortSignal.timeout(5000),
+  });
+  expect(form.status).toBe(413);
+});
