@@ -105,12 +105,15 @@ export interface DasvcClientOptions {
 /** The programmatic client: the same code paths the CLI uses, without the terminal. */
 export interface DasvcClient {
   endpoints: Endpoints;
-  /** Authorization-code flow with a loopback listener; `openBrowser` receives the URL. */
+  /**
+   * Authorization-code flow with a loopback listener (RFC 6749 §4.1, RFC 8252 §7.3): `openBrowser`
+   * receives the URL; `tell` receives the messages a human should see (default: stderr).
+   */
   login(
     options: { scope: string; port?: number; pkce?: boolean; timeoutMs?: number } & Omit<
       LoginFlowDeps,
-      'send' | 'now'
-    >,
+      'send' | 'now' | 'tell'
+    > & { tell?: LoginFlowDeps['tell'] },
   ): Promise<LoginResult>;
   /** Refresh token request (SERVICE.md §4.3). */
   refresh(refreshToken: string): Promise<TokenSet>;
@@ -152,7 +155,12 @@ export function dasvc(options: DasvcClientOptions): DasvcClient {
           pkce: login.pkce,
           timeoutMs: login.timeoutMs ?? 300_000,
         },
-        { ...login, send, now: Date.now },
+        {
+          ...login,
+          tell: login.tell ?? ((message) => void process.stderr.write(`${message}\n`)),
+          send,
+          now: Date.now,
+        },
       ),
     refresh: async (refreshToken) =>
       processTokenResponse(

@@ -22,16 +22,18 @@ export async function runMock(options: MockOptions & { quiet: boolean }): Promis
     }
     throw error;
   }
-  // SPEC §3: the first stdout line is exactly `listening on <base_url>`.
+  // SPEC §3: the first stdout line is exactly `listening on <base_url>`. `--quiet` leaves out all
+  // that follows it (credentials, users, request lines): scripts read one line and nothing else.
   out(`listening on ${server.url}`);
-  const client = server.demoClient;
-  if (client) {
-    out(
-      `demo client: client_id=${client.id}${client.secret === undefined ? ' (public)' : ` client_secret=${client.secret}`}`,
-    );
+  if (!quiet) {
+    const client = server.demoClient;
+    if (client) {
+      const secret = client.secret === undefined ? ' (public)' : ` client_secret=${client.secret}`;
+      out(`demo client: client_id=${client.id}${secret}`);
+    }
+    out(`users: ${server.users}`);
+    if (options.autoApprove !== undefined) out(`auto-approving as ${options.autoApprove}`);
   }
-  out(`users: ${server.users}`);
-  if (options.autoApprove !== undefined) out(`auto-approving as ${options.autoApprove}`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   dasvc,
   ServiceError,
@@ -43,6 +43,34 @@ describe('programmatic client (export `dasvc`)', () => {
     await expect(client.rpc('crm', next.accessToken, 'contacts.list')).rejects.toBeInstanceOf(
       AuthError,
     );
+  });
+});
+
+describe('programmatic client login without a tell callback', () => {
+  it('tells the human on stderr and still completes', async () => {
+    const client = dasvc({
+      baseUrl: mock.url,
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+    });
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const { tokens } = await client.login({
+        scope: 'crm',
+        openBrowser: async (url) => {
+          const answer = await fetch(url, { redirect: 'manual' });
+          await fetch(answer.headers.get('location')!);
+        },
+      });
+      expect(tokens.accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written.join('')).toContain('/webservice/authorize/?response_type=code');
   });
 });
 
