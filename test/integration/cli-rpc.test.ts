@@ -51,6 +51,16 @@ describe('dasvc rpc', () => {
     }
   });
 
+  // Regression: a bad placement was only noticed when a refresh happened to be due.
+  it('refuses a bad DASVC_PARAMS with exit 2 even when no refresh is due', async () => {
+    const result = await runCli(['rpc', 'crm', 'contacts.list'], dir, {
+      env: { DASVC_PARAMS: 'bogus' },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('DASVC_PARAMS');
+    expect(result.stdout).toBe('');
+  });
+
   it('reads params from stdin with -', async () => {
     const result = await runCli(['rpc', 'crm', 'contacts.get', '-'], dir, { input: '{"id": 2}' });
     expect(result.code, result.stderr).toBe(0);

@@ -13,7 +13,13 @@ import type { Profile } from '../../store/profile-store.js';
 import { currentTokens, notLoggedIn } from '../../store/session.js';
 import { readAll, type CliContext } from '../context.js';
 import { stdoutAnswered } from '../output.js';
-import { endpointOrMissing, pickSetting, resolveEndpoints, SETTINGS } from '../settings.js';
+import {
+  endpointOrMissing,
+  pickSetting,
+  resolveEndpoints,
+  resolvePlacement,
+  SETTINGS,
+} from '../settings.js';
 import { baseUrlOf, loadProfile, sessionDeps, type ProfileView } from './common.js';
 
 /** Positional arguments of `dasvc rpc`. */
@@ -114,6 +120,8 @@ export async function rpcRun(args: RpcArgs, ctx: CliContext): Promise<void> {
     profile = view.profile;
     if (explicit === undefined && !profile?.tokens) throw notLoggedIn(view.name);
   }
+  // A bad --params/DASVC_PARAMS is a usage error even on a call that happens not to refresh.
+  resolvePlacement(ctx.flags, ctx.env, profile);
   const endpoints = resolveEndpoints(baseUrlOf(ctx, profile), ctx.flags, ctx.env, profile);
   const url = apiUrlFor(endpointOrMissing(endpoints, 'api'), args.scope);
 
