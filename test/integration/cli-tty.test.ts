@@ -79,4 +79,34 @@ describe.skipIf(!existsSync(SCRIPT))('dasvc on a terminal', () => {
       scope: 'crm',
     });
   });
+
+  it('init writes a profile from the answers, and login then needs no flags', async () => {
+    const dir = freshConfigDir();
+    const init = await onTerminal(['init'], { DASVC_CONFIG_DIR: dir }, [
+      ['Profile name', 'work'],
+      ['Base URL', `${mock.url}/`],
+      ['Client id', 'demo-client'],
+      ['Client secret', 'demo-secret'],
+      ['Scope', 'crm'],
+      ['OAuth parameters', ''],
+    ]);
+    expect(init.code, init.screen).toBe(0);
+    expect(init.screen).not.toContain('demo-secret');
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {
+      profiles: Record<string, Record<string, string>>;
+    };
+    expect(config.profiles.work).toMatchObject({
+      baseUrl: mock.url,
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+      scope: 'crm',
+      params: 'query',
+    });
+    const login = await onTerminal(['login', '--profile', 'work'], {
+      DASVC_CONFIG_DIR: dir,
+      BROWSER: STANDIN_BROWSER,
+    });
+    expect(login.code, login.screen).toBe(0);
+    expect(login.screen).toMatch(/profile work · scope crm/);
+  });
 });
