@@ -103,4 +103,14 @@ describe.skipIf(!haveChromium && !process.env.CI)('login in a real headless Chro
     const status = await dasvc(['token', 'status'], e);
     expect(status.code).toBe(3);
   });
+
+  it('runs `dasvc demo --browser` through the real consent page', async () => {
+    const e = env('approve');
+    const demo = await dasvc(['demo', '--browser'], { ...e, E2E_LOG: join(work, 'demo.log') });
+    expect(demo.code, demo.stderr).toBe(0);
+    expect(demo.stdout).toContain('The consent page will open in your browser');
+    expect(demo.stdout).toContain('Ada Lovelace, Grace Hopper');
+    expect(demo.stdout).toContain('{"result":"Token revoked"}');
+    expect(await browserFinished(join(work, 'demo.log'))).toMatch(/callback page: .*logged in/i);
+  });
 });
