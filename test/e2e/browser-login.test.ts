@@ -78,6 +78,8 @@ describe.skipIf(!haveChromium && !process.env.CI)('login in a real headless Chro
     // The README's pictures are refreshed with UPDATE_SCREENSHOTS=1; a plain run keeps the tree clean.
     const shots = process.env.UPDATE_SCREENSHOTS ? join(root, 'docs') : join(work, 'shots');
     mkdirSync(shots, { recursive: true });
+    // The committed pictures must not pass for new ones.
+    for (const png of ['consent.png', 'callback.png']) rmSync(join(shots, png), { force: true });
     const e = env('approve', shots);
     const result = await login(e);
     // dasvc exits as soon as the code is exchanged; the browser may still be taking its screenshot.

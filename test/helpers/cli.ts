@@ -106,9 +106,12 @@ export function runCli(
   });
 }
 
-/** Signal a running child: for Ctrl-C tests. */
+/**
+ * A running child the test drives itself (Ctrl-C, paste mode). Its output still goes into the
+ * transcript and the tokens it stored into the secrets, so the leak scan covers it too.
+ */
 export function spawnCli(args: string[], configDir: string, env: Record<string, string> = {}) {
-  return spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [BIN, ...args], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? tmpdir(),
@@ -118,6 +121,15 @@ export function spawnCli(args: string[], configDir: string, env: Record<string, 
     },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.on('close', () => {
+    collectSecrets(configDir);
+    transcript.push({ args, stdout, stderr, allowSecrets: false });
+  });
+  return child;
 }
 
 /** The leak scan: no secret seen anywhere may appear in output that was not asked for it. */

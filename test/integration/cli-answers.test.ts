@@ -2,7 +2,13 @@ import { createServer, type Server } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoLeaksAfterAll, freshConfigDir, runCli, spawnCli } from '../helpers/cli.js';
+import {
+  expectNoLeaksAfterAll,
+  freshConfigDir,
+  runCli,
+  secrets,
+  spawnCli,
+} from '../helpers/cli.js';
 
 /**
  * A service that answers whatever a case asks for, to prove that dasvc accepts only the JSON-RPC
@@ -61,6 +67,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 });
+// The token and secret this file sends: the leak scan must look for them too.
+secrets.add('test-token-1234');
+secrets.add('test-secret-5678');
 expectNoLeaksAfterAll();
 afterAll(async () => {
   server.closeAllConnections();

@@ -143,6 +143,8 @@ describe('dasvc login', () => {
     });
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/login timed out: no authorization arrived within 1 s/);
+    const redirect = new URL(authorizationUrlIn(result.stderr)!).searchParams.get('redirect_uri')!;
+    await expect(fetch(redirect)).rejects.toThrow();
   });
 
   it('with --no-browser, accepts the redirect URL pasted on stdin (after a junk line)', async () => {
@@ -173,7 +175,10 @@ describe('dasvc login', () => {
     expect(stdout).toMatch(
       /^profile default · scope crm wiki · access token expires \S+Z \(in (59m \d+s|1h)\)\n$/,
     );
-    expect(readConfig(dir).profiles.default!.tokens).toBeDefined();
+    const { accessToken } = readConfig(dir).profiles.default!.tokens as { accessToken: string };
+    expect(accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const call = await runCli(['rpc', 'crm', 'contacts.list'], dir);
+    expect(call.code, call.stderr).toBe(0);
   });
 
   it('closes the listener and exits 130 on Ctrl-C', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   browserEnv,
+  clearJournal,
   control,
   expectNoLeaksAfterAll,
   freshConfigDir,
@@ -243,13 +244,17 @@ describe('dasvc rpc', () => {
   });
 
   it('--verbose traces the exchange on stderr with the token redacted, stdout unchanged', async () => {
+    await clearJournal(mock.url);
     const result = await runCli(['--verbose', 'rpc', 'crm', 'contacts.list'], dir);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/> POST http:\/\/127\.0\.0\.1:\d+\/webservice\/json\/crm/);
     expect(result.stderr).toContain('> authorization: Bearer [redacted]');
     expect(result.stderr).toMatch(/< 200 \(\d+ ms\)/);
     expect(JSON.parse(result.stdout)).toHaveLength(2);
+    // The trace describes the one exchange that happened, nothing more.
     const journal = await journalEntries(mock.url);
-    expect(journal.length).toBeGreaterThan(0);
+    expect(journal.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([
+      'POST /webservice/json/crm 200',
+    ]);
   });
 });

@@ -3,7 +3,6 @@ import type { MockServer } from '../../src/mock/index.js';
 import {
   approve,
   authorizeQuery,
-  DEMO,
   exchange,
   form,
   get,
@@ -94,14 +93,23 @@ describe('authorization endpoint: consent page (SERVICE.md 4.1, SPEC §5)', () =
     expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('invalid_scope');
   });
 
-  it('an unknown user or no decision re-shows the page with 400, issuing nothing', async () => {
+  it('an unknown user (400) or no decision re-shows the page, issuing nothing', async () => {
     const a = await postForm(`${mock.url}/webservice/authorize/`, {
       ...authorizeQuery(),
       user: 'mallory',
       decision: 'approve',
     });
     expect(a.status).toBe(400);
+    expect(a.headers.get('location')).toBeNull();
     expect(await a.text()).toContain('Unknown user');
+    const b = await postForm(`${mock.url}/webservice/authorize/`, {
+      ...authorizeQuery(),
+      user: 'alice',
+    });
+    // Without a decision the POST is an authorization request again: the page, no redirect.
+    expect(b.status).toBe(200);
+    expect(b.headers.get('location')).toBeNull();
+    expect(await b.text()).toContain('<form');
   });
 });
 
@@ -299,5 +307,5 @@ it('a code is random per approval', async () => {
   const a = await getCode(mock.url);
   const b = await getCode(mock.url);
   expect(a).not.toBe(b);
-  expect(DEMO.id).toBe('demo-client');
+  expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
 });

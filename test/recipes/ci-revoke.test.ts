@@ -10,7 +10,7 @@ import { startMockServer } from '../../src/mock/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const workflow = readFileSync(join(root, 'docs/github-actions-revoke.yml'), 'utf8');
-const dasvcLines = [...workflow.matchAll(/^\s+run: (dasvc .*)$/gm)].map((m) => m[1]!);
+const dasvcLines = [...workflow.matchAll(/^\s+run: (.*\bdasvc .*)$/gm)].map((m) => m[1]!);
 
 let mock: { url: string; close(): Promise<void> };
 let configDir: string;
@@ -30,8 +30,12 @@ function bash(line: string, env: Record<string, string>) {
     `"${process.execPath}" "${join(root, 'bin/dasvc.js')}" `,
   );
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile('bash', ['-c', script], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      'bash',
+      ['-e', '-c', script],
+      { env: { ...process.env, ...env } },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -55,6 +59,9 @@ it('revokes a token from env credentials alone, and the token stops working', as
 
   const before = await bash('dasvc rpc crm contacts.list', env);
   expect(before.code, before.stderr).toBe(0);
+  // The proof step must fail the job while the token still works.
+  const earlyProof = await bash(dasvcLines[1]!, env);
+  expect(earlyProof.code).toBe(1);
 
   const revoke = await bash(dasvcLines[0]!, env);
   expect(revoke.code, revoke.stderr).toBe(0);
@@ -64,6 +71,8 @@ it('revokes a token from env credentials alone, and the token stops working', as
 
   const proof = await bash(dasvcLines[1]!, env);
   expect(proof.code, proof.stderr).toBe(0);
+  expect(proof.stdout).toBe('');
+  expect(proof.stderr).toMatch(/401|invalid_token|not authori[sz]ed/i);
   const after = await bash('dasvc rpc crm contacts.list', env);
   expect(after.code).toBe(3);
 });

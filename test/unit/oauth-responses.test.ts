@@ -62,17 +62,19 @@ describe('processTokenResponse (SERVICE.md §2.3, RFC 6749 §5)', () => {
     );
   });
   it('carries the OAuth error code and description', () => {
-    try {
+    expect(() =>
       processTokenResponse(
         json(400, { error: 'invalid_grant', error_description: 'code expired' }),
         0,
-      );
-      expect.unreachable();
-    } catch (error) {
-      expect((error as AuthError).code).toBe('invalid_grant');
-      expect((error as AuthError).message).toContain('code expired');
-      expect((error as AuthError).status).toBe(400);
-    }
+      ),
+    ).toThrow(
+      expect.objectContaining({
+        name: 'AuthError',
+        code: 'invalid_grant',
+        status: 400,
+        message: expect.stringContaining('code expired'),
+      }),
+    );
   });
 });
 

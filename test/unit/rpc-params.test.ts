@@ -103,11 +103,9 @@ describe('JSON-RPC request and response (SERVICE.md §4.5)', () => {
         'crm',
       ),
     ).toThrow(AuthError);
-    try {
-      processApiResponse(res(403, ''), 'wiki');
-    } catch (error) {
-      expect((error as AuthError).hint).toBe('dasvc login --scope wiki');
-    }
+    expect(() => processApiResponse(res(403, ''), 'wiki')).toThrow(
+      expect.objectContaining({ name: 'AuthError', hint: 'dasvc login --scope wiki' }),
+    );
     expect(() => processApiResponse(res(404, 'nope'), 'x')).toThrow(ServiceError);
     expect(() => processApiResponse(res(500, ''), 'x')).toThrow(ServiceError);
     expect(() => processApiResponse(res(200, '<html>'), 'x')).toThrow(NetworkError);
