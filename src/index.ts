@@ -7,7 +7,12 @@ import {
   type Endpoints,
   type ParamsPlacement,
 } from './oauth/endpoints.js';
-import { runLoginFlow, type LoginFlowDeps, type LoginResult } from './oauth/login-flow.js';
+import {
+  DEFAULT_LOGIN_TIMEOUT_MS,
+  runLoginFlow,
+  type LoginFlowDeps,
+  type LoginResult,
+} from './oauth/login-flow.js';
 import {
   buildRefreshRequest,
   buildRevocationRequest,
@@ -153,7 +158,7 @@ export function dasvc(options: DasvcClientOptions): DasvcClient {
           placement,
           port: login.port ?? 0,
           pkce: login.pkce,
-          timeoutMs: login.timeoutMs ?? 300_000,
+          timeoutMs: login.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS,
         },
         {
           ...login,

@@ -79,7 +79,8 @@ function report(
   if (isCommanderError(error)) {
     // commander already printed its message (or the help); explicit help and version are successes.
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
-    // Help shown because a command was missing (`dasvc`, `dasvc token`) is a usage error.
+    // `dasvc help [command]` is a success too; help shown because a command was missing (`dasvc`,
+    // `dasvc token`) comes with exit code 1 and falls through to the usage error below.
     if (error.code === 'commander.help' && error.exitCode === 0) return 0;
     if (json) {
       const missing = error.code === 'commander.help';

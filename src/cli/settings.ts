@@ -89,7 +89,7 @@ export function pickSetting(
 }
 
 /** The usage error of SPEC §2 for a missing setting: names the flag and the env var. */
-export function missingSetting(spec: SettingSpec): UsageError {
+function missingSetting(spec: SettingSpec): UsageError {
   return new UsageError(`missing ${spec.label}: pass ${spec.flag} or set ${spec.env}`, {
     code: 'missing_setting',
   });
@@ -117,7 +117,7 @@ export async function requireSetting(
 }
 
 /** Same as requireSetting without a prompt, for code paths that must not block. */
-export function requireSettingNow(
+function requireSettingNow(
   spec: SettingSpec,
   flags: FlagValues,
   env: NodeJS.ProcessEnv,

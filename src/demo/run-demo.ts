@@ -2,6 +2,7 @@ import { AuthError } from '../errors.js';
 import { createHttpClient } from '../http/http-client.js';
 import type { SendFn } from '../http/types.js';
 import { dasvc } from '../index.js';
+import { DEFAULT_LOGIN_TIMEOUT_MS } from '../oauth/login-flow.js';
 import type { MockServer } from '../mock/index.js';
 import { redactUrl } from '../util/redact.js';
 import type { Styles, Writer } from '../cli/output.js';
@@ -89,7 +90,7 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
       tell: (message) => {
         if (options.browser && !options.json) deps.stderr.write(`${message}\n`);
       },
-      timeoutMs: options.browser ? 300_000 : 15_000,
+      timeoutMs: options.browser ? DEFAULT_LOGIN_TIMEOUT_MS : 15_000,
     });
     const browserWire = (await Promise.all(browsing)).flat();
     const tokenWire = drain();

@@ -2,7 +2,7 @@ import { InterruptedError, NetworkError } from '../errors.js';
 import type { HttpRequest, HttpResponse, SendFn } from './types.js';
 
 /** Default time limit of one HTTP exchange; `DASVC_HTTP_TIMEOUT` (seconds) overrides it. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface HttpClientOptions {
   env?: NodeJS.ProcessEnv;
@@ -47,7 +47,7 @@ async function chooseFetch(env: NodeJS.ProcessEnv): Promise<FetchLike> {
 }
 
 /** Maps a failed fetch to NetworkError (SPEC §4 exit 4) without echoing anything secret. */
-export function networkErrorFrom(error: unknown, url: string, timeoutMs: number): NetworkError {
+function networkErrorFrom(error: unknown, url: string, timeoutMs: number): NetworkError {
   const origin = safeOrigin(url);
   const err = error as { name?: string; cause?: { code?: string; message?: string } } | undefined;
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') {

@@ -3,13 +3,13 @@ import type { OAuthParams } from './oauth-params.js';
 import type { MockResponse } from './types.js';
 import { parseBasicAuth } from './oauth-params.js';
 import { oauthError } from './responses.js';
-import { safeEqual } from './secrets.js';
+import { safeEqual } from '../util/secrets.js';
 
 /** RFC 9110 §15.5.2: every 401 names a scheme the client can authenticate with. */
 const BASIC_CHALLENGE = { 'www-authenticate': 'Basic realm="dasvc-mock"' };
 
 /** invalid_client is always 401 with the Basic challenge (RFC 6749 §5.2). */
-function invalidClient(description: string): MockResponse {
+export function invalidClient(description: string): MockResponse {
   return oauthError('invalid_client', description, 401, BASIC_CHALLENGE);
 }
 

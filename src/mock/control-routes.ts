@@ -4,8 +4,10 @@ import type { MockRequest, MockResponse } from './types.js';
 import { BODY_LIMIT, MAX_SECONDS } from './types.js';
 import { FaultQueue } from './faults.js';
 import { parseDuration } from '../util/duration.js';
+import { isObject } from '../util/guards.js';
 import { jsonResponse, methodNotAllowed, notFound } from './responses.js';
 import { tokenResponse } from './token-route.js';
+import { invalidClient } from './client-auth.js';
 
 /** The control side of the mock: journal, faults, and what resets them. */
 export interface ControlDeps {
@@ -33,10 +35,6 @@ function clock(ctx: MockContext): MockResponse {
     now: new Date(ctx.state.now()).toISOString(),
     offsetSeconds: ctx.state.offsetSeconds,
   });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** `/_mock/*` (SPEC §5 control endpoints): JSON in, JSON out. */
@@ -113,8 +111,7 @@ function mint(ctx: MockContext, body: unknown): MockResponse {
   if (typeof clientId !== 'string') return badRequest('client_id must be a string');
   const fixtureUser = ctx.fixtures.users.get(user);
   if (!fixtureUser) return badRequest(`unknown user "${user}"`);
-  if (!ctx.fixtures.clients.has(clientId))
-    return badRequest(`unknown client "${clientId}"`, 'invalid_client');
+  if (!ctx.fixtures.clients.has(clientId)) return invalidClient(`unknown client "${clientId}"`);
   const scopes = [...new Set(scope.split(' ').filter((s) => s !== ''))];
   if (scopes.length === 0) return badRequest('scope names no instance', 'invalid_scope');
   const unknown = scopes.find((s) => !ctx.fixtures.instances.has(s));

@@ -1,3 +1,5 @@
+import { isObject } from '../util/guards.js';
+
 /** A pending injected fault (POST /_mock/faults). */
 export interface Fault {
   kind: 'latency' | 'error' | 'drop';
@@ -15,9 +17,8 @@ export class FaultQueue {
 
   /** Validates a POST body; returns the fault or a problem. */
   static parse(body: unknown): Fault | string {
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      return 'body must be a JSON object';
-    const b = body as Record<string, unknown>;
+    if (!isObject(body)) return 'body must be a JSON object';
+    const b = body;
     if (b.kind !== 'latency' && b.kind !== 'error' && b.kind !== 'drop') {
       return 'kind must be "latency", "error" or "drop"';
     }

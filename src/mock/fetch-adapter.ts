@@ -1,5 +1,6 @@
 import type { MockRequest, MockResponse } from './types.js';
 import { BodyTooLargeError } from './types.js';
+import { INTERNAL_ERROR_BODY, JSON_TYPE } from './responses.js';
 
 /** Reads a fetch body as text, refusing past `limit` bytes (checked on Content-Length and while streaming). */
 async function readLimited(request: Request, limit: number): Promise<string> {
@@ -54,8 +55,8 @@ export function toFetchResponse(response: MockResponse): Response {
 
 /** JSON 500, as node-server answers when writing fails. */
 export function internalError(): Response {
-  return new Response('{"error":"server_error","error_description":"internal error in the mock"}', {
+  return new Response(INTERNAL_ERROR_BODY, {
     status: 500,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
+    headers: { 'content-type': JSON_TYPE },
   });
 }

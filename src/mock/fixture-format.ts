@@ -2,6 +2,7 @@
 // takes the text or JSON of one file and returns what the mock serves, or fails with the problem.
 import { resolve } from 'node:path';
 import { checkSchemaShape, type Schema } from './json-schema.js';
+import { isObject } from '../util/guards.js';
 
 /** A registered client (SERVICE.md 2.1); no secret means a public client. */
 export interface ClientFixture {
@@ -76,10 +77,6 @@ export class FixtureProblem extends Error {}
 /** Stops parsing one file with a problem the loader turns into a usage error naming it. */
 export function fail(message: string): never {
   throw new FixtureProblem(message);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export const NAME = /^[A-Za-z0-9._~-]+$/;

@@ -1,3 +1,5 @@
+import { isObject } from '../util/guards.js';
+
 /** A JSON-RPC 2.0 error object (§5.1). */
 export interface RpcError {
   code: number;
@@ -12,12 +14,8 @@ export type RpcInvoke = (method: string, params: unknown) => Promise<RpcOutcome>
 
 type Id = string | number | null;
 
-export const PARSE_ERROR: RpcError = { code: -32700, message: 'Parse error' };
-export const INVALID_REQUEST: RpcError = { code: -32600, message: 'Invalid Request' };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const PARSE_ERROR: RpcError = { code: -32700, message: 'Parse error' };
+const INVALID_REQUEST: RpcError = { code: -32600, message: 'Invalid Request' };
 
 function validId(value: unknown): value is Id {
   return (

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import type { MockRequest, MockResponse } from './types.js';
 import { BodyTooLargeError } from './types.js';
+import { INTERNAL_ERROR_BODY, JSON_TYPE } from './responses.js';
 
 const HOST_HEADER = /^[A-Za-z0-9.\-:[\]]{1,300}$/;
 
@@ -73,9 +74,6 @@ function write(req: IncomingMessage, res: ServerResponse, response: MockResponse
   res.end(response.body);
 }
 
-const INTERNAL_ERROR_BODY =
-  '{"error":"server_error","error_description":"internal error in the mock"}';
-
 /** A JSON 500 if nothing was sent yet (e.g. a header value node:http refused), else a cut connection. */
 function writeInternalError(req: IncomingMessage, res: ServerResponse): void {
   try {
@@ -85,7 +83,7 @@ function writeInternalError(req: IncomingMessage, res: ServerResponse): void {
     }
     for (const name of res.getHeaderNames()) res.removeHeader(name);
     res.writeHead(500, {
-      'content-type': 'application/json; charset=utf-8',
+      'content-type': JSON_TYPE,
       'content-length': String(INTERNAL_ERROR_BODY.length),
     });
     res.end(INTERNAL_ERROR_BODY);

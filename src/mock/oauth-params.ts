@@ -60,7 +60,7 @@ export function parseOAuthParams(query: string, body: string, contentType: strin
 }
 
 /** Whether a Content-Type names a form body. */
-export function isFormType(contentType: string): boolean {
+function isFormType(contentType: string): boolean {
   return contentType.toLowerCase().includes('application/x-www-form-urlencoded');
 }
 

@@ -9,7 +9,14 @@ import { handleControl } from './control-routes.js';
 import { FaultQueue } from './faults.js';
 import { Journal } from './journal.js';
 import { parseOAuthParams } from './oauth-params.js';
-import { jsonResponse, methodNotAllowed, notFound, tooLarge } from './responses.js';
+import {
+  INTERNAL_ERROR_BODY,
+  JSON_TYPE,
+  jsonResponse,
+  methodNotAllowed,
+  notFound,
+  tooLarge,
+} from './responses.js';
 import { handleRevokeRequest, handleTokenRequest } from './token-route.js';
 
 const API_PREFIX = '/webservice/json/';
@@ -71,6 +78,20 @@ export function createRequestHandler(
     return handleTokenRequest(ctx, params, authorization, 'token');
   }
 
+  /** A service request, after any injected fault (POST /_mock/faults) for its path. */
+  async function serve(request: MockRequest, path: string): Promise<MockResponse> {
+    const fault = faults.take(path);
+    if (fault?.kind === 'latency') await new Promise((r) => setTimeout(r, fault.ms));
+    if (fault?.kind === 'error') {
+      return jsonResponse(fault.status ?? 500, {
+        error: 'server_error',
+        error_description: 'injected fault (POST /_mock/faults)',
+      });
+    }
+    if (fault?.kind === 'drop') return { status: 0, headers: {}, body: '', drop: true };
+    return route(request, path);
+  }
+
   return async function handle(request: MockRequest): Promise<MockResponse> {
     const started = performance.now();
     let path = request.path;
@@ -84,34 +105,22 @@ export function createRequestHandler(
     try {
       const pending = loading();
       if (pending) await pending;
-      if (response) {
-        // already answered
-      } else if (control) {
-        response = await handleControl({ ctx, journal, faults }, request, path);
-      } else {
-        const fault = faults.take(path);
-        if (fault?.kind === 'latency') await new Promise((r) => setTimeout(r, fault.ms));
-        if (fault?.kind === 'error') {
-          response = jsonResponse(fault.status ?? 500, {
-            error: 'server_error',
-            error_description: 'injected fault (POST /_mock/faults)',
-          });
-        } else if (fault?.kind === 'drop') {
-          response = { status: 0, headers: {}, body: '', drop: true };
-        } else {
-          response = await route(request, path);
-        }
-      }
+      response ??= control
+        ? await handleControl({ ctx, journal, faults }, request, path)
+        : await serve(request, path);
     } catch (error) {
       if (error instanceof BodyTooLargeError) response = tooLarge(error.limit);
+      // A fixtures problem found late (a computed method that fails to load) is the mock's fault,
+      // not the client's; its message says what to fix.
       else if (error instanceof UsageError)
         response = jsonResponse(500, { error: 'server_error', error_description: error.message });
       else {
         log?.(`internal error: ${error instanceof Error ? error.message : String(error)}`);
-        response = jsonResponse(500, {
-          error: 'server_error',
-          error_description: 'internal error in the mock',
-        });
+        response = {
+          status: 500,
+          headers: { 'content-type': JSON_TYPE },
+          body: INTERNAL_ERROR_BODY,
+        };
       }
     }
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;

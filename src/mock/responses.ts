@@ -1,6 +1,16 @@
 import type { MockResponse } from './types.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Headers that keep tokens and OAuth errors out of caches (RFC 6749 §5.1). */
+export const NO_STORE: Readonly<Record<string, string>> = {
+  'cache-control': 'no-store',
+  pragma: 'no-cache',
+};
+
+/** Body of the mock's JSON 500, shared by the core handler and both adapters. */
+export const INTERNAL_ERROR_BODY =
+  '{"error":"server_error","error_description":"internal error in the mock"}';
 
 /** A JSON answer; `extra` headers are merged in. */
 export function jsonResponse(
@@ -18,11 +28,7 @@ export function oauthError(
   status = 400,
   extra?: Record<string, string>,
 ): MockResponse {
-  return jsonResponse(
-    status,
-    { error, error_description: description },
-    { 'cache-control': 'no-store', pragma: 'no-cache', ...extra },
-  );
+  return jsonResponse(status, { error, error_description: description }, { ...NO_STORE, ...extra });
 }
 
 /** An HTML page (consent page, authorization error page). */
@@ -64,17 +70,4 @@ export function tooLarge(limit: number): MockResponse {
     error: 'invalid_request',
     error_description: `request body exceeds ${limit} bytes`,
   });
-}
-
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Escapes text for HTML element content and attribute values (the five usual entities). */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 }

@@ -10,7 +10,7 @@ function invalidParams(data: string): { error: RpcError } {
 }
 
 /** Checks params against the declared ones (by name or by position); named params or an error. */
-export function bindParams(method: MethodFixture, params: unknown): Bound {
+function bindParams(method: MethodFixture, params: unknown): Bound {
   const named: Record<string, unknown> = {};
   const declared = method.params;
   if (Array.isArray(params)) {

@@ -3,10 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { StateSnapshot } from './mock-state.js';
 import { MAX_SECONDS } from './types.js';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isObject } from '../util/guards.js';
 
 type Check = (value: unknown) => boolean;
 

@@ -5,10 +5,9 @@ import type { TokenPair } from './mock-state.js';
 import type { MockResponse } from './types.js';
 import { authenticateClient } from './client-auth.js';
 import { parseBasicAuth } from './oauth-params.js';
-import { jsonResponse, oauthError } from './responses.js';
-import { pkceMatches, safeEqual } from './secrets.js';
-
-const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+import { jsonResponse, NO_STORE, oauthError } from './responses.js';
+import { safeEqual } from '../util/secrets.js';
+import { pkceMatches } from './secrets.js';
 
 /** SERVICE.md 2.3 with `Cache-Control: no-store` (RFC 6749 §5.1). */
 export function tokenResponse(pair: TokenPair): MockResponse {

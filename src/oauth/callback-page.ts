@@ -1,6 +1,4 @@
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../util/html.js';
 
 /** The page the browser shows after the redirect: self-contained (no external resources), success or error. */
 export function callbackPage(ok: boolean, message: string): string {

@@ -1,5 +1,5 @@
 import { AuthError } from '../errors.js';
-import { safeEqual } from './pkce.js';
+import { safeEqual } from '../util/secrets.js';
 
 /** Outcome of reading a redirect: a code to exchange, or nothing usable yet. */
 export type CallbackResult = { kind: 'code'; code: string } | { kind: 'ignored'; reason: string };

@@ -10,6 +10,9 @@ import type { ClientCredentials } from './token-request.js';
 import { buildTokenRequest } from './token-request.js';
 import { processTokenResponse, type TokenSet } from './token-response.js';
 
+/** Default login timeout: long enough to log in, short enough not to hang a script forever. */
+export const DEFAULT_LOGIN_TIMEOUT_MS = 300_000;
+
 /** What the authorization-code flow needs to know (SERVICE.md §4.1–4.2). */
 export interface LoginFlowOptions {
   authorizeUrl: string;

@@ -1,4 +1,8 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { random256 } from '../util/secrets.js';
+
+/** Constant-time string comparison, so a forged `state` leaks nothing through timing (RFC 6749 §10.12). */
+export { safeEqual } from '../util/secrets.js';
 
 /** A PKCE pair (RFC 7636 §4.1–4.2): the verifier stays here, the S256 challenge goes out. */
 export interface Pkce {
@@ -9,7 +13,7 @@ export interface Pkce {
 
 /** 32 random bytes as base64url: 256 bits, above the 128 SPEC §3 asks of `state` (RFC 6749 §10.12). */
 export function randomState(): string {
-  return randomBytes(32).toString('base64url');
+  return random256();
 }
 
 /** S256 challenge of a verifier (RFC 7636 §4.2). */
@@ -19,18 +23,6 @@ export function s256(verifier: string): string {
 
 /** Fresh verifier (43 chars of base64url, RFC 7636 §4.1) and its S256 challenge. */
 export function createPkce(): Pkce {
-  const verifier = randomBytes(32).toString('base64url');
+  const verifier = random256();
   return { verifier, challenge: s256(verifier), method: 'S256' };
-}
-
-/** Constant-time string comparison, so a forged `state` leaks nothing through timing (RFC 6749 §10.12). */
-export function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
-  // timingSafeEqual needs equal lengths; compare against itself to keep the work constant.
-  if (left.length !== right.length) {
-    timingSafeEqual(left, left);
-    return false;
-  }
-  return timingSafeEqual(left, right);
 }

@@ -1,5 +1,6 @@
 import { AuthError, NetworkError, ServiceError } from '../errors.js';
 import type { HttpResponse } from '../http/types.js';
+import { isObject } from '../util/guards.js';
 
 /** Tokens as stored: absolute expiry in epoch ms, or null when the server gave no `expires_in`. */
 export interface TokenSet {
@@ -25,16 +26,12 @@ function parseJson(text: string): unknown {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /**
  * Turns an OAuth error answer into the right exit code (SPEC §4): authentication errors and
  * 401/403 → AuthError (3); other OAuth errors and 5xx → ServiceError (1); anything that is not
  * JSON → NetworkError (4). `what` names the step for the message.
  */
-export function oauthErrorFor(response: HttpResponse, what: string): Error {
+function oauthErrorFor(response: HttpResponse, what: string): Error {
   const body = parseJson(response.text);
   const status = response.status;
   if (isObject(body) && typeof body.error === 'string') {

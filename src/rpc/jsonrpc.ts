@@ -1,5 +1,6 @@
 import { AuthError, NetworkError, ServiceError } from '../errors.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
+import { isObject } from '../util/guards.js';
 
 /** A JSON-RPC 2.0 request object (SERVICE.md §4.5, JSON-RPC 2.0 §4); no `id` makes it a notification. */
 export interface JsonRpcRequest {
@@ -60,10 +61,6 @@ function notExpected(status: number, why: string): NetworkError {
   );
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** The ids a request (one call or a batch) expects answers for; notifications expect none. */
 function expectedIds(request: unknown): (string | number | null)[] {
   const calls = Array.isArray(request) ? request : [request];
@@ -81,7 +78,7 @@ function expectedIds(request: unknown): (string | number | null)[] {
  * of `result` and `error`, an error object with an integer code and a string message, and an id
  * (null only for an error). Undefined when it is one.
  */
-export function responseShapeProblem(item: unknown): string | undefined {
+function responseShapeProblem(item: unknown): string | undefined {
   if (!isObject(item)) return 'not a response object';
   if (item.jsonrpc !== '2.0') return 'no "jsonrpc": "2.0"';
   const hasResult = 'result' in item;
@@ -101,7 +98,7 @@ export function responseShapeProblem(item: unknown): string | undefined {
  * with the call's id for a call, an array of responses to the batch's ids for a batch (a single
  * error object when the batch itself was refused). Undefined when it fits, else why not.
  */
-export function answerProblem(body: unknown, request: unknown): string | undefined {
+function answerProblem(body: unknown, request: unknown): string | undefined {
   const wanted = expectedIds(request);
   const items = Array.isArray(body) ? body : [body];
   if (Array.isArray(request)) {
@@ -131,7 +128,7 @@ export function answerProblem(body: unknown, request: unknown): string | undefin
 }
 
 /** Whether a request (call or batch) expects no answer at all: a notification or only notifications. */
-export function expectsNoAnswer(request: unknown): boolean {
+function expectsNoAnswer(request: unknown): boolean {
   const calls = Array.isArray(request) ? request : [request];
   return calls.length > 0 && expectedIds(request).length === 0;
 }

@@ -4,7 +4,7 @@ import type { TokenSet } from '../oauth/token-response.js';
 export type TokenTimes = Pick<TokenSet, 'refreshToken' | 'expiresAt' | 'obtainedAt'>;
 
 /** Floor of the refresh margin (SPEC §3: "less than 60 s or 10 % of the lifetime, the larger"). */
-export const MIN_REFRESH_MARGIN_SECONDS = 60;
+const MIN_REFRESH_MARGIN_SECONDS = 60;
 
 /** Seconds before expiry at which a refresh is due: the profile's own margin, else max(60 s, 10 % of lifetime). */
 export function refreshMarginSeconds(tokens: TokenTimes, configured?: number): number {

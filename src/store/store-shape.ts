@@ -1,11 +1,12 @@
 import { UsageError } from '../errors.js';
+import { isObject } from '../util/guards.js';
 
 /** Profile names: what fits a file key and a shell word (SPEC §2 `--profile`), nothing of Object's own. */
 const PROFILE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Whether `name` may name a profile. */
-export function isValidProfileName(name: string): boolean {
+function isValidProfileName(name: string): boolean {
   return PROFILE_NAME.test(name) && !RESERVED_NAMES.has(name);
 }
 
@@ -22,8 +23,6 @@ export function checkProfileName(name: string, source = '--profile'): string {
 
 type Check = (value: unknown) => boolean;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 const optional =
   (check: Check): Check =>
   (value) =>

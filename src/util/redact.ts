@@ -19,7 +19,7 @@ function mask(value: string): string {
   return value.length === 0 ? value : REDACTED;
 }
 
-/** A URL with every secret query parameter masked. Non-URLs come back with the same treatment as a query. */
+/** A URL with every secret query parameter masked; text without a `?` comes back unchanged. */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q === -1) return url;

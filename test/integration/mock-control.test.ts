@@ -141,11 +141,21 @@ describe('/_mock/tokens', () => {
     [{ user: 'mallory', scope: 'crm' }, 'invalid_request'],
     [{ user: 'bob', scope: 'wiki' }, 'invalid_scope'],
     [{ user: 'alice', scope: 'nope' }, 'invalid_scope'],
-    [{ user: 'alice', scope: 'crm', client_id: 'nobody' }, 'invalid_client'],
   ])('refuses %j with 400 %s', async (body, error) => {
     const res = await postJson(`${mock.url}/_mock/tokens`, body);
     expect(res.status).toBe(400);
     expect((await json(res)).error).toBe(error);
+  });
+
+  it('refuses an unknown client_id with 401 invalid_client and the Basic challenge (SPEC §5)', async () => {
+    const res = await postJson(`${mock.url}/_mock/tokens`, {
+      user: 'alice',
+      scope: 'crm',
+      client_id: 'nobody',
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Basic /);
+    expect((await json(res)).error).toBe('invalid_client');
   });
 });
 

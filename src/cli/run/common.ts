@@ -55,7 +55,7 @@ export function sessionDeps(ctx: CliContext, view: ProfileView): SessionDeps {
 }
 
 /** Expiry in the JSON outputs: ISO time and seconds left, or nulls when unknown. */
-export function expiryJson(
+function expiryJson(
   tokens: TokenTimes,
   now: number,
 ): { expiresAt: string | null; expiresIn: number | null } {

@@ -9,7 +9,7 @@ interface Node {
 }
 
 /** Flattens the commander tree: every command path with its subcommands and long options. */
-export function commandTree(root: Command): Node[] {
+function commandTree(root: Command): Node[] {
   const out: Node[] = [];
   const walk = (command: Command, path: string[], inherited: Node['options']) => {
     const own = command.options

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { UsageError } from '../../errors.js';
-import { runLoginFlow } from '../../oauth/login-flow.js';
+import { DEFAULT_LOGIN_TIMEOUT_MS, runLoginFlow } from '../../oauth/login-flow.js';
 import { normalizeBaseUrl } from '../../oauth/endpoints.js';
 import { parseDuration } from '../../util/duration.js';
 import type { CliContext } from '../context.js';
@@ -13,9 +13,6 @@ import {
   SETTINGS,
 } from '../settings.js';
 import { describeExpiry, loadProfile, sessionSummary, tokenStateJson } from './common.js';
-
-/** Default of `--timeout` (seconds): long enough to log in, short enough not to hang a script forever. */
-export const DEFAULT_LOGIN_TIMEOUT_SECONDS = 300;
 
 function parsePort(value: unknown): number {
   if (value === undefined) return 0;
@@ -33,7 +30,7 @@ export async function loginRun(ctx: CliContext): Promise<void> {
   const port = parsePort(flags.port);
   const timeoutSeconds =
     flags.timeout === undefined
-      ? DEFAULT_LOGIN_TIMEOUT_SECONDS
+      ? DEFAULT_LOGIN_TIMEOUT_MS / 1000
       : parseDuration(String(flags.timeout), '--timeout');
   const refreshMargin =
     flags.refreshMargin === undefined
