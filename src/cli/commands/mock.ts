@@ -1,5 +1,5 @@
 import { Command } from '../commander.js';
-import { UsageError } from '../../errors.js';
+import { parsePort } from '../port.js';
 
 interface MockFlags {
   port: string;
@@ -11,13 +11,6 @@ interface MockFlags {
   refreshTtl: string;
   stateFile?: string;
   quiet?: boolean;
-}
-
-function parsePort(text: string): number {
-  if (!/^\d{1,5}$/.test(text) || Number(text) > 65_535) {
-    throw new UsageError(`--port must be 0..65535, got "${text}"`, { code: 'bad_flag' });
-  }
-  return Number(text);
 }
 
 /** `dasvc mock` (SPEC §3, §5): runs the local mock service until SIGINT/SIGTERM. */

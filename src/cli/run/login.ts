@@ -1,8 +1,8 @@
 import { createInterface } from 'node:readline';
-import { UsageError } from '../../errors.js';
 import { DEFAULT_LOGIN_TIMEOUT_MS, runLoginFlow } from '../../oauth/login-flow.js';
 import { normalizeBaseUrl } from '../../oauth/endpoints.js';
 import { parseDuration } from '../../util/duration.js';
+import { parsePort } from '../port.js';
 import type { CliContext } from '../context.js';
 import {
   endpointOrMissing,
@@ -14,20 +14,12 @@ import {
 } from '../settings.js';
 import { describeExpiry, loadProfile, sessionSummary, tokenStateJson } from './common.js';
 
-function parsePort(value: unknown): number {
-  if (value === undefined) return 0;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65_535)
-    throw new UsageError(`--port must be 0–65535, got ${String(value)}`, { code: 'bad_port' });
-  return n;
-}
-
 /** `dasvc login` (SPEC §3): resolve settings, run the flow, store the profile, report (never the tokens). */
 export async function loginRun(ctx: CliContext): Promise<void> {
   const flags = ctx.flags;
   const view = loadProfile(ctx);
   const { profile } = view;
-  const port = parsePort(flags.port);
+  const port = flags.port === undefined ? 0 : parsePort(String(flags.port));
   const timeoutSeconds =
     flags.timeout === undefined
       ? DEFAULT_LOGIN_TIMEOUT_MS / 1000
