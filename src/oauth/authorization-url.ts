@@ -27,3 +27,8 @@ export function buildAuthorizationUrl(request: AuthorizationRequest): string {
 export function loopbackRedirectUri(port: number): string {
   return `http://127.0.0.1:${port}/callback`;
 }
+
+/** A scope as SERVICE.md 2.5 writes it: instance IDs separated by single spaces. */
+export function normalizeScope(scope: string): string {
+  return scope.trim().split(/\s+/).join(' ');
+}

@@ -99,7 +99,8 @@ describe.skipIf(!existsSync(SCRIPT) && !process.env.CI)('dasvc on a terminal', (
       ['Base URL', `${mock.url}/`],
       ['Client id', 'demo-client'],
       ['Client secret', 'demo-secret'],
-      ['Scope', 'crm'],
+      // Regression: init kept the spacing as typed, login normalised it.
+      ['Scope', ' crm   wiki '],
       ['OAuth parameters', ''],
     ]);
     expect(init.code, init.screen).toBe(0);
@@ -111,7 +112,7 @@ describe.skipIf(!existsSync(SCRIPT) && !process.env.CI)('dasvc on a terminal', (
       baseUrl: mock.url,
       clientId: 'demo-client',
       clientSecret: 'demo-secret',
-      scope: 'crm',
+      scope: 'crm wiki',
       params: 'query',
     });
     const login = await onTerminal(['login', '--profile', 'work'], {
@@ -119,6 +120,6 @@ describe.skipIf(!existsSync(SCRIPT) && !process.env.CI)('dasvc on a terminal', (
       BROWSER: STANDIN_BROWSER,
     });
     expect(login.code, login.screen).toBe(0);
-    expect(login.screen).toMatch(/profile work · scope crm/);
+    expect(login.screen).toMatch(/profile work · scope crm wiki · /);
   });
 });

@@ -1,5 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { normalizeBaseUrl, type ParamsPlacement } from '../../oauth/endpoints.js';
+import { normalizeScope } from '../../oauth/authorization-url.js';
 import type { CliContext } from '../context.js';
 import { checkProfileName } from '../../store/store-shape.js';
 import { loadProfile } from './common.js';
@@ -29,9 +30,9 @@ export async function initRun(ctx: CliContext): Promise<void> {
       { secret: true },
     )
   ).trim();
-  const scope = (
-    await prompter.input('Scope (space-separated instance IDs):', { default: existing.scope })
-  ).trim();
+  const scope = normalizeScope(
+    await prompter.input('Scope (space-separated instance IDs):', { default: existing.scope }),
+  );
   const params = await prompter.select<ParamsPlacement>(
     'Where do the OAuth parameters go?',
     ['query', 'body'],

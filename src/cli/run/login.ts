@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import { DEFAULT_LOGIN_TIMEOUT_MS, runLoginFlow } from '../../oauth/login-flow.js';
 import { normalizeBaseUrl } from '../../oauth/endpoints.js';
+import { normalizeScope } from '../../oauth/authorization-url.js';
 import { parseDuration } from '../../util/duration.js';
 import { parsePort } from '../port.js';
 import type { CliContext } from '../context.js';
@@ -43,10 +44,9 @@ export async function loginRun(ctx: CliContext): Promise<void> {
     profile,
     ctx.prompter,
   );
-  const scope = (await requireSetting(SETTINGS.scope, flags, ctx.env, profile, ctx.prompter))
-    .trim()
-    .split(/\s+/)
-    .join(' ');
+  const scope = normalizeScope(
+    await requireSetting(SETTINGS.scope, flags, ctx.env, profile, ctx.prompter),
+  );
   const endpoints = resolveEndpoints(baseUrl, flags, ctx.env, profile);
   const placement = resolvePlacement(flags, ctx.env, profile);
 
