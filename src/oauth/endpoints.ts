@@ -41,22 +41,20 @@ export function defaultEndpoints(baseUrl: string): Endpoints {
 
 /** Checks an endpoint override is an absolute http(s) URL; the API one must carry `{scope}` (SPEC §2). */
 export function checkEndpoint(name: keyof Endpoints, url: string): string {
+  // The value may come from the flag, the variable or the profile: name the first two (SPEC §2).
+  const setting = `--${name}-url / DASVC_${name.toUpperCase()}_URL`;
+  const bad = (problem: string) => new UsageError(`${setting} ${problem}`, { code: 'bad_url' });
   let parsed: URL;
   try {
     parsed = new URL(url.replace('{scope}', 'scope'));
   } catch {
-    throw new UsageError(`--${name}-url is not a URL: ${JSON.stringify(url)}`, { code: 'bad_url' });
+    throw bad(`is not a URL: ${JSON.stringify(url)}`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new UsageError(`--${name}-url must be http or https: ${url}`, { code: 'bad_url' });
+    throw bad(`must be http or https: ${url}`);
   }
   if (name === 'api' && !url.includes('{scope}')) {
-    throw new UsageError(
-      `--api-url must contain {scope}, e.g. https://host/webservice/json/{scope}`,
-      {
-        code: 'bad_url',
-      },
-    );
+    throw bad('must contain {scope}, e.g. https://host/webservice/json/{scope}');
   }
   return url;
 }
