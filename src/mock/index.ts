@@ -1,9 +1,9 @@
-import type { MockOptions } from './types.js';
-import { fromFetchRequest, internalError, toFetchResponse } from './fetch-adapter.js';
-import { createMockCore } from './mock-app.js';
+import type { MockOptions } from './core/types.js';
+import { fromFetchRequest, internalError, toFetchResponse } from './adapters/fetch-adapter.js';
+import { createMockCore } from './core/mock-core.js';
 
-export type { MockOptions } from './types.js';
-export { startMockServer, type MockServer } from './mock-server.js';
+export type { MockOptions } from './core/types.js';
+export { startMockServer, type MockServer } from './adapters/mock-server.js';
 
 /** The mock as a fetch handler; `close()` flushes the state file. */
 export type MockApp = ((request: Request) => Promise<Response>) & { close(): Promise<void> };

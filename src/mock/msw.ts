@@ -1,5 +1,5 @@
 import { http, type HttpHandler } from 'msw';
-import type { MockOptions } from './types.js';
+import type { MockOptions } from './core/types.js';
 import { createMockApp } from './index.js';
 
 /** Options of createMockHandlers: where the fake service lives, plus the mock's options. */

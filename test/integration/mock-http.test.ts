@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { serveNode } from '../../src/mock/node-server.js';
-import type { MockResponse } from '../../src/mock/types.js';
+import { serveNode } from '../../src/mock/adapters/node-server.js';
+import type { MockResponse } from '../../src/mock/core/types.js';
 import { authorizeQuery, form, rawHttp, startMockForFile } from '../helpers/mock-client.js';
 
 const mock = startMockForFile();

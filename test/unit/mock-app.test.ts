@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toFetchResponse } from '../../src/mock/fetch-adapter.js';
+import { toFetchResponse } from '../../src/mock/adapters/fetch-adapter.js';
 import { createMockApp } from '../../src/mock/index.js';
 
 const BASE = 'http://mock.test';

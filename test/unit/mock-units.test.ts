@@ -2,13 +2,13 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadFixtures, parseClients } from '../../src/mock/fixtures.js';
-import { processJsonRpc } from '../../src/mock/json-rpc.js';
-import { validateSchema } from '../../src/mock/json-schema.js';
-import { parseBasicAuth, parseOAuthParams } from '../../src/mock/oauth-params.js';
-import { buildRedirect, redirectUriProblem } from '../../src/mock/redirect-uri.js';
-import { pkceMatches, safeEqual } from '../../src/mock/secrets.js';
-import { MockState } from '../../src/mock/mock-state.js';
+import { loadFixtures, parseClients } from '../../src/mock/fixtures/load-fixtures.js';
+import { processJsonRpc } from '../../src/mock/routes/json-rpc.js';
+import { validateSchema } from '../../src/mock/fixtures/json-schema.js';
+import { parseBasicAuth, parseOAuthParams } from '../../src/mock/routes/oauth-params.js';
+import { buildRedirect, redirectUriProblem } from '../../src/mock/routes/redirect-uri.js';
+import { pkceMatches, safeEqual } from '../../src/mock/core/secrets.js';
+import { MockState } from '../../src/mock/core/mock-state.js';
 
 describe('parseOAuthParams', () => {
   it('names the first parameter that is not valid UTF-8 percent-encoding', () => {

@@ -31,7 +31,7 @@ export function mockCommand(): Command {
     .option('--quiet', 'no request log lines')
     .action(async (flags: MockFlags) => {
       const port = parsePort(flags.port);
-      const { runMock } = await import('../../mock/run-mock.js');
+      const { runMock } = await import('../../mock/adapters/run-mock.js');
       await runMock({
         port,
         host: flags.host,

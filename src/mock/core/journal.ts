@@ -8,7 +8,7 @@ export interface JournalEntry {
   durationMs: number;
 }
 
-import { redactQuery } from '../util/redact.js';
+import { redactQuery } from '../../util/redact.js';
 
 /** What is kept per request; formatting and redaction wait for GET /_mock/journal. */
 export interface JournalRecord extends Omit<JournalEntry, 'time'> {

@@ -1,13 +1,13 @@
-import type { ClientFixture } from './fixtures.js';
-import type { MockContext } from './context.js';
+import type { ClientFixture } from '../fixtures/load-fixtures.js';
+import type { MockContext } from '../core/context.js';
 import type { OAuthParams } from './oauth-params.js';
-import type { TokenPair } from './mock-state.js';
-import type { MockResponse } from './types.js';
-import { authenticateClient } from './client-auth.js';
+import type { TokenPair } from '../core/mock-state.js';
+import type { MockResponse } from '../core/types.js';
+import { authenticate, missing } from './client-auth.js';
 import { parseBasicAuth } from './oauth-params.js';
-import { jsonResponse, NO_STORE, oauthError } from './responses.js';
-import { safeEqual } from '../util/secrets.js';
-import { pkceMatches } from './secrets.js';
+import { jsonResponse, NO_STORE, oauthError } from '../core/responses.js';
+import { refresh } from './refresh.js';
+import { pkceMatches } from '../core/secrets.js';
 
 /** SERVICE.md 2.3 with `Cache-Control: no-store` (RFC 6749 §5.1). */
 export function tokenResponse(pair: TokenPair): MockResponse {
@@ -24,22 +24,6 @@ function issued(pair: TokenPair, params: OAuthParams, authorization: string | un
   if (!rfc6749) return tokenResponse(pair);
   const { access_token, expires_in, refresh_token } = pair;
   return tokenResponse({ access_token, token_type: 'Bearer', expires_in, refresh_token });
-}
-
-function missing(name: string): MockResponse {
-  return oauthError('invalid_request', `missing parameter: ${name}`);
-}
-
-/** Common head of token, refresh and revoke: no repeats, then client authentication. */
-function authenticate(
-  ctx: MockContext,
-  params: OAuthParams,
-  authorization: string | undefined,
-): ClientFixture | MockResponse {
-  if (params.repeated) {
-    return oauthError('invalid_request', `parameter ${params.repeated} is given more than once`);
-  }
-  return authenticateClient(ctx.fixtures, params, authorization);
 }
 
 /**
@@ -105,63 +89,4 @@ function exchangeCode(
     }
   }
   return ctx.state.redeemCode(record);
-}
-
-/** SERVICE.md 4.3: before the access token expires; rotation; a reused old refresh token ends the grant. */
-function refresh(
-  ctx: MockContext,
-  params: OAuthParams,
-  client: ClientFixture,
-): TokenPair | MockResponse {
-  const token = params.values.get('refresh_token');
-  if (token === undefined) return missing('refresh_token');
-  const record = ctx.state.liveToken(token);
-  if (!record || record.kind !== 'refresh') {
-    return oauthError(
-      'invalid_grant',
-      'unknown, expired or revoked refresh token (a refresh must come before the access token expires)',
-    );
-  }
-  const grant = ctx.state.grantOf(record)!;
-  if (grant.clientId !== client.id) {
-    return oauthError('invalid_grant', 'refresh token was issued to another client');
-  }
-  if (record.rotated) {
-    ctx.state.revokeGrant(record.grantId);
-    return oauthError(
-      'invalid_grant',
-      'refresh token already used; every token of this authorization is revoked',
-    );
-  }
-  return ctx.state.rotate(record);
-}
-
-const HINTS = new Set(['access_token', 'refresh_token']);
-
-/** Revoke endpoint (SERVICE.md 4.4, RFC 7009 §2). */
-export function handleRevokeRequest(
-  ctx: MockContext,
-  params: OAuthParams,
-  authorization: string | undefined,
-): MockResponse {
-  const client = authenticate(ctx, params, authorization);
-  if ('status' in client) return client;
-  const hint = params.values.get('token_type_hint');
-  if (hint === undefined) return missing('token_type_hint');
-  const token = params.values.get('token');
-  if (token === undefined) return missing('token');
-  // SPEC §5: invalid_request names the missing or bad parameter.
-  if (!HINTS.has(hint)) {
-    return oauthError('invalid_request', 'token_type_hint must be access_token or refresh_token');
-  }
-  // The hint only speeds a lookup (RFC 7009 §2.1); the token is found whatever its kind.
-  const record = ctx.state.liveToken(token);
-  if (record && !record.rotated) {
-    const grant = ctx.state.grantOf(record)!;
-    if (!safeEqual(grant.clientId, client.id)) {
-      return oauthError('unauthorized_client', 'the token was issued to another client');
-    }
-    ctx.state.revokeToken(token, record);
-  }
-  return jsonResponse(200, { result: 'Token revoked' }, NO_STORE);
 }

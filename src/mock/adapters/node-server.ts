@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { MockRequest, MockResponse } from './types.js';
-import { BodyTooLargeError } from './types.js';
-import { INTERNAL_ERROR_BODY, JSON_TYPE } from './responses.js';
+import type { MockRequest, MockResponse } from '../core/types.js';
+import { BodyTooLargeError } from '../core/types.js';
+import { INTERNAL_ERROR_BODY, JSON_TYPE } from '../core/responses.js';
 
 const HOST_HEADER = /^[A-Za-z0-9.\-:[\]]{1,300}$/;
 

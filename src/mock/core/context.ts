@@ -1,4 +1,4 @@
-import type { Fixtures } from './fixtures.js';
+import type { Fixtures } from '../fixtures/load-fixtures.js';
 import type { MockState } from './mock-state.js';
 
 /** What every route reads: fixtures, state and the settled options. */

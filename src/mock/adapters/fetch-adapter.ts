@@ -1,6 +1,6 @@
-import type { MockRequest, MockResponse } from './types.js';
-import { BodyTooLargeError } from './types.js';
-import { INTERNAL_ERROR_BODY, JSON_TYPE } from './responses.js';
+import type { MockRequest, MockResponse } from '../core/types.js';
+import { BodyTooLargeError } from '../core/types.js';
+import { INTERNAL_ERROR_BODY, JSON_TYPE } from '../core/responses.js';
 
 /** Reads a fetch body as text, refusing past `limit` bytes (checked on Content-Length and while streaming). */
 async function readLimited(request: Request, limit: number): Promise<string> {

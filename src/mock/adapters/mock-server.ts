@@ -1,5 +1,5 @@
-import type { MockOptions } from './types.js';
-import { createMockCore } from './mock-app.js';
+import type { MockOptions } from '../core/types.js';
+import { createMockCore } from '../core/mock-core.js';
 import { serveNode } from './node-server.js';
 
 /** A running mock server. */

@@ -1,7 +1,7 @@
-import type { InstanceFixture, MethodFixture } from './fixtures.js';
+import type { InstanceFixture, MethodFixture } from '../fixtures/load-fixtures.js';
 import type { RpcError, RpcOutcome } from './json-rpc.js';
-import { validateSchema } from './json-schema.js';
-import { buildOpenRpcDocument } from './openrpc.js';
+import { validateSchema } from '../fixtures/json-schema.js';
+import { buildOpenRpcDocument } from '../fixtures/openrpc.js';
 
 type Bound = { named: Record<string, unknown> } | { error: RpcError };
 

@@ -1,12 +1,12 @@
-import type { MockContext } from './context.js';
-import type { Journal } from './journal.js';
-import type { MockRequest, MockResponse } from './types.js';
-import { BODY_LIMIT, MAX_SECONDS } from './types.js';
-import { FaultQueue } from './faults.js';
-import { parseDuration } from '../util/duration.js';
-import { isObject } from '../util/guards.js';
-import { jsonResponse, methodNotAllowed, notFound } from './responses.js';
-import { tokenResponse } from './token-route.js';
+import type { MockContext } from '../core/context.js';
+import type { Journal } from '../core/journal.js';
+import type { MockRequest, MockResponse } from '../core/types.js';
+import { BODY_LIMIT, MAX_SECONDS } from '../core/types.js';
+import { FaultQueue } from '../core/faults.js';
+import { parseDuration } from '../../util/duration.js';
+import { isObject } from '../../util/guards.js';
+import { jsonResponse, methodNotAllowed, notFound } from '../core/responses.js';
+import { tokenResponse } from './token.js';
 import { invalidClient } from './client-auth.js';
 
 /** The control side of the mock: journal, faults, and what resets them. */

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../errors.js';
 import type { StateSnapshot } from './mock-state.js';
 import { MAX_SECONDS } from './types.js';
-import { isObject } from '../util/guards.js';
+import { isObject } from '../../util/guards.js';
 
 type Check = (value: unknown) => boolean;
 

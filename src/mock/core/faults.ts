@@ -1,4 +1,4 @@
-import { isObject } from '../util/guards.js';
+import { isObject } from '../../util/guards.js';
 
 /** A pending injected fault (POST /_mock/faults). */
 export interface Fault {

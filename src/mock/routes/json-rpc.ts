@@ -1,4 +1,4 @@
-import { isObject } from '../util/guards.js';
+import { isObject } from '../../util/guards.js';
 
 /** A JSON-RPC 2.0 error object (§5.1). */
 export interface RpcError {

@@ -1,5 +1,5 @@
-import { UsageError } from '../errors.js';
-import type { MockOptions } from './types.js';
+import { UsageError } from '../../errors.js';
+import type { MockOptions } from '../core/types.js';
 import { startMockServer } from './mock-server.js';
 
 /** What `dasvc mock` runs: start, announce, log each request, stop on SIGINT/SIGTERM. */

@@ -1,9 +1,9 @@
-import { UsageError } from '../errors.js';
-import { parseDuration } from '../util/duration.js';
+import { UsageError } from '../../errors.js';
+import { parseDuration } from '../../util/duration.js';
 import type { MockContext } from './context.js';
 import type { MockOptions, MockRequest, MockResponse } from './types.js';
 import { MAX_SECONDS } from './types.js';
-import { loadFixtures, loadHandlers } from './fixtures.js';
+import { loadFixtures, loadHandlers } from '../fixtures/load-fixtures.js';
 import { MockState } from './mock-state.js';
 import { loadStateFile, StateFileWriter } from './state-file.js';
 

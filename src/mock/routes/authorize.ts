@@ -1,10 +1,10 @@
-import type { ClientFixture } from './fixtures.js';
-import type { MockContext } from './context.js';
+import type { ClientFixture } from '../fixtures/load-fixtures.js';
+import type { MockContext } from '../core/context.js';
 import type { OAuthParams } from './oauth-params.js';
-import type { MockResponse } from './types.js';
+import type { MockResponse } from '../core/types.js';
 import { renderConsentPage, renderErrorPage } from './consent-page.js';
 import { buildRedirect, redirectUriProblem } from './redirect-uri.js';
-import { htmlResponse, redirectResponse } from './responses.js';
+import { htmlResponse, redirectResponse } from '../core/responses.js';
 
 /** A validated authorization request (SERVICE.md 4.1, RFC 7636 §4.3). */
 interface AuthorizationRequest {

@@ -1,4 +1,4 @@
-import { nodeCrypto, safeEqual } from '../util/secrets.js';
+import { nodeCrypto, safeEqual } from '../../util/secrets.js';
 
 // Re-exported for callers that already import it from here.
 export { safeEqual };

@@ -1,8 +1,8 @@
-import type { MockContext } from './context.js';
-import type { MockRequest, MockResponse } from './types.js';
-import { BODY_LIMIT } from './types.js';
+import type { MockContext } from '../core/context.js';
+import type { MockRequest, MockResponse } from '../core/types.js';
+import { BODY_LIMIT } from '../core/types.js';
 import { processJsonRpc } from './json-rpc.js';
-import { jsonResponse, methodNotAllowed, notFound } from './responses.js';
+import { jsonResponse, methodNotAllowed, notFound } from '../core/responses.js';
 import { invokeMethod } from './rpc-methods.js';
 
 const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;

@@ -1,5 +1,5 @@
-import type { Fixtures } from './fixtures.js';
-import { escapeHtml } from '../util/html.js';
+import type { Fixtures } from '../fixtures/load-fixtures.js';
+import { escapeHtml } from '../../util/html.js';
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}
 h1{font-size:1.4rem}code{background:#eef1f4;padding:0 .25rem;border-radius:3px}

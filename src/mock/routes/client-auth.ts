@@ -1,9 +1,10 @@
-import type { ClientFixture, Fixtures } from './fixtures.js';
+import type { MockContext } from '../core/context.js';
+import type { ClientFixture, Fixtures } from '../fixtures/load-fixtures.js';
 import type { OAuthParams } from './oauth-params.js';
-import type { MockResponse } from './types.js';
+import type { MockResponse } from '../core/types.js';
 import { parseBasicAuth } from './oauth-params.js';
-import { oauthError } from './responses.js';
-import { safeEqual } from '../util/secrets.js';
+import { oauthError } from '../core/responses.js';
+import { safeEqual } from '../../util/secrets.js';
 
 /** RFC 9110 §15.5.2: every 401 names a scheme the client can authenticate with. */
 const BASIC_CHALLENGE = { 'www-authenticate': 'Basic realm="dasvc-mock"' };
@@ -62,4 +63,21 @@ function check(
     return invalidClient('client authentication failed');
   }
   return client;
+}
+
+/** invalid_request naming the missing parameter (SPEC §5). */
+export function missing(name: string): MockResponse {
+  return oauthError('invalid_request', `missing parameter: ${name}`);
+}
+
+/** Common head of token, refresh and revoke: no repeats, then client authentication. */
+export function authenticate(
+  ctx: MockContext,
+  params: OAuthParams,
+  authorization: string | undefined,
+): ClientFixture | MockResponse {
+  if (params.repeated) {
+    return oauthError('invalid_request', `parameter ${params.repeated} is given more than once`);
+  }
+  return authenticateClient(ctx.fixtures, params, authorization);
 }

@@ -1,14 +1,14 @@
-import { UsageError } from '../errors.js';
-import { redactQuery } from '../util/redact.js';
+import { UsageError } from '../../errors.js';
+import { redactQuery } from '../../util/redact.js';
 import type { MockContext } from './context.js';
 import type { MockOptions, MockRequest, MockResponse } from './types.js';
 import { BODY_LIMIT, BodyTooLargeError } from './types.js';
-import { handleApiRequest } from './api-route.js';
-import { handleAuthorizationRequest, handleConsentSubmission } from './authorize-route.js';
-import { handleControl } from './control-routes.js';
+import { handleApiRequest } from '../routes/api.js';
+import { handleAuthorizationRequest, handleConsentSubmission } from '../routes/authorize.js';
+import { handleControl } from '../routes/control.js';
 import { FaultQueue } from './faults.js';
 import { Journal } from './journal.js';
-import { parseOAuthParams } from './oauth-params.js';
+import { parseOAuthParams } from '../routes/oauth-params.js';
 import {
   INTERNAL_ERROR_BODY,
   JSON_TYPE,
@@ -17,7 +17,8 @@ import {
   notFound,
   tooLarge,
 } from './responses.js';
-import { handleRevokeRequest, handleTokenRequest } from './token-route.js';
+import { handleRevokeRequest } from '../routes/revoke.js';
+import { handleTokenRequest } from '../routes/token.js';
 
 const API_PREFIX = '/webservice/json/';
 

@@ -1,0 +1,36 @@
+import type { ClientFixture } from '../fixtures/load-fixtures.js';
+import type { MockContext } from '../core/context.js';
+import type { OAuthParams } from './oauth-params.js';
+import type { TokenPair } from '../core/mock-state.js';
+import type { MockResponse } from '../core/types.js';
+import { oauthError } from '../core/responses.js';
+import { missing } from './client-auth.js';
+
+/** SERVICE.md 4.3: before the access token expires; rotation; a reused old refresh token ends the grant. */
+export function refresh(
+  ctx: MockContext,
+  params: OAuthParams,
+  client: ClientFixture,
+): TokenPair | MockResponse {
+  const token = params.values.get('refresh_token');
+  if (token === undefined) return missing('refresh_token');
+  const record = ctx.state.liveToken(token);
+  if (!record || record.kind !== 'refresh') {
+    return oauthError(
+      'invalid_grant',
+      'unknown, expired or revoked refresh token (a refresh must come before the access token expires)',
+    );
+  }
+  const grant = ctx.state.grantOf(record)!;
+  if (grant.clientId !== client.id) {
+    return oauthError('invalid_grant', 'refresh token was issued to another client');
+  }
+  if (record.rotated) {
+    ctx.state.revokeGrant(record.grantId);
+    return oauthError(
+      'invalid_grant',
+      'refresh token already used; every token of this authorization is revoked',
+    );
+  }
+  return ctx.state.rotate(record);
+}

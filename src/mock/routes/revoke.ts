@@ -1,0 +1,36 @@
+import type { MockContext } from '../core/context.js';
+import type { OAuthParams } from './oauth-params.js';
+import type { MockResponse } from '../core/types.js';
+import { jsonResponse, NO_STORE, oauthError } from '../core/responses.js';
+import { safeEqual } from '../../util/secrets.js';
+import { authenticate, missing } from './client-auth.js';
+
+const HINTS = new Set(['access_token', 'refresh_token']);
+
+/** Revoke endpoint (SERVICE.md 4.4, RFC 7009 §2). */
+export function handleRevokeRequest(
+  ctx: MockContext,
+  params: OAuthParams,
+  authorization: string | undefined,
+): MockResponse {
+  const client = authenticate(ctx, params, authorization);
+  if ('status' in client) return client;
+  const hint = params.values.get('token_type_hint');
+  if (hint === undefined) return missing('token_type_hint');
+  const token = params.values.get('token');
+  if (token === undefined) return missing('token');
+  // SPEC §5: invalid_request names the missing or bad parameter.
+  if (!HINTS.has(hint)) {
+    return oauthError('invalid_request', 'token_type_hint must be access_token or refresh_token');
+  }
+  // The hint only speeds a lookup (RFC 7009 §2.1); the token is found whatever its kind.
+  const record = ctx.state.liveToken(token);
+  if (record && !record.rotated) {
+    const grant = ctx.state.grantOf(record)!;
+    if (!safeEqual(grant.clientId, client.id)) {
+      return oauthError('unauthorized_client', 'the token was issued to another client');
+    }
+    ctx.state.revokeToken(token, record);
+  }
+  return jsonResponse(200, { result: 'Token revoked' }, NO_STORE);
+}
