@@ -170,7 +170,7 @@ export async function runLoginFlow(
           placement: options.placement,
         }),
       )
-      .then((response) => processTokenResponse(response, deps.now(), 'token request'))
+      .then((response) => processTokenResponse(response, deps.now(), 'token request', null, deps.tell))
       .then(
         (result) => {
           exchanged.resolve(result);
