@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { DasvcError, ExitCode, InterruptedError } from '../errors.js';
+import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 
 /**
  * Runs the CLI and returns its exit code. The only place where an error becomes an exit code and
  * a message (SPEC §4); commands throw, they never exit.
  */
 export async function run(argv: string[]): Promise<number> {
+  endQuietlyOnClosedPipe();
   // `dasvc --version` answers before commander and the commands load (start-up target: ≤ 1.3× node -e 0).
   if (argv.length === 3 && argv[2] === '--version') {
     const pkg = JSON.parse(
