@@ -17,8 +17,17 @@ export async function run(argv: string[]): Promise<number> {
     return ExitCode.ok;
   }
   const json = argv.includes('--json');
-  const [{ buildProgram, commandNameIn }, { handleInterrupts, wasInterrupted }, output] =
-    await Promise.all([import('./program.js'), import('./interrupt.js'), import('./output.js')]);
+  const [
+    { buildProgram, commandNameIn },
+    { handleInterrupts, wasInterrupted },
+    output,
+    { helpAsFlag },
+  ] = await Promise.all([
+    import('./program.js'),
+    import('./interrupt.js'),
+    import('./output.js'),
+    import('./help-argv.js'),
+  ]);
   const answered = output.isStdoutAnswered;
   // `dasvc mock` stops on Ctrl-C as its normal end (exit 0) and handles the signal itself.
   const stopHandling = commandNameIn(argv) === 'mock' ? () => undefined : handleInterrupts();
@@ -32,7 +41,7 @@ export async function run(argv: string[]): Promise<number> {
       }
     };
     inherit(program);
-    await program.parseAsync(argv);
+    await program.parseAsync(helpAsFlag(program, argv));
     if (wasInterrupted()) return report(new InterruptedError('interrupted'), json, answered);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
   } catch (error) {
