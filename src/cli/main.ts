@@ -110,6 +110,7 @@ function report(
       process.stderr.write(`error ${rpcError.code}: ${rpcError.message}\n`);
       if (rpcError.data !== undefined)
         process.stderr.write(`data: ${JSON.stringify(rpcError.data)}\n`);
+      if (error.hint) process.stderr.write(`hint: ${error.hint}\n`);
       if (json && !isStdoutAnswered(error))
         process.stdout.write(`${JSON.stringify({ error: rpcError })}\n`);
       return error.exitCode;

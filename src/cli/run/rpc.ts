@@ -12,6 +12,7 @@ import { parseParams } from '../../rpc/params.js';
 import type { Profile } from '../../store/profile-store.js';
 import { currentTokens, notLoggedIn } from '../../store/session.js';
 import { readAll, type CliContext } from '../context.js';
+import { unknownMethodHint } from '../method-hint.js';
 import { stdoutAnswered } from '../output.js';
 import {
   endpointOrMissing,
@@ -125,8 +126,15 @@ export async function rpcRun(args: RpcArgs, ctx: CliContext): Promise<void> {
   const endpoints = resolveEndpoints(baseUrlOf(ctx, profile), ctx.flags, ctx.env, profile);
   const url = apiUrlFor(endpointOrMissing(endpoints, 'api'), args.scope);
 
-  const call = async (token: string): Promise<ApiAnswer> =>
-    processApiResponse(await ctx.send(buildApiRequest(url, token, body)), args.scope, body);
+  let used = '';
+  const call = async (token: string, request = body): Promise<ApiAnswer> => {
+    used = token;
+    return processApiResponse(
+      await ctx.send(buildApiRequest(url, token, request)),
+      args.scope,
+      request,
+    );
+  };
   let answer: ApiAnswer;
   if (explicit !== undefined) {
     answer = await call(explicit);
@@ -147,14 +155,17 @@ export async function rpcRun(args: RpcArgs, ctx: CliContext): Promise<void> {
       answer = await call(retry.tokens.accessToken);
     }
   }
-  report(answer, Boolean(ctx.flags.raw), ctx);
+  const hint = await unknownMethodHint(answer, args.scope, args.method, () =>
+    call(used, buildCall('rpc.discover', undefined, 1)),
+  );
+  report(answer, Boolean(ctx.flags.raw), ctx, hint);
 }
 
 /**
  * Prints the answer (SPEC §3): `result`, the whole response with --raw, the array for a batch. A
  * JSON-RPC error is thrown for main to print (`error <code>: <message>`, exit 1).
  */
-function report(answer: ApiAnswer, raw: boolean, ctx: CliContext): void {
+function report(answer: ApiAnswer, raw: boolean, ctx: CliContext, hint?: string): void {
   if (answer.kind === 'none') return;
   const response = answer.body;
   if (Array.isArray(response)) {
@@ -170,7 +181,7 @@ function report(answer: ApiAnswer, raw: boolean, ctx: CliContext): void {
     }
     return;
   }
-  const error = rpcErrorFrom(response);
+  const error = rpcErrorFrom(response, hint);
   if (raw) ctx.out.result(response);
   if (error) throw raw ? stdoutAnswered(error) : error;
   if (!raw) ctx.out.result((response as { result?: unknown }).result ?? null);
