@@ -10,6 +10,7 @@ interface MockFlags {
   accessTtl: string;
   refreshTtl: string;
   stateFile?: string;
+  quirks?: string;
   quiet?: boolean;
 }
 
@@ -28,6 +29,7 @@ export function mockCommand(): Command {
     .option('--access-ttl <duration>', 'access token lifetime', '1h')
     .option('--refresh-ttl <duration>', 'refresh token lifetime', '30d')
     .option('--state-file <file>', 'keep codes and tokens in this file across restarts')
+    .option('--quirks <file>', "reproduce an installation's deviations (dasvc check --save-quirks)")
     .option('--quiet', 'no request log lines')
     .action(async (flags: MockFlags) => {
       const port = parsePort(flags.port);
@@ -41,6 +43,7 @@ export function mockCommand(): Command {
         ...(flags.fixtures === undefined ? {} : { fixtures: flags.fixtures }),
         ...(flags.autoApprove === undefined ? {} : { autoApprove: flags.autoApprove }),
         ...(flags.stateFile === undefined ? {} : { stateFile: flags.stateFile }),
+        ...(flags.quirks === undefined ? {} : { quirks: flags.quirks }),
         quiet: flags.quiet === true,
       });
     });
