@@ -1,3 +1,4 @@
+import { MAX_DURATION_SECONDS } from '../../util/duration.js';
 import type { Quirks } from './quirks.js';
 
 /** Options of the mock, the camelCase of the `dasvc mock` flags (SPEC §1, §3). */
@@ -66,4 +67,4 @@ export class BodyTooLargeError extends Error {
 export const BODY_LIMIT = 1024 * 1024;
 
 /** 100 years: the longest lifetime and the largest clock offset; every date stays representable. */
-export const MAX_SECONDS = 100 * 365.25 * 86_400;
+export const MAX_SECONDS = MAX_DURATION_SECONDS;
