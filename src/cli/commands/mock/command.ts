@@ -10,6 +10,7 @@ export interface MockCommandOptions {
   accessTtl: string;
   refreshTtl: string;
   stateFile?: string;
+  quirks?: string;
   quiet?: boolean;
 }
 
@@ -28,6 +29,7 @@ export function mockCommand(): Command {
     .option('--access-ttl <duration>', 'access token lifetime', '1h')
     .option('--refresh-ttl <duration>', 'refresh token lifetime', '30d')
     .option('--state-file <file>', 'keep codes and tokens in this file across restarts')
+    .option('--quirks <file>', "reproduce an installation's deviations (dasvc check --save-quirks)")
     .option('--quiet', 'no request log lines')
     .action(async (options: MockCommandOptions) => {
       const { run } = await import('./run.js');
