@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { processTokenResponse, readExpiresIn } from '../../src/oauth/token-response.js';
-import { describeExpiry, sessionSummary } from '../../src/cli/run/common.js';
+import { describeExpiry, sessionSummary } from '../../src/cli/token-state.js';
 import { ProfileStore } from '../../src/store/profile-store.js';
 
 const NOW = Date.UTC(2026, 10, 23);
