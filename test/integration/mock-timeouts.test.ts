@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { rawHttp, startMock, startMockForFile, withMock } from '../helpers/mock-client.js';
+import { runDasvc, spawnMock } from '../helpers/mock-process.js';
 
 // Short timeouts: the test waits for the 408, never for the 10 s / 30 s defaults.
 const mock = startMockForFile({ headersTimeout: '300ms', requestTimeout: '700ms' });
@@ -60,5 +61,25 @@ describe('the mock under stalled and odd requests (issue 14.6)', () => {
     await withMock({ headersTimeout: 2, requestTimeout: '2s' }, async (m) => {
       expect((await fetch(`${m.url}/_mock/clock`)).status).toBe(200);
     });
+  });
+
+  it('dasvc mock --headers-timeout / --request-timeout set them; a bad one is a usage error', async () => {
+    const bad = await runDasvc(['mock', '--port', '0', '--headers-timeout', 'soon']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--headers-timeout');
+    const mock = await spawnMock([
+      '--quiet',
+      '--headers-timeout',
+      '200ms',
+      '--request-timeout',
+      '1s',
+    ]);
+    try {
+      const answer = await rawHttp(mock.url, 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      expect(answer.status).toBe(408);
+      expect(answer.body).toContain('within 200 ms');
+    } finally {
+      expect(await mock.stop('SIGTERM')).toBe(0);
+    }
   });
 });
