@@ -5,6 +5,7 @@ import type { MockOptions, MockRequest, MockResponse } from './types.js';
 import { MAX_SECONDS } from './types.js';
 import { loadFixtures, loadHandlers } from '../fixtures/load-fixtures.js';
 import { MockState } from './mock-state.js';
+import { resolveQuirksOption } from './quirks.js';
 import { loadStateFile, StateFileWriter } from './state-file.js';
 
 /** The mock as one handler over MockRequest, plus what the adapters need around it. */
@@ -47,6 +48,7 @@ export function createMockCore(options: MockOptions = {}): MockCore {
       hint: `users in the fixtures: ${[...fixtures.users.keys()].join(', ')}`,
     });
   }
+  const quirks = resolveQuirksOption(options.quirks);
   const state = new MockState(lifetimes, options.now ?? Date.now);
   let writer: StateFileWriter | undefined;
   if (options.stateFile !== undefined) {
@@ -62,7 +64,8 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     state.onChange = () => writer!.schedule();
   }
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
-  const ctx: MockContext = { fixtures, state, autoApprove: options.autoApprove, basePath };
+  const ctx: MockContext = { fixtures, state, autoApprove: options.autoApprove, basePath, quirks };
+  state.refreshOutlivesAccess = () => ctx.quirks.refreshAfterExpiry === true;
   const needsLoading = [...fixtures.instances.values()].some((i) =>
     [...i.methods.values()].some((m) => m.handlerRef !== undefined),
   );

@@ -12,6 +12,7 @@ export interface MockCommandOptions {
   stateFile?: string;
   headersTimeout: string;
   requestTimeout: string;
+  quirks?: string;
   quiet?: boolean;
 }
 
@@ -40,6 +41,7 @@ export function mockCommand(): Command {
       'a request (body included) not complete by then gets 408',
       '30s',
     )
+    .option('--quirks <file>', "reproduce an installation's deviations (dasvc check --save-quirks)")
     .option('--quiet', 'no request log lines')
     .action(async (options: MockCommandOptions) => {
       const { run } = await import('./run.js');
