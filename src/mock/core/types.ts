@@ -1,4 +1,5 @@
 import type { JournalEntry } from './journal.js';
+import { MAX_DURATION_SECONDS } from '../../util/duration.js';
 
 /** Options of the mock, the camelCase of the `dasvc mock` flags (SPEC §1, §3). */
 export interface MockOptions {
@@ -88,4 +89,4 @@ export class BodyTooLargeError extends Error {
 export const BODY_LIMIT = 1024 * 1024;
 
 /** 100 years: the longest lifetime and the largest clock offset; every date stays representable. */
-export const MAX_SECONDS = 100 * 365.25 * 86_400;
+export const MAX_SECONDS = MAX_DURATION_SECONDS;

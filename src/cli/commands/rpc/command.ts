@@ -1,5 +1,18 @@
-import { Command } from '../commander.js';
-import { addServiceOptions } from './service-options.js';
+import { Command } from '../../commander.js';
+import { addServiceOptions, type ServiceOptions } from '../../service-options.js';
+
+/** Options of `dasvc rpc` (SPEC §3): the positional arguments and the flags. */
+export interface RpcOptions extends ServiceOptions {
+  scope: string;
+  method: string | undefined;
+  /** The positional params items (`--params` is the OAuth parameter placement). */
+  paramItems: string[];
+  id?: string;
+  notify?: boolean;
+  raw?: boolean;
+  batch?: string;
+  token?: string;
+}
 
 /** `dasvc rpc <scope> <method> [params...]` (SPEC §3). */
 export function rpcCommand(): Command {
@@ -21,14 +34,14 @@ export function rpcCommand(): Command {
       scope: string,
       method: string | undefined,
       params: string[],
-      _o: unknown,
+      flags: Omit<RpcOptions, 'scope' | 'method' | 'paramItems'>,
       cmd: Command,
     ) => {
-      const [{ rpcRun }, { createContext }] = await Promise.all([
-        import('../run/rpc.js'),
-        import('../context.js'),
+      const [{ run }, { createDeps }] = await Promise.all([
+        import('./run.js'),
+        import('../../context.js'),
       ]);
-      await rpcRun({ scope, method, params }, await createContext(cmd));
+      await run({ ...flags, scope, method, paramItems: params }, await createDeps(cmd));
     },
   );
   return command;

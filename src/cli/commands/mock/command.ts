@@ -1,7 +1,7 @@
-import { Command } from '../commander.js';
-import { parsePort } from '../port.js';
+import { Command } from '../../commander.js';
 
-interface MockFlags {
+/** Options of `dasvc mock` (SPEC §3, §5) as the flags give them. */
+export interface MockCommandOptions {
   port: string;
   host: string;
   fixtures?: string;
@@ -29,19 +29,8 @@ export function mockCommand(): Command {
     .option('--refresh-ttl <duration>', 'refresh token lifetime', '30d')
     .option('--state-file <file>', 'keep codes and tokens in this file across restarts')
     .option('--quiet', 'no request log lines')
-    .action(async (flags: MockFlags) => {
-      const port = parsePort(flags.port);
-      const { runMock } = await import('../../mock/adapters/run-mock.js');
-      await runMock({
-        port,
-        host: flags.host,
-        codeTtl: flags.codeTtl,
-        accessTtl: flags.accessTtl,
-        refreshTtl: flags.refreshTtl,
-        ...(flags.fixtures === undefined ? {} : { fixtures: flags.fixtures }),
-        ...(flags.autoApprove === undefined ? {} : { autoApprove: flags.autoApprove }),
-        ...(flags.stateFile === undefined ? {} : { stateFile: flags.stateFile }),
-        quiet: flags.quiet === true,
-      });
+    .action(async (options: MockCommandOptions) => {
+      const { run } = await import('./run.js');
+      await run(options);
     });
 }

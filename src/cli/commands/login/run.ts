@@ -1,10 +1,11 @@
 import { createInterface } from 'node:readline';
-import { DEFAULT_LOGIN_TIMEOUT_MS, runLoginFlow } from '../../oauth/login-flow.js';
-import { normalizeBaseUrl } from '../../oauth/endpoints.js';
-import { normalizeScope } from '../../oauth/authorization-url.js';
-import { parseDuration } from '../../util/duration.js';
-import { parsePort } from '../port.js';
-import type { CliContext } from '../context.js';
+import { DEFAULT_LOGIN_TIMEOUT_MS, runLoginFlow } from '../../../oauth/login-flow.js';
+import { normalizeBaseUrl } from '../../../oauth/endpoints.js';
+import { normalizeScope } from '../../../oauth/authorization-url.js';
+import { parseDuration } from '../../../util/duration.js';
+import { parsePort } from '../../port.js';
+import type { CliDeps } from '../../context.js';
+import type { LoginOptions } from './command.js';
 import {
   endpointOrMissing,
   pickSetting,
@@ -12,13 +13,13 @@ import {
   resolveEndpoints,
   resolvePlacement,
   SETTINGS,
-} from '../settings.js';
-import { describeExpiry, loadProfile, sessionSummary, tokenStateJson } from './common.js';
+} from '../../settings.js';
+import { describeExpiry, loadProfile, sessionSummary, tokenStateJson } from '../../token-state.js';
 
 /** `dasvc login` (SPEC §3): resolve settings, run the flow, store the profile, report (never the tokens). */
-export async function loginRun(ctx: CliContext): Promise<void> {
-  const flags = ctx.flags;
-  const view = loadProfile(ctx);
+export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
+  const flags = options;
+  const view = loadProfile(deps);
   const { profile } = view;
   const port = flags.port === undefined ? 0 : parsePort(String(flags.port));
   const timeoutSeconds =
@@ -30,25 +31,25 @@ export async function loginRun(ctx: CliContext): Promise<void> {
       ? profile?.refreshMargin
       : parseDuration(String(flags.refreshMargin), '--refresh-margin');
   const explicitEndpoints =
-    pickSetting(SETTINGS.authorizeUrl, flags, ctx.env, undefined) &&
-    pickSetting(SETTINGS.tokenUrl, flags, ctx.env, undefined);
+    pickSetting(SETTINGS.authorizeUrl, flags, deps.env, undefined) &&
+    pickSetting(SETTINGS.tokenUrl, flags, deps.env, undefined);
   const rawBase = explicitEndpoints
-    ? pickSetting(SETTINGS.baseUrl, flags, ctx.env, profile)?.value
-    : await requireSetting(SETTINGS.baseUrl, flags, ctx.env, profile, ctx.prompter);
+    ? pickSetting(SETTINGS.baseUrl, flags, deps.env, profile)?.value
+    : await requireSetting(SETTINGS.baseUrl, flags, deps.env, profile, deps.prompter);
   const baseUrl = rawBase === undefined ? undefined : normalizeBaseUrl(rawBase);
-  const clientId = await requireSetting(SETTINGS.clientId, flags, ctx.env, profile, ctx.prompter);
+  const clientId = await requireSetting(SETTINGS.clientId, flags, deps.env, profile, deps.prompter);
   const clientSecret = await requireSetting(
     SETTINGS.clientSecret,
     flags,
-    ctx.env,
+    deps.env,
     profile,
-    ctx.prompter,
+    deps.prompter,
   );
   const scope = normalizeScope(
-    await requireSetting(SETTINGS.scope, flags, ctx.env, profile, ctx.prompter),
+    await requireSetting(SETTINGS.scope, flags, deps.env, profile, deps.prompter),
   );
-  const endpoints = resolveEndpoints(baseUrl, flags, ctx.env, profile);
-  const placement = resolvePlacement(flags, ctx.env, profile);
+  const endpoints = resolveEndpoints(baseUrl, flags, deps.env, profile);
+  const placement = resolvePlacement(flags, deps.env, profile);
 
   const lines =
     flags.browser === false
@@ -68,12 +69,12 @@ export async function loginRun(ctx: CliContext): Promise<void> {
         timeoutMs: timeoutSeconds * 1000,
       },
       {
-        send: ctx.send,
-        now: ctx.now,
-        tell: (message) => ctx.out.info(message),
-        openBrowser: flags.browser === false ? undefined : ctx.openBrowser,
+        send: deps.send,
+        now: deps.now,
+        tell: (message) => deps.out.info(message),
+        openBrowser: flags.browser === false ? undefined : deps.openBrowser,
         pasted: lines,
-        signal: ctx.signal,
+        signal: deps.signal,
       },
     );
   } finally {
@@ -81,7 +82,7 @@ export async function loginRun(ctx: CliContext): Promise<void> {
     if (lines) process.stdin.destroy();
   }
   const tokens = result.tokens;
-  const saved = await ctx.store.update((data) => {
+  const saved = await deps.store.update((data) => {
     const profiles = (data.profiles ??= {});
     profiles[view.name] = {
       ...profiles[view.name],
@@ -97,11 +98,11 @@ export async function loginRun(ctx: CliContext): Promise<void> {
     // The active profile is chosen by `dasvc profile use` alone (SPEC §2: else `default`).
   });
   const stored = saved.profiles![view.name]!;
-  const now = ctx.now();
+  const now = deps.now();
   // The result on stdout, the narration on stderr (SPEC §3); never the tokens.
-  if (ctx.out.json) ctx.out.result(tokenStateJson(view.name, stored, tokens, now));
-  else ctx.out.line(sessionSummary(view.name, stored, tokens, now));
-  ctx.out.success(
+  if (deps.out.json) deps.out.result(tokenStateJson(view.name, stored, tokens, now));
+  else deps.out.line(sessionSummary(view.name, stored, tokens, now));
+  deps.out.success(
     `Logged in: profile ${view.name}, scope "${scope}", access token ${describeExpiry(tokens, now)}`,
   );
 }

@@ -1,38 +1,32 @@
 import { readFileSync } from 'node:fs';
-import { AuthError, InterruptedError, ServiceError, UsageError } from '../../errors.js';
-import { apiUrlFor } from '../../oauth/endpoints.js';
+import { AuthError, InterruptedError, ServiceError, UsageError } from '../../../errors.js';
+import { apiUrlFor } from '../../../oauth/endpoints.js';
 import {
   buildApiRequest,
   buildCall,
   processApiResponse,
   rpcErrorFrom,
   type ApiAnswer,
-} from '../../rpc/jsonrpc.js';
-import { parseParams } from '../../rpc/params.js';
-import type { Profile } from '../../store/profile-store.js';
-import { currentTokens, notLoggedIn } from '../../store/session.js';
-import { readAll, type CliContext } from '../context.js';
-import { stdoutAnswered } from '../output.js';
+} from '../../../rpc/jsonrpc.js';
+import { parseParams } from '../../../rpc/params.js';
+import type { Profile } from '../../../store/profile-store.js';
+import { currentTokens, notLoggedIn } from '../../../store/session.js';
+import { readAll, type CliDeps } from '../../context.js';
+import type { RpcOptions } from './command.js';
+import { stdoutAnswered } from '../../output.js';
 import {
   endpointOrMissing,
   pickSetting,
   resolveEndpoints,
   resolvePlacement,
   SETTINGS,
-} from '../settings.js';
-import { baseUrlOf, loadProfile, sessionDeps, type ProfileView } from './common.js';
-
-/** Positional arguments of `dasvc rpc`. */
-export interface RpcArgs {
-  scope: string;
-  method: string | undefined;
-  params: string[];
-}
+} from '../../settings.js';
+import { baseUrlOf, loadProfile, sessionDeps, type ProfileView } from '../../token-state.js';
 
 /** Reads a file, or stdin for `-` (asynchronously, so that Ctrl-C still ends a waiting read). */
-async function readText(ctx: CliContext, path: string, what: string): Promise<string> {
+async function readText(deps: CliDeps, path: string, what: string): Promise<string> {
   try {
-    return path === '-' ? await readAll(ctx.stdin, ctx.signal) : readFileSync(path, 'utf8');
+    return path === '-' ? await readAll(deps.stdin, deps.signal) : readFileSync(path, 'utf8');
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
     throw new UsageError(
@@ -53,10 +47,10 @@ function parseId(value: unknown): number {
 }
 
 /** The request body: one call from the params grammar, or the batch array from --batch. */
-async function buildBody(args: RpcArgs, ctx: CliContext): Promise<unknown> {
-  const flags = ctx.flags;
+async function buildBody(options: RpcOptions, deps: CliDeps): Promise<unknown> {
+  const flags = options;
   if (flags.batch !== undefined) {
-    if (args.method !== undefined)
+    if (options.method !== undefined)
       throw new UsageError(
         '--batch takes the calls from the file; leave out the method and params',
         { code: 'bad_flags' },
@@ -70,7 +64,7 @@ async function buildBody(args: RpcArgs, ctx: CliContext): Promise<unknown> {
           code: 'bad_flags',
         });
     }
-    const text = await readText(ctx, String(flags.batch), 'the batch');
+    const text = await readText(deps, String(flags.batch), 'the batch');
     let batch: unknown;
     try {
       batch = JSON.parse(text);
@@ -85,18 +79,18 @@ async function buildBody(args: RpcArgs, ctx: CliContext): Promise<unknown> {
       });
     return batch;
   }
-  if (args.method === undefined)
+  if (options.method === undefined)
     throw new UsageError('missing method: dasvc rpc <scope> <method> [params...]', {
       code: 'missing_method',
     });
   const id = parseId(flags.id);
-  const stdin = args.params.length === 1 && args.params[0] === '-';
-  const stdinText = stdin ? await readText(ctx, '-', 'params') : '';
-  const params = parseParams(args.params, {
+  const stdin = options.paramItems.length === 1 && options.paramItems[0] === '-';
+  const stdinText = stdin ? await readText(deps, '-', 'params') : '';
+  const params = parseParams(options.paramItems, {
     readFile: (path) => readFileSync(path, 'utf8'),
     readStdin: () => stdinText,
   });
-  return buildCall(args.method, params, id, Boolean(flags.notify));
+  return buildCall(options.method, params, id, Boolean(flags.notify));
 }
 
 /**
@@ -106,33 +100,33 @@ async function buildBody(args: RpcArgs, ctx: CliContext): Promise<unknown> {
  * Without a token from flag or env, a profile that holds none is "not logged in" (exit 3) before
  * any setting is looked at.
  */
-export async function rpcRun(args: RpcArgs, ctx: CliContext): Promise<void> {
-  const body = await buildBody(args, ctx);
-  const explicit = pickSetting(SETTINGS.token, ctx.flags, ctx.env, undefined)?.value;
+export async function run(options: RpcOptions, deps: CliDeps): Promise<void> {
+  const body = await buildBody(options, deps);
+  const explicit = pickSetting(SETTINGS.token, options, deps.env, undefined)?.value;
   let view: ProfileView | undefined;
   let profile: Profile | undefined;
   const needProfile =
     explicit === undefined ||
-    (!pickSetting(SETTINGS.apiUrl, ctx.flags, ctx.env, undefined) &&
-      !pickSetting(SETTINGS.baseUrl, ctx.flags, ctx.env, undefined));
+    (!pickSetting(SETTINGS.apiUrl, options, deps.env, undefined) &&
+      !pickSetting(SETTINGS.baseUrl, options, deps.env, undefined));
   if (needProfile) {
-    view = loadProfile(ctx);
+    view = loadProfile(deps);
     profile = view.profile;
     if (explicit === undefined && !profile?.tokens) throw notLoggedIn(view.name);
   }
   // A bad --params/DASVC_PARAMS is a usage error even on a call that happens not to refresh.
-  resolvePlacement(ctx.flags, ctx.env, profile);
-  const endpoints = resolveEndpoints(baseUrlOf(ctx, profile), ctx.flags, ctx.env, profile);
-  const url = apiUrlFor(endpointOrMissing(endpoints, 'api'), args.scope);
+  resolvePlacement(options, deps.env, profile);
+  const endpoints = resolveEndpoints(baseUrlOf(options, deps, profile), options, deps.env, profile);
+  const url = apiUrlFor(endpointOrMissing(endpoints, 'api'), options.scope);
 
   const call = async (token: string): Promise<ApiAnswer> =>
-    processApiResponse(await ctx.send(buildApiRequest(url, token, body)), args.scope, body);
+    processApiResponse(await deps.send(buildApiRequest(url, token, body)), options.scope, body);
   let answer: ApiAnswer;
   if (explicit !== undefined) {
     answer = await call(explicit);
   } else {
-    const deps = sessionDeps(ctx, view!);
-    const { tokens } = await currentTokens(deps);
+    const session = sessionDeps(options, deps, view!);
+    const { tokens } = await currentTokens(session);
     try {
       answer = await call(tokens.accessToken);
     } catch (error) {
@@ -140,25 +134,25 @@ export async function rpcRun(args: RpcArgs, ctx: CliContext): Promise<void> {
         throw error;
       let retry;
       try {
-        retry = await currentTokens(deps, { rejected: tokens.accessToken });
+        retry = await currentTokens(session, { rejected: tokens.accessToken });
       } catch {
         throw error;
       }
       answer = await call(retry.tokens.accessToken);
     }
   }
-  report(answer, Boolean(ctx.flags.raw), ctx);
+  report(answer, Boolean(options.raw), deps);
 }
 
 /**
  * Prints the answer (SPEC §3): `result`, the whole response with --raw, the array for a batch. A
  * JSON-RPC error is thrown for main to print (`error <code>: <message>`, exit 1).
  */
-function report(answer: ApiAnswer, raw: boolean, ctx: CliContext): void {
+function report(answer: ApiAnswer, raw: boolean, deps: CliDeps): void {
   if (answer.kind === 'none') return;
   const response = answer.body;
   if (Array.isArray(response)) {
-    ctx.out.result(response);
+    deps.out.result(response);
     const failed = response.filter((item) => rpcErrorFrom(item) !== undefined).length;
     if (failed > 0) {
       throw stdoutAnswered(
@@ -171,7 +165,7 @@ function report(answer: ApiAnswer, raw: boolean, ctx: CliContext): void {
     return;
   }
   const error = rpcErrorFrom(response);
-  if (raw) ctx.out.result(response);
+  if (raw) deps.out.result(response);
   if (error) throw raw ? stdoutAnswered(error) : error;
-  if (!raw) ctx.out.result((response as { result?: unknown }).result ?? null);
+  if (!raw) deps.out.result((response as { result?: unknown }).result ?? null);
 }

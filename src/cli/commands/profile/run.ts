@@ -1,8 +1,9 @@
-import { UsageError } from '../../errors.js';
-import type { CliContext } from '../context.js';
-import { tokenStateJson } from './common.js';
-import type { Profile } from '../../store/profile-store.js';
-import { checkProfileName } from '../../store/store-shape.js';
+import { UsageError } from '../../../errors.js';
+import type { CliDeps } from '../../context.js';
+import type { ProfileOptions } from './command.js';
+import { tokenStateJson } from '../../token-state.js';
+import type { Profile } from '../../../store/profile-store.js';
+import { checkProfileName } from '../../../store/store-shape.js';
 
 function summary(
   name: string,
@@ -26,20 +27,17 @@ function summary(
 }
 
 /** `dasvc profile list|show|use|remove` (SPEC §3). Secrets and tokens are never shown. */
-export async function profileRun(
-  action: 'list' | 'show' | 'use' | 'remove',
-  target: string | undefined,
-  ctx: CliContext,
-): Promise<void> {
-  const data = ctx.store.read();
+export async function run(options: ProfileOptions, deps: CliDeps): Promise<void> {
+  const { action, name: target } = options;
+  const data = deps.store.read();
   const profiles = data.profiles ?? {};
-  const active = ctx.profileName(data);
+  const active = deps.profileName(data);
   if (action === 'list') {
     const rows = Object.entries(profiles).map(([name, p]) =>
-      summary(name, p, name === active, ctx.now()),
+      summary(name, p, name === active, deps.now()),
     );
-    if (ctx.out.json)
-      return ctx.out.result(
+    if (deps.out.json)
+      return deps.out.result(
         rows.map(({ name, active: a, baseUrl, scope, loggedIn }) => ({
           name,
           active: a,
@@ -48,9 +46,9 @@ export async function profileRun(
           loggedIn,
         })),
       );
-    if (rows.length === 0) return ctx.out.info('No profiles yet; run dasvc login or dasvc init.');
+    if (rows.length === 0) return deps.out.info('No profiles yet; run dasvc login or dasvc init.');
     for (const row of rows) {
-      ctx.out.line(
+      deps.out.line(
         `${row.active ? '*' : ' '} ${String(row.name)}\t${String(row.baseUrl ?? '')}\t${String(row.scope ?? '')}\t${row.loggedIn ? 'logged in' : 'logged out'}`,
       );
     }
@@ -64,28 +62,28 @@ export async function profileRun(
       hint: 'dasvc profile list',
     });
   if (action === 'show') {
-    const view = summary(name, profile, name === active, ctx.now());
-    if (ctx.out.json) return ctx.out.result(view);
+    const view = summary(name, profile, name === active, deps.now());
+    if (deps.out.json) return deps.out.result(view);
     for (const [key, value] of Object.entries(view)) {
       if (key === 'tokens' || value === null) continue;
-      ctx.out.line(`${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+      deps.out.line(`${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
     }
     const tokens = view.tokens as Record<string, unknown> | null;
     if (tokens)
-      ctx.out.line(
+      deps.out.line(
         `accessExpiresAt: ${String(tokens.expiresAt ?? 'unknown')}\nrefreshable: ${String(tokens.refreshable)}`,
       );
     return;
   }
-  await ctx.store.update((fresh) => {
+  await deps.store.update((fresh) => {
     if (action === 'use') fresh.activeProfile = name;
     else {
       delete fresh.profiles?.[name];
       if (fresh.activeProfile === name) delete fresh.activeProfile;
     }
   });
-  if (ctx.out.json) ctx.out.result({ profile: name, action });
-  ctx.out.success(
+  if (deps.out.json) deps.out.result({ profile: name, action });
+  deps.out.success(
     action === 'use'
       ? `Active profile: ${name}`
       : `Removed profile ${name} (its tokens were not revoked)`,

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../../errors.js';
+import type { Writer } from '../../output.js';
+import type { CompletionOptions } from './command.js';
 
 interface Node {
   path: string[];
@@ -110,4 +112,9 @@ export function completionScript(shell: string, root: Command): string {
     `completion: unknown shell ${JSON.stringify(shell)} (use bash, zsh or fish)`,
     { code: 'bad_shell' },
   );
+}
+
+/** `dasvc completion` (SPEC §3): the script of the shell asked for, on stdout. */
+export function run(options: CompletionOptions, deps: { root: Command; stdout: Writer }): void {
+  deps.stdout.write(completionScript(options.shell, deps.root));
 }

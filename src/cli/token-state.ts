@@ -1,8 +1,8 @@
-import { formatDuration } from '../../util/duration.js';
-import { canRefresh, isExpired, secondsLeft, type TokenTimes } from '../../store/expiry.js';
-import type { Profile, StoreData, StoredTokens } from '../../store/profile-store.js';
-import { usableAccessToken, type SessionDeps } from '../../store/session.js';
-import type { CliContext } from '../context.js';
+import { formatDuration } from '../util/duration.js';
+import { canRefresh, isExpired, secondsLeft, type TokenTimes } from '../store/expiry.js';
+import type { Profile, StoreData, StoredTokens } from '../store/profile-store.js';
+import { usableAccessToken, type SessionDeps } from '../store/session.js';
+import type { CliDeps } from './context.js';
 import {
   endpointOrMissing,
   pickSetting,
@@ -10,7 +10,8 @@ import {
   resolveEndpoints,
   resolvePlacement,
   SETTINGS,
-} from '../settings.js';
+  type FlagValues,
+} from './settings.js';
 
 /** The profile a command works on, read once. */
 export interface ProfileView {
@@ -20,35 +21,39 @@ export interface ProfileView {
 }
 
 /** Reads the store and picks the profile (SPEC §2 order). */
-export function loadProfile(ctx: CliContext): ProfileView {
-  const data = ctx.store.read();
-  const name = ctx.profileName(data);
+export function loadProfile(deps: CliDeps): ProfileView {
+  const data = deps.store.read();
+  const name = deps.profileName(data);
   return { data, name, profile: data.profiles?.[name] };
 }
 
 /** Base URL flag > env > profile, normalised lazily by the endpoint helpers; undefined when none. */
-export function baseUrlOf(ctx: CliContext, profile: Profile | undefined): string | undefined {
-  return pickSetting(SETTINGS.baseUrl, ctx.flags, ctx.env, profile)?.value;
+export function baseUrlOf(
+  options: FlagValues,
+  deps: CliDeps,
+  profile: Profile | undefined,
+): string | undefined {
+  return pickSetting(SETTINGS.baseUrl, options, deps.env, profile)?.value;
 }
 
 /** The dependencies of refresh for one profile, settings resolved flag > env > profile. */
-export function sessionDeps(ctx: CliContext, view: ProfileView): SessionDeps {
+export function sessionDeps(options: FlagValues, deps: CliDeps, view: ProfileView): SessionDeps {
   return {
-    store: ctx.store,
+    store: deps.store,
     profile: view.name,
-    send: ctx.send,
-    now: ctx.now,
+    send: deps.send,
+    now: deps.now,
     refreshSettings: () => {
       const endpoints = resolveEndpoints(
-        baseUrlOf(ctx, view.profile),
-        ctx.flags,
-        ctx.env,
+        baseUrlOf(options, deps, view.profile),
+        options,
+        deps.env,
         view.profile,
       );
       return {
-        client: resolveClient(ctx.flags, ctx.env, view.profile),
+        client: resolveClient(options, deps.env, view.profile),
         refreshUrl: endpointOrMissing(endpoints, 'refresh'),
-        placement: resolvePlacement(ctx.flags, ctx.env, view.profile),
+        placement: resolvePlacement(options, deps.env, view.profile),
       };
     },
   };

@@ -1,20 +1,20 @@
-import { UsageError } from '../../errors.js';
-import { normalizeBaseUrl, type ParamsPlacement } from '../../oauth/endpoints.js';
-import { normalizeScope } from '../../oauth/authorization-url.js';
-import type { CliContext } from '../context.js';
-import { checkProfileName } from '../../store/store-shape.js';
-import { loadProfile } from './common.js';
+import { UsageError } from '../../../errors.js';
+import { normalizeBaseUrl, type ParamsPlacement } from '../../../oauth/endpoints.js';
+import { normalizeScope } from '../../../oauth/authorization-url.js';
+import type { CliDeps } from '../../context.js';
+import { checkProfileName } from '../../../store/store-shape.js';
+import { loadProfile } from '../../token-state.js';
 
 /** `dasvc init` (SPEC §3): asks for a profile's settings in a terminal and writes it; a usage error elsewhere. */
-export async function initRun(ctx: CliContext): Promise<void> {
-  const prompter = ctx.prompter;
+export async function run(_options: Record<string, never>, deps: CliDeps): Promise<void> {
+  const prompter = deps.prompter;
   if (!prompter) {
     throw new UsageError('dasvc init is interactive and needs a terminal (and CI unset)', {
       code: 'not_interactive',
       hint: 'pass --base-url, --client-id, --client-secret and --scope (or their DASVC_* variables) to dasvc login instead',
     });
   }
-  const view = loadProfile(ctx);
+  const view = loadProfile(deps);
   const name = checkProfileName(
     (await prompter.input('Profile name:', { default: view.name })).trim() || view.name,
     'profile name',
@@ -38,7 +38,7 @@ export async function initRun(ctx: CliContext): Promise<void> {
     ['query', 'body'],
     existing.params ?? 'query',
   );
-  await ctx.store.update((data) => {
+  await deps.store.update((data) => {
     const profiles = (data.profiles ??= {});
     profiles[name] = {
       ...profiles[name],
@@ -49,8 +49,8 @@ export async function initRun(ctx: CliContext): Promise<void> {
       params,
     };
   });
-  if (ctx.out.json) ctx.out.result({ profile: name, baseUrl, clientId, scope, params });
-  ctx.out.success(
+  if (deps.out.json) deps.out.result({ profile: name, baseUrl, clientId, scope, params });
+  deps.out.success(
     `Wrote profile ${name}; next: dasvc login${name === view.name ? '' : ` --profile ${name}`}`,
   );
 }

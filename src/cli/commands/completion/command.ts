@@ -1,4 +1,9 @@
-import { Command } from '../commander.js';
+import { Command } from '../../commander.js';
+
+/** Options of `dasvc completion`. */
+export interface CompletionOptions {
+  shell: string;
+}
 
 /** `dasvc completion bash|zsh|fish` (SPEC §3): generated from the program's own commands and options. */
 export function completionCommand(): Command {
@@ -6,9 +11,9 @@ export function completionCommand(): Command {
     .description('print a shell completion script')
     .argument('<shell>', 'bash, zsh or fish')
     .action(async (shell: string, _o: unknown, cmd: Command) => {
-      const { completionScript } = await import('../run/completion.js');
+      const { run } = await import('./run.js');
       let root = cmd;
       while (root.parent) root = root.parent;
-      process.stdout.write(completionScript(shell, root));
+      run({ shell }, { root, stdout: process.stdout });
     });
 }
