@@ -11,6 +11,11 @@ export interface MockCommandOptions {
   refreshTtl: string;
   stateFile?: string;
   quiet?: boolean;
+  journalSize: string;
+  /** Global --json: one JSON object per request line (SPEC §8). */
+  json?: boolean;
+  /** Global --no-color. */
+  color?: boolean;
 }
 
 /** `dasvc mock` (SPEC §3, §5): runs the local mock service until SIGINT/SIGTERM. */
@@ -29,8 +34,9 @@ export function mockCommand(): Command {
     .option('--refresh-ttl <duration>', 'refresh token lifetime', '30d')
     .option('--state-file <file>', 'keep codes and tokens in this file across restarts')
     .option('--quiet', 'no request log lines')
-    .action(async (options: MockCommandOptions) => {
+    .option('--journal-size <n>', 'requests kept by the journal and the dashboard', '1000')
+    .action(async (_options: unknown, cmd: Command) => {
       const { run } = await import('./run.js');
-      await run(options);
+      await run(cmd.optsWithGlobals<MockCommandOptions>());
     });
 }
