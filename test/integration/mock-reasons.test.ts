@@ -453,3 +453,31 @@ describe('refusals outside the protocol', () => {
     refused(injected.entry, 'server_error', 'injected fault');
   });
 });
+
+describe('refusals under quirks (SPEC §7)', () => {
+  it('keep their code and reason when the body is text or the quirk refuses', async () => {
+    const seen: JournalEntry[] = [];
+    const quirky = createMockApp({ onRequest: (e) => seen.push(e) });
+    const quirks = await quirky(
+      new Request(`${BASE}/_mock/quirks`, {
+        method: 'POST',
+        body: JSON.stringify({ errorBody: 'text', revokeUnknownToken: 'error' }),
+      }),
+    );
+    expect(quirks.status).toBe(200);
+    const res = await quirky(
+      new Request(`${BASE}/webservice/authorize?${form({ ...DEMO_PARAMS, code: 'x' })}`, {
+        method: 'POST',
+      }),
+    );
+    expect(await res.text()).toBe('invalid_request');
+    refused(seen.at(-1)!, 'invalid_request', 'missing parameter: grant_type');
+    await quirky(
+      new Request(
+        `${BASE}/webservice/authorize/revoke?${form({ ...DEMO_PARAMS, token_type_hint: 'access_token', token: 'nope' })}`,
+        { method: 'POST' },
+      ),
+    );
+    refused(seen.at(-1)!, 'invalid_request', 'revokeUnknownToken');
+  });
+});

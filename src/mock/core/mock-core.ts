@@ -6,6 +6,7 @@ import { MAX_SECONDS } from './types.js';
 import { loadFixtures, loadHandlers } from '../fixtures/load-fixtures.js';
 import { MockState } from './mock-state.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './journal.js';
+import { resolveQuirksOption } from './quirks.js';
 import { loadStateFile, StateFileWriter } from './state-file.js';
 
 /** The mock as one handler over MockRequest, plus what the adapters need around it. */
@@ -55,6 +56,7 @@ export function createMockCore(options: MockOptions = {}): MockCore {
       hint: `users in the fixtures: ${[...fixtures.users.keys()].join(', ')}`,
     });
   }
+  const quirks = resolveQuirksOption(options.quirks);
   const state = new MockState(lifetimes, options.now ?? Date.now);
   let writer: StateFileWriter | undefined;
   if (options.stateFile !== undefined) {
@@ -70,7 +72,8 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     state.onChange = () => writer!.schedule();
   }
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
-  const ctx: MockContext = { fixtures, state, autoApprove: options.autoApprove, basePath };
+  const ctx: MockContext = { fixtures, state, autoApprove: options.autoApprove, basePath, quirks };
+  state.refreshOutlivesAccess = () => ctx.quirks.refreshAfterExpiry === true;
   const needsLoading = [...fixtures.instances.values()].some((i) =>
     [...i.methods.values()].some((m) => m.handlerRef !== undefined),
   );

@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { isObject } from '../../util/guards.js';
 import type { MockContext } from './context.js';
 import type { MockOptions, MockRequest, MockResponse } from './types.js';
 import { BODY_LIMIT, BodyTooLargeError } from './types.js';
@@ -19,6 +20,7 @@ import {
 } from './responses.js';
 import { handleRevokeRequest } from '../routes/revoke.js';
 import { handleTokenRequest } from '../routes/token.js';
+import { movedTokenEndpoint, quirkErrorBody } from './quirks.js';
 
 const API_PREFIX = '/webservice/json/';
 
@@ -30,6 +32,29 @@ const OAUTH_PATHS = new Map<string, 'authorize' | 'token' | 'refresh' | 'revoke'
   ['/webservice/authorize/revoke', 'revoke'],
   ['/webservice/authorize/revoke/', 'revoke'],
 ]);
+
+/**
+ * A refusal no route explained (SPEC §8 wants a code and a reason for each): its own
+ * `{"error","error_description"}` body says why, else its status does.
+ */
+function explainFromBody(response: MockResponse): void {
+  let body: unknown;
+  try {
+    body = JSON.parse(response.body);
+  } catch {
+    body = undefined;
+  }
+  const error = isObject(body) && typeof body.error === 'string' ? body.error : undefined;
+  const description =
+    isObject(body) && typeof body.error_description === 'string'
+      ? body.error_description
+      : undefined;
+  response.note = {
+    ...response.note,
+    code: error ?? `http_${response.status}`,
+    reason: description ?? response.note?.reason ?? `HTTP ${response.status} without a reason`,
+  };
+}
 
 /**
  * The mock's request handling (SPEC §5): base path, control routes, injected faults, the OAuth
@@ -59,12 +84,19 @@ export function createRequestHandler(
       if (instance === '' || instance.includes('/')) return notFound(`no endpoint ${path}`);
       return handleApiRequest(ctx, request, instance);
     }
-    const endpoint = OAUTH_PATHS.get(path);
+    // The tokenPath quirk (SPEC §7) moves the token endpoint; the old path then serves only the
+    // authorization requests that may reach it without its trailing slash.
+    const moved = movedTokenEndpoint(path, ctx.quirks);
+    const endpoint = moved === 'token' ? 'token' : OAUTH_PATHS.get(path);
     if (endpoint === undefined) return notFound(`no endpoint ${path}`);
     if (request.method !== 'GET' && request.method !== 'POST') return methodNotAllowed('GET, POST');
     const body = request.method === 'POST' ? await request.text(BODY_LIMIT) : '';
     const params = parseOAuthParams(request.query, body, request.header('content-type') ?? '');
     const authorization = request.header('authorization');
+    if (moved === 'token') return handleTokenRequest(ctx, params, authorization, 'token');
+    if (moved === 'gone' && !params.values.has('response_type')) {
+      return notFound(`no endpoint ${path}: the token endpoint is at ${ctx.quirks.tokenPath}`);
+    }
     if (endpoint === 'refresh') return handleTokenRequest(ctx, params, authorization, 'refresh');
     if (endpoint === 'revoke') return handleRevokeRequest(ctx, params, authorization);
     // Both spellings of /webservice/authorize: grant_type makes a token request, decision a
@@ -95,7 +127,8 @@ export function createRequestHandler(
       const reason = 'injected fault (POST /_mock/faults): connection dropped';
       return { status: 0, headers: {}, body: '', drop: true, note: { code: 'dropped', reason } };
     }
-    return route(request, path);
+    const response = await route(request, path);
+    return path.startsWith(API_PREFIX) ? response : quirkErrorBody(response, ctx.quirks);
   }
 
   return async function handle(request: MockRequest): Promise<MockResponse> {
@@ -131,6 +164,7 @@ export function createRequestHandler(
         };
       }
     }
+    if (response.status >= 400 && response.note?.code === undefined) explainFromBody(response);
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
     const record: JournalRecord = {
       seq: 0,

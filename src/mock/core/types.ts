@@ -1,5 +1,6 @@
 import type { JournalEntry } from './journal.js';
 import { MAX_DURATION_SECONDS } from '../../util/duration.js';
+import type { Quirks } from './quirks.js';
 
 /** Options of the mock, the camelCase of the `dasvc mock` flags (SPEC §1, §3). */
 export interface MockOptions {
@@ -33,6 +34,11 @@ export interface MockOptions {
   now?: () => number;
   /** Path prefix the service lives under (msw handlers on a base URL with a path). */
   basePath?: string;
+  /**
+   * An installation's deviations to reproduce (SPEC §7): a quirks object, or the path of a quirks
+   * JSON file. Unknown members or values fail with a usage error naming them.
+   */
+  quirks?: Quirks | string;
 }
 
 /** The request as the core handler sees it: the same shape from undici, node:http and msw. */

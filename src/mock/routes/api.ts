@@ -9,7 +9,7 @@ import {
   methodNotAllowed,
   notFound,
 } from '../core/responses.js';
-import { invokeMethod } from './rpc-methods.js';
+import { invokeMethod, methodNotFound } from './rpc-methods.js';
 
 const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
@@ -60,7 +60,10 @@ export async function handleApiRequest(
   const trace: RpcTrace = { methods: [], errors: [] };
   const response = await processJsonRpc(
     body,
-    (method, params) => invokeMethod(instance, auth.user, url, method, params),
+    (method, params) =>
+      method === 'rpc.discover' && ctx.quirks.rpcDiscover === false
+        ? methodNotFound(instance, method) // the rpcDiscover quirk (SPEC §7)
+        : invokeMethod(instance, auth.user, url, method, params),
     trace,
   );
   if (trace.methods.length > 0) note.rpc = trace.methods;

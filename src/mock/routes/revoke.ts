@@ -37,6 +37,13 @@ function revoke(
   }
   // The hint only speeds a lookup (RFC 7009 §2.1); the token is found whatever its kind.
   const record = ctx.state.liveToken(token);
+  // The revokeUnknownToken quirk (SPEC §7): an installation that refuses what it does not know.
+  if (!record && ctx.quirks.revokeUnknownToken === 'error') {
+    return explain(jsonResponse(400, { error: 'invalid_request' }, NO_STORE), {
+      code: 'invalid_request',
+      reason: 'unknown, expired or revoked token (quirk revokeUnknownToken: "error")',
+    });
+  }
   if (record && !record.rotated) {
     const grant = ctx.state.grantOf(record)!;
     note.user = grant.user;

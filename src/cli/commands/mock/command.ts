@@ -10,6 +10,7 @@ export interface MockCommandOptions {
   accessTtl: string;
   refreshTtl: string;
   stateFile?: string;
+  quirks?: string;
   quiet?: boolean;
   journalSize: string;
   /** Global --json: one JSON object per request line (SPEC §8). */
@@ -33,6 +34,7 @@ export function mockCommand(): Command {
     .option('--access-ttl <duration>', 'access token lifetime', '1h')
     .option('--refresh-ttl <duration>', 'refresh token lifetime', '30d')
     .option('--state-file <file>', 'keep codes and tokens in this file across restarts')
+    .option('--quirks <file>', "reproduce an installation's deviations (dasvc check --save-quirks)")
     .option('--quiet', 'no request log lines')
     .option('--journal-size <n>', 'requests kept by the journal and the dashboard', '1000')
     .action(async (_options: unknown, cmd: Command) => {

@@ -15,6 +15,7 @@ export async function run(options: MockCommandOptions): Promise<void> {
     ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }),
     ...(options.autoApprove === undefined ? {} : { autoApprove: options.autoApprove }),
     ...(options.stateFile === undefined ? {} : { stateFile: options.stateFile }),
+    ...(options.quirks === undefined ? {} : { quirks: options.quirks }),
     quiet: options.quiet === true,
     journalSize: parseJournalSize(options.journalSize),
     json: options.json === true,
