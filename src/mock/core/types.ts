@@ -32,6 +32,13 @@ export interface MockOptions {
   journalSize?: number;
   /** Wall clock in milliseconds; tests inject their own. The virtual offset is added to it. */
   now?: () => number;
+  /**
+   * Time allowed for a request head (line and headers) to arrive: "10s", "500ms", or seconds.
+   * Past it the connection gets 408 and is closed. Default 10s. Server only.
+   */
+  headersTimeout?: string | number;
+  /** Time allowed for a whole request, body included; at least headersTimeout. Default 30s. Server only. */
+  requestTimeout?: string | number;
   /** Path prefix the service lives under (msw handlers on a base URL with a path). */
   basePath?: string;
   /**

@@ -12,6 +12,8 @@ export async function run(options: MockCommandOptions): Promise<void> {
     codeTtl: options.codeTtl,
     accessTtl: options.accessTtl,
     refreshTtl: options.refreshTtl,
+    headersTimeout: options.headersTimeout,
+    requestTimeout: options.requestTimeout,
     ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }),
     ...(options.autoApprove === undefined ? {} : { autoApprove: options.autoApprove }),
     ...(options.stateFile === undefined ? {} : { stateFile: options.stateFile }),
