@@ -14,6 +14,11 @@ export interface MockCommandOptions {
   requestTimeout: string;
   quirks?: string;
   quiet?: boolean;
+  journalSize: string;
+  /** Global --json: one JSON object per request line (SPEC §8). */
+  json?: boolean;
+  /** Global --no-color. */
+  color?: boolean;
 }
 
 /** `dasvc mock` (SPEC §3, §5): runs the local mock service until SIGINT/SIGTERM. */
@@ -43,8 +48,9 @@ export function mockCommand(): Command {
     )
     .option('--quirks <file>', "reproduce an installation's deviations (dasvc check --save-quirks)")
     .option('--quiet', 'no request log lines')
-    .action(async (options: MockCommandOptions) => {
+    .option('--journal-size <n>', 'requests kept by the journal and the dashboard', '1000')
+    .action(async (_options: unknown, cmd: Command) => {
       const { run } = await import('./run.js');
-      await run(options);
+      await run(cmd.optsWithGlobals<MockCommandOptions>());
     });
 }
