@@ -96,6 +96,7 @@ export async function createDeps(command: Command, io: ContextIo = {}): Promise<
 export function assembleDeps(parts: Omit<CliDeps, 'store' | 'tokens' | 'profileName'>): CliDeps {
   const given = ResolvedSettings.check({ profile: parts.globals.profile }, parts.env);
   const store = new ProfileStore(configFile(parts.env));
+  store.onLockWait = (message) => parts.out.info(message);
   return {
     ...parts,
     store,

@@ -3,6 +3,7 @@ import { InterruptedError, ServiceError, UsageError } from '../../../errors.js';
 import { buildCall, rpcErrorFrom, type ApiAnswer } from '../../../rpc/jsonrpc.js';
 import { parseParams } from '../../../rpc/params.js';
 import { openClient, readAll, type CliDeps } from '../../context.js';
+import { unknownMethodHint } from '../../method-hint.js';
 import { stdoutAnswered } from '../../output.js';
 import type { RpcOptions } from './command.js';
 
@@ -86,14 +87,18 @@ export async function run(options: RpcOptions, deps: CliDeps): Promise<void> {
   // The positional scope is the instance called, not the scope setting of a login.
   const client = openClient({ ...options, scope: undefined }, deps);
   const body = await buildBody(options, deps);
-  report(await client.send(options.scope, body), Boolean(options.raw), deps);
+  const answer = await client.send(options.scope, body);
+  const hint = await unknownMethodHint(answer, options.scope, options.method, () =>
+    client.send(options.scope, buildCall('rpc.discover', undefined, 1)),
+  );
+  report(answer, Boolean(options.raw), deps, hint);
 }
 
 /**
  * Prints the answer (SPEC §3): `result`, the whole response with --raw, the array for a batch. A
  * JSON-RPC error is thrown for main to print (`error <code>: <message>`, exit 1).
  */
-function report(answer: ApiAnswer, raw: boolean, deps: CliDeps): void {
+function report(answer: ApiAnswer, raw: boolean, deps: CliDeps, hint?: string): void {
   if (answer.kind === 'none') return;
   const response = answer.body;
   if (Array.isArray(response)) {
@@ -109,7 +114,7 @@ function report(answer: ApiAnswer, raw: boolean, deps: CliDeps): void {
     }
     return;
   }
-  const error = rpcErrorFrom(response);
+  const error = rpcErrorFrom(response, hint);
   if (raw) deps.out.result(response);
   if (error) throw raw ? stdoutAnswered(error) : error;
   if (!raw) deps.out.result((response as { result?: unknown }).result ?? null);
