@@ -13,6 +13,7 @@ import type { Profile } from '../../../store/profile-store.js';
 import { currentTokens, notLoggedIn } from '../../../store/session.js';
 import { readAll, type CliDeps } from '../../context.js';
 import type { RpcOptions } from './command.js';
+import { unknownMethodHint } from '../../method-hint.js';
 import { stdoutAnswered } from '../../output.js';
 import {
   endpointOrMissing,
@@ -119,8 +120,15 @@ export async function run(options: RpcOptions, deps: CliDeps): Promise<void> {
   const endpoints = resolveEndpoints(baseUrlOf(options, deps, profile), options, deps.env, profile);
   const url = apiUrlFor(endpointOrMissing(endpoints, 'api'), options.scope);
 
-  const call = async (token: string): Promise<ApiAnswer> =>
-    processApiResponse(await deps.send(buildApiRequest(url, token, body)), options.scope, body);
+  let used = '';
+  const call = async (token: string, request = body): Promise<ApiAnswer> => {
+    used = token;
+    return processApiResponse(
+      await deps.send(buildApiRequest(url, token, request)),
+      options.scope,
+      request,
+    );
+  };
   let answer: ApiAnswer;
   if (explicit !== undefined) {
     answer = await call(explicit);
@@ -141,14 +149,17 @@ export async function run(options: RpcOptions, deps: CliDeps): Promise<void> {
       answer = await call(retry.tokens.accessToken);
     }
   }
-  report(answer, Boolean(options.raw), deps);
+  const hint = await unknownMethodHint(answer, options.scope, options.method, () =>
+    call(used, buildCall('rpc.discover', undefined, 1)),
+  );
+  report(answer, Boolean(options.raw), deps, hint);
 }
 
 /**
  * Prints the answer (SPEC §3): `result`, the whole response with --raw, the array for a batch. A
  * JSON-RPC error is thrown for main to print (`error <code>: <message>`, exit 1).
  */
-function report(answer: ApiAnswer, raw: boolean, deps: CliDeps): void {
+function report(answer: ApiAnswer, raw: boolean, deps: CliDeps, hint?: string): void {
   if (answer.kind === 'none') return;
   const response = answer.body;
   if (Array.isArray(response)) {
@@ -164,7 +175,7 @@ function report(answer: ApiAnswer, raw: boolean, deps: CliDeps): void {
     }
     return;
   }
-  const error = rpcErrorFrom(response);
+  const error = rpcErrorFrom(response, hint);
   if (raw) deps.out.result(response);
   if (error) throw raw ? stdoutAnswered(error) : error;
   if (!raw) deps.out.result((response as { result?: unknown }).result ?? null);
