@@ -3,7 +3,12 @@ import { parseDuration } from '../../util/duration.js';
 import type { MockContext } from './context.js';
 import type { MockOptions, MockRequest, MockResponse } from './types.js';
 import { MAX_SECONDS } from './types.js';
-import { loadFixtures, loadHandlers } from '../fixtures/load-fixtures.js';
+import {
+  compileSchemas,
+  loadFixtures,
+  loadHandlers,
+  needsLoading,
+} from '../fixtures/load-fixtures.js';
 import { MockState } from './mock-state.js';
 import { loadStateFile, StateFileWriter } from './state-file.js';
 
@@ -63,13 +68,11 @@ export function createMockCore(options: MockOptions = {}): MockCore {
   }
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const ctx: MockContext = { fixtures, state, autoApprove: options.autoApprove, basePath };
-  const needsLoading = [...fixtures.instances.values()].some((i) =>
-    [...i.methods.values()].some((m) => m.handlerRef !== undefined),
-  );
   let loading: Promise<void> | undefined;
-  let loaded = !needsLoading;
+  let loaded = !needsLoading(fixtures);
   const ready = () => {
-    loading ??= loadHandlers(fixtures).then(() => {
+    // Schemas compile (ajv loads) and handler modules import at once, before the first call.
+    loading ??= Promise.all([compileSchemas(fixtures), loadHandlers(fixtures)]).then(() => {
       loaded = true;
     });
     return loading;
