@@ -11,6 +11,7 @@ import {
 } from '../fixtures/load-fixtures.js';
 import { MockState } from './mock-state.js';
 import { loadStateFile, StateFileWriter } from './state-file.js';
+import { checkProxyOptions } from './proxy-options.js';
 
 /** The mock as one handler over MockRequest, plus what the adapters need around it. */
 export interface MockCore {
@@ -45,6 +46,7 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     accessSeconds: parseLifetime(options.accessTtl ?? '1h', '--access-ttl'),
     refreshSeconds: parseLifetime(options.refreshTtl ?? '30d', '--refresh-ttl'),
   };
+  const upstream = checkProxyOptions(options);
   const fixtures = loadFixtures(options.fixtures);
   if (options.autoApprove !== undefined && !fixtures.users.has(options.autoApprove)) {
     throw new UsageError(`--auto-approve: unknown user "${options.autoApprove}"`, {
@@ -69,12 +71,20 @@ export function createMockCore(options: MockOptions = {}): MockCore {
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const ctx: MockContext = { fixtures, state, autoApprove: options.autoApprove, basePath };
   let loading: Promise<void> | undefined;
-  let loaded = !needsLoading(fixtures);
+  let loaded = !needsLoading(fixtures) && upstream === undefined;
+  const startProxy = async () => {
+    if (upstream === undefined) return;
+    const { startProxying } = await import('../adapters/proxy-setup.js');
+    ctx.proxy = await startProxying(upstream, options, fixtures, () => state.now());
+  };
   const ready = () => {
-    // Schemas compile (ajv loads) and handler modules import at once, before the first call.
-    loading ??= Promise.all([compileSchemas(fixtures), loadHandlers(fixtures)]).then(() => {
-      loaded = true;
-    });
+    // Schemas compile (ajv loads) and handler modules import at once, before the first call;
+    // the proxy starts after them (--validate checks against the compiled schemas).
+    loading ??= Promise.all([compileSchemas(fixtures), loadHandlers(fixtures)])
+      .then(startProxy)
+      .then(() => {
+        loaded = true;
+      });
     return loading;
   };
 
@@ -95,7 +105,11 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     warm: async () => {
       await loadHandler();
     },
-    close: async () => writer?.flush(),
+    close: async () => {
+      if (upstream !== undefined && loading) await loading.catch(() => undefined);
+      await ctx.proxy?.close();
+      await writer?.flush();
+    },
     ctx,
   };
 }

@@ -90,6 +90,8 @@ export function createRequestHandler(
       });
     }
     if (fault?.kind === 'drop') return { status: 0, headers: {}, body: '', drop: true };
+    // SPEC §6 --proxy: everything but /_mock/ is the upstream's to answer.
+    if (ctx.proxy) return ctx.proxy.forward(request, path);
     return route(request, path);
   }
 
