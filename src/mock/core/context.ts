@@ -9,6 +9,7 @@ export interface ProxyHost {
   violations?: { list(): unknown[]; clear(): void };
   close(): Promise<void>;
 }
+import type { Quirks } from './quirks.js';
 
 /** What every route reads: fixtures, state and the settled options. */
 export interface MockContext {
@@ -19,4 +20,6 @@ export interface MockContext {
   basePath: string;
   /** Set when the mock forwards to an upstream (`proxy` option), before the first request. */
   proxy?: ProxyHost;
+  /** Deviations to reproduce (SPEC §7); replaced at run time by POST /_mock/quirks. */
+  quirks: Quirks;
 }

@@ -10,6 +10,7 @@ import {
   needsLoading,
 } from '../fixtures/load-fixtures.js';
 import { MockState } from './mock-state.js';
+import { resolveQuirksOption } from './quirks.js';
 import { loadStateFile, StateFileWriter } from './state-file.js';
 import { checkProxyOptions } from './proxy-options.js';
 
@@ -54,6 +55,7 @@ export function createMockCore(options: MockOptions = {}): MockCore {
       hint: `users in the fixtures: ${[...fixtures.users.keys()].join(', ')}`,
     });
   }
+  const quirks = resolveQuirksOption(options.quirks);
   const state = new MockState(lifetimes, options.now ?? Date.now);
   let writer: StateFileWriter | undefined;
   if (options.stateFile !== undefined) {
@@ -69,7 +71,8 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     state.onChange = () => writer!.schedule();
   }
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
-  const ctx: MockContext = { fixtures, state, autoApprove: options.autoApprove, basePath };
+  const ctx: MockContext = { fixtures, state, autoApprove: options.autoApprove, basePath, quirks };
+  state.refreshOutlivesAccess = () => ctx.quirks.refreshAfterExpiry === true;
   let loading: Promise<void> | undefined;
   let loaded = !needsLoading(fixtures) && upstream === undefined;
   const startProxy = async () => {

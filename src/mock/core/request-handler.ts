@@ -19,6 +19,7 @@ import {
 } from './responses.js';
 import { handleRevokeRequest } from '../routes/revoke.js';
 import { handleTokenRequest } from '../routes/token.js';
+import { movedTokenEndpoint, quirkErrorBody } from './quirks.js';
 
 const API_PREFIX = '/webservice/json/';
 
@@ -58,12 +59,19 @@ export function createRequestHandler(
       if (instance === '' || instance.includes('/')) return notFound(`no endpoint ${path}`);
       return handleApiRequest(ctx, request, instance);
     }
-    const endpoint = OAUTH_PATHS.get(path);
+    // The tokenPath quirk (SPEC §7) moves the token endpoint; the old path then serves only the
+    // authorization requests that may reach it without its trailing slash.
+    const moved = movedTokenEndpoint(path, ctx.quirks);
+    const endpoint = moved === 'token' ? 'token' : OAUTH_PATHS.get(path);
     if (endpoint === undefined) return notFound(`no endpoint ${path}`);
     if (request.method !== 'GET' && request.method !== 'POST') return methodNotAllowed('GET, POST');
     const body = request.method === 'POST' ? await request.text(BODY_LIMIT) : '';
     const params = parseOAuthParams(request.query, body, request.header('content-type') ?? '');
     const authorization = request.header('authorization');
+    if (moved === 'token') return handleTokenRequest(ctx, params, authorization, 'token');
+    if (moved === 'gone' && !params.values.has('response_type')) {
+      return notFound(`no endpoint ${path}: the token endpoint is at ${ctx.quirks.tokenPath}`);
+    }
     if (endpoint === 'refresh') return handleTokenRequest(ctx, params, authorization, 'refresh');
     if (endpoint === 'revoke') return handleRevokeRequest(ctx, params, authorization);
     // Both spellings of /webservice/authorize: grant_type makes a token request, decision a
@@ -90,9 +98,10 @@ export function createRequestHandler(
       });
     }
     if (fault?.kind === 'drop') return { status: 0, headers: {}, body: '', drop: true };
-    // SPEC §6 --proxy: everything but /_mock/ is the upstream's to answer.
+    // SPEC §6 --proxy: everything but /_mock/ is the upstream's to answer, unchanged.
     if (ctx.proxy) return ctx.proxy.forward(request, path);
-    return route(request, path);
+    const response = await route(request, path);
+    return path.startsWith(API_PREFIX) ? response : quirkErrorBody(response, ctx.quirks);
   }
 
   return async function handle(request: MockRequest): Promise<MockResponse> {

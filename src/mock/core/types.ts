@@ -1,3 +1,6 @@
+import { MAX_DURATION_SECONDS } from '../../util/duration.js';
+import type { Quirks } from './quirks.js';
+
 /** Options of the mock, the camelCase of the `dasvc mock` flags (SPEC §1, §3). */
 export interface MockOptions {
   /** Port to listen on; 0 picks a free one. Server only. */
@@ -34,6 +37,11 @@ export interface MockOptions {
   scrub?: string | string[];
   /** Receives problem lines: `contract: …` violations, recording failures (the CLI: stderr). */
   warn?: (line: string) => void;
+  /**
+   * An installation's deviations to reproduce (SPEC §7): a quirks object, or the path of a quirks
+   * JSON file. Unknown members or values fail with a usage error naming them.
+   */
+  quirks?: Quirks | string;
 }
 
 /** The request as the core handler sees it: the same shape from undici, node:http and msw. */
@@ -77,4 +85,4 @@ export class BodyTooLargeError extends Error {
 export const BODY_LIMIT = 1024 * 1024;
 
 /** 100 years: the longest lifetime and the largest clock offset; every date stays representable. */
-export const MAX_SECONDS = 100 * 365.25 * 86_400;
+export const MAX_SECONDS = MAX_DURATION_SECONDS;

@@ -3,7 +3,7 @@ import type { MockRequest, MockResponse } from '../core/types.js';
 import { BODY_LIMIT } from '../core/types.js';
 import { processJsonRpc } from './json-rpc.js';
 import { jsonResponse, methodNotAllowed, notFound } from '../core/responses.js';
-import { invokeMethod } from './rpc-methods.js';
+import { invokeMethod, methodNotFound } from './rpc-methods.js';
 
 const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
@@ -46,7 +46,9 @@ export async function handleApiRequest(
   const body = await request.text(BODY_LIMIT);
   const url = `${request.origin}${ctx.basePath}/webservice/json/${instanceName}`;
   const response = await processJsonRpc(body, (method, params) =>
-    invokeMethod(instance, auth.user, url, method, params),
+    method === 'rpc.discover' && ctx.quirks.rpcDiscover === false
+      ? methodNotFound(instance, method) // the rpcDiscover quirk (SPEC §7)
+      : invokeMethod(instance, auth.user, url, method, params),
   );
   if (response === undefined) return { status: 204, headers: {}, body: '' };
   return jsonResponse(200, response);

@@ -8,6 +8,8 @@ import { isObject } from '../../util/guards.js';
 import { jsonResponse, methodNotAllowed, notFound } from '../core/responses.js';
 import { tokenResponse } from './token.js';
 import { invalidClient } from './client-auth.js';
+import { parseQuirks } from '../core/quirks.js';
+import { UsageError } from '../../errors.js';
 
 /** The control side of the mock: journal, faults, and what resets them. */
 export interface ControlDeps {
@@ -107,9 +109,24 @@ export async function handleControl(
       }
       return methodNotAllowed('GET, DELETE');
     }
+    case '/_mock/quirks':
+      if (method === 'GET') return jsonResponse(200, ctx.quirks);
+      if (method !== 'POST') return methodNotAllowed('GET, POST');
+      return replaceQuirks(ctx, body);
     default:
       return notFound(`no control endpoint ${path}`);
   }
+}
+
+/** POST /_mock/quirks (SPEC §7): the body replaces every quirk; `{}` brings back SPEC §5. */
+function replaceQuirks(ctx: MockContext, body: unknown): MockResponse {
+  try {
+    ctx.quirks = parseQuirks(body, 'POST /_mock/quirks');
+  } catch (error) {
+    if (error instanceof UsageError) return badRequest(error.message);
+    throw error;
+  }
+  return jsonResponse(200, ctx.quirks);
 }
 
 /** POST /_mock/tokens: a token pair for a user and scope without a browser. */

@@ -6,7 +6,10 @@ import type { MockResponse } from '../core/types.js';
 import { oauthError } from '../core/responses.js';
 import { missing } from './client-auth.js';
 
-/** SERVICE.md 4.3: before the access token expires; rotation; a reused old refresh token ends the grant. */
+/**
+ * SERVICE.md 4.3: before the access token expires; rotation; a reused old refresh token ends the
+ * grant. The quirks refreshRotation, oldRefreshTokenAccepted, refreshAfterExpiry (SPEC §7) bend it.
+ */
 export function refresh(
   ctx: MockContext,
   params: OAuthParams,
@@ -25,12 +28,12 @@ export function refresh(
   if (grant.clientId !== client.id) {
     return oauthError('invalid_grant', 'refresh token was issued to another client');
   }
-  if (record.rotated) {
+  if (record.rotated && ctx.quirks.oldRefreshTokenAccepted !== true) {
     ctx.state.revokeGrant(record.grantId);
     return oauthError(
       'invalid_grant',
       'refresh token already used; every token of this authorization is revoked',
     );
   }
-  return ctx.state.rotate(record);
+  return ctx.state.rotate(record, ctx.quirks.refreshRotation === false);
 }

@@ -25,6 +25,10 @@ export function handleRevokeRequest(
   }
   // The hint only speeds a lookup (RFC 7009 §2.1); the token is found whatever its kind.
   const record = ctx.state.liveToken(token);
+  // The revokeUnknownToken quirk (SPEC §7): an installation that refuses what it does not know.
+  if (!record && ctx.quirks.revokeUnknownToken === 'error') {
+    return jsonResponse(400, { error: 'invalid_request' }, NO_STORE);
+  }
   if (record && !record.rotated) {
     const grant = ctx.state.grantOf(record)!;
     if (!safeEqual(grant.clientId, client.id)) {

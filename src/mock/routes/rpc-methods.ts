@@ -58,6 +58,17 @@ function isRpcError(value: unknown): value is RpcError {
   return Number.isInteger(v.code) && typeof v.message === 'string';
 }
 
+/** JSON-RPC 2.0 §5.1 -32601, naming the method and the instance. */
+export function methodNotFound(instance: InstanceFixture, name: string): { error: RpcError } {
+  return {
+    error: {
+      code: -32601,
+      message: 'Method not found',
+      data: `no method "${name}" on instance ${instance.name}`,
+    },
+  };
+}
+
 /** Runs one method of an instance as `user` (SERVICE.md 5.4: results per authorizing user). */
 export async function invokeMethod(
   instance: InstanceFixture,
@@ -74,15 +85,7 @@ export async function invokeMethod(
     return { result: buildOpenRpcDocument(instance, serverUrl) };
   }
   const method = instance.methods.get(name);
-  if (!method) {
-    return {
-      error: {
-        code: -32601,
-        message: 'Method not found',
-        data: `no method "${name}" on instance ${instance.name}`,
-      },
-    };
-  }
+  if (!method) return methodNotFound(instance, name);
   const bound = bindParams(method, params);
   if ('error' in bound) return bound;
   const named = bound.named;

@@ -8,6 +8,7 @@ import { parseBasicAuth } from './oauth-params.js';
 import { jsonResponse, NO_STORE, oauthError } from '../core/responses.js';
 import { refresh } from './refresh.js';
 import { pkceMatches } from '../core/secrets.js';
+import { quirkExpiresIn, type Quirks } from '../core/quirks.js';
 
 /** SERVICE.md 2.3 with `Cache-Control: no-store` (RFC 6749 §5.1). */
 export function tokenResponse(pair: TokenPair): MockResponse {
@@ -19,11 +20,24 @@ export function tokenResponse(pair: TokenPair): MockResponse {
  * `token_type` (RFC 6749 §5.1), which standard OAuth libraries require; a request made the
  * SERVICE.md way (query string only) gets exactly the three members of SERVICE.md 2.3.
  */
-function issued(pair: TokenPair, params: OAuthParams, authorization: string | undefined) {
+function issued(
+  pair: TokenPair,
+  params: OAuthParams,
+  authorization: string | undefined,
+  quirks: Quirks,
+) {
   const rfc6749 = params.fromBody || typeof parseBasicAuth(authorization) === 'object';
-  if (!rfc6749) return tokenResponse(pair);
   const { access_token, expires_in, refresh_token } = pair;
-  return tokenResponse({ access_token, token_type: 'Bearer', expires_in, refresh_token });
+  return jsonResponse(
+    200,
+    {
+      access_token,
+      ...(rfc6749 ? { token_type: 'Bearer' } : {}),
+      ...quirkExpiresIn(expires_in, quirks),
+      refresh_token,
+    },
+    NO_STORE,
+  );
 }
 
 /**
@@ -42,11 +56,11 @@ export function handleTokenRequest(
   if (grantType === undefined) return missing('grant_type');
   if (grantType === 'refresh_token') {
     const pair = refresh(ctx, params, client);
-    return 'status' in pair ? pair : issued(pair, params, authorization);
+    return 'status' in pair ? pair : issued(pair, params, authorization, ctx.quirks);
   }
   if (grantType === 'authorization_code' && endpoint === 'token') {
     const pair = exchangeCode(ctx, params, client);
-    return 'status' in pair ? pair : issued(pair, params, authorization);
+    return 'status' in pair ? pair : issued(pair, params, authorization, ctx.quirks);
   }
   const allowed = endpoint === 'token' ? 'authorization_code or refresh_token' : 'refresh_token';
   return oauthError('unsupported_grant_type', `grant_type must be ${allowed}, got "${grantType}"`);

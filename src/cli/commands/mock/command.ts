@@ -1,0 +1,38 @@
+import { Command } from '../../commander.js';
+
+/** Options of `dasvc mock` (SPEC §3, §5) as the flags give them. */
+export interface MockCommandOptions {
+  port: string;
+  host: string;
+  fixtures?: string;
+  autoApprove?: string;
+  codeTtl: string;
+  accessTtl: string;
+  refreshTtl: string;
+  stateFile?: string;
+  quirks?: string;
+  quiet?: boolean;
+}
+
+/** `dasvc mock` (SPEC §3, §5): runs the local mock service until SIGINT/SIGTERM. */
+export function mockCommand(): Command {
+  return new Command('mock')
+    .description('run the local mock of the Delegated Access Service')
+    .option('--port <n>', 'port to listen on; 0 picks a free one', '8080')
+    .option('--host <address>', 'interface to listen on', '127.0.0.1')
+    .option('--fixtures <dir>', "fixtures folder (default: the package's fixtures/)")
+    .option(
+      '--auto-approve <user>',
+      'approve every authorization request as this user, no consent page',
+    )
+    .option('--code-ttl <duration>', 'authorization code lifetime (90s, 15m, 1h, 30d)', '1h')
+    .option('--access-ttl <duration>', 'access token lifetime', '1h')
+    .option('--refresh-ttl <duration>', 'refresh token lifetime', '30d')
+    .option('--state-file <file>', 'keep codes and tokens in this file across restarts')
+    .option('--quirks <file>', "reproduce an installation's deviations (dasvc check --save-quirks)")
+    .option('--quiet', 'no request log lines')
+    .action(async (options: MockCommandOptions) => {
+      const { run } = await import('./run.js');
+      await run(options);
+    });
+}

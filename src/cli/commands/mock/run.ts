@@ -1,0 +1,20 @@
+import { parsePort } from '../../port.js';
+import type { MockCommandOptions } from './command.js';
+
+/** `dasvc mock` (SPEC §3): flags → the options of runMock, which serves until SIGINT/SIGTERM. */
+export async function run(options: MockCommandOptions): Promise<void> {
+  const port = parsePort(options.port);
+  const { runMock } = await import('../../../mock/adapters/run-mock.js');
+  await runMock({
+    port,
+    host: options.host,
+    codeTtl: options.codeTtl,
+    accessTtl: options.accessTtl,
+    refreshTtl: options.refreshTtl,
+    ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }),
+    ...(options.autoApprove === undefined ? {} : { autoApprove: options.autoApprove }),
+    ...(options.stateFile === undefined ? {} : { stateFile: options.stateFile }),
+    ...(options.quirks === undefined ? {} : { quirks: options.quirks }),
+    quiet: options.quiet === true,
+  });
+}
