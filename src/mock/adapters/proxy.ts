@@ -183,5 +183,6 @@ export async function createProxy(
     }
   }
 
-  return { forward, close: () => dispatcher.close() };
+  let closing: Promise<void> | undefined;
+  return { forward, close: () => (closing ??= dispatcher.close()) };
 }

@@ -11,6 +11,11 @@ export interface MockCommandOptions {
   refreshTtl: string;
   stateFile?: string;
   quirks?: string;
+  proxy?: string;
+  record?: string;
+  recordUser?: string;
+  validate?: boolean;
+  scrub?: string;
   quiet?: boolean;
 }
 
@@ -30,6 +35,17 @@ export function mockCommand(): Command {
     .option('--refresh-ttl <duration>', 'refresh token lifetime', '30d')
     .option('--state-file <file>', 'keep codes and tokens in this file across restarts')
     .option('--quirks <file>', "reproduce an installation's deviations (dasvc check --save-quirks)")
+    .option(
+      '--proxy <url>',
+      'forward every service request to this installation (README: Proxy, record, replay)',
+    )
+    .option('--record <dir>', 'with --proxy: write what passes as a fixtures folder')
+    .option('--record-user <name>', 'the one user of the recorded folder', undefined)
+    .option(
+      '--validate',
+      "with --proxy and --fixtures: check each call against the folder's contract",
+    )
+    .option('--scrub <list>', 'with --record: result members to replace, e.g. email,contact.phone')
     .option('--quiet', 'no request log lines')
     .action(async (options: MockCommandOptions) => {
       const { run } = await import('./run.js');

@@ -15,6 +15,11 @@ export async function run(options: MockCommandOptions): Promise<void> {
     ...(options.autoApprove === undefined ? {} : { autoApprove: options.autoApprove }),
     ...(options.stateFile === undefined ? {} : { stateFile: options.stateFile }),
     ...(options.quirks === undefined ? {} : { quirks: options.quirks }),
+    ...(options.proxy === undefined ? {} : { proxy: options.proxy }),
+    ...(options.record === undefined ? {} : { record: options.record }),
+    ...(options.recordUser === undefined ? {} : { recordUser: options.recordUser }),
+    ...(options.validate ? { validate: true } : {}),
+    ...(options.scrub === undefined ? {} : { scrub: options.scrub }),
     quiet: options.quiet === true,
   });
 }
