@@ -80,23 +80,30 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     const { startProxying } = await import('../adapters/proxy-setup.js');
     ctx.proxy = await startProxying(upstream, options, fixtures, () => state.now());
   };
-  const ready = () => {
+  let handlersLoading: Promise<void> | undefined;
+  const loadHandlersOnce = () => (handlersLoading ??= loadHandlers(fixtures));
+  const prepare = () => {
     // Schemas compile (ajv loads) and handler modules import at once, before the first call;
     // the proxy starts after them (--validate checks against the compiled schemas).
-    loading ??= Promise.all([compileSchemas(fixtures), loadHandlers(fixtures)])
+    loading ??= Promise.all([compileSchemas(fixtures), loadHandlersOnce()])
       .then(startProxy)
       .then(() => {
         loaded = true;
       });
     return loading;
   };
+  // The package's own fixtures are known good (a test compiles them): their schemas compile
+  // after the mock listens, so that `dasvc mock` starts without loading ajv (~150 ms). Any other
+  // folder is checked whole before listening: a broken schema is a start-up error (exit 2).
+  const ready = () =>
+    options.fixtures === undefined && upstream === undefined ? loadHandlersOnce() : prepare();
 
   type Handle = (request: MockRequest) => Promise<MockResponse>;
   let handler: Handle | undefined;
   let handlerLoading: Promise<Handle> | undefined;
   const loadHandler = () =>
     (handlerLoading ??= import('./request-handler.js').then(({ createRequestHandler }) => {
-      handler = createRequestHandler(ctx, options.log, () => (loaded ? undefined : ready()));
+      handler = createRequestHandler(ctx, options.log, () => (loaded ? undefined : prepare()));
       return handler;
     }));
   const handle: Handle = (request) =>
@@ -106,7 +113,7 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     handle,
     ready,
     warm: async () => {
-      await loadHandler();
+      await Promise.all([loadHandler(), prepare()]);
     },
     close: async () => {
       if (upstream !== undefined && loading) await loading.catch(() => undefined);
