@@ -10,6 +10,7 @@ import {
   needsLoading,
 } from '../fixtures/load-fixtures.js';
 import { MockState } from './mock-state.js';
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './journal.js';
 import { resolveQuirksOption } from './quirks.js';
 import { loadStateFile, StateFileWriter } from './state-file.js';
 import { checkProxyOptions } from './proxy-options.js';
@@ -48,6 +49,13 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     refreshSeconds: parseLifetime(options.refreshTtl ?? '30d', '--refresh-ttl'),
   };
   const upstream = checkProxyOptions(options);
+  const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
+  if (!(Number.isInteger(journalSize) && journalSize >= 1 && journalSize <= MAX_JOURNAL_SIZE)) {
+    throw new UsageError(
+      `--journal-size must be a whole number from 1 to ${MAX_JOURNAL_SIZE}, got ${String(options.journalSize)}`,
+      { code: 'bad_journal_size' },
+    );
+  }
   const fixtures = loadFixtures(options.fixtures);
   if (options.autoApprove !== undefined && !fixtures.users.has(options.autoApprove)) {
     throw new UsageError(`--auto-approve: unknown user "${options.autoApprove}"`, {
@@ -103,7 +111,7 @@ export function createMockCore(options: MockOptions = {}): MockCore {
   let handlerLoading: Promise<Handle> | undefined;
   const loadHandler = () =>
     (handlerLoading ??= import('./request-handler.js').then(({ createRequestHandler }) => {
-      handler = createRequestHandler(ctx, options.log, () => (loaded ? undefined : prepare()));
+      handler = createRequestHandler(ctx, options, () => (loaded ? undefined : prepare()));
       return handler;
     }));
   const handle: Handle = (request) =>

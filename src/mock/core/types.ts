@@ -1,3 +1,4 @@
+import type { JournalEntry } from './journal.js';
 import { MAX_DURATION_SECONDS } from '../../util/duration.js';
 import type { Quirks } from './quirks.js';
 
@@ -19,10 +20,25 @@ export interface MockOptions {
   refreshTtl?: string | number;
   /** Persist codes, tokens, grants and the clock offset in this JSON file. */
   stateFile?: string;
-  /** Receives one line per request (secrets redacted). */
+  /**
+   * Receives one line per request (secrets redacted, reasons for refusals: SPEC §8) and the mock's
+   * own messages (a failed state-file write, an internal error). With `onRequest`, request lines
+   * go there instead.
+   */
   log?: (line: string) => void;
+  /** Receives each handled request as a journal entry (SPEC §8), control reads excepted. */
+  onRequest?: (entry: JournalEntry) => void;
+  /** How many requests the journal keeps (GET /_mock/journal); default 1000, 1 to 1 000 000. */
+  journalSize?: number;
   /** Wall clock in milliseconds; tests inject their own. The virtual offset is added to it. */
   now?: () => number;
+  /**
+   * Time allowed for a request head (line and headers) to arrive: "10s", "500ms", or seconds.
+   * Past it the connection gets 408 and is closed. Default 10s. Server only.
+   */
+  headersTimeout?: string | number;
+  /** Time allowed for a whole request, body included; at least headersTimeout. Default 30s. Server only. */
+  requestTimeout?: string | number;
   /** Path prefix the service lives under (msw handlers on a base URL with a path). */
   basePath?: string;
   /** Upstream base URL: forward everything but `/_mock/` there (SPEC §6 `--proxy`). */
@@ -72,6 +88,25 @@ export interface MockResponse {
   stream?: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
   /** A proxied answer's headers as received, repeated ones repeated (`headers` is then unused). */
   rawHeaders?: [string, string][];
+  /** Why the mock answered so (SPEC §8): set where the answer is decided, read by log and journal. */
+  note?: RequestNote;
+}
+
+/**
+ * The explanation of one answer (SPEC §8). Routes fill in what they know; a refusal always has
+ * `code` (OAuth `error` or JSON-RPC error code) and a one-line `reason`.
+ */
+export interface RequestNote {
+  /** JSON-RPC method(s) called, in request order (a batch lists each). */
+  rpc?: string[];
+  /** The user the request acts for (authorizing user of the token or code). */
+  user?: string;
+  /** The client the request names (authenticated or merely claimed, as on a refusal). */
+  client?: string;
+  /** OAuth error code or JSON-RPC error code of the (first) refusal. */
+  code?: string | number;
+  /** One line saying why. */
+  reason?: string;
 }
 
 /** Raised by MockRequest.text() past the body limit (answered 413). */

@@ -2,7 +2,7 @@ import type { ClientFixture } from '../fixtures/load-fixtures.js';
 import type { MockContext } from '../core/context.js';
 import type { OAuthParams } from './oauth-params.js';
 import type { TokenPair } from '../core/mock-state.js';
-import type { MockResponse } from '../core/types.js';
+import type { MockResponse, RequestNote } from '../core/types.js';
 import { oauthError } from '../core/responses.js';
 import { missing } from './client-auth.js';
 
@@ -14,6 +14,8 @@ export function refresh(
   ctx: MockContext,
   params: OAuthParams,
   client: ClientFixture,
+  /** Receives the user of the token's grant. */
+  note: RequestNote = {},
 ): TokenPair | MockResponse {
   const token = params.values.get('refresh_token');
   if (token === undefined) return missing('refresh_token');
@@ -25,6 +27,7 @@ export function refresh(
     );
   }
   const grant = ctx.state.grantOf(record)!;
+  note.user = grant.user;
   if (grant.clientId !== client.id) {
     return oauthError('invalid_grant', 'refresh token was issued to another client');
   }

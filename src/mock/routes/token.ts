@@ -2,10 +2,10 @@ import type { ClientFixture } from '../fixtures/load-fixtures.js';
 import type { MockContext } from '../core/context.js';
 import type { OAuthParams } from './oauth-params.js';
 import type { TokenPair } from '../core/mock-state.js';
-import type { MockResponse } from '../core/types.js';
-import { authenticate, missing } from './client-auth.js';
+import type { MockResponse, RequestNote } from '../core/types.js';
+import { authenticate, claimedClient, missing } from './client-auth.js';
 import { parseBasicAuth } from './oauth-params.js';
-import { jsonResponse, NO_STORE, oauthError } from '../core/responses.js';
+import { explain, jsonResponse, NO_STORE, oauthError } from '../core/responses.js';
 import { refresh } from './refresh.js';
 import { pkceMatches } from '../core/secrets.js';
 import { quirkExpiresIn, type Quirks } from '../core/quirks.js';
@@ -50,16 +50,30 @@ export function handleTokenRequest(
   authorization: string | undefined,
   endpoint: 'token' | 'refresh',
 ): MockResponse {
+  const note: RequestNote = {};
+  const client = claimedClient(params, authorization);
+  if (client !== undefined) note.client = client;
+  return explain(tokenRequest(ctx, params, authorization, endpoint, note), note);
+}
+
+function tokenRequest(
+  ctx: MockContext,
+  params: OAuthParams,
+  authorization: string | undefined,
+  endpoint: 'token' | 'refresh',
+  /** Receives the user once a code or token names one. */
+  note: RequestNote,
+): MockResponse {
   const client = authenticate(ctx, params, authorization);
   if ('status' in client) return client;
   const grantType = params.values.get('grant_type');
   if (grantType === undefined) return missing('grant_type');
   if (grantType === 'refresh_token') {
-    const pair = refresh(ctx, params, client);
+    const pair = refresh(ctx, params, client, note);
     return 'status' in pair ? pair : issued(pair, params, authorization, ctx.quirks);
   }
   if (grantType === 'authorization_code' && endpoint === 'token') {
-    const pair = exchangeCode(ctx, params, client);
+    const pair = exchangeCode(ctx, params, client, note);
     return 'status' in pair ? pair : issued(pair, params, authorization, ctx.quirks);
   }
   const allowed = endpoint === 'token' ? 'authorization_code or refresh_token' : 'refresh_token';
@@ -71,11 +85,13 @@ function exchangeCode(
   ctx: MockContext,
   params: OAuthParams,
   client: ClientFixture,
+  note: RequestNote,
 ): TokenPair | MockResponse {
   const code = params.values.get('code');
   if (code === undefined) return missing('code');
   const record = ctx.state.findCode(code);
   if (!record) return oauthError('invalid_grant', 'unknown or expired authorization code');
+  note.user = record.user;
   if (record.clientId !== client.id) {
     return oauthError('invalid_grant', 'authorization code was issued to another client');
   }

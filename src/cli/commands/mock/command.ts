@@ -10,6 +10,8 @@ export interface MockCommandOptions {
   accessTtl: string;
   refreshTtl: string;
   stateFile?: string;
+  headersTimeout: string;
+  requestTimeout: string;
   quirks?: string;
   proxy?: string;
   record?: string;
@@ -17,6 +19,11 @@ export interface MockCommandOptions {
   validate?: boolean;
   scrub?: string;
   quiet?: boolean;
+  journalSize: string;
+  /** Global --json: one JSON object per request line (SPEC §8). */
+  json?: boolean;
+  /** Global --no-color. */
+  color?: boolean;
 }
 
 /** `dasvc mock` (SPEC §3, §5): runs the local mock service until SIGINT/SIGTERM. */
@@ -34,6 +41,16 @@ export function mockCommand(): Command {
     .option('--access-ttl <duration>', 'access token lifetime', '1h')
     .option('--refresh-ttl <duration>', 'refresh token lifetime', '30d')
     .option('--state-file <file>', 'keep codes and tokens in this file across restarts')
+    .option(
+      '--headers-timeout <duration>',
+      'a request head not complete by then gets 408 (500ms, 10s)',
+      '10s',
+    )
+    .option(
+      '--request-timeout <duration>',
+      'a request (body included) not complete by then gets 408',
+      '30s',
+    )
     .option('--quirks <file>', "reproduce an installation's deviations (dasvc check --save-quirks)")
     .option(
       '--proxy <url>',
@@ -47,8 +64,9 @@ export function mockCommand(): Command {
     )
     .option('--scrub <list>', 'with --record: result members to replace, e.g. email,contact.phone')
     .option('--quiet', 'no request log lines')
-    .action(async (options: MockCommandOptions) => {
+    .option('--journal-size <n>', 'requests kept by the journal and the dashboard', '1000')
+    .action(async (_options: unknown, cmd: Command) => {
       const { run } = await import('./run.js');
-      await run(options);
+      await run(cmd.optsWithGlobals<MockCommandOptions>());
     });
 }

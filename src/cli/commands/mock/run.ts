@@ -1,3 +1,4 @@
+import { UsageError } from '../../../errors.js';
 import { parsePort } from '../../port.js';
 import type { MockCommandOptions } from './command.js';
 
@@ -11,6 +12,8 @@ export async function run(options: MockCommandOptions): Promise<void> {
     codeTtl: options.codeTtl,
     accessTtl: options.accessTtl,
     refreshTtl: options.refreshTtl,
+    headersTimeout: options.headersTimeout,
+    requestTimeout: options.requestTimeout,
     ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }),
     ...(options.autoApprove === undefined ? {} : { autoApprove: options.autoApprove }),
     ...(options.stateFile === undefined ? {} : { stateFile: options.stateFile }),
@@ -21,5 +24,18 @@ export async function run(options: MockCommandOptions): Promise<void> {
     ...(options.validate ? { validate: true } : {}),
     ...(options.scrub === undefined ? {} : { scrub: options.scrub }),
     quiet: options.quiet === true,
+    journalSize: parseJournalSize(options.journalSize),
+    json: options.json === true,
+    color: options.color !== false,
   });
+}
+
+/** Digits only; the range (1 to 1 000 000) is checked by the mock itself. */
+function parseJournalSize(text: string): number {
+  if (!/^[0-9]{1,9}$/.test(text)) {
+    throw new UsageError(`--journal-size must be a whole number, got "${text}"`, {
+      code: 'bad_journal_size',
+    });
+  }
+  return Number(text);
 }
