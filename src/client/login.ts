@@ -1,5 +1,6 @@
 import { DEFAULT_LOGIN_TIMEOUT_MS, runLoginFlow } from '../oauth/login-flow.js';
 import type { TokenSet } from '../oauth/token-response.js';
+import { withoutSecrets } from '../store/profile-secrets.js';
 import type { Profile } from '../store/profile-store.js';
 import type { ClientDeps } from './client.js';
 import type { ResolvedSettings } from './resolve-settings.js';
@@ -20,6 +21,8 @@ export interface LoginOptions {
   timeoutMs?: number;
   /** Seconds before expiry to refresh, stored with the profile. */
   refreshMargin?: number;
+  /** Keep the tokens and client secret in the config file, not the OS credential store (SPEC §9). */
+  insecureStorage?: boolean;
 }
 
 /** A finished login: the profile as stored and the tokens (the CLI never prints them). */
@@ -28,6 +31,8 @@ export interface LoginOutcome {
   settings: Profile;
   tokens: TokenSet;
   redirectUri: string;
+  /** Why the OS credential store could not be used (the secrets then went to the file). */
+  secretsUnavailable?: string;
 }
 
 /**
@@ -78,8 +83,9 @@ export async function loginWith(
     },
   );
   const refreshMargin = options.refreshMargin ?? settings.profile?.refreshMargin;
+  // The old profile's settings only: its secrets may be unreadable, and this login replaces them.
   const stored: Profile = {
-    ...settings.profile,
+    ...withoutSecrets(settings.profile),
     baseUrl,
     clientId,
     clientSecret,
@@ -88,17 +94,29 @@ export async function loginWith(
     params: placement,
     ...(refreshMargin === undefined ? {} : { refreshMargin }),
   };
-  delete stored.tokens;
-  // The active profile is chosen by `dasvc profile use` alone (SPEC §2: else `default`).
-  await deps.profiles?.update((data) => {
-    const profiles = (data.profiles ??= {});
-    profiles[name] = { ...profiles[name], ...stored };
-  });
-  await deps.tokens.update(name, (_old, save) => save(result.tokens));
+  let secretsUnavailable: string | undefined;
+  const { profiles } = deps;
+  if (profiles) {
+    const { chooseSecretsLocation } = await import('../store/profile-secrets.js');
+    const where = await chooseSecretsLocation(
+      profiles.keychain,
+      name,
+      options.insecureStorage === true,
+    );
+    secretsUnavailable = where.unavailable;
+    stored.secrets = where.location;
+    // The active profile is chosen by `dasvc profile use` alone (SPEC §2: else `default`).
+    await profiles.update((data) => {
+      const all = (data.profiles ??= {});
+      all[name] = { ...withoutSecrets(all[name]), ...stored };
+    });
+  }
+  await deps.tokens.replace(name, result.tokens);
   return {
     profile: name,
     settings: stored,
     tokens: result.tokens,
     redirectUri: result.redirectUri,
+    ...(secretsUnavailable === undefined ? {} : { secretsUnavailable }),
   };
 }

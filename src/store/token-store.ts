@@ -1,4 +1,4 @@
-import type { ProfileStore, StoredTokens } from './profile-store.js';
+import type { ProfileStore, StoreData, StoredTokens } from './profile-store.js';
 
 /** Writes a profile's tokens (undefined forgets them); prepared before it is handed out. */
 export type SaveTokens = (tokens: StoredTokens | undefined) => Promise<void>;
@@ -20,6 +20,8 @@ export interface TokenStore {
     profile: string,
     fn: (tokens: StoredTokens | undefined, save: SaveTokens) => Promise<T>,
   ): Promise<T>;
+  /** Replaces the profile's tokens under the lock without reading the old ones (a new login). */
+  replace(profile: string, tokens: StoredTokens): Promise<void>;
 }
 
 /**
@@ -35,21 +37,31 @@ export function normalizeTokens(tokens: StoredTokens | undefined): StoredTokens 
 
 /** Tokens kept in the config file of a ProfileStore, under its lock file. */
 export function fileTokenStore(store: ProfileStore): TokenStore {
+  const open = (
+    profile: string,
+    fn: (data: StoreData, save: SaveTokens) => Promise<void | unknown>,
+  ) =>
+    store.locked(async () => {
+      const write = await store.openWriter();
+      const data = store.read();
+      const save: SaveTokens = async (tokens) => {
+        const profiles = (data.profiles ??= {});
+        const entry = (profiles[profile] ??= {});
+        if (tokens === undefined) delete entry.tokens;
+        else entry.tokens = tokens;
+        write(data);
+      };
+      return fn(data, save);
+    });
   return {
     load: async (profile) => normalizeTokens(store.read().profiles?.[profile]?.tokens),
     update: (profile, fn) =>
-      store.locked(async () => {
-        const write = await store.openWriter();
-        const data = store.read();
-        const save: SaveTokens = async (tokens) => {
-          const profiles = (data.profiles ??= {});
-          const entry = (profiles[profile] ??= {});
-          if (tokens === undefined) delete entry.tokens;
-          else entry.tokens = tokens;
-          write(data);
-        };
-        return fn(normalizeTokens(data.profiles?.[profile]?.tokens), save);
-      }),
+      open(profile, (data, save) =>
+        fn(normalizeTokens(data.profiles?.[profile]?.tokens), save),
+      ) as ReturnType<typeof fn>,
+    replace: async (profile, tokens) => {
+      await open(profile, (_data, save) => save(tokens));
+    },
   };
 }
 
@@ -68,6 +80,9 @@ export function memoryTokenStore(): TokenStore {
       );
       queue = run.catch(() => undefined);
       return run;
+    },
+    replace: async (profile, tokens) => {
+      held.set(profile, tokens);
     },
   };
 }

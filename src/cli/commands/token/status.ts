@@ -1,6 +1,7 @@
 import { AuthError } from '../../../errors.js';
 import { notLoggedIn } from '../../../client/session.js';
 import { openClient, type CliDeps } from '../../context.js';
+import { describeSecretsLocation, secretsLocation } from '../../../store/profile-secrets.js';
 import { stdoutAnswered } from '../../output.js';
 import { describeExpiry, stateJson } from '../../token-state.js';
 import type { TokenOptions } from './command.js';
@@ -13,7 +14,7 @@ export async function run(options: TokenOptions, deps: CliDeps): Promise<void> {
   if (!tokens) throw notLoggedIn(name);
   const now = deps.now();
   if (deps.out.json) {
-    deps.out.result(stateJson(status));
+    deps.out.result(stateJson(status, deps.store.profile(name)));
   } else {
     const refresh = status.refreshable
       ? 'possible'
@@ -29,6 +30,9 @@ export async function run(options: TokenOptions, deps: CliDeps): Promise<void> {
     deps.out.line(`scope:     ${status.scope ?? '(none)'}`);
     deps.out.line(`access:    ${access}`);
     deps.out.line(`refresh:   ${refresh}`);
+    deps.out.line(
+      `storage:   ${describeSecretsLocation(secretsLocation(deps.store.profile(name)), deps.store.file)}`,
+    );
   }
   if (!status.usable) {
     const detail = { profile: name };
