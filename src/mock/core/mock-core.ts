@@ -7,7 +7,7 @@ import { loadFixtures, loadHandlers } from '../fixtures/load-fixtures.js';
 import { MockState } from './mock-state.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './journal.js';
 import { resolveQuirksOption } from './quirks.js';
-import { loadStateFile, StateFileWriter } from './state-file.js';
+import { loadStateFile, StateJournal } from './state-file.js';
 
 /** The mock as one handler over MockRequest, plus what the adapters need around it. */
 export interface MockCore {
@@ -58,18 +58,13 @@ export function createMockCore(options: MockOptions = {}): MockCore {
   }
   const quirks = resolveQuirksOption(options.quirks);
   const state = new MockState(lifetimes, options.now ?? Date.now);
-  let writer: StateFileWriter | undefined;
+  let journal: StateJournal | undefined;
   if (options.stateFile !== undefined) {
     const snapshot = loadStateFile(options.stateFile);
     if (snapshot) state.restore(snapshot);
-    const file = options.stateFile;
-    writer = new StateFileWriter(
-      file,
-      () => state.snapshot(),
-      50,
-      (error) => options.log?.(`state file ${file}: write failed: ${(error as Error).message}`),
-    );
-    state.onChange = () => writer!.schedule();
+    journal = new StateJournal(options.stateFile, () => state.snapshot(), snapshot !== undefined);
+    const write = journal;
+    state.onChange = (change) => write.append(change);
   }
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const ctx: MockContext = { fixtures, state, autoApprove: options.autoApprove, basePath, quirks };
@@ -103,7 +98,7 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     warm: async () => {
       await loadHandler();
     },
-    close: async () => writer?.flush(),
+    close: async () => journal?.close(),
     ctx,
   };
 }
