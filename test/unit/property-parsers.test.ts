@@ -278,7 +278,9 @@ describe('fixture files (SPEC §5 fixtures)', () => {
     fc.assert(
       fc.property(instance, users, (doc, userDoc) => {
         answersOrThrows(() => parseInstance('crm', doc, '/nonexistent'), FixtureProblem);
-        const instances = new Map([['crm', { name: 'crm', title: 'crm', methods: new Map() }]]);
+        const instances = new Map([
+          ['crm', { name: 'crm', title: 'crm', methods: new Map(), file: 'crm.json' }],
+        ]);
         answersOrThrows(() => parseUsers(userDoc, instances), FixtureProblem);
       }),
       RUNS,
