@@ -30,17 +30,20 @@ export async function run(argv: string[]): Promise<number> {
     { handleInterrupts, wasInterrupted },
     output,
     { helpAsFlag },
+    { shapeHelp },
   ] = await Promise.all([
     import('./program.js'),
     import('./interrupt.js'),
     import('./output.js'),
     import('./help-argv.js'),
+    import('./help-text.js'),
   ]);
   const answered = output.isStdoutAnswered;
   // `dasvc mock` stops on Ctrl-C as its normal end (exit 0) and handles the signal itself.
   const stopHandling = commandNameIn(argv) === 'mock' ? () => undefined : handleInterrupts();
   try {
     const program = await buildProgram(argv);
+    shapeHelp(program);
     // Subcommands inherit exitOverride so that their usage errors reach report() too.
     const inherit = (command: typeof program) => {
       for (const sub of command.commands) {
