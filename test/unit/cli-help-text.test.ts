@@ -46,7 +46,10 @@ describe("every command's --help (SPEC §3, issue 9.12)", () => {
     const root = await shapedProgram();
     for (const [path] of commandsOf(root)) {
       for (const example of examplesOf(path)) {
-        const words = example.slice(example.indexOf('dasvc ') + 6).split(' ');
+        const words = example
+          .slice(example.indexOf('dasvc ') + 6)
+          .split(' ')
+          .map((w) => w.replace(/[)"']+$/, ''));
         let command = root;
         const accepted = new Set(root.options.map((o) => o.long));
         for (const word of words) {
