@@ -114,6 +114,11 @@ function report(
     }
     return ExitCode.usage;
   }
+  if (error instanceof InterruptedError && error.code === 'prompt_closed') {
+    // Ctrl-C at a prompt: the prompt has said it was closed; nothing more (SPEC §3).
+    if (json) printJsonError(error.exitCode, 'interrupted', error.message);
+    return error.exitCode;
+  }
   if (error instanceof DasvcError) {
     const rpcError = rpcErrorOf(error);
     if (rpcError) {
