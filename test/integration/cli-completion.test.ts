@@ -2,7 +2,15 @@
 // pseudo-terminal (util-linux `script`) with TAB typed into their line editors, fish through its
 // own `complete -C`. The shells find `dasvc` on PATH, as an installed one would be found.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +24,7 @@ import {
   runCli,
   startMockForCli,
 } from '../helpers/cli.js';
+import { secretServiceTestsRun, useSecretService } from '../helpers/secret-service.js';
 import { onTerminal, SCRIPT } from '../helpers/terminal.js';
 
 const SHELLS = { bash: '/bin/bash', zsh: '/usr/bin/zsh', fish: '/usr/bin/fish' };
@@ -158,5 +167,20 @@ describe('dasvc __complete (what the scripts call)', () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => silent.close(resolve));
     }
+  });
+});
+
+describe.runIf(secretServiceTestsRun())('completion with tokens in the OS credential store', () => {
+  const context = useSecretService();
+
+  it("reads the profile's token from the store to ask rpc.discover", async () => {
+    const dir = freshConfigDir();
+    made.push(dir);
+    const env = { DBUS_SESSION_BUS_ADDRESS: context.service.address };
+    const login = await runCli(loginArgs(mock.url), dir, { env: { ...browserEnv(), ...env } });
+    expect(login.code, login.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain('accessToken');
+    const run = await runCli(['__complete', '--', 'rpc', 'crm', 'contacts.l'], dir, { env });
+    expect(run).toEqual({ code: 0, stdout: 'contacts.list\n', stderr: '' });
   });
 });
