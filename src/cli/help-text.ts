@@ -34,6 +34,11 @@ const EXAMPLES: Record<string, string[]> = {
   completion: ['source <(dasvc completion bash)', 'dasvc completion fish | source'],
   mock: ['dasvc mock', 'dasvc mock --port 0 --auto-approve alice'],
   demo: ['dasvc demo', 'dasvc demo --browser'],
+  check: [
+    'dasvc check',
+    'dasvc check --only refresh.,revoke. --max-wait 2m',
+    'dasvc check --save-quirks quirks.json && dasvc mock --quirks quirks.json',
+  ],
 };
 
 function pathOf(command: Command): string {
