@@ -36,8 +36,8 @@ const EXAMPLES: Record<string, string[]> = {
   demo: ['dasvc demo', 'dasvc demo --browser'],
   check: [
     'dasvc check',
-    'dasvc check --only refresh.,revoke. --max-wait 2m',
-    'dasvc check --save-quirks quirks.json && dasvc mock --quirks quirks.json',
+    'dasvc check --only refresh.,revoke. --max-wait 2m --save-quirks quirks.json',
+    'dasvc check --junit check.xml --json > check.json',
   ],
 };
 
