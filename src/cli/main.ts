@@ -30,12 +30,14 @@ export async function run(argv: string[]): Promise<number> {
     { handleInterrupts, wasInterrupted },
     output,
     { helpAsFlag },
+    { shapeHelp },
     { hintFor },
   ] = await Promise.all([
     import('./program.js'),
     import('./interrupt.js'),
     import('./output.js'),
     import('./help-argv.js'),
+    import('./help-text.js'),
     import('./hints.js'),
   ]);
   const answered = (error: unknown) => output.isStdoutAnswered(error);
@@ -43,6 +45,7 @@ export async function run(argv: string[]): Promise<number> {
   const stopHandling = commandNameIn(argv) === 'mock' ? () => undefined : handleInterrupts();
   try {
     const program = await buildProgram(argv);
+    shapeHelp(program);
     // Subcommands inherit exitOverride so that their usage errors reach report() too.
     const inherit = (command: typeof program) => {
       for (const sub of command.commands) {
@@ -119,6 +122,11 @@ function report(
       );
     }
     return ExitCode.usage;
+  }
+  if (error instanceof InterruptedError && error.code === 'prompt_closed') {
+    // Ctrl-C at a prompt: the prompt has said it was closed; nothing more (SPEC §3).
+    if (json) printJsonError(error.exitCode, 'interrupted', error.message);
+    return error.exitCode;
   }
   if (error instanceof DasvcError) {
     const rpcError = rpcErrorOf(error);

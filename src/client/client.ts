@@ -260,8 +260,10 @@ export class Client {
     const { name } = this.load();
     const tokens = await this.deps.tokens.load(name);
     if (!tokens) throw notLoggedIn(name);
+    // The access token first: revoking the refresh token often ends it too, and an installation
+    // that refuses unknown tokens (the revokeUnknownToken quirk, SPEC §7) would then refuse it.
     const which: TokenTypeHint[] = options.all
-      ? ['refresh_token', 'access_token']
+      ? ['access_token', 'refresh_token']
       : [hint ?? 'access_token'];
     const stored = (kind: TokenTypeHint) =>
       kind === 'refresh_token' ? tokens.refreshToken : usableAccessToken(tokens);
@@ -297,7 +299,7 @@ export class Client {
   }
 
   /**
-   * Logs out (SPEC §3 `logout`): revokes the refresh token, then the access token (best effort,
+   * Logs out (SPEC §3 `logout`): revokes the access token, then the refresh token (best effort,
    * each failure reported), then forgets both. Idempotent: logging out twice is not an error.
    */
   async logout(): Promise<LogoutOutcome> {
@@ -321,9 +323,10 @@ export class Client {
       outcome.failures.push({ kind: 'all', error });
       settings = undefined;
     }
+    // The access token first, as in revoke({ all }).
     const pairs: [TokenTypeHint, string | null][] = [
-      ['refresh_token', tokens.refreshToken],
       ['access_token', usableAccessToken(tokens)],
+      ['refresh_token', tokens.refreshToken],
     ];
     for (const [kind, token] of pairs) {
       if (!token || !settings) continue;

@@ -22,7 +22,15 @@ export interface Picked {
 
 /** Asks for a missing setting on a terminal (SPEC §2); the CLI passes one only when interactive. */
 export interface Prompter {
-  input(message: string, options?: { secret?: boolean; default?: string }): Promise<string>;
+  input(
+    message: string,
+    options?: {
+      secret?: boolean;
+      default?: string;
+      /** True for an acceptable answer, else why not: said under the question, which is asked again. */
+      validate?: (value: string) => true | string;
+    },
+  ): Promise<string>;
   select<T extends string>(message: string, choices: readonly T[], defaultValue?: T): Promise<T>;
 }
 
