@@ -82,7 +82,7 @@ export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
     if (lines) process.stdin.destroy();
   }
   const tokens = result.tokens;
-  const { chooseSecretsLocation, fileFallbackMessage, withoutSecrets } =
+  const { chooseSecretsLocation, withoutSecrets } =
     await import('../../../store/profile-secrets.js');
   const where = await chooseSecretsLocation(
     deps.store.keychain,
@@ -91,7 +91,9 @@ export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
   );
   // Said by the login that stores them, once; later commands find them in the file (SPEC §9).
   if (where.unavailable !== undefined)
-    deps.out.warn(fileFallbackMessage(view.name, where.unavailable, deps.store.file));
+    deps.out.warn(
+      `The OS credential store is not available (${where.unavailable}): the tokens and client secret of profile ${view.name} are kept in ${deps.store.file} (mode 0600).`,
+    );
   const saved = await deps.store.update((data) => {
     const profiles = (data.profiles ??= {});
     profiles[view.name] = {
