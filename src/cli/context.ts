@@ -7,7 +7,7 @@ import { activeProfileName, ProfileStore, type StoreData } from '../store/profil
 import { interruptSignal } from './interrupt.js';
 import { loadStyles, Output, type Writer } from './output.js';
 import { inquirerPrompter, isInteractive } from './prompter.js';
-import type { FlagValues, Prompter } from './settings.js';
+import type { Prompter } from './settings.js';
 
 /** Global flags of SPEC §3 as commander parses them. */
 export interface GlobalFlags {
@@ -22,10 +22,12 @@ export interface Input extends AsyncIterable<string | Buffer> {
   isTTY?: boolean;
 }
 
-/** Everything a command's run function touches, passed in (cli/cli style), so tests can replace it. */
-export interface CliContext {
+/**
+ * Everything a command's `run(options, deps)` touches besides its own options, passed in (cli/cli
+ * style), so that tests can run a command in-process with fake terminal IO, transport and clock.
+ */
+export interface CliDeps {
   env: NodeJS.ProcessEnv;
-  flags: FlagValues;
   globals: GlobalFlags;
   out: Output;
   stdin: Input;
@@ -49,13 +51,13 @@ export interface ContextIo {
   signal?: AbortSignal;
 }
 
-/** Builds the context of one command from its parsed flags and the process (or test) I/O. */
-export async function createContext(command: Command, io: ContextIo = {}): Promise<CliContext> {
+/** Builds the deps of one command from its parsed global flags and the process (or test) I/O. */
+export async function createDeps(command: Command, io: ContextIo = {}): Promise<CliDeps> {
   const env = io.env ?? process.env;
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
   const stdin = io.stdin ?? process.stdin;
-  const all = command.optsWithGlobals() as FlagValues & GlobalFlags;
+  const all = command.optsWithGlobals<GlobalFlags>();
   const globals: GlobalFlags = {
     profile: all.profile,
     json: all.json,
@@ -68,10 +70,10 @@ export async function createContext(command: Command, io: ContextIo = {}): Promi
     ? (line: string) => void stderr.write(`${style.dim(line)}\n`)
     : undefined;
   const store = new ProfileStore(configFile(env));
+  store.onLockWait = (message) => out.info(message);
   const signal = io.signal ?? interruptSignal();
   return {
     env,
-    flags: command.opts() as FlagValues,
     globals,
     out,
     stdin,

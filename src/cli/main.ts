@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { DasvcError, ExitCode, InterruptedError } from '../errors.js';
+import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 
 /**
  * Runs the CLI and returns its exit code. The only place where an error becomes an exit code and
  * a message (SPEC §4); commands throw, they never exit.
  */
 export async function run(argv: string[]): Promise<number> {
+  endQuietlyOnClosedPipe();
   // `dasvc --version` answers before commander and the commands load (start-up target: ≤ 1.3× node -e 0).
   if (argv.length === 3 && argv[2] === '--version') {
     const pkg = JSON.parse(
@@ -14,9 +16,26 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${pkg.version}\n`);
     return ExitCode.ok;
   }
+  if (argv[2] === '__complete') {
+    // The completion scripts' helper (SPEC §3): it gives up silently within 1 s, whatever it waits on.
+    const { completeLine, COMPLETION_BUDGET_MS } =
+      await import('./commands/completion/complete.js');
+    setTimeout(() => process.exit(0), COMPLETION_BUDGET_MS - performance.now()).unref();
+    await completeLine(argv.slice(argv[3] === '--' ? 4 : 3), process);
+    return ExitCode.ok;
+  }
   const json = argv.includes('--json');
-  const [{ buildProgram, commandNameIn }, { handleInterrupts, wasInterrupted }, output] =
-    await Promise.all([import('./program.js'), import('./interrupt.js'), import('./output.js')]);
+  const [
+    { buildProgram, commandNameIn },
+    { handleInterrupts, wasInterrupted },
+    output,
+    { helpAsFlag },
+  ] = await Promise.all([
+    import('./program.js'),
+    import('./interrupt.js'),
+    import('./output.js'),
+    import('./help-argv.js'),
+  ]);
   const answered = output.isStdoutAnswered;
   // `dasvc mock` stops on Ctrl-C as its normal end (exit 0) and handles the signal itself.
   const stopHandling = commandNameIn(argv) === 'mock' ? () => undefined : handleInterrupts();
@@ -30,7 +49,7 @@ export async function run(argv: string[]): Promise<number> {
       }
     };
     inherit(program);
-    await program.parseAsync(argv);
+    await program.parseAsync(helpAsFlag(program, argv));
     if (wasInterrupted()) return report(new InterruptedError('interrupted'), json, answered);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
   } catch (error) {
@@ -99,6 +118,7 @@ function report(
       process.stderr.write(`error ${rpcError.code}: ${rpcError.message}\n`);
       if (rpcError.data !== undefined)
         process.stderr.write(`data: ${JSON.stringify(rpcError.data)}\n`);
+      if (error.hint) process.stderr.write(`hint: ${error.hint}\n`);
       if (json && !isStdoutAnswered(error))
         process.stdout.write(`${JSON.stringify({ error: rpcError })}\n`);
       return error.exitCode;

@@ -6,15 +6,15 @@ import { readFileSync } from 'node:fs';
  * the invocation needs it: `dasvc rpc …` loads the rpc declaration and nothing of the others.
  */
 const COMMANDS: Record<string, () => Promise<Command>> = {
-  login: async () => (await import('./commands/login.js')).loginCommand(),
-  logout: async () => (await import('./commands/logout.js')).logoutCommand(),
-  token: async () => (await import('./commands/token.js')).tokenCommand(),
-  rpc: async () => (await import('./commands/rpc.js')).rpcCommand(),
-  profile: async () => (await import('./commands/profile.js')).profileCommand(),
-  init: async () => (await import('./commands/init.js')).initCommand(),
-  completion: async () => (await import('./commands/completion.js')).completionCommand(),
-  mock: async () => (await import('./commands/mock.js')).mockCommand(),
-  demo: async () => (await import('./commands/demo.js')).demoCommand(),
+  login: async () => (await import('./commands/login/command.js')).loginCommand(),
+  logout: async () => (await import('./commands/logout/command.js')).logoutCommand(),
+  token: async () => (await import('./commands/token/command.js')).tokenCommand(),
+  rpc: async () => (await import('./commands/rpc/command.js')).rpcCommand(),
+  profile: async () => (await import('./commands/profile/command.js')).profileCommand(),
+  init: async () => (await import('./commands/init/command.js')).initCommand(),
+  completion: async () => (await import('./commands/completion/command.js')).completionCommand(),
+  mock: async () => (await import('./commands/mock/command.js')).mockCommand(),
+  demo: async () => (await import('./commands/demo/command.js')).demoCommand(),
 };
 
 /** Global options that take a value, so that the value is not mistaken for the command name. */

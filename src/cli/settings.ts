@@ -63,8 +63,8 @@ export const SETTINGS = {
 /** Where a value came from, for `profile show` and messages. */
 export type SettingSource = 'flag' | 'env' | 'profile' | 'prompt';
 
-/** Flag values as commander hands them over (camelCase keys). */
-export type FlagValues = Record<string, unknown>;
+/** A command's options: flag values keyed as commander names them (camelCase). */
+export type FlagValues = object;
 
 /** Asks a question on the terminal; absent when not interactive. */
 export interface Prompter {
@@ -79,7 +79,7 @@ export function pickSetting(
   env: NodeJS.ProcessEnv,
   profile: Profile | undefined,
 ): { value: string; source: SettingSource } | undefined {
-  const flag = flags[spec.key];
+  const flag = (flags as Record<string, unknown>)[spec.key];
   if (typeof flag === 'string' && flag !== '') return { value: flag, source: 'flag' };
   const fromEnv = env[spec.env];
   if (fromEnv) return { value: fromEnv, source: 'env' };

@@ -1,6 +1,30 @@
-import { http, type HttpHandler } from 'msw';
+import type * as Msw from 'msw';
+import type { HttpHandler } from 'msw';
+import { UsageError } from '../errors.js';
 import type { MockOptions } from './core/types.js';
 import { createMockApp } from './index.js';
+
+/**
+ * msw itself, or a clear error when it is not installed: it is an optional peer dependency
+ * (SPEC §1), present in the projects that use `dasvc/msw` and absent from the CLI's install.
+ */
+async function loadMsw(): Promise<typeof Msw> {
+  try {
+    return await import('msw');
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    // Only msw itself missing; a broken msw install (one of its own dependencies gone) stays as is.
+    if (code === 'ERR_MODULE_NOT_FOUND' && message.includes("package 'msw'")) {
+      throw new UsageError(
+        'dasvc/msw needs msw, an optional peer dependency that is not installed: run npm install -D msw',
+        { code: 'msw_missing', cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+const { http } = await loadMsw();
 
 /** Options of createMockHandlers: where the fake service lives, plus the mock's options. */
 export interface MockHandlersOptions extends Omit<MockOptions, 'port' | 'host' | 'basePath'> {

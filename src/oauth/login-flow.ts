@@ -170,7 +170,9 @@ export async function runLoginFlow(
           placement: options.placement,
         }),
       )
-      .then((response) => processTokenResponse(response, deps.now(), 'token request'))
+      .then((response) =>
+        processTokenResponse(response, deps.now(), 'token request', null, deps.tell),
+      )
       .then(
         (result) => {
           exchanged.resolve(result);

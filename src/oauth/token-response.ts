@@ -1,5 +1,6 @@
 import { AuthError, NetworkError, ServiceError } from '../errors.js';
 import type { HttpResponse } from '../http/types.js';
+import { MAX_DURATION_SECONDS } from '../util/duration.js';
 import { isObject } from '../util/guards.js';
 
 /** Tokens as stored: absolute expiry in epoch ms, or null when the server gave no `expires_in`. */
@@ -54,26 +55,32 @@ function oauthErrorFor(response: HttpResponse, what: string): Error {
   });
 }
 
-/** Reads `expires_in` as seconds, from a number or a numeric string; anything else is unknown. */
+function expiresInSeconds(value: unknown): number {
+  if (typeof value === 'number') return value;
+  return typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+}
+
+/**
+ * Reads `expires_in` (RFC 6749 §5.1) as seconds, from a number or a numeric string. Anything else,
+ * and anything beyond 100 years (`1e300` would make an expiry no Date can hold), is unknown.
+ */
 export function readExpiresIn(value: unknown): number | null {
-  const n =
-    typeof value === 'number'
-      ? value
-      : typeof value === 'string' && value.trim() !== ''
-        ? Number(value)
-        : NaN;
-  return Number.isFinite(n) && n >= 0 ? n : null;
+  const n = expiresInSeconds(value);
+  return n >= 0 && n <= MAX_DURATION_SECONDS ? n : null;
 }
 
 /**
  * Checks a token or refresh response (SERVICE.md §2.3, RFC 6749 §5.1–5.2) and returns the tokens
  * with an absolute expiry. Extra members are ignored; a missing refresh_token keeps `previous`.
+ * An `expires_in` present but unusable (beyond 100 years, negative, not a number) makes the expiry
+ * unknown, and `notice` is told so.
  */
 export function processTokenResponse(
   response: HttpResponse,
   now: number,
   what = 'token request',
   previousRefreshToken: string | null = null,
+  notice: (message: string) => void = () => {},
 ): TokenSet {
   if (response.status !== 200 && response.status !== 201) throw oauthErrorFor(response, what);
   const body = parseJson(response.text);
@@ -91,6 +98,13 @@ export function processTokenResponse(
     });
   }
   const expiresIn = readExpiresIn(body.expires_in);
+  if (expiresIn === null && body.expires_in !== undefined && body.expires_in !== null) {
+    const seconds = expiresInSeconds(body.expires_in);
+    const why = seconds > MAX_DURATION_SECONDS ? 'beyond 100 years' : 'not a number of seconds';
+    notice(
+      `${what}: the service sent expires_in ${JSON.stringify(body.expires_in).slice(0, 40)}, ${why}; the expiry is treated as unknown`,
+    );
+  }
   return {
     accessToken: body.access_token,
     refreshToken:

@@ -46,10 +46,14 @@ export interface JsonRpcErrorObject {
 
 /** A JSON-RPC error answer as an exception: `error <code>: <message>` (SPEC §3), exit 1. */
 export class JsonRpcError extends ServiceError {
-  constructor(readonly rpcError: JsonRpcErrorObject) {
+  constructor(
+    readonly rpcError: JsonRpcErrorObject,
+    hint?: string,
+  ) {
     super(`error ${rpcError.code}: ${rpcError.message}`, {
       code: 'jsonrpc_error',
       detail: rpcError.data,
+      ...(hint === undefined ? {} : { hint }),
     });
   }
 }
@@ -203,7 +207,7 @@ export function processApiResponse(
 }
 
 /** A JSON-RPC error object as an exception: `error <code>: <message>` (SPEC §3), exit 1. */
-export function rpcErrorFrom(response: unknown): JsonRpcError | undefined {
+export function rpcErrorFrom(response: unknown, hint?: string): JsonRpcError | undefined {
   if (!isObject(response)) return undefined;
   const error = response.error;
   if (error === undefined || error === null) return undefined;
@@ -212,9 +216,12 @@ export function rpcErrorFrom(response: unknown): JsonRpcError | undefined {
     message?: unknown;
     data?: unknown;
   };
-  return new JsonRpcError({
-    code: typeof e.code === 'number' ? e.code : Number(e.code),
-    message: typeof e.message === 'string' ? e.message : JSON.stringify(error),
-    ...(e.data === undefined ? {} : { data: e.data }),
-  });
+  return new JsonRpcError(
+    {
+      code: typeof e.code === 'number' ? e.code : Number(e.code),
+      message: typeof e.message === 'string' ? e.message : JSON.stringify(error),
+      ...(e.data === undefined ? {} : { data: e.data }),
+    },
+    hint,
+  );
 }

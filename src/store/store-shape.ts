@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { MAX_DATE_MS, MAX_DURATION_SECONDS } from '../util/duration.js';
 import { isObject } from '../util/guards.js';
 
 /** Profile names: what fits a file key and a shell word (SPEC §2 `--profile`), nothing of Object's own. */
@@ -34,6 +35,12 @@ const nullable =
 const isString: Check = (value) => typeof value === 'string';
 const isNumber: Check = (value) => typeof value === 'number' && Number.isFinite(value);
 const isBoolean: Check = (value) => typeof value === 'boolean';
+/** An epoch ms that a Date can hold and that is not before 1970 (what dasvc writes). */
+const isTime: Check = (value) =>
+  isNumber(value) && (value as number) >= 0 && (value as number) <= MAX_DATE_MS;
+/** Seconds between 0 and 100 years. */
+const isSeconds: Check = (value) =>
+  isNumber(value) && (value as number) >= 0 && (value as number) <= MAX_DURATION_SECONDS;
 
 const PROFILE_FIELDS: Record<string, Check> = {
   baseUrl: optional(isString),
@@ -41,17 +48,26 @@ const PROFILE_FIELDS: Record<string, Check> = {
   clientSecret: optional(isString),
   scope: optional(isString),
   params: optional((value) => value === 'query' || value === 'body'),
-  refreshMargin: optional((value) => isNumber(value) && (value as number) >= 0),
+  refreshMargin: optional(isSeconds),
   endpoints: optional((value) => isObject(value) && Object.values(value).every(isString)),
+  // Where the profile's secrets live (SPEC §9); absent in files written before the OS store.
+  secrets: optional((value) => value === 'keychain' || value === 'file'),
 };
 
 const TOKEN_FIELDS: Record<string, Check> = {
   accessToken: nullable(isString),
   refreshToken: nullable(isString),
-  expiresAt: nullable(isNumber),
-  obtainedAt: isNumber,
+  expiresAt: nullable(isTime),
+  obtainedAt: isTime,
   accessRevoked: optional(isBoolean),
 };
+
+/** The problem with one field: a number of the right type can still be out of range. */
+function wrong(path: string, value: unknown): string {
+  return typeof value === 'number' && Number.isFinite(value)
+    ? `"${path}" is out of range (${value})`
+    : `"${path}" has the wrong type`;
+}
 
 /**
  * Where the config data departs from the shape dasvc writes (SPEC §2: a corrupt config file is a
@@ -70,13 +86,20 @@ export function storeShapeProblem(data: unknown): string | undefined {
     const at = `profiles.${name}`;
     if (!isObject(profile)) return `"${at}" is not an object`;
     for (const [field, check] of Object.entries(PROFILE_FIELDS)) {
-      if (!check(profile[field])) return `"${at}.${field}" has the wrong type`;
+      if (!check(profile[field])) return wrong(`${at}.${field}`, profile[field]);
     }
     if (profile.tokens === undefined) continue;
-    if (!isObject(profile.tokens)) return `"${at}.tokens" is not an object`;
-    for (const [field, check] of Object.entries(TOKEN_FIELDS)) {
-      if (!check(profile.tokens[field])) return `"${at}.tokens.${field}" has the wrong type`;
-    }
+    const problem = tokensShapeProblem(profile.tokens, `${at}.tokens`);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+/** Where stored tokens (in the file at `at`, or in the OS credential store) depart from their shape. */
+export function tokensShapeProblem(tokens: unknown, at: string): string | undefined {
+  if (!isObject(tokens)) return `"${at}" is not an object`;
+  for (const [field, check] of Object.entries(TOKEN_FIELDS)) {
+    if (!check(tokens[field])) return wrong(`${at}.${field}`, tokens[field]);
   }
   return undefined;
 }

@@ -1,5 +1,11 @@
 import { UsageError } from '../errors.js';
 
+/** 100 years in seconds: the longest lifetime dasvc believes; every date it makes stays representable. */
+export const MAX_DURATION_SECONDS = 100 * 365.25 * 86_400;
+
+/** The largest epoch ms a Date can hold (ECMA-262 §21.4.1.22); past it toISOString() throws. */
+export const MAX_DATE_MS = 8.64e15;
+
 const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86_400 };
 
 /**

@@ -26,10 +26,16 @@ export function runDasvc(
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-/** Starts `dasvc mock --port 0 <args>` and waits for its first stdout line. */
-export function spawnMock(args: string[] = []): Promise<MockProcess> {
-  const child = spawn(process.execPath, [BIN, 'mock', '--port', '0', ...args], {
-    env: { ...process.env, NO_COLOR: '1' },
+/**
+ * Starts `dasvc <globals> mock --port 0 <args>` and waits for its first stdout line; `env` is
+ * added to the environment (NO_COLOR=1 unless it says otherwise).
+ */
+export function spawnMock(
+  args: string[] = [],
+  { globals = [], env = {} }: { globals?: string[]; env?: Record<string, string | undefined> } = {},
+): Promise<MockProcess> {
+  const child = spawn(process.execPath, [BIN, ...globals, 'mock', '--port', '0', ...args], {
+    env: { ...process.env, NO_COLOR: '1', ...env },
   });
   let stdout = '';
   let stderr = '';

@@ -28,8 +28,27 @@ describe('dasvc mock (SPEC §3)', () => {
       expect(await tokenWorks(mock.url, tokens.access_token)).toBe(true);
       await mock.waitFor('POST /webservice/json/crm 200');
       const out = mock.stdout();
-      expect(out).toMatch(/^GET \/webservice\/authorize\/\?\S+ 200 \d+\.\dms$/m);
-      expect(out).toMatch(/^POST \/webservice\/authorize\?\S+ 200 \d+\.\dms$/m);
+      // SPEC §8: time, method, path (secrets masked), status, duration, then who.
+      const time = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z';
+      expect(out).toMatch(
+        new RegExp(
+          `^${time} GET /webservice/authorize/\\?\\S+ 200 \\d+\\.\\dms client=demo-client$`,
+          'm',
+        ),
+      );
+      expect(out).toMatch(
+        new RegExp(
+          `^${time} POST /webservice/authorize\\?\\S+ 200 \\d+\\.\\dms user=alice client=demo-client$`,
+          'm',
+        ),
+      );
+      expect(out).toMatch(
+        new RegExp(
+          `^${time} POST /webservice/json/crm 200 \\d+\\.\\dms rpc=contacts.list user=alice client=demo-client$`,
+          'm',
+        ),
+      );
+      expect(out).not.toContain('\u001b');
       for (const secret of [code, tokens.access_token, tokens.refresh_token, 'hush-state']) {
         expect(out).not.toContain(secret);
       }
@@ -105,7 +124,9 @@ describe('dasvc mock (SPEC §3)', () => {
     writeFileSync(join(dir, 'users.json'), '{"alice": {"instances": ["crm", "nowhere"]}}');
     const r = await runDasvc(['mock', '--port', '0', '--fixtures', dir]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/users\.json: user "alice": unknown instance "nowhere"/);
+    expect(r.stderr).toMatch(
+      /users\.json: \/alice\/instances\/1: user "alice": unknown instance "nowhere"/,
+    );
     expect(r.stdout).toBe('');
   });
 

@@ -43,14 +43,20 @@ describe('/_mock/journal', () => {
       status: 200,
     });
     for (const e of entries) {
-      expect(Object.keys(e).sort()).toEqual([
-        'durationMs',
-        'method',
-        'path',
-        'query',
-        'status',
-        'time',
-      ]);
+      // SPEC §8: the request fields, its position, and the explanation where it applies.
+      expect(Object.keys(e).sort()).toEqual(
+        [
+          'durationMs',
+          'method',
+          'path',
+          'query',
+          'seq',
+          'status',
+          'time',
+          'client',
+          ...(e.method === 'GET' ? [] : ['user']),
+        ].sort(),
+      );
       expect(typeof e.durationMs).toBe('number');
       expect(new Date(e.time as string).toISOString()).toBe(e.time);
     }

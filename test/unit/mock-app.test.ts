@@ -123,7 +123,7 @@ describe('createMockApp (no socket)', () => {
     );
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^POST \/webservice\/authorize\?client_id=demo-client&client_secret=\[redacted\]&grant_type=authorization_code&code=\[redacted\] 400 \d+\.\dms$/,
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z POST \/webservice\/authorize\?client_id=demo-client&client_secret=\[redacted\]&grant_type=authorization_code&code=\[redacted\] 400 \d+\.\dms client=demo-client invalid_grant: unknown or expired authorization code$/,
     );
   });
 

@@ -1,6 +1,6 @@
 import type { MockOptions } from '../core/types.js';
 import { createMockCore } from '../core/mock-core.js';
-import { serveNode } from './node-server.js';
+import { parseServerTimeouts, serveNode } from './node-server.js';
 
 /** A running mock server. */
 export interface MockServer {
@@ -25,10 +25,11 @@ function urlHost(host: string): string {
  * just after, while the caller announces the URL.
  */
 export async function startMockServer(options: MockOptions = {}): Promise<MockServer> {
+  const timeouts = parseServerTimeouts(options);
   const core = createMockCore(options);
   await core.ready();
   const host = options.host ?? '127.0.0.1';
-  const served = await serveNode(core.handle, host, options.port ?? 8080);
+  const served = await serveNode(core.handle, host, options.port ?? 8080, timeouts);
   // setImmediate: after the caller's synchronous "listening on" line, not before it.
   setImmediate(() => core.warm().catch(() => undefined));
   const clients = core.ctx.fixtures.clients;

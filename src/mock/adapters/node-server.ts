@@ -1,8 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { MockRequest, MockResponse } from '../core/types.js';
 import { BodyTooLargeError } from '../core/types.js';
-import { INTERNAL_ERROR_BODY, JSON_TYPE } from '../core/responses.js';
+import { INTERNAL_ERROR_BODY, JSON_TYPE, methodNotAllowed } from '../core/responses.js';
+import { UsageError } from '../../errors.js';
+import { parseDuration } from '../../util/duration.js';
 
 const HOST_HEADER = /^[A-Za-z0-9.\-:[\]]{1,300}$/;
 
@@ -59,7 +63,22 @@ function fromNodeRequest(req: IncomingMessage, fallbackHost: string): MockReques
       return Array.isArray(value) ? value.join(', ') : value;
     },
     text: (limit) => (body ??= readLimited(req, limit)),
+    headerList: () => {
+      const pairs: [string, string][] = [];
+      const raw = req.rawHeaders;
+      for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i]!.toLowerCase(), raw[i + 1]!]);
+      return pairs;
+    },
   };
+}
+
+/** A proxied answer (SPEC §6): headers as received, body bytes piped with back-pressure. */
+function writeStream(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
+  res.writeHead(response.status, (response.rawHeaders ?? []).flat());
+  const source =
+    response.stream instanceof Readable ? response.stream : Readable.from(response.stream!);
+  // An upstream that fails mid-body: the client's connection is cut, as the upstream's was.
+  pipeline(source, res).catch(() => req.socket.destroy());
 }
 
 function write(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
@@ -67,6 +86,7 @@ function write(req: IncomingMessage, res: ServerResponse, response: MockResponse
     req.socket.destroy();
     return;
   }
+  if (response.stream) return writeStream(req, res, response);
   if (response.status === 413) res.shouldKeepAlive = false; // the rest of the body is not read
   const headers = response.headers;
   headers['content-length'] = String(Buffer.byteLength(response.body));
@@ -95,17 +115,101 @@ function writeInternalError(req: IncomingMessage, res: ServerResponse): void {
 const CLIENT_ERROR_BODY =
   '{"error":"invalid_request","error_description":"malformed HTTP request"}';
 
+/** How long a client may take to send a request (SPEC §5: a stalled client never holds a socket for long). */
+export interface ServerTimeouts {
+  /** Until the request head is complete. */
+  headersMs: number;
+  /** Until the whole request, body included, is in. */
+  requestMs: number;
+}
+
+/** 10 s for the head, 30 s for the whole request (`--headers-timeout`, `--request-timeout`). */
+export const DEFAULT_TIMEOUTS: ServerTimeouts = { headersMs: 10_000, requestMs: 30_000 };
+
+function timeoutMs(input: string | number | undefined, fallback: number, flag: string): number {
+  if (input === undefined) return fallback;
+  const ms = Math.round(parseDuration(input, flag) * 1000);
+  // Longer than a day is no timeout at all; node:http takes 0 as "none", which is not offered.
+  if (!(ms >= 1 && ms <= 86_400_000)) {
+    throw new UsageError(`${flag} must be between 1ms and 1d, got ${String(input)}`, {
+      code: 'bad_duration',
+    });
+  }
+  return ms;
+}
+
+/** Reads the timeout options (durations like `10s`, `500ms`, or seconds); usage error when out of range. */
+export function parseServerTimeouts(options: {
+  headersTimeout?: string | number;
+  requestTimeout?: string | number;
+}): ServerTimeouts {
+  const headersMs = timeoutMs(
+    options.headersTimeout,
+    DEFAULT_TIMEOUTS.headersMs,
+    '--headers-timeout',
+  );
+  const requestMs = timeoutMs(
+    options.requestTimeout,
+    Math.max(DEFAULT_TIMEOUTS.requestMs, headersMs),
+    '--request-timeout',
+  );
+  if (requestMs < headersMs) {
+    throw new UsageError('--request-timeout must not be shorter than --headers-timeout', {
+      code: 'bad_duration',
+    });
+  }
+  return { headersMs, requestMs };
+}
+
+/**
+ * node:http options that answer within the timeouts: node checks expired requests every
+ * `connectionsCheckingInterval`, so each limit is handed over one interval early.
+ */
+function nodeTimeouts(timeouts: ServerTimeouts) {
+  const interval = Math.min(1000, Math.max(5, Math.floor(timeouts.headersMs / 10)));
+  const headersTimeout = Math.max(1, timeouts.headersMs - interval);
+  const requestTimeout = Math.max(headersTimeout, timeouts.requestMs - interval);
+  return { headersTimeout, requestTimeout, connectionsCheckingInterval: interval };
+}
+
+/** A whole HTTP/1.1 answer for a socket that has no ServerResponse (client errors, CONNECT). */
+function rawAnswer(status: string, body: string, extra = ''): string {
+  return `HTTP/1.1 ${status}\r\nContent-Type: ${JSON_TYPE}\r\nCache-Control: no-store\r\nConnection: close\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+/** The answer to a client error from node:http's parser (bad request, head too large, too slow). */
+function clientErrorAnswer(code: string | undefined, timeouts: ServerTimeouts): string {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    const body = JSON.stringify({
+      error: 'invalid_request',
+      error_description: `request timed out: the head must arrive within ${timeouts.headersMs} ms, the whole request within ${timeouts.requestMs} ms`,
+    });
+    return rawAnswer('408 Request Timeout', body);
+  }
+  const status =
+    code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  return rawAnswer(status, CLIENT_ERROR_BODY);
+}
+
+/** CONNECT (RFC 9110 §9.3.6) is not a method of the service: 405 like any other (node:http would drop it). */
+function connectAnswer(): string {
+  const response = methodNotAllowed('GET, POST');
+  return rawAnswer('405 Method Not Allowed', response.body, `Allow: ${response.headers.allow}\r\n`);
+}
+
 /**
  * Serves the core handler from node:http (like @hono/node-server, without building fetch objects
- * per request: the core's string body is written directly).
+ * per request: the core's string body is written directly). A stalled head or body gets 408
+ * within `timeouts`; CONNECT gets 405.
  */
 export function serveNode(
   handle: (request: MockRequest) => Promise<MockResponse>,
   host: string,
   port: number,
+  timeouts: ServerTimeouts = DEFAULT_TIMEOUTS,
 ): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   let fallbackHost = `${host}:${port}`;
-  const server = createServer((req, res) => {
+  const server = createServer(nodeTimeouts(timeouts), (req, res) => {
     // Whatever fails (the handler, or writing its answer), the client gets an answer and the
     // process no unhandled rejection.
     handle(fromNodeRequest(req, fallbackHost))
@@ -115,13 +219,11 @@ export function serveNode(
   server.keepAliveTimeout = 10_000;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
-    const status =
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? '431 Request Header Fields Too Large'
-        : '400 Bad Request';
-    socket.end(
-      `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${CLIENT_ERROR_BODY.length}\r\n\r\n${CLIENT_ERROR_BODY}`,
-    );
+    socket.end(clientErrorAnswer(error.code, timeouts));
+  });
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => socket.destroy());
+    socket.end(connectAnswer());
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

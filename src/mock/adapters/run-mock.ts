@@ -1,16 +1,64 @@
 import { UsageError } from '../../errors.js';
 import type { MockOptions } from '../core/types.js';
+import type { JournalEntry } from '../core/journal.js';
+import { formatLogLine, type Painter } from '../core/log-line.js';
 import { startMockServer } from './mock-server.js';
 
-/** What `dasvc mock` runs: start, announce, log each request, stop on SIGINT/SIGTERM. */
-export async function runMock(options: MockOptions & { quiet: boolean }): Promise<void> {
-  const { quiet, ...rest } = options;
+/** How `dasvc mock` prints: `json` (global --json) and `color` (not --no-color). */
+export interface RunMockOptions extends MockOptions {
+  quiet: boolean;
+  json?: boolean;
+  color?: boolean;
+}
+
+/**
+ * Status-class colours on a terminal (chalk honours NO_COLOR, FORCE_COLOR and --no-color);
+ * undefined when piped, so that a log file never holds escape codes.
+ */
+async function painter(enabled: boolean): Promise<Painter | undefined> {
+  const env = process.env;
+  if (!enabled || env.NO_COLOR || (!process.stdout.isTTY && !env.FORCE_COLOR)) return undefined;
+  const { Chalk } = await import('chalk');
+  const chalk = new Chalk();
+  if (chalk.level === 0) return undefined;
+  return (status, text) =>
+    status >= 500 || status === 0
+      ? chalk.red(text)
+      : status >= 400
+        ? chalk.yellow(text)
+        : status >= 300
+          ? chalk.cyan(text)
+          : chalk.green(text);
+}
+
+/**
+ * What `dasvc mock` runs: start, announce, log each request (SPEC §8: a text line, or with
+ * `json` one JSON object per line), stop on SIGINT/SIGTERM.
+ */
+export async function runMock(options: RunMockOptions): Promise<void> {
+  const { quiet, json = false, color = true, ...rest } = options;
   const out = (line: string) => {
     process.stdout.write(`${line}\n`);
   };
+  const err = (line: string) => {
+    process.stderr.write(`${line}\n`);
+  };
+  // Under --json stdout carries the listening line, then JSON objects only; the rest is stderr.
+  const say = json ? err : out;
+  const paint = json ? undefined : await painter(color);
+  const onRequest = json
+    ? (entry: JournalEntry) => out(JSON.stringify(entry))
+    : (entry: JournalEntry) => out(formatLogLine(entry, paint));
   let server;
   try {
-    server = await startMockServer({ ...rest, ...(quiet ? {} : { log: out }) });
+    server = await startMockServer({
+      ...rest,
+      // The mock's own messages (a failed state-file write): never on a --quiet stdout.
+      log: quiet ? err : say,
+      ...(quiet ? {} : { onRequest }),
+      // Contract violations and recording failures are problems: stderr, even with --quiet.
+      warn: err,
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
@@ -25,14 +73,20 @@ export async function runMock(options: MockOptions & { quiet: boolean }): Promis
   // SPEC §3: the first stdout line is exactly `listening on <base_url>`. `--quiet` leaves out all
   // that follows it (credentials, users, request lines): scripts read one line and nothing else.
   out(`listening on ${server.url}`);
-  if (!quiet) {
+  if (!quiet && options.proxy !== undefined) {
+    // SPEC §6: the upstream's clients and users are the ones that count.
+    out(`proxying to ${options.proxy}`);
+    if (options.record !== undefined) out(`recording into ${options.record}`);
+    if (options.validate) out(`validating against ${options.fixtures}`);
+  } else if (!quiet) {
     const client = server.demoClient;
     if (client) {
       const secret = client.secret === undefined ? ' (public)' : ` client_secret=${client.secret}`;
-      out(`demo client: client_id=${client.id}${secret}`);
+      say(`demo client: client_id=${client.id}${secret}`);
     }
-    out(`users: ${server.users}`);
-    if (options.autoApprove !== undefined) out(`auto-approving as ${options.autoApprove}`);
+    say(`users: ${server.users}`);
+    if (options.autoApprove !== undefined) say(`auto-approving as ${options.autoApprove}`);
+    say(`dashboard: ${server.url}/_mock/`);
   }
   await new Promise<void>((resolve) => {
     const stop = () => {

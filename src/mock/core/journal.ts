@@ -1,40 +1,111 @@
-/** One journal entry (GET /_mock/journal); the query has its secrets redacted. */
+import type { RequestNote } from './types.js';
+import { redactQuery } from '../../util/redact.js';
+
+/**
+ * One handled request as the journal (GET /_mock/journal), the `--json` log and the dashboard
+ * show it (SPEC §8): the query has its secrets masked; the explanation fields are present only
+ * where they apply.
+ */
 export interface JournalEntry {
+  /**
+   * Position in the journal, 1 for the first request; never reused, not even after a reset.
+   * Absent for control requests (/_mock/…), which the log shows but the journal does not keep.
+   */
+  seq?: number;
+  /** The mock's virtual clock (wall clock + POST /_mock/clock advances), ISO 8601. */
   time: string;
+  method: string;
+  path: string;
+  query: string;
+  /** HTTP status; 0 when an injected fault dropped the connection. */
+  status: number;
+  durationMs: number;
+  rpc?: string[];
+  user?: string;
+  client?: string;
+  code?: string | number;
+  reason?: string;
+}
+
+/** What is kept per request; formatting and redaction wait until someone reads it. */
+export interface JournalRecord {
+  /** 0 until the journal takes it (control requests stay 0). */
+  seq: number;
+  time: number;
   method: string;
   path: string;
   query: string;
   status: number;
   durationMs: number;
+  note: RequestNote | undefined;
 }
 
-import { redactQuery } from '../../util/redact.js';
+export const DEFAULT_JOURNAL_SIZE = 1000;
+export const MAX_JOURNAL_SIZE = 1_000_000;
 
-/** What is kept per request; formatting and redaction wait for GET /_mock/journal. */
-export interface JournalRecord extends Omit<JournalEntry, 'time'> {
-  time: number;
+/** The entry of a record: redacted query, ISO time, explanation fields flattened (SPEC §8). */
+export function toEntry(record: JournalRecord): JournalEntry {
+  const entry: JournalEntry = {
+    ...(record.seq === 0 ? {} : { seq: record.seq }),
+    time: new Date(record.time).toISOString(),
+    method: record.method,
+    path: record.path,
+    query: record.query === '' ? '' : redactQuery(record.query),
+    status: record.status,
+    durationMs: record.durationMs,
+  };
+  const note = record.note;
+  if (note) {
+    if (note.rpc !== undefined) entry.rpc = note.rpc;
+    if (note.user !== undefined) entry.user = note.user;
+    if (note.client !== undefined) entry.client = note.client;
+    if (note.code !== undefined) entry.code = note.code;
+    if (note.reason !== undefined) entry.reason = note.reason;
+  }
+  return entry;
 }
 
-const KEEP = 1000;
-
-/** The last 1000 non-control requests, oldest first. */
+/**
+ * The last `size` non-control requests in a ring buffer: adding is O(1) whatever the fill, and a
+ * read after a known `seq` (the dashboard's polling) costs only what it returns.
+ */
 export class Journal {
-  private entries: JournalRecord[] = [];
+  private readonly slots: (JournalRecord | undefined)[];
+  private count = 0;
+  /** seq of the newest record; seqs are consecutive, so the oldest is lastSeq - count + 1. */
+  private lastSeq = 0;
+  /** Counts clears, so that a reader polling with `after` notices its view is stale. */
+  private epoch = 0;
 
-  add(entry: JournalRecord): void {
-    this.entries.push(entry);
-    if (this.entries.length > KEEP * 2) this.entries = this.entries.slice(-KEEP);
+  constructor(readonly size: number = DEFAULT_JOURNAL_SIZE) {
+    this.slots = new Array<JournalRecord | undefined>(size);
   }
 
-  list(): JournalEntry[] {
-    return this.entries.slice(-KEEP).map((e) => ({
-      ...e,
-      time: new Date(e.time).toISOString(),
-      query: e.query === '' ? '' : redactQuery(e.query),
-    }));
+  /** Keeps the record, numbering it with the next seq. */
+  add(record: JournalRecord): void {
+    record.seq = ++this.lastSeq;
+    this.slots[record.seq % this.size] = record;
+    if (this.count < this.size) this.count += 1;
+  }
+
+  /** Entries with seq > `after`, oldest first; with `limit`, only the newest `limit` of them. */
+  list(after = 0, limit = this.size): JournalEntry[] {
+    const oldest = this.lastSeq - this.count + 1;
+    const from = Math.max(oldest, after + 1, this.lastSeq - limit + 1);
+    const out: JournalEntry[] = [];
+    for (let seq = from; seq <= this.lastSeq; seq++)
+      out.push(toEntry(this.slots[seq % this.size]!));
+    return out;
+  }
+
+  /** What a reader needs besides the entries: the newest seq, the capacity, the clear count. */
+  info(): { last: number; size: number; epoch: number } {
+    return { last: this.lastSeq, size: this.size, epoch: this.epoch };
   }
 
   clear(): void {
-    this.entries = [];
+    this.slots.fill(undefined);
+    this.count = 0;
+    this.epoch += 1;
   }
 }

@@ -82,6 +82,8 @@ export class MockState {
   /** Rotated refresh tokens → grant id and expiry. */
   readonly rotated = new Map<string, { grantId: number; expiresAt: number }>();
   offsetSeconds = 0;
+  /** The refreshAfterExpiry quirk (SPEC §7): refresh tokens then live their own lifetime. */
+  refreshOutlivesAccess: () => boolean = () => false;
   private lastSweep = 0;
   private grantSeq = 0;
   private readonly scopeLists = new Map<string, string[]>();
@@ -186,14 +188,21 @@ export class MockState {
     return this.grants.get(record.grantId);
   }
 
-  /** Refresh rotation (SERVICE.md 4.3): a new pair; the old pair dies at once. */
-  rotate(record: TokenRecord): TokenPair {
+  /**
+   * Refresh rotation (SERVICE.md 4.3): a new pair; the old pair dies at once. `keepRefresh` (the
+   * refreshRotation quirk, SPEC §7) answers with a new access token and the same refresh token.
+   */
+  rotate(record: TokenRecord, keepRefresh = false): TokenPair {
     const grant = this.grants.get(record.grantId)!;
     if (grant.access) this.tokens.delete(grant.access);
+    if (keepRefresh && grant.refresh) return this.issuePair(record.grantId, grant.refresh);
     if (grant.refresh) {
       this.tokens.delete(grant.refresh);
       // Kept until its own expiry only so that a reuse is recognised and the grant revoked.
-      this.rotated.set(grant.refresh, { grantId: record.grantId, expiresAt: record.expiresAt });
+      this.rotated.set(grant.refresh, {
+        grantId: record.grantId,
+        expiresAt: grant.refreshExpiresAt ?? record.expiresAt,
+      });
     }
     return this.issuePair(record.grantId);
   }
@@ -303,18 +312,17 @@ export class MockState {
     return shared;
   }
 
-  private issuePair(grantId: number): TokenPair {
+  private issuePair(grantId: number, refresh = randomToken()): TokenPair {
     const grant = this.grants.get(grantId)!;
     const now = this.now();
     const access = randomToken();
-    const refresh = randomToken();
     grant.access = access;
     grant.accessExpiresAt = now + this.lifetimes.accessSeconds * 1000;
     grant.refresh = refresh;
-    grant.refreshExpiresAt = Math.min(
-      now + this.lifetimes.refreshSeconds * 1000,
-      grant.accessExpiresAt,
-    );
+    const refreshExpiresAt = now + this.lifetimes.refreshSeconds * 1000;
+    grant.refreshExpiresAt = this.refreshOutlivesAccess()
+      ? refreshExpiresAt
+      : Math.min(refreshExpiresAt, grant.accessExpiresAt);
     this.tokens.set(access, grantId);
     this.tokens.set(refresh, grantId);
     this.onChange();

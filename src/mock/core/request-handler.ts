@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { redactQuery } from '../../util/redact.js';
+import { isObject } from '../../util/guards.js';
 import type { MockContext } from './context.js';
 import type { MockOptions, MockRequest, MockResponse } from './types.js';
 import { BODY_LIMIT, BodyTooLargeError } from './types.js';
@@ -7,18 +7,20 @@ import { handleApiRequest } from '../routes/api.js';
 import { handleAuthorizationRequest, handleConsentSubmission } from '../routes/authorize.js';
 import { handleControl } from '../routes/control.js';
 import { FaultQueue } from './faults.js';
-import { Journal } from './journal.js';
+import { DEFAULT_JOURNAL_SIZE, Journal, type JournalRecord, toEntry } from './journal.js';
+import { formatLogLine } from './log-line.js';
 import { parseOAuthParams } from '../routes/oauth-params.js';
 import {
+  errorResponse,
   INTERNAL_ERROR_BODY,
   JSON_TYPE,
-  jsonResponse,
   methodNotAllowed,
   notFound,
   tooLarge,
 } from './responses.js';
 import { handleRevokeRequest } from '../routes/revoke.js';
 import { handleTokenRequest } from '../routes/token.js';
+import { movedTokenEndpoint, quirkErrorBody } from './quirks.js';
 
 const API_PREFIX = '/webservice/json/';
 
@@ -32,18 +34,42 @@ const OAUTH_PATHS = new Map<string, 'authorize' | 'token' | 'refresh' | 'revoke'
 ]);
 
 /**
+ * A refusal no route explained (SPEC §8 wants a code and a reason for each): its own
+ * `{"error","error_description"}` body says why, else its status does.
+ */
+function explainFromBody(response: MockResponse): void {
+  let body: unknown;
+  try {
+    body = JSON.parse(response.body);
+  } catch {
+    body = undefined;
+  }
+  const error = isObject(body) && typeof body.error === 'string' ? body.error : undefined;
+  const description =
+    isObject(body) && typeof body.error_description === 'string'
+      ? body.error_description
+      : undefined;
+  response.note = {
+    ...response.note,
+    code: error ?? `http_${response.status}`,
+    reason: description ?? response.note?.reason ?? `HTTP ${response.status} without a reason`,
+  };
+}
+
+/**
  * The mock's request handling (SPEC §5): base path, control routes, injected faults, the OAuth
  * endpoints and the API, with the journal and the request log. Loaded on the first request, so
  * that `dasvc mock` listens without it.
  */
 export function createRequestHandler(
   ctx: MockContext,
-  log: MockOptions['log'],
+  options: Pick<MockOptions, 'log' | 'onRequest' | 'journalSize'>,
   /** Pending loading of computed-method modules, or undefined once they are loaded. */
   loading: () => Promise<void> | undefined,
 ): (request: MockRequest) => Promise<MockResponse> {
   const { basePath, state } = ctx;
-  const journal = new Journal();
+  const { log, onRequest } = options;
+  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
   const faults = new FaultQueue();
 
   async function route(request: MockRequest, path: string): Promise<MockResponse> {
@@ -58,12 +84,19 @@ export function createRequestHandler(
       if (instance === '' || instance.includes('/')) return notFound(`no endpoint ${path}`);
       return handleApiRequest(ctx, request, instance);
     }
-    const endpoint = OAUTH_PATHS.get(path);
+    // The tokenPath quirk (SPEC §7) moves the token endpoint; the old path then serves only the
+    // authorization requests that may reach it without its trailing slash.
+    const moved = movedTokenEndpoint(path, ctx.quirks);
+    const endpoint = moved === 'token' ? 'token' : OAUTH_PATHS.get(path);
     if (endpoint === undefined) return notFound(`no endpoint ${path}`);
     if (request.method !== 'GET' && request.method !== 'POST') return methodNotAllowed('GET, POST');
     const body = request.method === 'POST' ? await request.text(BODY_LIMIT) : '';
     const params = parseOAuthParams(request.query, body, request.header('content-type') ?? '');
     const authorization = request.header('authorization');
+    if (moved === 'token') return handleTokenRequest(ctx, params, authorization, 'token');
+    if (moved === 'gone' && !params.values.has('response_type')) {
+      return notFound(`no endpoint ${path}: the token endpoint is at ${ctx.quirks.tokenPath}`);
+    }
     if (endpoint === 'refresh') return handleTokenRequest(ctx, params, authorization, 'refresh');
     if (endpoint === 'revoke') return handleRevokeRequest(ctx, params, authorization);
     // Both spellings of /webservice/authorize: grant_type makes a token request, decision a
@@ -84,13 +117,20 @@ export function createRequestHandler(
     const fault = faults.take(path);
     if (fault?.kind === 'latency') await new Promise((r) => setTimeout(r, fault.ms));
     if (fault?.kind === 'error') {
-      return jsonResponse(fault.status ?? 500, {
-        error: 'server_error',
-        error_description: 'injected fault (POST /_mock/faults)',
-      });
+      return errorResponse(
+        fault.status ?? 500,
+        'server_error',
+        'injected fault (POST /_mock/faults)',
+      );
     }
-    if (fault?.kind === 'drop') return { status: 0, headers: {}, body: '', drop: true };
-    return route(request, path);
+    if (fault?.kind === 'drop') {
+      const reason = 'injected fault (POST /_mock/faults): connection dropped';
+      return { status: 0, headers: {}, body: '', drop: true, note: { code: 'dropped', reason } };
+    }
+    // SPEC §6 --proxy: everything but /_mock/ is the upstream's to answer, unchanged.
+    if (ctx.proxy) return ctx.proxy.forward(request, path);
+    const response = await route(request, path);
+    return path.startsWith(API_PREFIX) ? response : quirkErrorBody(response, ctx.quirks);
   }
 
   return async function handle(request: MockRequest): Promise<MockResponse> {
@@ -114,33 +154,36 @@ export function createRequestHandler(
       // A fixtures problem found late (a computed method that fails to load) is the mock's fault,
       // not the client's; its message says what to fix.
       else if (error instanceof UsageError)
-        response = jsonResponse(500, { error: 'server_error', error_description: error.message });
+        response = errorResponse(500, 'server_error', error.message);
       else {
-        log?.(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+        const message = error instanceof Error ? error.message : String(error);
+        log?.(`internal error: ${message}`);
         response = {
           status: 500,
           headers: { 'content-type': JSON_TYPE },
           body: INTERNAL_ERROR_BODY,
+          note: { code: 'server_error', reason: `internal error in the mock: ${message}` },
         };
       }
     }
+    if (response.status >= 400 && response.note?.code === undefined) explainFromBody(response);
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-    if (!control) {
-      journal.add({
-        time: state.now(),
-        method: request.method,
-        path: request.path,
-        query: request.query,
-        status: response.status,
-        durationMs,
-      });
-    }
-    if (log) {
-      const query = request.query === '' ? '' : redactQuery(request.query);
-      const status = response.drop ? 'dropped' : String(response.status);
-      log(
-        `${request.method} ${request.path}${query === '' ? '' : `?${query}`} ${status} ${durationMs.toFixed(1)}ms`,
-      );
+    const record: JournalRecord = {
+      seq: 0,
+      time: state.now(),
+      method: request.method,
+      path: request.path,
+      query: request.query,
+      status: response.status,
+      durationMs,
+      note: response.note,
+    };
+    if (!control) journal.add(record);
+    // Control reads (the dashboard polls the journal) would drown the log; changes are logged.
+    if ((onRequest || log) && !(control && request.method === 'GET')) {
+      const entry = toEntry(record);
+      if (onRequest) onRequest(entry);
+      else log!(formatLogLine(entry));
     }
     return response;
   };

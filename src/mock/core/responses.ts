@@ -1,4 +1,4 @@
-import type { MockResponse } from './types.js';
+import type { MockResponse, RequestNote } from './types.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -21,6 +21,25 @@ export function jsonResponse(
   return { status, headers: { 'content-type': JSON_TYPE, ...extra }, body: JSON.stringify(value) };
 }
 
+/** Adds to the explanation of an answer (SPEC §8) without dropping what is there; returns it. */
+export function explain(response: MockResponse, note: RequestNote): MockResponse {
+  if (response.note) Object.assign(response.note, note);
+  else response.note = note;
+  return response;
+}
+
+/** `{"error","error_description"}` with the same code and reason in the explanation (SPEC §8). */
+export function errorResponse(
+  status: number,
+  error: string,
+  description: string,
+  extra?: Record<string, string>,
+): MockResponse {
+  const response = jsonResponse(status, { error, error_description: description }, extra);
+  response.note = { code: error, reason: description };
+  return response;
+}
+
 /** RFC 6749 §5.2 error body `{"error","error_description"}`; 401 for invalid_client. */
 export function oauthError(
   error: string,
@@ -28,7 +47,7 @@ export function oauthError(
   status = 400,
   extra?: Record<string, string>,
 ): MockResponse {
-  return jsonResponse(status, { error, error_description: description }, { ...NO_STORE, ...extra });
+  return errorResponse(status, error, description, { ...NO_STORE, ...extra });
 }
 
 /** An HTML page (consent page, authorization error page). */
@@ -45,29 +64,28 @@ export function htmlResponse(status: number, body: string): MockResponse {
   };
 }
 
-/** 302 to `location`. */
-export function redirectResponse(location: string): MockResponse {
-  return { status: 302, headers: { location, 'cache-control': 'no-store' }, body: '' };
+/** 302 to `location`; `note` says why when the redirect carries an error. */
+export function redirectResponse(location: string, note?: RequestNote): MockResponse {
+  const response: MockResponse = {
+    status: 302,
+    headers: { location, 'cache-control': 'no-store' },
+    body: '',
+  };
+  if (note) response.note = note;
+  return response;
 }
 
 /** 405 with `Allow` and a JSON body (RFC 9110 §15.5.6). */
 export function methodNotAllowed(allow: string): MockResponse {
-  return jsonResponse(
-    405,
-    { error: 'method_not_allowed', error_description: `allowed methods: ${allow}` },
-    { allow },
-  );
+  return errorResponse(405, 'method_not_allowed', `allowed methods: ${allow}`, { allow });
 }
 
 /** 404 with a JSON body. */
 export function notFound(description: string): MockResponse {
-  return jsonResponse(404, { error: 'not_found', error_description: description });
+  return errorResponse(404, 'not_found', description);
 }
 
 /** 413: body over the limit. */
 export function tooLarge(limit: number): MockResponse {
-  return jsonResponse(413, {
-    error: 'invalid_request',
-    error_description: `request body exceeds ${limit} bytes`,
-  });
+  return errorResponse(413, 'invalid_request', `request body exceeds ${limit} bytes`);
 }

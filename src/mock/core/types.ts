@@ -1,3 +1,7 @@
+import type { JournalEntry } from './journal.js';
+import { MAX_DURATION_SECONDS } from '../../util/duration.js';
+import type { Quirks } from './quirks.js';
+
 /** Options of the mock, the camelCase of the `dasvc mock` flags (SPEC §1, §3). */
 export interface MockOptions {
   /** Port to listen on; 0 picks a free one. Server only. */
@@ -16,12 +20,44 @@ export interface MockOptions {
   refreshTtl?: string | number;
   /** Persist codes, tokens, grants and the clock offset in this JSON file. */
   stateFile?: string;
-  /** Receives one line per request (secrets redacted). */
+  /**
+   * Receives one line per request (secrets redacted, reasons for refusals: SPEC §8) and the mock's
+   * own messages (a failed state-file write, an internal error). With `onRequest`, request lines
+   * go there instead.
+   */
   log?: (line: string) => void;
+  /** Receives each handled request as a journal entry (SPEC §8), control reads excepted. */
+  onRequest?: (entry: JournalEntry) => void;
+  /** How many requests the journal keeps (GET /_mock/journal); default 1000, 1 to 1 000 000. */
+  journalSize?: number;
   /** Wall clock in milliseconds; tests inject their own. The virtual offset is added to it. */
   now?: () => number;
+  /**
+   * Time allowed for a request head (line and headers) to arrive: "10s", "500ms", or seconds.
+   * Past it the connection gets 408 and is closed. Default 10s. Server only.
+   */
+  headersTimeout?: string | number;
+  /** Time allowed for a whole request, body included; at least headersTimeout. Default 30s. Server only. */
+  requestTimeout?: string | number;
   /** Path prefix the service lives under (msw handlers on a base URL with a path). */
   basePath?: string;
+  /** Upstream base URL: forward everything but `/_mock/` there (SPEC §6 `--proxy`). */
+  proxy?: string;
+  /** With `proxy`: write what passes into this fixtures folder (SPEC §6 `--record`). */
+  record?: string;
+  /** The one user of the recorded folder; default `recorded` (`--record-user`). */
+  recordUser?: string;
+  /** With `proxy` and `fixtures`: check every call against the fixtures' contract (`--validate`). */
+  validate?: boolean;
+  /** Result members replaced by a placeholder in the recording: `"a,b.c"` or a list (`--scrub`). */
+  scrub?: string | string[];
+  /** Receives problem lines: `contract: …` violations, recording failures (the CLI: stderr). */
+  warn?: (line: string) => void;
+  /**
+   * An installation's deviations to reproduce (SPEC §7): a quirks object, or the path of a quirks
+   * JSON file. Unknown members or values fail with a usage error naming them.
+   */
+  quirks?: Quirks | string;
 }
 
 /** The request as the core handler sees it: the same shape from undici, node:http and msw. */
@@ -37,6 +73,8 @@ export interface MockRequest {
   header(name: string): string | undefined;
   /** Body as text; rejects with BodyTooLargeError past `limit` bytes. */
   text(limit: number): Promise<string>;
+  /** Every header as received, names lower-case, repeated ones repeated (the proxy forwards them). */
+  headerList?(): [string, string][];
 }
 
 /** The answer as the core handler produces it; adapters write it out. */
@@ -46,6 +84,29 @@ export interface MockResponse {
   body: string;
   /** Fault injection: drop the connection without an answer. */
   drop?: boolean;
+  /** A proxied answer: the body as bytes, streamed as they come (`body` is then unused). */
+  stream?: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+  /** A proxied answer's headers as received, repeated ones repeated (`headers` is then unused). */
+  rawHeaders?: [string, string][];
+  /** Why the mock answered so (SPEC §8): set where the answer is decided, read by log and journal. */
+  note?: RequestNote;
+}
+
+/**
+ * The explanation of one answer (SPEC §8). Routes fill in what they know; a refusal always has
+ * `code` (OAuth `error` or JSON-RPC error code) and a one-line `reason`.
+ */
+export interface RequestNote {
+  /** JSON-RPC method(s) called, in request order (a batch lists each). */
+  rpc?: string[];
+  /** The user the request acts for (authorizing user of the token or code). */
+  user?: string;
+  /** The client the request names (authenticated or merely claimed, as on a refusal). */
+  client?: string;
+  /** OAuth error code or JSON-RPC error code of the (first) refusal. */
+  code?: string | number;
+  /** One line saying why. */
+  reason?: string;
 }
 
 /** Raised by MockRequest.text() past the body limit (answered 413). */
@@ -59,4 +120,4 @@ export class BodyTooLargeError extends Error {
 export const BODY_LIMIT = 1024 * 1024;
 
 /** 100 years: the longest lifetime and the largest clock offset; every date stays representable. */
-export const MAX_SECONDS = 100 * 365.25 * 86_400;
+export const MAX_SECONDS = MAX_DURATION_SECONDS;

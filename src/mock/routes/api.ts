@@ -1,9 +1,15 @@
 import type { MockContext } from '../core/context.js';
-import type { MockRequest, MockResponse } from '../core/types.js';
+import type { MockRequest, MockResponse, RequestNote } from '../core/types.js';
 import { BODY_LIMIT } from '../core/types.js';
-import { processJsonRpc } from './json-rpc.js';
-import { jsonResponse, methodNotAllowed, notFound } from '../core/responses.js';
-import { invokeMethod } from './rpc-methods.js';
+import { processJsonRpc, type RpcTrace } from './json-rpc.js';
+import {
+  errorResponse,
+  explain,
+  jsonResponse,
+  methodNotAllowed,
+  notFound,
+} from '../core/responses.js';
+import { invokeMethod, methodNotFound } from './rpc-methods.js';
 
 const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
@@ -12,11 +18,9 @@ const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
  * `Bearer error="insufficient_scope"` (403); the description is in the JSON body only.
  */
 function bearerError(status: 401 | 403, error: string, description: string): MockResponse {
-  return jsonResponse(
-    status,
-    { error, error_description: description },
-    { 'www-authenticate': `Bearer error="${error}"` },
-  );
+  return errorResponse(status, error, description, {
+    'www-authenticate': `Bearer error="${error}"`,
+  });
 }
 
 /**
@@ -35,19 +39,46 @@ export async function handleApiRequest(
   if (header === undefined) return bearerError(401, 'invalid_token', 'missing bearer access token');
   const token = BEARER.exec(header)?.[1];
   const auth = token === undefined ? undefined : ctx.state.authenticate(token);
-  if (!auth) return bearerError(401, 'invalid_token', 'unknown, expired or revoked access token');
+  if (!auth) {
+    const why =
+      token === undefined
+        ? 'Authorization header is not "Bearer <token>"'
+        : 'unknown, expired or revoked access token';
+    return explain(bearerError(401, 'invalid_token', 'unknown, expired or revoked access token'), {
+      reason: why,
+    });
+  }
+  const note: RequestNote = { user: auth.user, client: auth.clientId };
   if (!auth.scopes.includes(instanceName)) {
-    return bearerError(
-      403,
-      'insufficient_scope',
-      `the token was not granted scope ${instanceName}`,
+    return explain(
+      bearerError(403, 'insufficient_scope', `the token was not granted scope ${instanceName}`),
+      note,
     );
   }
   const body = await request.text(BODY_LIMIT);
   const url = `${request.origin}${ctx.basePath}/webservice/json/${instanceName}`;
-  const response = await processJsonRpc(body, (method, params) =>
-    invokeMethod(instance, auth.user, url, method, params),
+  const trace: RpcTrace = { methods: [], errors: [] };
+  const response = await processJsonRpc(
+    body,
+    (method, params) =>
+      method === 'rpc.discover' && ctx.quirks.rpcDiscover === false
+        ? methodNotFound(instance, method) // the rpcDiscover quirk (SPEC §7)
+        : invokeMethod(instance, auth.user, url, method, params),
+    trace,
   );
-  if (response === undefined) return { status: 204, headers: {}, body: '' };
-  return jsonResponse(200, response);
+  if (trace.methods.length > 0) note.rpc = trace.methods;
+  const first = trace.errors[0];
+  if (first) {
+    note.code = first.code;
+    const more = trace.errors.length - 1;
+    note.reason =
+      more === 0
+        ? first.reason
+        : `${first.reason} (+${more} more: ${trace.errors
+            .slice(1)
+            .map((e) => e.code)
+            .join(', ')})`;
+  }
+  if (response === undefined) return explain({ status: 204, headers: {}, body: '' }, note);
+  return explain(jsonResponse(200, response), note);
 }

@@ -4,7 +4,7 @@ import type { OAuthParams } from './oauth-params.js';
 import type { MockResponse } from '../core/types.js';
 import { renderConsentPage, renderErrorPage } from './consent-page.js';
 import { buildRedirect, redirectUriProblem } from './redirect-uri.js';
-import { htmlResponse, redirectResponse } from '../core/responses.js';
+import { explain, htmlResponse, redirectResponse } from '../core/responses.js';
 
 /** A validated authorization request (SERVICE.md 4.1, RFC 7636 §4.3). */
 interface AuthorizationRequest {
@@ -23,7 +23,10 @@ const PKCE_CARRIED = ['code_challenge', 'code_challenge_method'];
 const CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
 
 function errorPage(error: string, description: string): MockResponse {
-  return htmlResponse(400, renderErrorPage(error, description));
+  return explain(htmlResponse(400, renderErrorPage(error, description)), {
+    code: error,
+    reason: description,
+  });
 }
 
 /** RFC 6749 §4.1.2.1 error redirect: `error`, `state`, then `error_description` when given. */
@@ -39,6 +42,7 @@ function errorRedirect(
       ['state', state],
       ['error_description', description],
     ]),
+    { code: error, reason: description ?? 'the user denied consent' },
   );
 }
 
@@ -138,6 +142,7 @@ function approve(ctx: MockContext, request: AuthorizationRequest, userId: string
       ['state', request.state],
       ['code', code],
     ]),
+    { user: userId },
   );
 }
 
@@ -166,13 +171,25 @@ function consentPage(
 /** GET authorization endpoint (SERVICE.md 4.1): the consent page, or approval with --auto-approve. */
 export function handleAuthorizationRequest(ctx: MockContext, params: OAuthParams): MockResponse {
   const request = validate(ctx, params);
-  if (!('client' in request)) return request;
-  if (ctx.autoApprove !== undefined) return approve(ctx, request, ctx.autoApprove);
-  return consentPage(ctx, request);
+  if (!('client' in request)) return withClient(request, params);
+  if (ctx.autoApprove !== undefined) {
+    return withClient(approve(ctx, request, ctx.autoApprove), params);
+  }
+  return withClient(consentPage(ctx, request), params);
+}
+
+/** The client the request names, in the explanation (SPEC §8). */
+function withClient(response: MockResponse, params: OAuthParams): MockResponse {
+  const client = params.values.get('client_id');
+  return client === undefined ? response : explain(response, { client });
 }
 
 /** The consent form's POST: `decision=approve` with `user`, or `decision=deny` (SPEC §5). */
 export function handleConsentSubmission(ctx: MockContext, params: OAuthParams): MockResponse {
+  return withClient(decide(ctx, params), params);
+}
+
+function decide(ctx: MockContext, params: OAuthParams): MockResponse {
   const request = validate(ctx, params);
   if (!('client' in request)) return request;
   const decision = params.values.get('decision');
@@ -180,12 +197,22 @@ export function handleConsentSubmission(ctx: MockContext, params: OAuthParams): 
   if (decision === 'deny')
     return errorRedirect(request.redirectUri, 'access_denied', request.state);
   if (decision !== 'approve') {
-    return consentPage(ctx, request, 400, 'Choose Approve or Deny.');
+    return explain(consentPage(ctx, request, 400, 'Choose Approve or Deny.'), {
+      code: 'invalid_request',
+      reason: 'consent form sent without decision=approve or decision=deny',
+    });
   }
   const userId = params.values.get('user') ?? ctx.autoApprove;
   if (userId === undefined || !ctx.fixtures.users.has(userId)) {
     const what = userId === undefined ? 'Choose a user.' : `Unknown user "${userId}".`;
-    return consentPage(ctx, request, 400, what);
+    return explain(consentPage(ctx, request, 400, what), {
+      code: 'invalid_request',
+      reason:
+        userId === undefined
+          ? 'consent form sent without a user'
+          : `consent form names unknown user "${userId}"`,
+      ...(userId === undefined ? {} : { user: userId }),
+    });
   }
   return approve(ctx, request, userId);
 }

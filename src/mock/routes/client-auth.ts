@@ -3,7 +3,7 @@ import type { ClientFixture, Fixtures } from '../fixtures/load-fixtures.js';
 import type { OAuthParams } from './oauth-params.js';
 import type { MockResponse } from '../core/types.js';
 import { parseBasicAuth } from './oauth-params.js';
-import { oauthError } from '../core/responses.js';
+import { explain, oauthError } from '../core/responses.js';
 import { safeEqual } from '../../util/secrets.js';
 
 /** RFC 9110 §15.5.2: every 401 names a scheme the client can authenticate with. */
@@ -60,9 +60,21 @@ function check(
     return invalidClient('missing parameter: client_secret');
   }
   if (!safeEqual(secret, client.secret)) {
-    return invalidClient('client authentication failed');
+    // The client learns no more than RFC 6749 §5.2 says; the mock's log says which check failed.
+    return explain(invalidClient('client authentication failed'), {
+      reason: `wrong client_secret for ${id}`,
+    });
   }
   return client;
+}
+
+/** The client a request names (HTTP Basic user, else client_id), authenticated or not (SPEC §8). */
+export function claimedClient(
+  params: OAuthParams,
+  authorization: string | undefined,
+): string | undefined {
+  const basic = parseBasicAuth(authorization);
+  return typeof basic === 'object' ? basic.id : params.values.get('client_id');
 }
 
 /** invalid_request naming the missing parameter (SPEC §5). */

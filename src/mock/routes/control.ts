@@ -5,9 +5,13 @@ import { BODY_LIMIT, MAX_SECONDS } from '../core/types.js';
 import { FaultQueue } from '../core/faults.js';
 import { parseDuration } from '../../util/duration.js';
 import { isObject } from '../../util/guards.js';
-import { jsonResponse, methodNotAllowed, notFound } from '../core/responses.js';
+import { errorResponse, jsonResponse, methodNotAllowed, notFound } from '../core/responses.js';
+import { handleGrants } from './control-grants.js';
+import { dashboardResponse } from './dashboard.js';
 import { tokenResponse } from './token.js';
 import { invalidClient } from './client-auth.js';
+import { parseQuirks } from '../core/quirks.js';
+import { UsageError } from '../../errors.js';
 
 /** The control side of the mock: journal, faults, and what resets them. */
 export interface ControlDeps {
@@ -17,7 +21,20 @@ export interface ControlDeps {
 }
 
 function badRequest(description: string, error = 'invalid_request'): MockResponse {
-  return jsonResponse(400, { error, error_description: description });
+  return errorResponse(400, error, description);
+}
+
+/** `after` and `limit` of GET /_mock/journal: non-negative integers, or undefined when absent. */
+function journalQuery(query: string): { after?: number; limit?: number } | string {
+  const params = new URLSearchParams(query);
+  const out: { after?: number; limit?: number } = {};
+  for (const name of ['after', 'limit'] as const) {
+    const text = params.get(name);
+    if (text === null) continue;
+    if (!/^[0-9]{1,15}$/.test(text)) return `${name} must be a non-negative integer`;
+    out[name] = Number(text);
+  }
+  return out;
 }
 
 async function readJson(request: MockRequest): Promise<unknown> {
@@ -48,8 +65,14 @@ export async function handleControl(
   const body = method === 'POST' ? await readJson(request) : undefined;
   if (body === Symbol.for('bad-json')) return badRequest('body is not valid JSON');
   switch (path) {
+    case '/_mock/':
+      return method === 'GET' ? dashboardResponse() : methodNotAllowed('GET');
     case '/_mock/journal':
-      if (method === 'GET') return jsonResponse(200, { entries: journal.list() });
+      if (method === 'GET') {
+        const q = journalQuery(request.query);
+        if (typeof q === 'string') return badRequest(q);
+        return jsonResponse(200, { entries: journal.list(q.after, q.limit), ...journal.info() });
+      }
       if (method === 'DELETE') {
         journal.clear();
         return jsonResponse(200, { entries: [] });
@@ -60,6 +83,7 @@ export async function handleControl(
       ctx.state.reset();
       journal.clear();
       faults.clear();
+      ctx.proxy?.violations?.clear();
       return jsonResponse(200, { reset: true });
     case '/_mock/clock': {
       if (method === 'GET') return clock(ctx);
@@ -96,9 +120,37 @@ export async function handleControl(
       faults.add(fault);
       return jsonResponse(200, { faults: faults.list() });
     }
+    case '/_mock/violations': {
+      // SPEC §6 --validate: the contract violations seen, secrets masked ([] without --validate).
+      const violations = ctx.proxy?.violations;
+      if (method === 'GET') return jsonResponse(200, violations?.list() ?? []);
+      if (method === 'DELETE') {
+        violations?.clear();
+        return jsonResponse(200, []);
+      }
+      return methodNotAllowed('GET, DELETE');
+    }
+    case '/_mock/quirks':
+      if (method === 'GET') return jsonResponse(200, ctx.quirks);
+      if (method !== 'POST') return methodNotAllowed('GET, POST');
+      return replaceQuirks(ctx, body);
     default:
+      if (path === '/_mock/grants' || path.startsWith('/_mock/grants/')) {
+        return handleGrants(ctx, method, path);
+      }
       return notFound(`no control endpoint ${path}`);
   }
+}
+
+/** POST /_mock/quirks (SPEC §7): the body replaces every quirk; `{}` brings back SPEC §5. */
+function replaceQuirks(ctx: MockContext, body: unknown): MockResponse {
+  try {
+    ctx.quirks = parseQuirks(body, 'POST /_mock/quirks');
+  } catch (error) {
+    if (error instanceof UsageError) return badRequest(error.message);
+    throw error;
+  }
+  return jsonResponse(200, ctx.quirks);
 }
 
 /** POST /_mock/tokens: a token pair for a user and scope without a browser. */

@@ -14,6 +14,22 @@ export type RpcInvoke = (method: string, params: unknown) => Promise<RpcOutcome>
 
 type Id = string | number | null;
 
+/** What a JSON-RPC body asked and was refused (SPEC §8), filled in as it is processed. */
+export interface RpcTrace {
+  /** Method names of the well-formed calls, in order. */
+  methods: string[];
+  /** Each error answered (notifications' too), with a one-line reason. */
+  errors: { code: number; reason: string }[];
+}
+
+/** One line for an error: its `data` when that is a string, else message and data as JSON. */
+function reasonOf(error: RpcError): string {
+  if (typeof error.data === 'string') return error.data;
+  if (error.data === undefined) return error.message;
+  const data = JSON.stringify(error.data) ?? '';
+  return `${error.message} ${data.length > 200 ? `${data.slice(0, 200)}…` : data}`;
+}
+
 const PARSE_ERROR: RpcError = { code: -32700, message: 'Parse error' };
 const INVALID_REQUEST: RpcError = { code: -32600, message: 'Invalid Request' };
 
@@ -29,8 +45,11 @@ function errorResponse(id: Id, error: RpcError): unknown {
   return { jsonrpc: '2.0', error, id };
 }
 
-async function processOne(request: unknown, invoke: RpcInvoke): Promise<unknown> {
-  if (!isObject(request)) return errorResponse(null, INVALID_REQUEST);
+async function processOne(request: unknown, invoke: RpcInvoke, trace?: RpcTrace): Promise<unknown> {
+  if (!isObject(request)) {
+    trace?.errors.push({ code: INVALID_REQUEST.code, reason: 'request is not a JSON object' });
+    return errorResponse(null, INVALID_REQUEST);
+  }
   const hasId = 'id' in request;
   const id = hasId && validId(request.id) ? request.id : null;
   const params = request.params;
@@ -49,13 +68,18 @@ async function processOne(request: unknown, invoke: RpcInvoke): Promise<unknown>
           : hasId && !validId(request.id)
             ? 'id must be a string, a number or null'
             : 'params must be an object or an array';
+    trace?.errors.push({ code: INVALID_REQUEST.code, reason: why });
     return errorResponse(id, { ...INVALID_REQUEST, data: why });
   }
+  trace?.methods.push(request.method);
   let outcome: RpcOutcome;
   try {
     outcome = await invoke(request.method, params);
   } catch {
     outcome = { error: { code: -32603, message: 'Internal error' } };
+  }
+  if (trace && 'error' in outcome) {
+    trace.errors.push({ code: outcome.error.code, reason: reasonOf(outcome.error) });
   }
   if (!hasId) return undefined; // a notification gets no response (JSON-RPC 2.0 §4.1)
   return 'error' in outcome
@@ -67,18 +91,29 @@ async function processOne(request: unknown, invoke: RpcInvoke): Promise<unknown>
  * JSON-RPC 2.0 over one HTTP body (§4-§6): single calls, notifications and batches. Returns the
  * response value to send, or undefined when nothing is to be sent (HTTP 204).
  */
-export async function processJsonRpc(body: string, invoke: RpcInvoke): Promise<unknown> {
+export async function processJsonRpc(
+  body: string,
+  invoke: RpcInvoke,
+  trace?: RpcTrace,
+): Promise<unknown> {
   let message: unknown;
   try {
     message = JSON.parse(body);
-  } catch {
+  } catch (error) {
+    trace?.errors.push({
+      code: PARSE_ERROR.code,
+      reason: `body is not valid JSON (${(error as Error).message})`,
+    });
     return errorResponse(null, PARSE_ERROR);
   }
-  if (!Array.isArray(message)) return processOne(message, invoke);
-  if (message.length === 0) return errorResponse(null, { ...INVALID_REQUEST, data: 'empty batch' });
+  if (!Array.isArray(message)) return processOne(message, invoke, trace);
+  if (message.length === 0) {
+    trace?.errors.push({ code: INVALID_REQUEST.code, reason: 'empty batch' });
+    return errorResponse(null, { ...INVALID_REQUEST, data: 'empty batch' });
+  }
   const responses: unknown[] = [];
   for (const request of message) {
-    const response = await processOne(request, invoke);
+    const response = await processOne(request, invoke, trace);
     if (response !== undefined) responses.push(response);
   }
   return responses.length === 0 ? undefined : responses;

@@ -2,15 +2,20 @@ import type { ClientFixture } from '../fixtures/load-fixtures.js';
 import type { MockContext } from '../core/context.js';
 import type { OAuthParams } from './oauth-params.js';
 import type { TokenPair } from '../core/mock-state.js';
-import type { MockResponse } from '../core/types.js';
+import type { MockResponse, RequestNote } from '../core/types.js';
 import { oauthError } from '../core/responses.js';
 import { missing } from './client-auth.js';
 
-/** SERVICE.md 4.3: before the access token expires; rotation; a reused old refresh token ends the grant. */
+/**
+ * SERVICE.md 4.3: before the access token expires; rotation; a reused old refresh token ends the
+ * grant. The quirks refreshRotation, oldRefreshTokenAccepted, refreshAfterExpiry (SPEC §7) bend it.
+ */
 export function refresh(
   ctx: MockContext,
   params: OAuthParams,
   client: ClientFixture,
+  /** Receives the user of the token's grant. */
+  note: RequestNote = {},
 ): TokenPair | MockResponse {
   const token = params.values.get('refresh_token');
   if (token === undefined) return missing('refresh_token');
@@ -22,15 +27,16 @@ export function refresh(
     );
   }
   const grant = ctx.state.grantOf(record)!;
+  note.user = grant.user;
   if (grant.clientId !== client.id) {
     return oauthError('invalid_grant', 'refresh token was issued to another client');
   }
-  if (record.rotated) {
+  if (record.rotated && ctx.quirks.oldRefreshTokenAccepted !== true) {
     ctx.state.revokeGrant(record.grantId);
     return oauthError(
       'invalid_grant',
       'refresh token already used; every token of this authorization is revoked',
     );
   }
-  return ctx.state.rotate(record);
+  return ctx.state.rotate(record, ctx.quirks.refreshRotation === false);
 }

@@ -2,12 +2,13 @@ import type { ClientFixture } from '../fixtures/load-fixtures.js';
 import type { MockContext } from '../core/context.js';
 import type { OAuthParams } from './oauth-params.js';
 import type { TokenPair } from '../core/mock-state.js';
-import type { MockResponse } from '../core/types.js';
-import { authenticate, missing } from './client-auth.js';
+import type { MockResponse, RequestNote } from '../core/types.js';
+import { authenticate, claimedClient, missing } from './client-auth.js';
 import { parseBasicAuth } from './oauth-params.js';
-import { jsonResponse, NO_STORE, oauthError } from '../core/responses.js';
+import { explain, jsonResponse, NO_STORE, oauthError } from '../core/responses.js';
 import { refresh } from './refresh.js';
 import { pkceMatches } from '../core/secrets.js';
+import { quirkExpiresIn, type Quirks } from '../core/quirks.js';
 
 /** SERVICE.md 2.3 with `Cache-Control: no-store` (RFC 6749 §5.1). */
 export function tokenResponse(pair: TokenPair): MockResponse {
@@ -19,11 +20,24 @@ export function tokenResponse(pair: TokenPair): MockResponse {
  * `token_type` (RFC 6749 §5.1), which standard OAuth libraries require; a request made the
  * SERVICE.md way (query string only) gets exactly the three members of SERVICE.md 2.3.
  */
-function issued(pair: TokenPair, params: OAuthParams, authorization: string | undefined) {
+function issued(
+  pair: TokenPair,
+  params: OAuthParams,
+  authorization: string | undefined,
+  quirks: Quirks,
+) {
   const rfc6749 = params.fromBody || typeof parseBasicAuth(authorization) === 'object';
-  if (!rfc6749) return tokenResponse(pair);
   const { access_token, expires_in, refresh_token } = pair;
-  return tokenResponse({ access_token, token_type: 'Bearer', expires_in, refresh_token });
+  return jsonResponse(
+    200,
+    {
+      access_token,
+      ...(rfc6749 ? { token_type: 'Bearer' } : {}),
+      ...quirkExpiresIn(expires_in, quirks),
+      refresh_token,
+    },
+    NO_STORE,
+  );
 }
 
 /**
@@ -36,17 +50,31 @@ export function handleTokenRequest(
   authorization: string | undefined,
   endpoint: 'token' | 'refresh',
 ): MockResponse {
+  const note: RequestNote = {};
+  const client = claimedClient(params, authorization);
+  if (client !== undefined) note.client = client;
+  return explain(tokenRequest(ctx, params, authorization, endpoint, note), note);
+}
+
+function tokenRequest(
+  ctx: MockContext,
+  params: OAuthParams,
+  authorization: string | undefined,
+  endpoint: 'token' | 'refresh',
+  /** Receives the user once a code or token names one. */
+  note: RequestNote,
+): MockResponse {
   const client = authenticate(ctx, params, authorization);
   if ('status' in client) return client;
   const grantType = params.values.get('grant_type');
   if (grantType === undefined) return missing('grant_type');
   if (grantType === 'refresh_token') {
-    const pair = refresh(ctx, params, client);
-    return 'status' in pair ? pair : issued(pair, params, authorization);
+    const pair = refresh(ctx, params, client, note);
+    return 'status' in pair ? pair : issued(pair, params, authorization, ctx.quirks);
   }
   if (grantType === 'authorization_code' && endpoint === 'token') {
-    const pair = exchangeCode(ctx, params, client);
-    return 'status' in pair ? pair : issued(pair, params, authorization);
+    const pair = exchangeCode(ctx, params, client, note);
+    return 'status' in pair ? pair : issued(pair, params, authorization, ctx.quirks);
   }
   const allowed = endpoint === 'token' ? 'authorization_code or refresh_token' : 'refresh_token';
   return oauthError('unsupported_grant_type', `grant_type must be ${allowed}, got "${grantType}"`);
@@ -57,11 +85,13 @@ function exchangeCode(
   ctx: MockContext,
   params: OAuthParams,
   client: ClientFixture,
+  note: RequestNote,
 ): TokenPair | MockResponse {
   const code = params.values.get('code');
   if (code === undefined) return missing('code');
   const record = ctx.state.findCode(code);
   if (!record) return oauthError('invalid_grant', 'unknown or expired authorization code');
+  note.user = record.user;
   if (record.clientId !== client.id) {
     return oauthError('invalid_grant', 'authorization code was issued to another client');
   }

@@ -1,0 +1,19 @@
+import { Command } from '../../commander.js';
+
+/** Options of `dasvc completion`. */
+export interface CompletionOptions {
+  shell: string;
+}
+
+/** `dasvc completion bash|zsh|fish` (SPEC §3): generated from the program's own commands and options. */
+export function completionCommand(): Command {
+  return new Command('completion')
+    .description('print a shell completion script')
+    .argument('<shell>', 'bash, zsh or fish')
+    .action(async (shell: string, _o: unknown, cmd: Command) => {
+      const { run } = await import('./run.js');
+      let root = cmd;
+      while (root.parent) root = root.parent;
+      run({ shell }, { name: root.name(), stdout: process.stdout });
+    });
+}

@@ -1,0 +1,29 @@
+import { Command } from '../../commander.js';
+
+/** Options of `dasvc demo`. */
+export interface DemoCommandOptions {
+  browser?: boolean;
+  json?: boolean;
+  color?: boolean;
+}
+
+/** `dasvc demo` (SPEC §3, also `npm start`): the whole flow on an embedded mock, narrated. */
+export function demoCommand(): Command {
+  return new Command('demo')
+    .description('run the whole flow against an embedded mock and narrate each exchange')
+    .option('--browser', 'open the real consent page in a browser instead of auto-approving')
+    .action(async (_options: unknown, cmd: Command) => {
+      const [{ run }, { openBrowser }] = await Promise.all([
+        import('./run.js'),
+        import('../../browser.js'),
+      ]);
+      // No interrupt signal is taken: the demo holds nothing that Ctrl-C must close first.
+      await run(cmd.optsWithGlobals<DemoCommandOptions>(), {
+        env: process.env,
+        stdout: process.stdout,
+        stderr: process.stderr,
+        openBrowser: (url) => openBrowser(url, process.env),
+        now: Date.now,
+      });
+    });
+}

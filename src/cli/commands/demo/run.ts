@@ -1,0 +1,30 @@
+import { loadStyles, type Writer } from '../../output.js';
+import type { DemoCommandOptions } from './command.js';
+
+/** What `dasvc demo` touches: the terminal, the browser and the clock. */
+export interface DemoRunDeps {
+  env: NodeJS.ProcessEnv;
+  stdout: Writer;
+  stderr: Writer;
+  openBrowser: (url: string) => Promise<void>;
+  now: () => number;
+}
+
+/** `dasvc demo` (SPEC §3): runs the narrated flow on an embedded mock; nothing touches the store. */
+export async function run(options: DemoCommandOptions, deps: DemoRunDeps): Promise<void> {
+  const [{ runDemo }, { startMockServer }] = await Promise.all([
+    import('../../../demo/run-demo.js'),
+    import('../../../mock/index.js'),
+  ]);
+  await runDemo(
+    { browser: Boolean(options.browser), json: Boolean(options.json) },
+    {
+      stdout: deps.stdout,
+      stderr: deps.stderr,
+      style: await loadStyles(options.color !== false, deps.stdout, deps.env),
+      openBrowser: deps.openBrowser,
+      startMock: startMockServer,
+      now: deps.now,
+    },
+  );
+}

@@ -1,0 +1,56 @@
+import { UsageError } from '../../../errors.js';
+import { normalizeBaseUrl, type ParamsPlacement } from '../../../oauth/endpoints.js';
+import { normalizeScope } from '../../../oauth/authorization-url.js';
+import type { CliDeps } from '../../context.js';
+import { checkProfileName } from '../../../store/store-shape.js';
+import { loadProfile } from '../../token-state.js';
+
+/** `dasvc init` (SPEC §3): asks for a profile's settings in a terminal and writes it; a usage error elsewhere. */
+export async function run(_options: Record<string, never>, deps: CliDeps): Promise<void> {
+  const prompter = deps.prompter;
+  if (!prompter) {
+    throw new UsageError('dasvc init is interactive and needs a terminal (and CI unset)', {
+      code: 'not_interactive',
+      hint: 'pass --base-url, --client-id, --client-secret and --scope (or their DASVC_* variables) to dasvc login instead',
+    });
+  }
+  const view = loadProfile(deps);
+  const name = checkProfileName(
+    (await prompter.input('Profile name:', { default: view.name })).trim() || view.name,
+    'profile name',
+  );
+  const existing = view.data.profiles?.[name] ?? {};
+  const baseUrl = normalizeBaseUrl(
+    await prompter.input('Base URL of the installation:', { default: existing.baseUrl }),
+  );
+  const clientId = (await prompter.input('Client id:', { default: existing.clientId })).trim();
+  const secret = (
+    await prompter.input(
+      existing.clientSecret ? 'Client secret (empty keeps the stored one):' : 'Client secret:',
+      { secret: true },
+    )
+  ).trim();
+  const scope = normalizeScope(
+    await prompter.input('Scope (space-separated instance IDs):', { default: existing.scope }),
+  );
+  const params = await prompter.select<ParamsPlacement>(
+    'Where do the OAuth parameters go?',
+    ['query', 'body'],
+    existing.params ?? 'query',
+  );
+  await deps.store.update((data) => {
+    const profiles = (data.profiles ??= {});
+    profiles[name] = {
+      ...profiles[name],
+      baseUrl,
+      clientId,
+      clientSecret: secret || existing.clientSecret,
+      scope,
+      params,
+    };
+  });
+  if (deps.out.json) deps.out.result({ profile: name, baseUrl, clientId, scope, params });
+  deps.out.success(
+    `Wrote profile ${name}; next: dasvc login${name === view.name ? '' : ` --profile ${name}`}`,
+  );
+}

@@ -1,0 +1,72 @@
+import { Command } from '../../commander.js';
+
+/** Options of `dasvc mock` (SPEC §3, §5) as the flags give them. */
+export interface MockCommandOptions {
+  port: string;
+  host: string;
+  fixtures?: string;
+  autoApprove?: string;
+  codeTtl: string;
+  accessTtl: string;
+  refreshTtl: string;
+  stateFile?: string;
+  headersTimeout: string;
+  requestTimeout: string;
+  quirks?: string;
+  proxy?: string;
+  record?: string;
+  recordUser?: string;
+  validate?: boolean;
+  scrub?: string;
+  quiet?: boolean;
+  journalSize: string;
+  /** Global --json: one JSON object per request line (SPEC §8). */
+  json?: boolean;
+  /** Global --no-color. */
+  color?: boolean;
+}
+
+/** `dasvc mock` (SPEC §3, §5): runs the local mock service until SIGINT/SIGTERM. */
+export function mockCommand(): Command {
+  return new Command('mock')
+    .description('run the local mock of the Delegated Access Service')
+    .option('--port <n>', 'port to listen on; 0 picks a free one', '8080')
+    .option('--host <address>', 'interface to listen on', '127.0.0.1')
+    .option('--fixtures <dir>', "fixtures folder (default: the package's fixtures/)")
+    .option(
+      '--auto-approve <user>',
+      'approve every authorization request as this user, no consent page',
+    )
+    .option('--code-ttl <duration>', 'authorization code lifetime (90s, 15m, 1h, 30d)', '1h')
+    .option('--access-ttl <duration>', 'access token lifetime', '1h')
+    .option('--refresh-ttl <duration>', 'refresh token lifetime', '30d')
+    .option('--state-file <file>', 'keep codes and tokens in this file across restarts')
+    .option(
+      '--headers-timeout <duration>',
+      'a request head not complete by then gets 408 (500ms, 10s)',
+      '10s',
+    )
+    .option(
+      '--request-timeout <duration>',
+      'a request (body included) not complete by then gets 408',
+      '30s',
+    )
+    .option('--quirks <file>', "reproduce an installation's deviations (dasvc check --save-quirks)")
+    .option(
+      '--proxy <url>',
+      'forward every service request to this installation (README: Proxy, record, replay)',
+    )
+    .option('--record <dir>', 'with --proxy: write what passes as a fixtures folder')
+    .option('--record-user <name>', 'the one user of the recorded folder', undefined)
+    .option(
+      '--validate',
+      "with --proxy and --fixtures: check each call against the folder's contract",
+    )
+    .option('--scrub <list>', 'with --record: result members to replace, e.g. email,contact.phone')
+    .option('--quiet', 'no request log lines')
+    .option('--journal-size <n>', 'requests kept by the journal and the dashboard', '1000')
+    .action(async (_options: unknown, cmd: Command) => {
+      const { run } = await import('./run.js');
+      await run(cmd.optsWithGlobals<MockCommandOptions>());
+    });
+}

@@ -1,0 +1,41 @@
+import { UsageError } from '../../../errors.js';
+import { parsePort } from '../../port.js';
+import type { MockCommandOptions } from './command.js';
+
+/** `dasvc mock` (SPEC §3): flags → the options of runMock, which serves until SIGINT/SIGTERM. */
+export async function run(options: MockCommandOptions): Promise<void> {
+  const port = parsePort(options.port);
+  const { runMock } = await import('../../../mock/adapters/run-mock.js');
+  await runMock({
+    port,
+    host: options.host,
+    codeTtl: options.codeTtl,
+    accessTtl: options.accessTtl,
+    refreshTtl: options.refreshTtl,
+    headersTimeout: options.headersTimeout,
+    requestTimeout: options.requestTimeout,
+    ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }),
+    ...(options.autoApprove === undefined ? {} : { autoApprove: options.autoApprove }),
+    ...(options.stateFile === undefined ? {} : { stateFile: options.stateFile }),
+    ...(options.quirks === undefined ? {} : { quirks: options.quirks }),
+    ...(options.proxy === undefined ? {} : { proxy: options.proxy }),
+    ...(options.record === undefined ? {} : { record: options.record }),
+    ...(options.recordUser === undefined ? {} : { recordUser: options.recordUser }),
+    ...(options.validate ? { validate: true } : {}),
+    ...(options.scrub === undefined ? {} : { scrub: options.scrub }),
+    quiet: options.quiet === true,
+    journalSize: parseJournalSize(options.journalSize),
+    json: options.json === true,
+    color: options.color !== false,
+  });
+}
+
+/** Digits only; the range (1 to 1 000 000) is checked by the mock itself. */
+function parseJournalSize(text: string): number {
+  if (!/^[0-9]{1,9}$/.test(text)) {
+    throw new UsageError(`--journal-size must be a whole number, got "${text}"`, {
+      code: 'bad_journal_size',
+    });
+  }
+  return Number(text);
+}

@@ -1,0 +1,91 @@
+import { UsageError } from '../../../errors.js';
+import type { CliDeps } from '../../context.js';
+import type { ProfileOptions } from './command.js';
+import { tokenStateJson } from '../../token-state.js';
+import type { Profile } from '../../../store/profile-store.js';
+import { checkProfileName } from '../../../store/store-shape.js';
+
+function summary(
+  name: string,
+  profile: Profile,
+  active: boolean,
+  now: number,
+): Record<string, unknown> {
+  return {
+    name,
+    active,
+    baseUrl: profile.baseUrl ?? null,
+    clientId: profile.clientId ?? null,
+    clientSecret: profile.clientSecret ? '[set]' : null,
+    scope: profile.scope ?? null,
+    endpoints: profile.endpoints ?? {},
+    params: profile.params ?? 'query',
+    refreshMargin: profile.refreshMargin ?? null,
+    loggedIn: Boolean(profile.tokens),
+    tokens: profile.tokens ? tokenStateJson(name, profile, profile.tokens, now) : null,
+  };
+}
+
+/** `dasvc profile list|show|use|remove` (SPEC §3). Secrets and tokens are never shown. */
+export async function run(options: ProfileOptions, deps: CliDeps): Promise<void> {
+  const { action, name: target } = options;
+  const data = deps.store.read();
+  const profiles = data.profiles ?? {};
+  const active = deps.profileName(data);
+  if (action === 'list') {
+    const rows = Object.entries(profiles).map(([name, p]) =>
+      summary(name, p, name === active, deps.now()),
+    );
+    if (deps.out.json)
+      return deps.out.result(
+        rows.map(({ name, active: a, baseUrl, scope, loggedIn }) => ({
+          name,
+          active: a,
+          baseUrl,
+          scope,
+          loggedIn,
+        })),
+      );
+    if (rows.length === 0) return deps.out.info('No profiles yet; run dasvc login or dasvc init.');
+    for (const row of rows) {
+      deps.out.line(
+        `${row.active ? '*' : ' '} ${String(row.name)}\t${String(row.baseUrl ?? '')}\t${String(row.scope ?? '')}\t${row.loggedIn ? 'logged in' : 'logged out'}`,
+      );
+    }
+    return;
+  }
+  const name = target === undefined ? active : checkProfileName(target, `profile ${action}`);
+  const profile = Object.hasOwn(profiles, name) ? profiles[name] : undefined;
+  if (!profile)
+    throw new UsageError(`no profile named ${JSON.stringify(name)}`, {
+      code: 'no_such_profile',
+      hint: 'dasvc profile list',
+    });
+  if (action === 'show') {
+    const view = summary(name, profile, name === active, deps.now());
+    if (deps.out.json) return deps.out.result(view);
+    for (const [key, value] of Object.entries(view)) {
+      if (key === 'tokens' || value === null) continue;
+      deps.out.line(`${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+    }
+    const tokens = view.tokens as Record<string, unknown> | null;
+    if (tokens)
+      deps.out.line(
+        `accessExpiresAt: ${String(tokens.expiresAt ?? 'unknown')}\nrefreshable: ${String(tokens.refreshable)}`,
+      );
+    return;
+  }
+  await deps.store.update((fresh) => {
+    if (action === 'use') fresh.activeProfile = name;
+    else {
+      delete fresh.profiles?.[name];
+      if (fresh.activeProfile === name) delete fresh.activeProfile;
+    }
+  });
+  if (deps.out.json) deps.out.result({ profile: name, action });
+  deps.out.success(
+    action === 'use'
+      ? `Active profile: ${name}`
+      : `Removed profile ${name} (its tokens were not revoked)`,
+  );
+}

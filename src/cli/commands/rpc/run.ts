@@ -1,0 +1,182 @@
+import { readFileSync } from 'node:fs';
+import { AuthError, InterruptedError, ServiceError, UsageError } from '../../../errors.js';
+import { apiUrlFor } from '../../../oauth/endpoints.js';
+import {
+  buildApiRequest,
+  buildCall,
+  processApiResponse,
+  rpcErrorFrom,
+  type ApiAnswer,
+} from '../../../rpc/jsonrpc.js';
+import { parseParams } from '../../../rpc/params.js';
+import type { Profile } from '../../../store/profile-store.js';
+import { currentTokens, notLoggedIn } from '../../../store/session.js';
+import { readAll, type CliDeps } from '../../context.js';
+import type { RpcOptions } from './command.js';
+import { unknownMethodHint } from '../../method-hint.js';
+import { stdoutAnswered } from '../../output.js';
+import {
+  endpointOrMissing,
+  pickSetting,
+  resolveEndpoints,
+  resolvePlacement,
+  SETTINGS,
+} from '../../settings.js';
+import { baseUrlOf, loadProfile, sessionDeps, type ProfileView } from '../../token-state.js';
+
+/** Reads a file, or stdin for `-` (asynchronously, so that Ctrl-C still ends a waiting read). */
+async function readText(deps: CliDeps, path: string, what: string): Promise<string> {
+  try {
+    return path === '-' ? await readAll(deps.stdin, deps.signal) : readFileSync(path, 'utf8');
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    throw new UsageError(
+      `cannot read ${what} ${path === '-' ? 'from stdin' : path}: ${(error as Error).message}`,
+      { code: 'bad_params' },
+    );
+  }
+}
+
+function parseId(value: unknown): number {
+  if (value === undefined) return 1;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n))
+    throw new UsageError(`--id must be an integer, got ${JSON.stringify(value)}`, {
+      code: 'bad_id',
+    });
+  return n;
+}
+
+/** The request body: one call from the params grammar, or the batch array from --batch. */
+async function buildBody(options: RpcOptions, deps: CliDeps): Promise<unknown> {
+  const flags = options;
+  if (flags.batch !== undefined) {
+    if (options.method !== undefined)
+      throw new UsageError(
+        '--batch takes the calls from the file; leave out the method and params',
+        { code: 'bad_flags' },
+      );
+    for (const [flag, set] of [
+      ['--id', flags.id !== undefined],
+      ['--notify', Boolean(flags.notify)],
+    ] as const) {
+      if (set)
+        throw new UsageError(`${flag} cannot be combined with --batch: the file gives each call`, {
+          code: 'bad_flags',
+        });
+    }
+    const text = await readText(deps, String(flags.batch), 'the batch');
+    let batch: unknown;
+    try {
+      batch = JSON.parse(text);
+    } catch (error) {
+      throw new UsageError(`the batch is not valid JSON: ${(error as Error).message}`, {
+        code: 'bad_params',
+      });
+    }
+    if (!Array.isArray(batch))
+      throw new UsageError('the batch must be a JSON array of JSON-RPC requests', {
+        code: 'bad_params',
+      });
+    return batch;
+  }
+  if (options.method === undefined)
+    throw new UsageError('missing method: dasvc rpc <scope> <method> [params...]', {
+      code: 'missing_method',
+    });
+  const id = parseId(flags.id);
+  const stdin = options.paramItems.length === 1 && options.paramItems[0] === '-';
+  const stdinText = stdin ? await readText(deps, '-', 'params') : '';
+  const params = parseParams(options.paramItems, {
+    readFile: (path) => readFileSync(path, 'utf8'),
+    readStdin: () => stdinText,
+  });
+  return buildCall(options.method, params, id, Boolean(flags.notify));
+}
+
+/**
+ * `dasvc rpc` (SPEC §3): one call or a batch to the scope's API URL with the bearer token; the token
+ * comes from --token/DASVC_TOKEN (no store) or the profile, refreshed first when due, and refreshed
+ * once more if the API refuses it (another process may have rotated it, or its expiry was unknown).
+ * Without a token from flag or env, a profile that holds none is "not logged in" (exit 3) before
+ * any setting is looked at.
+ */
+export async function run(options: RpcOptions, deps: CliDeps): Promise<void> {
+  const body = await buildBody(options, deps);
+  const explicit = pickSetting(SETTINGS.token, options, deps.env, undefined)?.value;
+  let view: ProfileView | undefined;
+  let profile: Profile | undefined;
+  const needProfile =
+    explicit === undefined ||
+    (!pickSetting(SETTINGS.apiUrl, options, deps.env, undefined) &&
+      !pickSetting(SETTINGS.baseUrl, options, deps.env, undefined));
+  if (needProfile) {
+    view = loadProfile(deps);
+    profile = view.profile;
+    if (explicit === undefined && !profile?.tokens) throw notLoggedIn(view.name);
+  }
+  // A bad --params/DASVC_PARAMS is a usage error even on a call that happens not to refresh.
+  resolvePlacement(options, deps.env, profile);
+  const endpoints = resolveEndpoints(baseUrlOf(options, deps, profile), options, deps.env, profile);
+  const url = apiUrlFor(endpointOrMissing(endpoints, 'api'), options.scope);
+
+  let used = '';
+  const call = async (token: string, request = body): Promise<ApiAnswer> => {
+    used = token;
+    return processApiResponse(
+      await deps.send(buildApiRequest(url, token, request)),
+      options.scope,
+      request,
+    );
+  };
+  let answer: ApiAnswer;
+  if (explicit !== undefined) {
+    answer = await call(explicit);
+  } else {
+    const session = sessionDeps(options, deps, view!);
+    const { tokens } = await currentTokens(session);
+    try {
+      answer = await call(tokens.accessToken);
+    } catch (error) {
+      if (!(error instanceof AuthError) || error.status !== 401 || tokens.refreshToken === null)
+        throw error;
+      let retry;
+      try {
+        retry = await currentTokens(session, { rejected: tokens.accessToken });
+      } catch {
+        throw error;
+      }
+      answer = await call(retry.tokens.accessToken);
+    }
+  }
+  const hint = await unknownMethodHint(answer, options.scope, options.method, () =>
+    call(used, buildCall('rpc.discover', undefined, 1)),
+  );
+  report(answer, Boolean(options.raw), deps, hint);
+}
+
+/**
+ * Prints the answer (SPEC §3): `result`, the whole response with --raw, the array for a batch. A
+ * JSON-RPC error is thrown for main to print (`error <code>: <message>`, exit 1).
+ */
+function report(answer: ApiAnswer, raw: boolean, deps: CliDeps, hint?: string): void {
+  if (answer.kind === 'none') return;
+  const response = answer.body;
+  if (Array.isArray(response)) {
+    deps.out.result(response);
+    const failed = response.filter((item) => rpcErrorFrom(item) !== undefined).length;
+    if (failed > 0) {
+      throw stdoutAnswered(
+        new ServiceError(
+          `${failed} of ${response.length} calls in the batch answered with an error`,
+          { code: 'batch_error' },
+        ),
+      );
+    }
+    return;
+  }
+  const error = rpcErrorFrom(response, hint);
+  if (raw) deps.out.result(response);
+  if (error) throw raw ? stdoutAnswered(error) : error;
+  if (!raw) deps.out.result((response as { result?: unknown }).result ?? null);
+}

@@ -1,0 +1,45 @@
+import type { JournalEntry } from './journal.js';
+
+/** Paints text for a status (by class); the plain log uses none. */
+export type Painter = (status: number, text: string) => string;
+
+/**
+ * Control characters (line breaks, ESC) in user input would forge log lines or drive the
+ * terminal; they are shown as \u escapes.
+ */
+function printable(text: string): string {
+  return text.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** A field value; quoted when it has spaces or quotes, so the line still splits on spaces. */
+function value(text: string): string {
+  return /[\s"]/.test(text) ? JSON.stringify(text) : printable(text);
+}
+
+/**
+ * One log line of `dasvc mock` (SPEC §8): time, method, path with the query (secrets masked),
+ * status, duration; then rpc=, user=, client= where they apply; then `code: reason`.
+ */
+export function formatLogLine(entry: JournalEntry, paint?: Painter): string {
+  const query = entry.query === '' ? '' : `?${entry.query}`;
+  const status = entry.status === 0 ? 'dropped' : String(entry.status);
+  let line = `${entry.time} ${printable(entry.method)} ${printable(entry.path + query)} ${
+    paint ? paint(entry.status, status) : status
+  } ${entry.durationMs.toFixed(1)}ms`;
+  if (entry.rpc !== undefined) line += ` rpc=${entry.rpc.map(value).join(',')}`;
+  if (entry.user !== undefined) line += ` user=${value(entry.user)}`;
+  if (entry.client !== undefined) line += ` client=${value(entry.client)}`;
+  if (entry.reason !== undefined || entry.code !== undefined) {
+    const why = printable(
+      entry.code === undefined ? (entry.reason ?? '') : `${entry.code}: ${entry.reason ?? ''}`,
+    );
+    // A JSON-RPC error travels in a 200; its reason is painted as the refusal it is.
+    const as = entry.status >= 400 || entry.status === 0 ? entry.status : 400;
+    line += ` ${paint && entry.code !== undefined ? paint(as, why) : why}`;
+  }
+  return line;
+}

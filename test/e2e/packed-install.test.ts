@@ -1,0 +1,331 @@
+// The package as it is published (SPEC §1, issue 13): `npm pack`, the tarball installed in an
+// empty project (no msw), then the CLI, the three exports from ESM, and the types under
+// `moduleResolution: node16` and `bundler` from there. One slow file: it packs and installs once.
+import { execFile, spawn } from 'node:child_process';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+/** The install footprint goal of issue 13, without msw. */
+const FOOTPRINT_LIMIT = 15_000_000;
+const MARKER = 'dasvc-test: native module loaded:';
+
+let work: string;
+let project: string;
+let tarball: string;
+let packedFiles: string[];
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment of a shell in the empty project: none of `npm test`'s own npm_* variables. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!/^npm_/i.test(name)) env[name] = value;
+  }
+  return { ...env, NO_COLOR: '1', DASVC_CONFIG_DIR: join(work, 'config'), ...extra };
+}
+
+function run(file: string, args: string[], env = cleanEnv()): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(file, args, { cwd: project, env, timeout: 120_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** `node_modules/.bin/dasvc …` with a hook that reports any native module loaded (dlopen). */
+function dasvc(args: string[]): Promise<Run> {
+  return run(join(project, 'node_modules/.bin/dasvc'), args, cleanEnv(hookEnv()));
+}
+
+function hookEnv(): Record<string, string> {
+  return { NODE_OPTIONS: `--import=${join(work, 'dlopen-hook.mjs')}` };
+}
+
+/** Sum of file sizes under `dir` (apparent size, as `du --apparent-size`), and its package count. */
+function footprint(dir: string): { bytes: number; packages: number } {
+  let bytes = 0;
+  let packages = 0;
+  const walk = (path: string, depthInModules: boolean): void => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const full = join(path, entry.name);
+      if (entry.isSymbolicLink()) continue;
+      if (entry.isDirectory()) walk(full, entry.name === 'node_modules');
+      else bytes += lstatSync(full).size;
+      if (depthInModules && entry.isDirectory() && !entry.name.startsWith('.')) {
+        // A scope folder holds packages; anything else directly in node_modules is one.
+        packages += entry.name.startsWith('@') ? readdirSync(full).length : 1;
+      }
+    }
+  };
+  walk(dir, true);
+  return { bytes, packages };
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'dasvc-packed-'));
+  project = join(work, 'project');
+  mkdirSync(project);
+  // The dist that `npm test` has just built; --ignore-scripts: no rebuild under the other test files.
+  const packed = await new Promise<Run>((resolve) =>
+    execFile(
+      'npm',
+      ['pack', '--ignore-scripts', '--json', '--pack-destination', work],
+      { cwd: ROOT, env: cleanEnv() },
+      (error, stdout, stderr) => resolve({ code: error ? 1 : 0, stdout, stderr }),
+    ),
+  );
+  expect(packed.code, packed.stderr).toBe(0);
+  const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
+  tarball = join(work, info!.filename);
+  packedFiles = info!.files.map((f) => f.path);
+
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'empty-project', private: true, type: 'module' }),
+  );
+  writeFileSync(
+    join(work, 'dlopen-hook.mjs'),
+    `import { writeSync } from 'node:fs';
+const dlopen = process.dlopen;
+process.dlopen = function (module, filename, ...rest) {
+  writeSync(2, ${JSON.stringify(MARKER)} + ' ' + filename + '\\n');
+  return dlopen.call(this, module, filename, ...rest);
+};
+`,
+  );
+  // From the npm cache that `npm ci` filled; the registry only for what the cache lacks.
+  const installed = await run('npm', [
+    'install',
+    '--prefer-offline',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    tarball,
+  ]);
+  expect(installed.code, installed.stderr).toBe(0);
+}, 180_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the tarball', () => {
+  it('carries the LICENSE, the README, no sources or tests, and no map without its source', () => {
+    expect(packedFiles).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
+    expect(packedFiles.filter((f) => /^(src|test|scripts|\.ci)\//.test(f))).toEqual([]);
+    const unshipped: string[] = [];
+    for (const map of packedFiles.filter((f) => f.endsWith('.map'))) {
+      const { sources } = JSON.parse(readFileSync(join(ROOT, map), 'utf8')) as {
+        sources: string[];
+      };
+      for (const source of sources) {
+        const shipped = join(map, '..', source);
+        if (!packedFiles.includes(shipped)) unshipped.push(`${map} → ${shipped}`);
+      }
+    }
+    expect(unshipped).toEqual([]);
+    expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+  });
+
+  it('passes publint (strict) and arethetypeswrong (ESM-only profile)', async () => {
+    const { messages, pkg } = await publint({
+      pack: { tarball: readFileSync(tarball).buffer as ArrayBuffer },
+      strict: true,
+    });
+    expect(messages.map((m) => formatMessage(m, pkg) ?? m.code)).toEqual([]);
+    const attw = await run(process.execPath, [
+      join(ROOT, 'node_modules/@arethetypeswrong/cli/dist/index.js'),
+      tarball,
+      '--profile',
+      'esm-only',
+      '--format',
+      'ascii',
+    ]);
+    expect(attw.code, attw.stdout + attw.stderr).toBe(0);
+  });
+
+  it('installs without msw, under the footprint goal', () => {
+    const { bytes, packages } = footprint(join(project, 'node_modules'));
+    // The README's footprint figures come from this line.
+    console.log(`installed: ${(bytes / 1e6).toFixed(1)} MB in ${packages} packages`);
+    expect(readdirSync(join(project, 'node_modules'))).not.toContain('msw');
+    expect(bytes).toBeLessThan(FOOTPRINT_LIMIT);
+  });
+});
+
+describe('the CLI from the installed package', () => {
+  it('--version and --help answer without loading the native keyring binding', async () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const version = await dasvc(['--version']);
+    expect(version).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
+    expect(version.stderr).not.toContain(MARKER);
+    const help = await dasvc(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: dasvc');
+    expect(help.stderr).not.toContain(MARKER);
+    // The hook does see the binding when it loads: the check above can fail.
+    const control = await run(
+      process.execPath,
+      ['-e', 'await import("@napi-rs/keyring")', '--input-type=module'],
+      cleanEnv(hookEnv()),
+    );
+    expect(control.stderr).toContain(MARKER);
+  });
+
+  it('dasvc mock prints its listening line first, without the native binding', async () => {
+    const child = spawn(
+      join(project, 'node_modules/.bin/dasvc'),
+      ['mock', '--port', '0', '--quiet'],
+      {
+        cwd: project,
+        env: cleanEnv(hookEnv()),
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise((resolve) => child.on('close', resolve));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (stdout.includes('\n')) resolve();
+        });
+        child.on('close', () => reject(new Error(`mock exited: ${stderr}`)));
+      });
+      const url = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout)?.[1];
+      expect(url, stdout).toBeDefined();
+      const answer = await fetch(`${url}/webservice/json/crm`, {
+        method: 'POST',
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'rpc.discover', id: 1 }),
+      });
+      expect(answer.status).toBe(401);
+    } finally {
+      child.kill();
+      await exited;
+    }
+    expect(stderr).not.toContain(MARKER);
+  });
+
+  it('dasvc demo runs the whole flow', async () => {
+    const demo = await dasvc(['demo']);
+    expect(demo.code, demo.stderr).toBe(0);
+    expect(demo.stdout).toContain('Ada Lovelace, Grace Hopper');
+    expect(demo.stdout).toContain('{"result":"Token revoked"}');
+  });
+});
+
+describe('the exports from ESM and TypeScript', () => {
+  it('imports dasvc and dasvc/mock without msw; dasvc/msw names the missing peer', async () => {
+    writeFileSync(
+      join(project, 'without-msw.mjs'),
+      `
+import { dasvc, DasvcError } from 'dasvc';
+import { createMockApp, startMockServer } from 'dasvc/mock';
+const app = createMockApp();
+const answer = await app(new Request('http://x.test/webservice/json/crm', { method: 'POST',
+  body: JSON.stringify({ jsonrpc: '2.0', method: 'rpc.discover', id: 1 }) }));
+const server = await startMockServer({ port: 0 });
+await server.close();
+let msw = '';
+try { await import('dasvc/msw'); } catch (error) { msw = (error instanceof DasvcError ? 'DasvcError: ' : '') + error.message; }
+console.log(JSON.stringify({ client: typeof dasvc, status: answer.status, url: server.url.startsWith('http://'), msw }));
+`,
+    );
+    const result = await run(process.execPath, ['without-msw.mjs']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      client: 'function',
+      status: 401,
+      url: true,
+      msw: expect.stringMatching(/^DasvcError: dasvc\/msw needs msw.*npm install -D msw/),
+    });
+  });
+
+  it('dasvc/msw answers through msw once the project has it', async () => {
+    // The integrator's own msw (a dev dependency of theirs): the repository's copy, linked.
+    symlinkSync(join(ROOT, 'node_modules/msw'), join(project, 'node_modules/msw'), 'dir');
+    writeFileSync(
+      join(project, 'with-msw.mjs'),
+      `
+import { createMockHandlers } from 'dasvc/msw';
+import { setupServer } from 'msw/node';
+const server = setupServer(...createMockHandlers({ baseUrl: 'https://das.example.test' }));
+server.listen({ onUnhandledRequest: 'error' });
+const answer = await fetch('https://das.example.test/webservice/authorize?grant_type=authorization_code&client_id=demo-client&client_secret=demo-secret&code=nope', { method: 'POST' });
+server.close();
+console.log(JSON.stringify([answer.status, (await answer.json()).error]));
+`,
+    );
+    const result = await run(process.execPath, ['with-msw.mjs']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([400, 'invalid_grant']);
+  });
+
+  it('type-checks under moduleResolution node16 and bundler', async () => {
+    symlinkSync(join(ROOT, 'node_modules/@types'), join(project, 'node_modules/@types'), 'dir');
+    writeFileSync(
+      join(project, 'typed.ts'),
+      `
+import { dasvc, DasvcError } from 'dasvc';
+import { createMockApp, startMockServer } from 'dasvc/mock';
+import { createMockHandlers } from 'dasvc/msw';
+
+const client = dasvc({ baseUrl: 'http://127.0.0.1:1', clientId: 'a', clientSecret: 'b' });
+const handler: (request: Request) => Promise<Response> = createMockApp({ accessTtl: '1h' });
+const server: Promise<{ url: string; close(): Promise<void> }> = startMockServer({ port: 0 });
+const handlers: unknown[] = createMockHandlers({ baseUrl: 'https://x.test', codeTtl: 60 });
+const isError = (value: unknown): value is DasvcError => value instanceof DasvcError;
+export { client, handler, server, handlers, isError };
+`,
+    );
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    // skipLibCheck only under bundler: node16 checks every shipped declaration in full once.
+    const check = (name: string, module: string, moduleResolution: string) => {
+      writeFileSync(
+        join(project, name),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            module,
+            moduleResolution,
+            target: 'ES2022',
+            noEmit: true,
+            skipLibCheck: moduleResolution === 'Bundler',
+            types: ['node'],
+            lib: ['ES2022', 'DOM'],
+          },
+          files: ['typed.ts'],
+        }),
+      );
+      return run(process.execPath, [tsc, '-p', name]);
+    };
+    const [node16, bundler] = await Promise.all([
+      check('tsconfig.node16.json', 'Node16', 'Node16'),
+      check('tsconfig.bundler.json', 'ESNext', 'Bundler'),
+    ]);
+    expect(node16.code, node16.stdout).toBe(0);
+    expect(bundler.code, bundler.stdout).toBe(0);
+  });
+});

@@ -1,0 +1,76 @@
+// SPEC §3: output into a closed pipe (`dasvc … | head -1`) ends the command quietly with exit 0.
+// Each run goes through a real shell pipe into `head`, which exits before (head -0) or while
+// (head -1 on the demo's narration) dasvc writes.
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  BIN,
+  browserEnv,
+  freshConfigDir,
+  loginArgs,
+  mintTokens,
+  runCli,
+  startMockForCli,
+} from '../helpers/cli.js';
+
+const mock = startMockForCli();
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function configDir(): string {
+  const dir = freshConfigDir();
+  dirs.push(dir);
+  return dir;
+}
+
+/** `dasvc <args> | head -<lines>` in sh; dasvc's own exit code comes back as the last stderr line. */
+function intoClosedPipe(
+  args: string[],
+  lines: number,
+  env: Record<string, string>,
+): Promise<{ code: number; stderr: string }> {
+  const script = `{ "$0" "$@"; echo "rc=$?" >&2; } | head -${lines} >/dev/null`;
+  const child = spawn('sh', ['-c', script, process.execPath, BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), CI: '1', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', () => {
+      const match = /rc=(\d+)\n$/.exec(stderr);
+      resolve({ code: match ? Number(match[1]) : -1, stderr: stderr.replace(/rc=\d+\n$/, '') });
+    });
+  });
+}
+
+describe('output into a closed pipe', () => {
+  it('ends every command quietly with exit 0', async () => {
+    const dir = configDir();
+    const login = await runCli(loginArgs(mock.url), dir, { env: browserEnv() });
+    expect(login.code, login.stderr).toBe(0);
+    const { access_token } = await mintTokens(mock.url, 'alice', 'crm');
+    const env = { DASVC_CONFIG_DIR: dir };
+    const runs: [string[], number, Record<string, string>][] = [
+      [['token', 'status'], 1, env],
+      [['token', 'status'], 0, env],
+      [['profile', 'list'], 0, env],
+      [['profile', 'show'], 0, env],
+      [['rpc', 'crm', 'contacts.list'], 0, env],
+      [['rpc', 'crm', 'contacts.list', '--base-url', mock.url], 0, { DASVC_TOKEN: access_token }],
+      [['completion', 'bash'], 0, env],
+      [['--help'], 0, env],
+      [['--version'], 0, env],
+      [['demo'], 1, { DASVC_CONFIG_DIR: configDir() }],
+    ];
+    const results = [];
+    for (const [args, lines, runEnv] of runs)
+      results.push({ args, ...(await intoClosedPipe(args, lines, runEnv)) });
+    expect(results).toEqual(runs.map(([args]) => ({ args, code: 0, stderr: '' })));
+  });
+});

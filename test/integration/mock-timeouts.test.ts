@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { rawHttp, startMock, startMockForFile, withMock } from '../helpers/mock-client.js';
+import { runDasvc, spawnMock } from '../helpers/mock-process.js';
+
+// Short timeouts: the test waits for the 408, never for the 10 s / 30 s defaults.
+const mock = startMockForFile({ headersTimeout: '300ms', requestTimeout: '700ms' });
+
+describe('the mock under stalled and odd requests (issue 14.6)', () => {
+  it('regression: CONNECT gets a 405 JSON answer like other methods, and the server lives on', async () => {
+    const answer = await rawHttp(
+      mock.url,
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+    );
+    expect(answer.status).toBe(405);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.headers.allow).toBe('GET, POST');
+    expect(JSON.parse(answer.body)).toEqual({
+      error: 'method_not_allowed',
+      error_description: 'allowed methods: GET, POST',
+    });
+    const clock = await fetch(`${mock.url}/_mock/clock`);
+    expect(clock.status).toBe(200);
+  });
+
+  it('regression: a request head that stalls gets 408 (JSON) after --headers-timeout', async () => {
+    const answer = await rawHttp(mock.url, 'GET /_mock/clock HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    expect(answer.status).toBe(408);
+    expect(JSON.parse(answer.body)).toMatchObject({ error: 'invalid_request' });
+    expect(JSON.parse(answer.body).error_description).toMatch(/timed out/);
+  });
+
+  it('regression: a body that stalls gets 408 (JSON) after --request-timeout', async () => {
+    const answer = await rawHttp(
+      mock.url,
+      'POST /webservice/authorize HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant_type=',
+    );
+    expect(answer.status).toBe(408);
+    expect(JSON.parse(answer.body).error_description).toMatch(/timed out/);
+    const clock = await fetch(`${mock.url}/_mock/clock`);
+    expect(clock.status).toBe(200);
+  });
+
+  it('a whole request within the timeouts is answered as usual, on a kept-alive connection too', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${mock.url}/_mock/clock`);
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+  });
+
+  it('timeouts are checked: durations of at least 1 ms, the request one not shorter than the head one', async () => {
+    for (const options of [
+      { headersTimeout: '0s' },
+      { headersTimeout: 'soon' },
+      { requestTimeout: '-1' },
+      { headersTimeout: '5s', requestTimeout: '1s' },
+    ]) {
+      await expect(startMock(options), JSON.stringify(options)).rejects.toBeInstanceOf(UsageError);
+    }
+    await withMock({ headersTimeout: 2, requestTimeout: '2s' }, async (m) => {
+      expect((await fetch(`${m.url}/_mock/clock`)).status).toBe(200);
+    });
+  });
+
+  it('dasvc mock --headers-timeout / --request-timeout set them; a bad one is a usage error', async () => {
+    const bad = await runDasvc(['mock', '--port', '0', '--headers-timeout', 'soon']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--headers-timeout');
+    const mock = await spawnMock([
+      '--quiet',
+      '--headers-timeout',
+      '200ms',
+      '--request-timeout',
+      '1s',
+    ]);
+    try {
+      const answer = await rawHttp(mock.url, 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      expect(answer.status).toBe(408);
+      expect(answer.body).toContain('within 200 ms');
+    } finally {
+      expect(await mock.stop('SIGTERM')).toBe(0);
+    }
+  });
+});

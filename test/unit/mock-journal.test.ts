@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest';
+import { createMockApp } from '../../src/mock/index.js';
+import { Journal, type JournalEntry, type JournalRecord } from '../../src/mock/core/journal.js';
+import { formatLogLine } from '../../src/mock/core/log-line.js';
+import { UsageError } from '../../src/errors.js';
+
+const BASE = 'http://127.0.0.1:8080';
+
+function record(i: number, query = ''): JournalRecord {
+  return {
+    seq: 0,
+    time: Date.UTC(2030, 0, 1) + i,
+    method: 'GET',
+    path: `/p/${i}`,
+    query,
+    status: 200,
+    durationMs: 0.5,
+    note: undefined,
+  };
+}
+
+describe('Journal: a bounded ring buffer (SPEC §8)', () => {
+  it('keeps the last `size` records in order, numbered from 1, across wrap-around', () => {
+    const journal = new Journal(3);
+    for (let i = 1; i <= 7; i++) journal.add(record(i));
+    expect(journal.list().map((e) => e.seq)).toEqual([5, 6, 7]);
+    expect(journal.list().map((e) => e.path)).toEqual(['/p/5', '/p/6', '/p/7']);
+    expect(journal.info()).toEqual({ last: 7, size: 3, epoch: 0 });
+  });
+
+  it('`after` returns only newer entries, `limit` only the newest of them', () => {
+    const journal = new Journal(10);
+    for (let i = 1; i <= 6; i++) journal.add(record(i));
+    expect(journal.list(4).map((e) => e.seq)).toEqual([5, 6]);
+    expect(journal.list(6)).toEqual([]);
+    expect(journal.list(0, 2).map((e) => e.seq)).toEqual([5, 6]);
+    expect(journal.list(1, 100).map((e) => e.seq)).toEqual([2, 3, 4, 5, 6]);
+  });
+
+  it('a clear empties it, bumps the epoch and never reuses a seq', () => {
+    const journal = new Journal(4);
+    for (let i = 1; i <= 3; i++) journal.add(record(i));
+    journal.clear();
+    expect(journal.list()).toEqual([]);
+    journal.add(record(9));
+    expect(journal.list()).toMatchObject([{ seq: 4, path: '/p/9' }]);
+    expect(journal.info()).toEqual({ last: 4, size: 4, epoch: 1 });
+  });
+
+  it('masks secrets of the query when read', () => {
+    const journal = new Journal(2);
+    journal.add(record(1, 'code=abc&state=xyz&scope=crm'));
+    expect(journal.list()[0]!.query).toBe('code=[redacted]&state=[redacted]&scope=crm');
+  });
+});
+
+describe('log line (SPEC §8)', () => {
+  const entry: JournalEntry = {
+    seq: 1,
+    time: '2030-01-01T00:00:00.000Z',
+    method: 'POST',
+    path: '/webservice/json/crm',
+    query: '',
+    status: 200,
+    durationMs: 1.234,
+    rpc: ['contacts.get', 'contacts.list'],
+    user: 'alice',
+    client: 'demo-client',
+    code: -32602,
+    reason: 'id must be integer, got string',
+  };
+
+  it('time, method, path, status, duration, then rpc/user/client, then code: reason', () => {
+    expect(formatLogLine(entry)).toBe(
+      '2030-01-01T00:00:00.000Z POST /webservice/json/crm 200 1.2ms rpc=contacts.get,contacts.list user=alice client=demo-client -32602: id must be integer, got string',
+    );
+  });
+
+  it('user input cannot forge lines or drive the terminal; spaced values are quoted', () => {
+    const line = formatLogLine({
+      ...entry,
+      client: 'evil\n2030-01-01T00:00:00.000Z GET / 200 0.1ms',
+      user: 'a b',
+      reason: 'x\u001b[31m',
+    });
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).not.toContain('\u001b');
+    expect(line).toContain('user="a b"');
+    expect(line).toContain('\\u001b[31m');
+  });
+
+  it('a painter colours the status and the refusal by class, never the rest', () => {
+    const calls: [number, string][] = [];
+    const line = formatLogLine(entry, (status, text) => {
+      calls.push([status, text]);
+      return `<${text}>`;
+    });
+    // A JSON-RPC error travels in a 200 but is painted as a refusal.
+    expect(calls).toEqual([
+      [200, '200'],
+      [400, '-32602: id must be integer, got string'],
+    ]);
+    expect(line).toContain(' <200> 1.2ms ');
+  });
+
+  it('a dropped connection shows as such', () => {
+    const line = formatLogLine({ ...entry, status: 0, rpc: undefined, code: 'dropped' });
+    expect(line).toContain(' dropped 1.2ms');
+  });
+});
+
+describe('journal through the app', () => {
+  it('journalSize bounds GET /_mock/journal; after/limit page it; bad values are refused', async () => {
+    const app = createMockApp({ journalSize: 5 });
+    for (let i = 0; i < 12; i++) await app(new Request(`${BASE}/nowhere/${i}`));
+    const read = async (query = '') =>
+      (await (await app(new Request(`${BASE}/_mock/journal${query}`))).json()) as {
+        entries: JournalEntry[];
+        last: number;
+        size: number;
+      };
+    const all = await read();
+    expect(all.entries.map((e) => e.path)).toEqual([7, 8, 9, 10, 11].map((i) => `/nowhere/${i}`));
+    expect(all).toMatchObject({ last: 12, size: 5 });
+    expect((await read('?after=10')).entries.map((e) => e.seq)).toEqual([11, 12]);
+    expect((await read('?limit=1')).entries.map((e) => e.seq)).toEqual([12]);
+    const bad = await app(new Request(`${BASE}/_mock/journal?after=-1`));
+    expect(bad.status).toBe(400);
+  });
+
+  it.each([0, -1, 1.5, 1_000_001, Number.NaN])('journalSize %s is a usage error', (size) => {
+    expect(() => createMockApp({ journalSize: size })).toThrow(UsageError);
+  });
+
+  it('control reads are neither journaled nor logged; control changes are logged', async () => {
+    const lines: string[] = [];
+    const app = createMockApp({ log: (l) => lines.push(l) });
+    await app(new Request(`${BASE}/_mock/journal`));
+    await app(new Request(`${BASE}/_mock/`));
+    expect(lines).toEqual([]);
+    await app(new Request(`${BASE}/_mock/reset`, { method: 'POST' }));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/ POST \/_mock\/reset 200 /);
+    const { entries } = (await (await app(new Request(`${BASE}/_mock/journal`))).json()) as {
+      entries: unknown[];
+    };
+    expect(entries).toEqual([]);
+  });
+});
+
+describe('GET/DELETE /_mock/grants', () => {
+  it('lists grants with user, client, scope and virtual expiry; DELETE revokes every token', async () => {
+    let wall = Date.UTC(2030, 0, 1);
+    const app = createMockApp({ now: () => wall });
+    const post = (path: string, body: unknown) =>
+      app(new Request(`${BASE}${path}`, { method: 'POST', body: JSON.stringify(body) }));
+    const minted = (await (
+      await post('/_mock/tokens', { user: 'bob', scope: 'crm', client_id: 'other-client' })
+    ).json()) as { access_token: string };
+    await post('/_mock/tokens', { user: 'alice', scope: 'crm wiki' });
+    const list = async () =>
+      (
+        (await (await app(new Request(`${BASE}/_mock/grants`))).json()) as {
+          grants: { id: number; user: string; accessExpiresAt: string | null }[];
+        }
+      ).grants;
+    const grants = await list();
+    expect(grants).toEqual([
+      {
+        id: 2,
+        user: 'alice',
+        client: 'demo-client',
+        scopes: ['crm', 'wiki'],
+        accessExpiresAt: '2030-01-01T01:00:00.000Z',
+        refreshExpiresAt: '2030-01-01T01:00:00.000Z',
+      },
+      expect.objectContaining({ id: 1, user: 'bob', client: 'other-client', scopes: ['crm'] }),
+    ]);
+    const works = async () =>
+      (
+        await app(
+          new Request(`${BASE}/webservice/json/crm`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${minted.access_token}` },
+            body: '{"jsonrpc":"2.0","method":"contacts.list","id":1}',
+          }),
+        )
+      ).status;
+    expect(await works()).toBe(200);
+    const revoked = await app(new Request(`${BASE}/_mock/grants/1`, { method: 'DELETE' }));
+    expect(await revoked.json()).toEqual({ revoked: 1 });
+    expect(await works()).toBe(401);
+    expect((await list()).map((g) => g.id)).toEqual([2]);
+    expect((await app(new Request(`${BASE}/_mock/grants/1`, { method: 'DELETE' }))).status).toBe(
+      404,
+    );
+    expect((await app(new Request(`${BASE}/_mock/grants/x`, { method: 'DELETE' }))).status).toBe(
+      404,
+    );
+    expect((await app(new Request(`${BASE}/_mock/grants/2`))).status).toBe(405);
+    // Past expiry on the virtual clock the grant is gone from the list.
+    wall += 2 * 3600_000;
+    expect(await list()).toEqual([]);
+  });
+});
+
+describe('GET /_mock/ (dashboard)', () => {
+  it('is self-contained HTML whose CSP allows only its own script and style', async () => {
+    const res = await createMockApp()(new Request(`${BASE}/_mock/`));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = res.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+=*'(;|$)/);
+    expect(csp).toContain("connect-src 'self'");
+    const html = await res.text();
+    expect(html).not.toMatch(/(src|href)=["']?(https?:)?\/\//);
+    expect(html).toContain('<script>');
+  });
+});

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { parseQuirks, QUIRK_MEMBERS, QUIRK_VALUES } from '../../src/mock/core/quirks.js';
+import { UsageError } from '../../src/errors.js';
+
+const schema = JSON.parse(
+  readFileSync(new URL('../../schema/quirks.schema.json', import.meta.url), 'utf8'),
+) as { properties: Record<string, unknown> };
+const validate = new Ajv2020({ strict: true, allErrors: true }).compile(schema);
+
+/** Whether parseQuirks accepts a value (it throws a UsageError otherwise). */
+function parses(value: unknown): boolean {
+  try {
+    parseQuirks(value);
+    return true;
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return false;
+  }
+}
+
+const SAMPLES: unknown[] = [
+  {},
+  { expiresIn: 'number' },
+  { expiresIn: 'seconds' },
+  { refreshRotation: false },
+  { refreshRotation: 'false' },
+  { oldRefreshTokenAccepted: true },
+  { refreshAfterExpiry: 1 },
+  { revokeUnknownToken: 'error' },
+  { revokeUnknownToken: 'ignore' },
+  { errorBody: 'text' },
+  { errorBody: 'html' },
+  { rpcDiscover: false },
+  { tokenPath: '/oauth/token' },
+  { tokenPath: '/webservice/authorize' },
+  { tokenPath: 'oauth/token' },
+  { tokenPath: '/oauth/token?x=1' },
+  { tokenPath: '/webservice/authorize/revoke' },
+  { tokenPath: '/_mock/tokens' },
+  { tokenPath: 7 },
+  { colour: 'red' },
+  [],
+  null,
+  'expiresIn',
+  {
+    expiresIn: 'absent',
+    refreshRotation: false,
+    oldRefreshTokenAccepted: true,
+    refreshAfterExpiry: true,
+    revokeUnknownToken: 'error',
+    errorBody: 'text',
+    rpcDiscover: false,
+    tokenPath: '/token',
+  },
+];
+
+describe('quirks file format (SPEC §7)', () => {
+  it('the schema names exactly the members of the SPEC §7 table', () => {
+    expect(Object.keys(schema.properties).sort()).toEqual([...QUIRK_MEMBERS].sort());
+    expect(Object.keys(QUIRK_VALUES).length).toBe(QUIRK_MEMBERS.length - 1);
+  });
+
+  it.each(SAMPLES.map((s) => [JSON.stringify(s), s]))(
+    'parser and JSON Schema agree on %s',
+    (_name, sample) => {
+      expect(parses(sample)).toBe(validate(sample));
+    },
+  );
+
+  it('names the unknown member or the bad value', () => {
+    expect(() => parseQuirks({ colour: 'red' }, 'q.json')).toThrow(
+      'q.json: unknown member "colour"',
+    );
+    expect(() => parseQuirks({ errorBody: 'html' }, 'q.json')).toThrow(
+      'q.json: errorBody: unknown value "html" (allowed: "rfc6749", "text")',
+    );
+    expect(() => parseQuirks({ tokenPath: 'token' })).toThrow(/tokenPath "token" must be a path/);
+  });
+
+  it('keeps what it was given, defaults included', () => {
+    expect(parseQuirks({ expiresIn: 'string', rpcDiscover: true })).toEqual({
+      expiresIn: 'string',
+      rpcDiscover: true,
+    });
+  });
+});
