@@ -7,6 +7,11 @@ const argv = process.argv;
 const fs = process.getBuiltinModule('node:fs');
 if (argv.length === 3 && argv[2] === '--version') {
   const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  // A closed pipe (`dasvc --version | true`) ends quietly with exit 0, as in src/cli/closed-pipe.ts.
+  process.stdout.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
   process.stdout.write(`${pkg.version}\n`);
 } else {
   const bundle = new URL('../dist/bin/main.js', import.meta.url);
