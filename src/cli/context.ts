@@ -70,6 +70,7 @@ export async function createDeps(command: Command, io: ContextIo = {}): Promise<
     ? (line: string) => void stderr.write(`${style.dim(line)}\n`)
     : undefined;
   const store = new ProfileStore(configFile(env));
+  store.onLockWait = (message) => out.info(message);
   const signal = io.signal ?? interruptSignal();
   return {
     env,

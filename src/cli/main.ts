@@ -16,6 +16,14 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${pkg.version}\n`);
     return ExitCode.ok;
   }
+  if (argv[2] === '__complete') {
+    // The completion scripts' helper (SPEC §3): it gives up silently within 1 s, whatever it waits on.
+    const { completeLine, COMPLETION_BUDGET_MS } =
+      await import('./commands/completion/complete.js');
+    setTimeout(() => process.exit(0), COMPLETION_BUDGET_MS - performance.now()).unref();
+    await completeLine(argv.slice(argv[3] === '--' ? 4 : 3), process);
+    return ExitCode.ok;
+  }
   const json = argv.includes('--json');
   const [
     { buildProgram, commandNameIn },

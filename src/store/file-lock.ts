@@ -1,115 +1,209 @@
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import * as fs from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 
 export interface LockOptions {
-  /** Give up waiting after this long (ms). */
+  /** Give up waiting for a live holder after this long (ms). Default 90 s. */
   waitMs?: number;
-  /** A lock older than this (ms) is considered abandoned even if its pid looks alive (pid reuse). */
+  /**
+   * A lock whose mtime was not refreshed for this long (ms) is abandoned and taken over; a holder
+   * refreshes it every second. Default 5 s, at least 2 s (proper-lockfile's floor).
+   */
   staleMs?: number;
+  /** Told once, after `noticeMs` of waiting, who holds the lock and since when (the CLI: stderr). */
+  onWait?: (message: string) => void;
+  /** How long to wait before `onWait` (ms). Default 1 s. */
+  noticeMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
 
-interface LockContent {
+/** What a holder leaves inside the lock directory, for the waiters' notice. */
+interface LockOwner {
   pid: number;
-  at: number;
-  nonce: string;
+  host: string;
+  since: number;
+  command: string;
 }
 
-function pidAlive(pid: number): boolean {
+const OWNER_FILE = 'owner.json';
+const DEFAULT_STALE_MS = 5000;
+
+/** Who we are, for the waiters: pid, host, and the command words (never a flag value: no secret). */
+function ownerRecord(): LockOwner {
+  const words: string[] = [];
+  for (const arg of process.argv.slice(2)) {
+    if (!/^[a-z][a-z-]*$/.test(arg) || words.length === 2) break;
+    words.push(arg);
+  }
+  return {
+    pid: process.pid,
+    host: hostname(),
+    since: Date.now(),
+    command: ['dasvc', ...words].join(' '),
+  };
+}
+
+/**
+ * The fs proper-lockfile works through. mkdir leaves owner.json in the new lock at once, before
+ * proper-lockfile reads the mtime it then keeps fresh (a later write would change that mtime and
+ * make the lock look compromised). rmdir removes owner.json first, and what sits in a lock's place
+ * may be a plain file (a v0.1 lock, an empty file left by a kill): it goes too; anything else stays.
+ */
+const lockFs = {
+  ...fs,
+  mkdir(path: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
+    fs.mkdir(path, (error) => {
+      if (!error) {
+        try {
+          fs.writeFileSync(join(path, OWNER_FILE), JSON.stringify(ownerRecord()), { mode: 0o600 });
+        } catch {
+          // only for the waiters' notice
+        }
+      }
+      callback(error);
+    });
+  },
+  rmdir(path: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
+    fs.unlink(join(path, OWNER_FILE), () => {
+      fs.rmdir(path, (error) => {
+        if (error?.code === 'ENOTDIR') fs.unlink(path, callback);
+        else callback(error);
+      });
+    });
+  },
+};
+
+function readOwner(path: string): Partial<LockOwner> | undefined {
+  for (const file of [join(path, OWNER_FILE), path]) {
+    try {
+      const value = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+      // v0.1 lock files held {pid, at}.
+      return {
+        ...value,
+        since: (value.since ?? value.at) as number | undefined,
+      } as Partial<LockOwner>;
+    } catch {
+      // not there, a directory, empty or not JSON: try the next, else unknown
+    }
+  }
+  return undefined;
+}
+
+/** Whether the recorded holder is a process of this machine that no longer exists. */
+function holderGone(owner: Partial<LockOwner> | undefined): boolean {
+  if (typeof owner?.pid !== 'number' || (owner.host !== undefined && owner.host !== hostname()))
+    return false;
   try {
-    process.kill(pid, 0);
-    return true;
+    process.kill(owner.pid, 0);
+    return false;
   } catch (error) {
     // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 
-function readLock(
-  path: string,
-): { content: LockContent | undefined; raw: string; mtimeMs: number } | undefined {
+function mtimeOf(path: string): number | undefined {
   try {
-    const raw = readFileSync(path, 'utf8');
-    const mtimeMs = statSync(path).mtimeMs;
-    try {
-      return { content: JSON.parse(raw) as LockContent, raw, mtimeMs };
-    } catch {
-      return { content: undefined, raw, mtimeMs };
-    }
+    return fs.statSync(path).mtimeMs;
   } catch {
     return undefined;
   }
 }
 
+/** "held by pid 4242 on host (dasvc token refresh) since 2026-…Z", or what is known of it. */
+function describeHolder(path: string, staleMs: number): string {
+  const owner = readOwner(path);
+  const who =
+    owner?.pid === undefined
+      ? 'held by an unknown process'
+      : `held by pid ${String(owner.pid)}${owner.host ? ` on ${owner.host}` : ''}${owner.command ? ` (${owner.command})` : ''}`;
+  const since =
+    typeof owner?.since === 'number' && Number.isFinite(owner.since)
+      ? ` since ${new Date(owner.since).toISOString()}`
+      : '';
+  return `waiting for the lock ${path}: ${who}${since}; a lock its holder stops refreshing is taken over after ${Math.round(staleMs / 1000)} s`;
+}
+
 /**
- * Runs `fn` holding an exclusive lock file (O_CREAT|O_EXCL), so that across processes at most one
- * refreshes or writes at a time. A lock whose owner pid is gone, or that is older than `staleMs`,
- * is taken over: a crashed or Ctrl-C'd process never blocks the others for long.
+ * Runs `fn` holding an exclusive lock at `path` across processes (proper-lockfile: an atomic
+ * mkdir, its mtime refreshed every second while held), so that at most one process refreshes or
+ * writes at a time. A lock whose holder process is gone (same host) is taken over at once; one not
+ * refreshed for `staleMs` too: a live unrelated pid (pid reuse), a file or directory left in its
+ * place, a time in the future (clock stepped back: judged by how long its mtime has stood still
+ * while we watched) never block for more than `staleMs` and a poll.
  */
 export async function withFileLock<T>(
   path: string,
   fn: () => Promise<T>,
   options: LockOptions = {},
 ): Promise<T> {
+  const { lock } = await import('proper-lockfile');
   const now = options.now ?? Date.now;
   const sleep =
     options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const waitMs = options.waitMs ?? 90_000;
-  const staleMs = options.staleMs ?? 60_000;
-  const nonce = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const staleMs = Math.max(2000, options.staleMs ?? DEFAULT_STALE_MS);
+  const noticeMs = options.noticeMs ?? 1000;
   const started = now();
+  let told = false;
+  let watched: { mtimeMs: number; since: number } | undefined;
+  let release!: () => Promise<void>;
   for (;;) {
     try {
-      const fd = openSync(path, 'wx', 0o600);
-      try {
-        writeSync(fd, JSON.stringify({ pid: process.pid, at: now(), nonce } satisfies LockContent));
-      } finally {
-        closeSync(fd);
-      }
+      release = await lock(path, {
+        lockfilePath: path,
+        realpath: false,
+        stale: staleMs,
+        update: 1000,
+        retries: 0,
+        fs: lockFs,
+        // Compromised (our mtime was changed under us): the work goes on; release is then a no-op.
+        onCompromised: () => {},
+      });
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new UsageError(`cannot create lock file ${path}: ${(error as Error).message}`, {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') {
+        throw new UsageError(`cannot take the lock ${path}: ${(error as Error).message}`, {
           code: 'lock_failed',
+          hint: 'remove it if no dasvc is running',
         });
       }
     }
-    const held = readLock(path);
-    if (held !== undefined) {
-      const abandoned =
-        (held.content !== undefined && !pidAlive(held.content.pid)) ||
-        now() - (held.content?.at ?? held.mtimeMs) > staleMs;
-      // Re-read right before removing, so a lock that changed hands meanwhile is left alone.
-      if (abandoned && readLock(path)?.raw === held.raw) {
-        try {
-          unlinkSync(path);
-        } catch {
-          // someone else removed it first
-        }
-        continue;
-      }
+    const mtimeMs = mtimeOf(path);
+    // Its holder is dead (kill -9), or stopped refreshing it whatever its time says (a clock
+    // stepped back): take it over, unless it changed hands meanwhile.
+    const abandoned =
+      mtimeMs !== undefined &&
+      (holderGone(readOwner(path)) ||
+        (mtimeMs === watched?.mtimeMs && now() - watched.since > staleMs));
+    if (abandoned && mtimeOf(path) === mtimeMs) {
+      await new Promise<void>((resolve) => lockFs.rmdir(path, () => resolve()));
+      watched = undefined;
+      continue;
     }
-    if (now() - started > waitMs) {
+    if (mtimeMs !== watched?.mtimeMs)
+      watched = mtimeMs === undefined ? undefined : { mtimeMs, since: now() };
+    const waited = now() - started;
+    if (!told && waited >= noticeMs && options.onWait) {
+      told = true;
+      options.onWait(describeHolder(path, staleMs));
+    }
+    if (waited > waitMs) {
       throw new UsageError(
-        `timed out waiting for lock file ${path}; remove it if no dasvc is running`,
+        `timed out waiting for the lock ${path} (${describeHolder(path, staleMs)})`,
         {
           code: 'lock_timeout',
+          hint: 'remove it if no dasvc is running',
         },
       );
     }
-    await sleep(10 + Math.floor(Math.random() * 20));
+    await sleep(25 + Math.floor(Math.random() * 25));
   }
   try {
     return await fn();
   } finally {
-    const held = readLock(path);
-    if (held?.content?.nonce === nonce) {
-      try {
-        unlinkSync(path);
-      } catch {
-        // already gone
-      }
-    }
+    await release().catch(() => {});
   }
 }

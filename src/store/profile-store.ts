@@ -46,6 +46,8 @@ export const DEFAULT_PROFILE = 'default';
  */
 export class ProfileStore {
   readonly lockPath: string;
+  /** Told once when the lock has been held by another process for 1 s (the CLI: stderr). */
+  onLockWait?: (message: string) => void;
 
   constructor(readonly file: string) {
     this.lockPath = `${file}.lock`;
@@ -96,7 +98,7 @@ export class ProfileStore {
     this.ensureDir();
     // Loaded on first write: reads (the rpc hot path) never take the lock.
     const { withFileLock } = await import('./file-lock.js');
-    return withFileLock(this.lockPath, fn);
+    return withFileLock(this.lockPath, fn, this.onLockWait ? { onWait: this.onLockWait } : {});
   }
 
   /** Read-modify-write under the lock; `change` edits the data in place. Returns the written data. */

@@ -50,6 +50,8 @@ const PROFILE_FIELDS: Record<string, Check> = {
   params: optional((value) => value === 'query' || value === 'body'),
   refreshMargin: optional(isSeconds),
   endpoints: optional((value) => isObject(value) && Object.values(value).every(isString)),
+  // Where the profile's secrets live (SPEC §9); absent in files written before the OS store.
+  secrets: optional((value) => value === 'keychain' || value === 'file'),
 };
 
 const TOKEN_FIELDS: Record<string, Check> = {
@@ -87,11 +89,17 @@ export function storeShapeProblem(data: unknown): string | undefined {
       if (!check(profile[field])) return wrong(`${at}.${field}`, profile[field]);
     }
     if (profile.tokens === undefined) continue;
-    if (!isObject(profile.tokens)) return `"${at}.tokens" is not an object`;
-    for (const [field, check] of Object.entries(TOKEN_FIELDS)) {
-      if (!check(profile.tokens[field]))
-        return wrong(`${at}.tokens.${field}`, profile.tokens[field]);
-    }
+    const problem = tokensShapeProblem(profile.tokens, `${at}.tokens`);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+/** Where stored tokens (in the file at `at`, or in the OS credential store) depart from their shape. */
+export function tokensShapeProblem(tokens: unknown, at: string): string | undefined {
+  if (!isObject(tokens)) return `"${at}" is not an object`;
+  for (const [field, check] of Object.entries(TOKEN_FIELDS)) {
+    if (!check(tokens[field])) return wrong(`${at}.${field}`, tokens[field]);
   }
   return undefined;
 }

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuthError, UsageError } from '../../src/errors.js';
 import type { HttpRequest, HttpResponse } from '../../src/http/types.js';
-import { withFileLock } from '../../src/store/file-lock.js';
 import { activeProfileName, ProfileStore } from '../../src/store/profile-store.js';
 import { currentTokens, forgetTokens, type SessionDeps } from '../../src/store/session.js';
 
@@ -182,35 +181,5 @@ describe('ProfileStore.read checks the shape (SPEC §2: a corrupt file is a clea
     }
     expect(activeProfileName('work.1_a-b', {}, {})).toBe('work.1_a-b');
     expect(activeProfileName(undefined, {}, {})).toBe('default');
-  });
-});
-
-describe('withFileLock', () => {
-  it('serialises holders and removes the lock afterwards', async () => {
-    const lock = join(mkdtempSync(join(tmpdir(), 'dasvc-lock-')), 'x.lock');
-    let inside = 0;
-    let most = 0;
-    await Promise.all(
-      Array.from({ length: 8 }, () =>
-        withFileLock(lock, async () => {
-          inside++;
-          most = Math.max(most, inside);
-          await new Promise((resolve) => setTimeout(resolve, 5));
-          inside--;
-        }),
-      ),
-    );
-    expect(most).toBe(1);
-    expect(() => readFileSync(lock)).toThrow();
-  });
-
-  it('takes over a lock left by a dead process, and gives up on a live one after waitMs', async () => {
-    const lock = join(mkdtempSync(join(tmpdir(), 'dasvc-lock-')), 'x.lock');
-    writeFileSync(lock, JSON.stringify({ pid: 2 ** 22 + 4321, at: Date.now(), nonce: 'x' }));
-    await expect(withFileLock(lock, async () => 'got it')).resolves.toBe('got it');
-    writeFileSync(lock, JSON.stringify({ pid: process.pid, at: Date.now(), nonce: 'other' }));
-    await expect(withFileLock(lock, async () => 'never', { waitMs: 50 })).rejects.toBeInstanceOf(
-      UsageError,
-    );
   });
 });

@@ -14,6 +14,6 @@ export function completionCommand(): Command {
       const { run } = await import('./run.js');
       let root = cmd;
       while (root.parent) root = root.parent;
-      run({ shell }, { root, stdout: process.stdout });
+      run({ shell }, { name: root.name(), stdout: process.stdout });
     });
 }

@@ -1,0 +1,162 @@
+import type { Command, Option } from 'commander';
+
+/** One completion: the word, and what it is (shown by zsh and fish, dropped by bash). */
+export interface Candidate {
+  value: string;
+  description?: string;
+}
+
+/** What depends on the user's setup: the profiles in the store and the instance's methods. */
+export interface CompletionSources {
+  profiles(): string[];
+  /** The scope (instance IDs) of the profile named on the line, or of the active one. */
+  scopes(profile: string | undefined): string[];
+  /** A scope's method names (from `rpc.discover`); [] when they cannot be had in time. */
+  methods(scope: string, line: CompletedLine): Promise<string[]>;
+}
+
+/** What the line says so far: the command path, its options and positional arguments. */
+export interface CompletedLine {
+  path: string[];
+  /** Long option → value ('' for a switch), as typed before the current word. */
+  options: Map<string, string>;
+  positional: string[];
+}
+
+/** Option values that are a fixed list (SPEC §3: `--params`, `--hint`). */
+const OPTION_VALUES: Record<string, string[]> = {
+  '--params': ['query', 'body'],
+  '--hint': ['access_token', 'refresh_token'],
+};
+
+/** Positional arguments by command path and position; undefined → none (the shell offers files). */
+const ARGUMENTS: Record<
+  string,
+  (
+    position: number,
+    line: CompletedLine,
+    sources: CompletionSources,
+  ) => Promise<string[]> | string[]
+> = {
+  completion: (position) => (position === 0 ? ['bash', 'zsh', 'fish'] : []),
+  rpc: (position, line, sources) => {
+    if (position === 0) return sources.scopes(line.options.get('--profile'));
+    if (position === 1 && !line.options.has('--batch'))
+      return sources.methods(line.positional[0]!, line);
+    return [];
+  },
+  'profile show': (position, _line, sources) => (position === 0 ? sources.profiles() : []),
+  'profile use': (position, _line, sources) => (position === 0 ? sources.profiles() : []),
+  'profile remove': (position, _line, sources) => (position === 0 ? sources.profiles() : []),
+};
+
+function takesValue(option: Option): boolean {
+  return option.required || option.optional;
+}
+
+/** The options accepted at `command`: its own and the program's global ones (commander parses both). */
+function optionsAt(command: Command, root: Command): Option[] {
+  const own = command.options.filter((o) => o.long);
+  return command === root ? own : [...own, ...root.options.filter((o) => o.long)];
+}
+
+function visibleSubcommands(command: Command): Command[] {
+  return command.commands.filter((c) => !(c as { _hidden?: boolean })._hidden);
+}
+
+function byPrefix(candidates: Candidate[], prefix: string): Candidate[] {
+  const seen = new Set<string>();
+  return candidates.filter((c) => {
+    if (!c.value.startsWith(prefix) || seen.has(c.value)) return false;
+    seen.add(c.value);
+    return true;
+  });
+}
+
+const words = (values: string[]): Candidate[] => values.map((value) => ({ value }));
+
+/**
+ * The completions of the last word of `line` (the words after the program name, the last one
+ * being completed, possibly ''), from the commander program itself (SPEC §3 `dasvc completion`):
+ * commands, flags, flag values, profile names, the profile's scopes after `rpc`, and a scope's
+ * method names. Only candidates that start with the last word are returned.
+ */
+export async function completeWords(
+  root: Command,
+  line: readonly string[],
+  sources: CompletionSources,
+): Promise<Candidate[]> {
+  const before = line.slice(0, -1);
+  const current = line.at(-1) ?? '';
+  let command = root;
+  const state: CompletedLine = { path: [], options: new Map(), positional: [] };
+  let pending: Option | undefined;
+  let afterDashes = false;
+  for (const word of before) {
+    if (pending) {
+      state.options.set(pending.long!, word);
+      pending = undefined;
+      continue;
+    }
+    if (!afterDashes && word === '--') {
+      afterDashes = true;
+      continue;
+    }
+    if (!afterDashes && word.startsWith('-') && word.length > 1) {
+      const [name, inline] = word.split(/=(.*)/s, 2) as [string, string | undefined];
+      const option = optionsAt(command, root).find((o) => o.long === name || o.short === name);
+      if (option && takesValue(option) && inline === undefined) pending = option;
+      else state.options.set(option?.long ?? name, inline ?? '');
+      continue;
+    }
+    const sub = state.positional.length === 0 ? subcommandNamed(command, word) : undefined;
+    if (sub) {
+      command = sub;
+      state.path.push(sub.name());
+    } else state.positional.push(word);
+  }
+
+  if (pending) return byPrefix(words(await optionValues(pending.long!, sources)), current);
+  if (!afterDashes && current.startsWith('--') && current.includes('=')) {
+    const [name] = current.split('=', 1) as [string];
+    const values = await optionValues(name, sources);
+    return byPrefix(words(values.map((v) => `${name}=${v}`)), current);
+  }
+  if (!afterDashes && current.startsWith('-')) {
+    const options: Candidate[] = optionsAt(command, root)
+      .filter((o) => !state.options.has(o.long!))
+      .map((o) => ({ value: o.long!, description: o.description }));
+    options.push({ value: '--help', description: 'show help' });
+    return byPrefix(options, current);
+  }
+  if (command === root && state.positional[0] === 'help') {
+    // `dasvc help token revoke`: the command path after help.
+    let target: Command | undefined = root;
+    for (const name of state.positional.slice(1)) target = target && subcommandNamed(target, name);
+    return target ? byPrefix(subcommandCandidates(target), current) : [];
+  }
+  if (visibleSubcommands(command).length > 0 && state.positional.length === 0) {
+    const subs = subcommandCandidates(command);
+    if (command === root) subs.push({ value: 'help', description: 'show the help of a command' });
+    return byPrefix(subs, current);
+  }
+  const argument = ARGUMENTS[state.path.join(' ')];
+  if (!argument) return [];
+  return byPrefix(words(await argument(state.positional.length, state, sources)), current);
+}
+
+function subcommandNamed(command: Command, name: string): Command | undefined {
+  return visibleSubcommands(command).find((c) => c.name() === name || c.aliases().includes(name));
+}
+
+function subcommandCandidates(command: Command): Candidate[] {
+  return visibleSubcommands(command).map((c) => ({
+    value: c.name(),
+    description: c.description(),
+  }));
+}
+
+async function optionValues(long: string, sources: CompletionSources): Promise<string[]> {
+  if (long === '--profile') return sources.profiles();
+  return OPTION_VALUES[long] ?? [];
+}

@@ -1,0 +1,151 @@
+import type * as Keyring from '@napi-rs/keyring';
+import { UsageError } from '../errors.js';
+import { isObject } from '../util/guards.js';
+import type { StoredTokens } from './profile-store.js';
+import { tokensShapeProblem } from './store-shape.js';
+
+/** The secrets of one profile (SPEC §9): what the config file holds no more. */
+export interface ProfileSecrets {
+  clientSecret?: string;
+  tokens?: StoredTokens;
+}
+
+/** How long the OS credential store may take to answer before dasvc uses the file (SPEC §9). */
+export const KEYCHAIN_TIMEOUT_MS = 3000;
+
+/** The OS credential store cannot be used here; `reason` says why, for the one message on stderr. */
+export class KeychainUnavailable extends Error {
+  constructor(readonly reason: string) {
+    super(`the OS credential store is not available: ${reason}`);
+    this.name = 'KeychainUnavailable';
+  }
+}
+
+type Binding = typeof Keyring;
+let binding: Promise<Binding> | undefined;
+
+/**
+ * The native binding, loaded on first use only: `--version`, `--help` and `mock` never load it
+ * (issue 13.5). A platform without a prebuilt binary is a store that is missing.
+ */
+function loadBinding(): Promise<Binding> {
+  binding ??= import('@napi-rs/keyring').then(
+    (module) => ((module as { default?: Binding }).default ?? module) as Binding,
+    (error: unknown) => {
+      throw new KeychainUnavailable(`the keyring binding did not load (${describe(error)})`);
+    },
+  );
+  return binding;
+}
+
+/** A short reason from what the binding or D-Bus said. */
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/DBUS_SESSION_BUS_ADDRESS/.test(message))
+    return 'no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)';
+  if (/did not receive a reply|timeout/i.test(message)) return 'the Secret Service did not answer';
+  if (/prompt was dismissed/i.test(message))
+    return 'the keyring is locked (its unlock prompt was dismissed)';
+  if (/no result found/i.test(message)) return 'the Secret Service has no unlocked default keyring';
+  return message;
+}
+
+/**
+ * The OS credential store (macOS Keychain, Windows Credential Manager, the Secret Service on
+ * Linux) through @napi-rs/keyring, holding one entry per profile: service `dasvc:<config file>`,
+ * account `<profile>`, secret a JSON object `{ clientSecret?, tokens? }` (SPEC §9: keyed by the
+ * config file's path and the profile, so two config dirs never share secrets).
+ */
+export class Keychain {
+  readonly service: string;
+  // Once the store failed, later calls fail at once instead of waiting again.
+  private unavailable: KeychainUnavailable | undefined;
+  // One entry (and, on Linux, one Secret Service session) per profile for the process's life.
+  private readonly entries = new Map<string, Keyring.AsyncEntry>();
+
+  constructor(
+    configFile: string,
+    private readonly timeoutMs = KEYCHAIN_TIMEOUT_MS,
+  ) {
+    this.service = `dasvc:${configFile}`;
+  }
+
+  /** The profile's secrets, or undefined when the store holds none; a corrupt entry is a UsageError. */
+  async get(profile: string): Promise<ProfileSecrets | undefined> {
+    const text = await this.call(profile, (entry, signal) => entry.getPassword(signal));
+    return text === null ? undefined : this.parse(profile, text);
+  }
+
+  /** Stores the profile's secrets, replacing what the entry held. */
+  async set(profile: string, secrets: ProfileSecrets): Promise<void> {
+    const text = JSON.stringify({ clientSecret: secrets.clientSecret, tokens: secrets.tokens });
+    await this.call(profile, (entry, signal) => entry.setPassword(text, signal));
+  }
+
+  /** Deletes the profile's entry; false when there was none. */
+  async delete(profile: string): Promise<boolean> {
+    return this.call(profile, (entry, signal) => entry.deleteCredential(signal));
+  }
+
+  /**
+   * One operation on the profile's entry, within the timeout. On Linux the entry's constructor
+   * opens the Secret Service session synchronously (bounded by the binding's own 2 s D-Bus reply
+   * timeout); the operation itself is async and abandoned after `timeoutMs`. Entries are pinned to
+   * the Secret Service: the binding's other Linux fallback, the kernel keyring, forgets everything
+   * at logout and reboot, which is worse than the 0600 file.
+   */
+  private async call<T>(
+    profile: string,
+    operation: (entry: Keyring.AsyncEntry, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    if (this.unavailable) throw this.unavailable;
+    const { AsyncEntry } = await loadBinding().catch((error: unknown) => {
+      throw (this.unavailable = error as KeychainUnavailable);
+    });
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      let entry = this.entries.get(profile);
+      if (!entry) {
+        entry = new AsyncEntry(this.service, profile, { linux: { store: 'secret-service' } });
+        this.entries.set(profile, entry);
+      }
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          abort.abort();
+          reject(new KeychainUnavailable(`no answer within ${this.timeoutMs / 1000} s`));
+        }, this.timeoutMs);
+      });
+      return await Promise.race([operation(entry, abort.signal), timeout]);
+    } catch (error) {
+      throw (this.unavailable =
+        error instanceof KeychainUnavailable ? error : new KeychainUnavailable(describe(error)));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private parse(profile: string, text: string): ProfileSecrets {
+    let data: unknown;
+    let problem: string | undefined;
+    try {
+      data = JSON.parse(text);
+      if (!isObject(data)) problem = 'it does not hold a JSON object';
+      else if (data.clientSecret !== undefined && typeof data.clientSecret !== 'string')
+        problem = '"clientSecret" has the wrong type';
+      else if (data.tokens !== undefined) problem = tokensShapeProblem(data.tokens, 'tokens');
+    } catch {
+      problem = 'it is not valid JSON';
+    }
+    if (problem !== undefined) {
+      throw new UsageError(
+        `the OS credential store's entry for profile ${profile} (service "${this.service}") is corrupt: ${problem}`,
+        {
+          code: 'keychain_corrupt',
+          hint: `log in again to replace it, or delete it: dasvc logout --forget --profile ${profile}`,
+        },
+      );
+    }
+    return data as ProfileSecrets;
+  }
+}

@@ -1,0 +1,125 @@
+// The OS credential-store backend (SPEC §9) against a real Secret Service: gnome-keyring on a
+// private D-Bus session, with `secret-tool` confirming what dasvc wrote and deleted, and a keyring
+// that is locked. (A store that never answers: keychain-silent.test.ts, its own process, since
+// libdbus reads the session address once per process.)
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { Keychain, KeychainUnavailable } from '../../src/store/keychain.js';
+import type { StoredTokens } from '../../src/store/profile-store.js';
+import {
+  secretServiceTestsRun,
+  useSecretService,
+  type SecretService,
+} from '../helpers/secret-service.js';
+
+const tokens: StoredTokens = {
+  accessToken: 'access-token-kept-in-the-keyring-0001',
+  refreshToken: 'refresh-token-kept-in-the-keyring-0001',
+  expiresAt: 1_900_000_000_000,
+  obtainedAt: 1_800_000_000_000,
+};
+
+/** The stored text of an entry, as secret-tool reads it ('' and code 1 when there is none). */
+async function lookup(service: SecretService, file: string, profile: string) {
+  return service.secretTool(['lookup', 'service', `dasvc:${file}`, 'username', profile]);
+}
+
+describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service)', () => {
+  const context = useSecretService();
+  const configFile = (name: string) => join(context.work, name, 'config.json');
+  let service: SecretService;
+  beforeAll(() => {
+    service = context.service;
+  });
+
+  it('stores, reads and deletes a profile’s secrets, as secret-tool sees them', async () => {
+    const file = configFile('a');
+    const keychain = new Keychain(file);
+    expect(await keychain.get('default')).toBeUndefined();
+    await keychain.set('default', { clientSecret: 'client-secret-in-keyring', tokens });
+    const stored = await lookup(service, file, 'default');
+    expect(stored.code).toBe(0);
+    expect(JSON.parse(stored.stdout)).toEqual({ clientSecret: 'client-secret-in-keyring', tokens });
+    // Another process (a new Keychain) reads the same entry.
+    expect(await new Keychain(file).get('default')).toEqual({
+      clientSecret: 'client-secret-in-keyring',
+      tokens,
+    });
+    const rotated = { ...tokens, accessToken: 'access-token-after-a-refresh-0002' };
+    await keychain.set('default', { clientSecret: 'client-secret-in-keyring', tokens: rotated });
+    expect(JSON.parse((await lookup(service, file, 'default')).stdout).tokens).toEqual(rotated);
+    expect(await keychain.delete('default')).toBe(true);
+    expect(await lookup(service, file, 'default')).toEqual({ code: 1, stdout: '' });
+    expect(await keychain.delete('default')).toBe(false);
+    expect(await keychain.get('default')).toBeUndefined();
+  });
+
+  it('keys entries by config file and profile: two config dirs never share secrets', async () => {
+    const [one, two] = [new Keychain(configFile('one')), new Keychain(configFile('two'))];
+    await one.set('default', { clientSecret: 'secret-of-one' });
+    await two.set('default', { clientSecret: 'secret-of-two' });
+    await one.set('staging', { clientSecret: 'staging-of-one' });
+    expect(await one.get('default')).toEqual({ clientSecret: 'secret-of-one' });
+    expect(await two.get('default')).toEqual({ clientSecret: 'secret-of-two' });
+    expect(await two.delete('default')).toBe(true);
+    expect(await one.get('default')).toEqual({ clientSecret: 'secret-of-one' });
+    expect(await one.get('staging')).toEqual({ clientSecret: 'staging-of-one' });
+    expect(await two.get('staging')).toBeUndefined();
+    await one.delete('default');
+    await one.delete('staging');
+    const left = await service.secretTool([
+      'search',
+      '--all',
+      'service',
+      `dasvc:${configFile('one')}`,
+    ]);
+    expect(left.stdout).toBe('');
+  });
+
+  it('reports a corrupt entry clearly, naming it, and loses nothing else', async () => {
+    const file = configFile('corrupt');
+    const keychain = new Keychain(file);
+    await keychain.set('fine', { tokens });
+    const store = (profile: string, text: string) =>
+      service.secretTool(
+        ['store', '--label', 'x', 'service', `dasvc:${file}`, 'username', profile],
+        text,
+      );
+    expect((await store('broken', 'not json at all')).code).toBe(0);
+    expect((await store('wrong', '{"tokens":{"accessToken":true}}')).code).toBe(0);
+
+    const broken = await keychain.get('broken').catch((e: unknown) => e);
+    expect(broken).toBeInstanceOf(UsageError);
+    expect(broken).toMatchObject({
+      code: 'keychain_corrupt',
+      exitCode: 2,
+      message: `the OS credential store's entry for profile broken (service "dasvc:${file}") is corrupt: it is not valid JSON`,
+    });
+    await expect(keychain.get('wrong')).rejects.toThrow(
+      /profile wrong .* is corrupt: "tokens.accessToken" has the wrong type/,
+    );
+    // Reading it changed nothing: the entry stays for the user to look at, the others still work.
+    expect((await lookup(service, file, 'broken')).stdout).toBe('not json at all');
+    expect(await keychain.get('fine')).toEqual({ tokens });
+    expect(await keychain.delete('broken')).toBe(true);
+    expect(await keychain.delete('wrong')).toBe(true);
+    expect(await keychain.delete('fine')).toBe(true);
+  });
+
+  it('is unavailable while the keyring is locked', async () => {
+    const file = configFile('locked');
+    await new Keychain(file).set('default', { tokens });
+    const locked = await service.dbusSend([
+      '--dest=org.freedesktop.secrets',
+      '--print-reply',
+      '/org/freedesktop/secrets',
+      'org.freedesktop.Secret.Service.Lock',
+      'array:objpath:/org/freedesktop/secrets/collection/login',
+    ]);
+    expect(locked.code).toBe(0);
+    const error = await new Keychain(file).get('default').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(KeychainUnavailable);
+    expect((error as KeychainUnavailable).reason).toMatch(/locked/);
+  });
+});

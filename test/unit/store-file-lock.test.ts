@@ -1,0 +1,160 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { withFileLock } from '../../src/store/file-lock.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'dasvc-lock-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const lockPath = () => join(dir, `config-${++n}.json.lock`);
+
+/** Runs fn under the lock and says it got it (the stale lock was taken over). */
+const take = (path: string) => withFileLock(path, async () => 'taken');
+
+// The stale cases wait out the 5 s staleness each; side by side they take 5 s in all.
+describe.concurrent('withFileLock (proper-lockfile; issue 14.4)', () => {
+  it('serialises holders in one process, and removes the lock afterwards', async () => {
+    const path = lockPath();
+    let inside = 0;
+    let most = 0;
+    await Promise.all(
+      Array.from({ length: 6 }, () =>
+        withFileLock(path, async () => {
+          inside++;
+          most = Math.max(most, inside);
+          await new Promise((done) => setImmediate(done));
+          inside--;
+        }),
+      ),
+    );
+    expect(most).toBe(1);
+    expect(readdirSync(dir)).not.toContain(path.slice(dir.length + 1));
+  });
+
+  it('regression: every kind of stale lock is taken over with the default settings (each blocked for 60–90 s)', async () => {
+    const hour = Date.now() / 1000 + 3600;
+    // a kill between create and write: an empty lock file, just made
+    const empty = lockPath();
+    writeFileSync(empty, '');
+    // pid reuse: a v0.1 lock naming a live process that is not a dasvc (our parent)
+    const livePid = lockPath();
+    writeFileSync(livePid, JSON.stringify({ pid: process.ppid, at: Date.now(), nonce: 'x' }));
+    // clock stepped back: a lock whose time is an hour ahead
+    const future = lockPath();
+    mkdirSync(future);
+    writeFileSync(
+      join(future, 'owner.json'),
+      JSON.stringify({ pid: process.ppid, since: Date.now() }),
+    );
+    utimesSync(future, hour, hour);
+    const futureFile = lockPath();
+    writeFileSync(futureFile, JSON.stringify({ pid: process.ppid, at: Date.now() + 3_600_000 }));
+    utimesSync(futureFile, hour, hour);
+    // a directory in its place
+    const directory = lockPath();
+    mkdirSync(directory);
+    // unreadable
+    const unreadable = lockPath();
+    writeFileSync(unreadable, 'x', { mode: 0 });
+    await expect(
+      Promise.all([empty, livePid, future, futureFile, directory, unreadable].map(take)),
+    ).resolves.toEqual(Array(6).fill('taken'));
+  });
+
+  it('regression: a lock whose holder was killed with -9 is taken over at once', async () => {
+    const path = lockPath();
+    // The built module (npm test builds first): a plain node child cannot load TypeScript.
+    const module = resolve(import.meta.dirname, '../../dist/store/file-lock.js');
+    // A child holding the lock forever (its mtime kept fresh), then killed without cleanup.
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { withFileLock } = await import(${JSON.stringify(module)});
+         await withFileLock(${JSON.stringify(path)}, () => { console.log('held'); return new Promise(() => {}); });`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise<void>((done) => child.stdout.once('data', () => done()));
+      const notices: string[] = [];
+      child.kill('SIGKILL');
+      await new Promise((done) => child.once('exit', done));
+      const waiting = withFileLock(path, async () => 'taken', { onWait: (m) => notices.push(m) });
+      await expect(waiting).resolves.toBe('taken');
+      // Its pid is gone: no staleness to wait out, nothing to say.
+      expect(notices).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('says once who holds it and since when (after 1 s by default); a live holder is never taken over', async () => {
+    const path = lockPath();
+    const notices: string[] = [];
+    let noticed!: () => void;
+    const told = new Promise<void>((done) => (noticed = done));
+    let order: string[] = [];
+    let entered!: () => void;
+    const inside = new Promise<void>((done) => (entered = done));
+    const holder = withFileLock(path, async () => {
+      order.push('holder in');
+      entered();
+      await told;
+      order.push('holder out');
+    });
+    await inside;
+    const waiter = withFileLock(
+      path,
+      async () => {
+        order.push('waiter in');
+      },
+      {
+        // Waits past its own staleness (2 s): only the holder's refreshed mtime keeps the lock.
+        staleMs: 2000,
+        noticeMs: 3000,
+        onWait: (message) => {
+          notices.push(message);
+          noticed();
+        },
+      },
+    );
+    await Promise.all([holder, waiter]);
+    expect(order).toEqual(['holder in', 'holder out', 'waiter in']);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(
+      new RegExp(
+        `^waiting for the lock .*: held by pid ${process.pid} on .* since \\d{4}-\\d\\d-\\d\\dT`,
+      ),
+    );
+    order = [];
+  });
+
+  it('gives up on a live holder after waitMs with a usage error naming the holder', async () => {
+    const path = lockPath();
+    let release!: () => void;
+    let entered!: () => void;
+    const inside = new Promise<void>((done) => (entered = done));
+    const holder = withFileLock(
+      path,
+      () =>
+        new Promise<void>((done) => {
+          release = done;
+          entered();
+        }),
+    );
+    await inside;
+    await expect(withFileLock(path, async () => 'never', { waitMs: 100 })).rejects.toSatisfy(
+      (error: unknown) =>
+        error instanceof UsageError &&
+        (error as UsageError).code === 'lock_timeout' &&
+        error.message.includes(`pid ${process.pid}`),
+    );
+    release();
+    await holder;
+  });
+});
