@@ -1,3 +1,4 @@
+import { secretsLocation } from '../store/profile-secrets.js';
 import { formatDuration } from '../util/duration.js';
 import { canRefresh, isExpired, secondsLeft, type TokenTimes } from '../store/expiry.js';
 import type { Profile, StoreData, StoredTokens } from '../store/profile-store.js';
@@ -137,5 +138,7 @@ export function tokenStateJson(
     revoked: accessRevoked(tokens),
     refreshable: canRefresh(tokens, now),
     obtainedAt: new Date(tokens.obtainedAt).toISOString(),
+    // Where the tokens live (SPEC §9): `keychain` (the OS credential store) or `file`.
+    storage: secretsLocation(profile),
   };
 }

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type * as Keyring from '@napi-rs/keyring';
 import { UsageError } from '../errors.js';
 import { isObject } from '../util/guards.js';
@@ -22,20 +23,19 @@ export class KeychainUnavailable extends Error {
 }
 
 type Binding = typeof Keyring;
-let binding: Promise<Binding> | undefined;
+let binding: Binding | undefined;
 
 /**
  * The native binding, loaded on first use only: `--version`, `--help` and `mock` never load it
  * (issue 13.5). A platform without a prebuilt binary is a store that is missing.
  */
-function loadBinding(): Promise<Binding> {
-  binding ??= import('@napi-rs/keyring').then(
-    (module) => ((module as { default?: Binding }).default ?? module) as Binding,
-    (error: unknown) => {
-      throw new KeychainUnavailable(`the keyring binding did not load (${describe(error)})`);
-    },
-  );
-  return binding;
+function loadBinding(): Binding {
+  try {
+    binding ??= createRequire(import.meta.url)('@napi-rs/keyring') as Binding;
+    return binding;
+  } catch (error) {
+    throw new KeychainUnavailable(`the keyring binding did not load (${describe(error)})`);
+  }
 }
 
 /** A short reason from what the binding or D-Bus said. */
@@ -50,6 +50,8 @@ function describe(error: unknown): string {
   return message;
 }
 
+const LINUX_SECRET_SERVICE: Keyring.EntryOptions = { linux: { store: 'secret-service' } };
+
 /**
  * The OS credential store (macOS Keychain, Windows Credential Manager, the Secret Service on
  * Linux) through @napi-rs/keyring, holding one entry per profile: service `dasvc:<config file>`,
@@ -62,6 +64,7 @@ export class Keychain {
   private unavailable: KeychainUnavailable | undefined;
   // One entry (and, on Linux, one Secret Service session) per profile for the process's life.
   private readonly entries = new Map<string, Keyring.AsyncEntry>();
+  private readonly syncEntries = new Map<string, Keyring.Entry>();
 
   constructor(
     configFile: string,
@@ -88,6 +91,40 @@ export class Keychain {
   }
 
   /**
+   * The same three, synchronous, for the profile store's reads and writes under its lock: a store
+   * that works answers in milliseconds; one that does not is bounded by the binding's own D-Bus
+   * reply timeout on Linux (2 s). The 3 s probe of `get` comes first, at login.
+   */
+  getNow(profile: string): ProfileSecrets | undefined {
+    const text = this.callNow(profile, (entry) => entry.getPassword());
+    return text === null ? undefined : this.parse(profile, text);
+  }
+
+  setNow(profile: string, secrets: ProfileSecrets): void {
+    const text = JSON.stringify({ clientSecret: secrets.clientSecret, tokens: secrets.tokens });
+    this.callNow(profile, (entry) => entry.setPassword(text));
+  }
+
+  deleteNow(profile: string): boolean {
+    return this.callNow(profile, (entry) => entry.deleteCredential());
+  }
+
+  private callNow<T>(profile: string, operation: (entry: Keyring.Entry) => T): T {
+    if (this.unavailable) throw this.unavailable;
+    try {
+      let entry = this.syncEntries.get(profile);
+      if (!entry) {
+        entry = new (loadBinding().Entry)(this.service, profile, LINUX_SECRET_SERVICE);
+        this.syncEntries.set(profile, entry);
+      }
+      return operation(entry);
+    } catch (error) {
+      throw (this.unavailable =
+        error instanceof KeychainUnavailable ? error : new KeychainUnavailable(describe(error)));
+    }
+  }
+
+  /**
    * One operation on the profile's entry, within the timeout. On Linux the entry's constructor
    * opens the Secret Service session synchronously (bounded by the binding's own 2 s D-Bus reply
    * timeout); the operation itself is async and abandoned after `timeoutMs`. Entries are pinned to
@@ -99,15 +136,12 @@ export class Keychain {
     operation: (entry: Keyring.AsyncEntry, signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     if (this.unavailable) throw this.unavailable;
-    const { AsyncEntry } = await loadBinding().catch((error: unknown) => {
-      throw (this.unavailable = error as KeychainUnavailable);
-    });
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     try {
       let entry = this.entries.get(profile);
       if (!entry) {
-        entry = new AsyncEntry(this.service, profile, { linux: { store: 'secret-service' } });
+        entry = new (loadBinding().AsyncEntry)(this.service, profile, LINUX_SECRET_SERVICE);
         this.entries.set(profile, entry);
       }
       const timeout = new Promise<never>((_, reject) => {
@@ -142,7 +176,7 @@ export class Keychain {
         `the OS credential store's entry for profile ${profile} (service "${this.service}") is corrupt: ${problem}`,
         {
           code: 'keychain_corrupt',
-          hint: `log in again to replace it, or delete it: dasvc logout --forget --profile ${profile}`,
+          hint: `log in again to replace it: dasvc login${profile === 'default' ? '' : ` --profile ${profile}`}`,
         },
       );
     }

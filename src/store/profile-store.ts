@@ -3,6 +3,8 @@ import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { Endpoints, ParamsPlacement } from '../oauth/endpoints.js';
 import type { TokenSet } from '../oauth/token-response.js';
+import { Keychain } from './keychain.js';
+import { attachSecrets, storeSecrets, type SecretsLocation } from './profile-secrets.js';
 import { checkProfileName, storeShapeProblem } from './store-shape.js';
 
 /**
@@ -27,6 +29,8 @@ export interface Profile {
   /** Seconds before expiry to refresh; absent → max(60 s, 10 % of lifetime). */
   refreshMargin?: number;
   tokens?: StoredTokens;
+  /** Where `clientSecret` and `tokens` live (SPEC §9); absent: the file (profiles before 0.2). */
+  secrets?: SecretsLocation;
 }
 
 /** The whole config file. Unknown members are kept as they are. */
@@ -49,15 +53,30 @@ export class ProfileStore {
   /** Told once when the lock has been held by another process for 1 s (the CLI: stderr). */
   onLockWait?: (message: string) => void;
 
+  private keychainInstance: Keychain | undefined;
+
   constructor(readonly file: string) {
     this.lockPath = `${file}.lock`;
   }
 
+  /** The OS credential store's entries of this config file (SPEC §9); nothing loads until used. */
+  get keychain(): Keychain {
+    return (this.keychainInstance ??= new Keychain(this.file));
+  }
+
   /**
-   * The file's content; a missing file is empty. One that is not JSON or not of the shape dasvc
-   * writes is a UsageError naming it, and is never replaced (every write reads it first).
+   * The file's content, the secrets of `secrets: 'keychain'` profiles read from the OS store when
+   * first accessed (profile-secrets.ts). A missing file is empty. One that is not JSON or not of
+   * the shape dasvc writes is a UsageError naming it, and is never replaced.
    */
   read(): StoreData {
+    const data = this.readFile();
+    attachSecrets(data, () => this.keychain);
+    return data;
+  }
+
+  /** The file alone, as it is on disk. */
+  private readFile(): StoreData {
     let text: string;
     try {
       text = readFileSync(this.file, 'utf8');
@@ -114,6 +133,8 @@ export class ProfileStore {
   /** Writes the whole file through conf (atomic, mode 0600). Callers hold the lock. */
   async writeUnlocked(data: StoreData): Promise<void> {
     this.ensureDir();
+    // First the OS store (its errors are its own), then the file without the secrets.
+    const fileData = storeSecrets(data, this.readFile(), () => this.keychain);
     const { default: Conf } = await import('conf');
     try {
       const conf = new Conf<StoreData>({
@@ -124,7 +145,7 @@ export class ProfileStore {
         accessPropertiesByDotNotation: false,
         projectName: 'dasvc',
       });
-      conf.store = data;
+      conf.store = fileData;
     } catch (error) {
       throw new UsageError(`cannot write config file ${this.file}: ${(error as Error).message}`, {
         code: 'config_unwritable',

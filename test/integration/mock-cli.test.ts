@@ -124,7 +124,9 @@ describe('dasvc mock (SPEC §3)', () => {
     writeFileSync(join(dir, 'users.json'), '{"alice": {"instances": ["crm", "nowhere"]}}');
     const r = await runDasvc(['mock', '--port', '0', '--fixtures', dir]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/users\.json: user "alice": unknown instance "nowhere"/);
+    expect(r.stderr).toMatch(
+      /users\.json: \/alice\/instances\/1: user "alice": unknown instance "nowhere"/,
+    );
     expect(r.stdout).toBe('');
   });
 

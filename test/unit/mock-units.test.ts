@@ -1,14 +1,15 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadFixtures, parseClients } from '../../src/mock/fixtures/load-fixtures.js';
 import { processJsonRpc } from '../../src/mock/routes/json-rpc.js';
-import { validateSchema } from '../../src/mock/fixtures/json-schema.js';
+import { createSchemaCompiler } from '../../src/mock/fixtures/json-schema.js';
 import { parseBasicAuth, parseOAuthParams } from '../../src/mock/routes/oauth-params.js';
 import { buildRedirect, redirectUriProblem } from '../../src/mock/routes/redirect-uri.js';
 import { pkceMatches, safeEqual } from '../../src/mock/core/secrets.js';
 import { MockState } from '../../src/mock/core/mock-state.js';
+import { createMockCore } from '../../src/mock/core/mock-core.js';
 
 describe('parseOAuthParams', () => {
   it('names the first parameter that is not valid UTF-8 percent-encoding', () => {
@@ -113,28 +114,43 @@ describe('secrets', () => {
   });
 });
 
-describe('validateSchema', () => {
-  it('checks types, ranges, enums, patterns, items and properties', () => {
-    expect(validateSchema({ type: 'integer', minimum: 1 }, 1, 'id')).toBeUndefined();
-    expect(validateSchema({ type: 'integer' }, 1.5, 'id')).toBe('id must be integer, got number');
-    expect(validateSchema({ type: 'integer', minimum: 1 }, 0, 'id')).toBe('id must be >= 1');
-    expect(validateSchema({ enum: ['a'] }, 'b', 'x')).toContain('one of');
-    expect(validateSchema({ type: 'string', pattern: '^a' }, 'b', 'x')).toContain('match');
-    expect(validateSchema({ type: 'array', items: { type: 'string' } }, ['a', 1], 'x')).toBe(
-      'x[1] must be string, got number',
+describe('createSchemaCompiler (ajv, full JSON Schema)', () => {
+  it('checks every keyword and answers with the validator message naming the value', async () => {
+    const { compile } = await createSchemaCompiler();
+    expect(compile({ type: 'integer', minimum: 1 })(1, 'id')).toBeUndefined();
+    expect(compile({ type: 'integer' })(1.5, 'id')).toBe('id must be integer');
+    expect(compile({ type: 'integer', minimum: 1 })(0, 'id')).toBe('id must be >= 1');
+    expect(compile({ enum: ['a'] })('b', 'x')).toBe('x must be equal to one of the allowed values');
+    expect(compile({ type: 'string', pattern: '^a' })('b', 'x')).toBe('x must match pattern "^a"');
+    expect(compile({ type: 'array', items: { type: 'string' } })(['a', 1], 'x')).toBe(
+      'x/1 must be string',
     );
-    expect(
-      validateSchema(
-        {
-          type: 'object',
-          required: ['a'],
-          additionalProperties: false,
-          properties: { a: { type: 'number' } },
-        },
-        { a: 1, b: 2 },
-        'o',
-      ),
-    ).toBe('o.b is not allowed');
+    expect(compile({ oneOf: [{ type: 'string' }, { type: 'integer' }] })(true, 'x')).toBe(
+      'x must be string, x must be integer, x must match exactly one schema in oneOf',
+    );
+    expect(compile({ type: 'string', format: 'email' })('nope', 'x')).toBe(
+      'x must match format "email"',
+    );
+    const o = compile({
+      type: 'object',
+      required: ['a'],
+      additionalProperties: false,
+      properties: { a: { type: 'number' } },
+    });
+    expect(o({ a: 1, b: 2 }, 'o')).toBe('o must NOT have additional properties');
+    expect(o({}, 'o')).toBe("o must have required property 'a'");
+    expect(compile(false)(1, 'x')).toBe('x boolean schema is false');
+  });
+  it('resolves $ref into the components of an OpenRPC document', async () => {
+    const { compile } = await createSchemaCompiler();
+    const doc = { components: { schemas: { Id: { type: 'integer', minimum: 2 } } } };
+    const check = compile({ properties: { id: { $ref: '#/components/schemas/Id' } } }, doc);
+    expect(check({ id: 2 }, 'p')).toBeUndefined();
+    expect(check({ id: 1 }, 'p')).toBe('p/id must be >= 2');
+  });
+  it('refuses an invalid schema with the validator message', async () => {
+    const { compile } = await createSchemaCompiler();
+    expect(() => compile({ type: 'integr' })).toThrow(/schema is invalid/);
   });
 });
 
@@ -170,27 +186,22 @@ describe('fixtures', () => {
     ['clients.txt', 'a:x\na:y\n', /clients\.txt: line 2: client "a" is listed twice/],
     ['clients.txt', '# nothing\n', /clients\.txt: no client listed/],
     ['users.json', '[]', /users\.json: must be a JSON object/],
-    [
-      'instances/crm.json',
-      '{"methods":[{"name":"x","params":[{"name":"a","schema":{"type":"int"}}]}]}',
-      /crm\.json: method "x": param "a": schema has unknown type "int"/,
-    ],
     ['instances/crm.json', '{"methods":[{"name":"x"},{"name":"x"}]}', /declared twice/],
     ['instances/crm.json', '{"methods":[{"name":"rpc.mine"}]}', /reserved/],
     [
       'instances/crm.json',
       '{"methods":[{"name":"x","params":[{"name":"a"},{"name":"b","required":true}]}]}',
-      /method "x": required param "b" comes after optional "a"/,
+      /crm\.json: \/methods\/0\/params\/1: required param "b" comes after optional "a"/,
     ],
     [
       'instances/crm.json',
       '{"methods":[{"name":"x","params":[{"name":"a","description":5}]}]}',
-      /method "x": param "a": "description" must be a string/,
+      /\/methods\/0\/params\/0\/description: "description" must be a string/,
     ],
     [
       'instances/crm.json',
       '{"methods":[{"name":"x","result":{"name":"r","schema":"string"}}]}',
-      /method "x": result: "schema" must be a JSON Schema object/,
+      /\/methods\/0\/result\/schema: "schema" must be a JSON Schema/,
     ],
   ])('a broken %s is a usage error naming file and problem', (file, text, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'dasvc-fx-'));
@@ -204,9 +215,32 @@ describe('fixtures', () => {
       loadFixtures(dir);
     } catch (e) {
       error = e;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
     expect(error).toMatchObject({ exitCode: 2, code: 'bad_fixture' });
     expect((error as Error).message).toMatch(message);
+  });
+  it('an invalid JSON Schema stops ready() naming file, JSON pointer and the validator message', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dasvc-fx-'));
+    try {
+      mkdirSync(join(dir, 'instances'));
+      writeFileSync(join(dir, 'clients.txt'), 'demo-client:demo-secret\n');
+      writeFileSync(join(dir, 'users.json'), '{"alice":{"instances":["crm"]}}');
+      writeFileSync(
+        join(dir, 'instances', 'crm.json'),
+        '{"methods":[{"name":"x","params":[{"name":"a","schema":{"type":"int"}}]}]}',
+      );
+      const core = createMockCore({ fixtures: dir });
+      await expect(core.ready()).rejects.toMatchObject({
+        exitCode: 2,
+        message: expect.stringMatching(
+          /crm\.json: \/methods\/0\/params\/0\/schema: invalid JSON Schema: schema is invalid: data\/type/,
+        ),
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
   it('loads the default fixtures', () => {
     const f = loadFixtures();

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { MockRequest, MockResponse } from '../core/types.js';
 import { BodyTooLargeError } from '../core/types.js';
 import { INTERNAL_ERROR_BODY, JSON_TYPE } from '../core/responses.js';
@@ -33,6 +34,7 @@ export function fromFetchRequest(request: Request): MockRequest {
     origin: url.origin,
     header: (name) => request.headers.get(name) ?? undefined,
     text: (limit) => (body ??= readLimited(request, limit)),
+    headerList: () => [...request.headers],
   };
 }
 
@@ -43,12 +45,28 @@ export function fromFetchRequest(request: Request): MockRequest {
 export function toFetchResponse(response: MockResponse): Response {
   if (response.drop) return Response.error();
   const empty = response.status === 204 || response.status === 304 || response.body === '';
+  if (response.stream) return streamed(response, response.stream);
   try {
     return new Response(empty ? null : response.body, {
       status: response.status,
       headers: response.headers,
     });
   } catch {
+    return internalError();
+  }
+}
+
+/** A proxied answer (SPEC §6): headers as received, the body streamed on. */
+function streamed(response: MockResponse, stream: NonNullable<MockResponse['stream']>): Response {
+  const noBody = response.status === 204 || response.status === 304;
+  const source = stream instanceof Readable ? stream : Readable.from(stream);
+  try {
+    return new Response(noBody ? null : (Readable.toWeb(source) as ReadableStream), {
+      status: response.status,
+      headers: new Headers(response.rawHeaders ?? []),
+    });
+  } catch {
+    source.destroy();
     return internalError();
   }
 }

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { MockRequest, MockResponse } from '../core/types.js';
 import { BodyTooLargeError } from '../core/types.js';
 import { INTERNAL_ERROR_BODY, JSON_TYPE, methodNotAllowed } from '../core/responses.js';
@@ -61,7 +63,22 @@ function fromNodeRequest(req: IncomingMessage, fallbackHost: string): MockReques
       return Array.isArray(value) ? value.join(', ') : value;
     },
     text: (limit) => (body ??= readLimited(req, limit)),
+    headerList: () => {
+      const pairs: [string, string][] = [];
+      const raw = req.rawHeaders;
+      for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i]!.toLowerCase(), raw[i + 1]!]);
+      return pairs;
+    },
   };
+}
+
+/** A proxied answer (SPEC §6): headers as received, body bytes piped with back-pressure. */
+function writeStream(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
+  res.writeHead(response.status, (response.rawHeaders ?? []).flat());
+  const source =
+    response.stream instanceof Readable ? response.stream : Readable.from(response.stream!);
+  // An upstream that fails mid-body: the client's connection is cut, as the upstream's was.
+  pipeline(source, res).catch(() => req.socket.destroy());
 }
 
 function write(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
@@ -69,6 +86,7 @@ function write(req: IncomingMessage, res: ServerResponse, response: MockResponse
     req.socket.destroy();
     return;
   }
+  if (response.stream) return writeStream(req, res, response);
   if (response.status === 413) res.shouldKeepAlive = false; // the rest of the body is not read
   const headers = response.headers;
   headers['content-length'] = String(Buffer.byteLength(response.body));

@@ -56,6 +56,8 @@ export async function runMock(options: RunMockOptions): Promise<void> {
       // The mock's own messages (a failed state-file write): never on a --quiet stdout.
       log: quiet ? err : say,
       ...(quiet ? {} : { onRequest }),
+      // Contract violations and recording failures are problems: stderr, even with --quiet.
+      warn: err,
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -71,7 +73,12 @@ export async function runMock(options: RunMockOptions): Promise<void> {
   // SPEC §3: the first stdout line is exactly `listening on <base_url>`. `--quiet` leaves out all
   // that follows it (credentials, users, request lines): scripts read one line and nothing else.
   out(`listening on ${server.url}`);
-  if (!quiet) {
+  if (!quiet && options.proxy !== undefined) {
+    // SPEC §6: the upstream's clients and users are the ones that count.
+    out(`proxying to ${options.proxy}`);
+    if (options.record !== undefined) out(`recording into ${options.record}`);
+    if (options.validate) out(`validating against ${options.fixtures}`);
+  } else if (!quiet) {
     const client = server.demoClient;
     if (client) {
       const secret = client.secret === undefined ? ' (public)' : ` client_secret=${client.secret}`;

@@ -1,5 +1,14 @@
 import type { Fixtures } from '../fixtures/load-fixtures.js';
 import type { MockState } from './mock-state.js';
+import type { MockRequest, MockResponse } from './types.js';
+
+/** The proxy side (SPEC §6), once started: forwarding, the contract violations, closing. */
+export interface ProxyHost {
+  forward(request: MockRequest, path: string): Promise<MockResponse>;
+  /** `--validate`: what `GET /_mock/violations` lists. */
+  violations?: { list(): unknown[]; clear(): void };
+  close(): Promise<void>;
+}
 import type { Quirks } from './quirks.js';
 
 /** What every route reads: fixtures, state and the settled options. */
@@ -9,6 +18,8 @@ export interface MockContext {
   autoApprove: string | undefined;
   /** Path prefix of the service ('' normally). */
   basePath: string;
+  /** Set when the mock forwards to an upstream (`proxy` option), before the first request. */
+  proxy?: ProxyHost;
   /** Deviations to reproduce (SPEC §7); replaced at run time by POST /_mock/quirks. */
   quirks: Quirks;
 }

@@ -3,11 +3,17 @@ import { parseDuration } from '../../util/duration.js';
 import type { MockContext } from './context.js';
 import type { MockOptions, MockRequest, MockResponse } from './types.js';
 import { MAX_SECONDS } from './types.js';
-import { loadFixtures, loadHandlers } from '../fixtures/load-fixtures.js';
+import {
+  compileSchemas,
+  loadFixtures,
+  loadHandlers,
+  needsLoading,
+} from '../fixtures/load-fixtures.js';
 import { MockState } from './mock-state.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './journal.js';
 import { resolveQuirksOption } from './quirks.js';
 import { loadStateFile, StateFileWriter } from './state-file.js';
+import { checkProxyOptions } from './proxy-options.js';
 
 /** The mock as one handler over MockRequest, plus what the adapters need around it. */
 export interface MockCore {
@@ -42,6 +48,7 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     accessSeconds: parseLifetime(options.accessTtl ?? '1h', '--access-ttl'),
     refreshSeconds: parseLifetime(options.refreshTtl ?? '30d', '--refresh-ttl'),
   };
+  const upstream = checkProxyOptions(options);
   const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
   if (!(Number.isInteger(journalSize) && journalSize >= 1 && journalSize <= MAX_JOURNAL_SIZE)) {
     throw new UsageError(
@@ -74,24 +81,37 @@ export function createMockCore(options: MockOptions = {}): MockCore {
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const ctx: MockContext = { fixtures, state, autoApprove: options.autoApprove, basePath, quirks };
   state.refreshOutlivesAccess = () => ctx.quirks.refreshAfterExpiry === true;
-  const needsLoading = [...fixtures.instances.values()].some((i) =>
-    [...i.methods.values()].some((m) => m.handlerRef !== undefined),
-  );
   let loading: Promise<void> | undefined;
-  let loaded = !needsLoading;
-  const ready = () => {
-    loading ??= loadHandlers(fixtures).then(() => {
-      loaded = true;
-    });
+  let loaded = !needsLoading(fixtures) && upstream === undefined;
+  const startProxy = async () => {
+    if (upstream === undefined) return;
+    const { startProxying } = await import('../adapters/proxy-setup.js');
+    ctx.proxy = await startProxying(upstream, options, fixtures, () => state.now());
+  };
+  let handlersLoading: Promise<void> | undefined;
+  const loadHandlersOnce = () => (handlersLoading ??= loadHandlers(fixtures));
+  const prepare = () => {
+    // Schemas compile (ajv loads) and handler modules import at once, before the first call;
+    // the proxy starts after them (--validate checks against the compiled schemas).
+    loading ??= Promise.all([compileSchemas(fixtures), loadHandlersOnce()])
+      .then(startProxy)
+      .then(() => {
+        loaded = true;
+      });
     return loading;
   };
+  // The package's own fixtures are known good (a test compiles them): their schemas compile
+  // after the mock listens, so that `dasvc mock` starts without loading ajv (~150 ms). Any other
+  // folder is checked whole before listening: a broken schema is a start-up error (exit 2).
+  const ready = () =>
+    options.fixtures === undefined && upstream === undefined ? loadHandlersOnce() : prepare();
 
   type Handle = (request: MockRequest) => Promise<MockResponse>;
   let handler: Handle | undefined;
   let handlerLoading: Promise<Handle> | undefined;
   const loadHandler = () =>
     (handlerLoading ??= import('./request-handler.js').then(({ createRequestHandler }) => {
-      handler = createRequestHandler(ctx, options, () => (loaded ? undefined : ready()));
+      handler = createRequestHandler(ctx, options, () => (loaded ? undefined : prepare()));
       return handler;
     }));
   const handle: Handle = (request) =>
@@ -101,9 +121,13 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     handle,
     ready,
     warm: async () => {
-      await loadHandler();
+      await Promise.all([loadHandler(), prepare()]);
     },
-    close: async () => writer?.flush(),
+    close: async () => {
+      if (upstream !== undefined && loading) await loading.catch(() => undefined);
+      await ctx.proxy?.close();
+      await writer?.flush();
+    },
     ctx,
   };
 }

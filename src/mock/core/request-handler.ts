@@ -127,6 +127,8 @@ export function createRequestHandler(
       const reason = 'injected fault (POST /_mock/faults): connection dropped';
       return { status: 0, headers: {}, body: '', drop: true, note: { code: 'dropped', reason } };
     }
+    // SPEC §6 --proxy: everything but /_mock/ is the upstream's to answer, unchanged.
+    if (ctx.proxy) return ctx.proxy.forward(request, path);
     const response = await route(request, path);
     return path.startsWith(API_PREFIX) ? response : quirkErrorBody(response, ctx.quirks);
   }

@@ -41,6 +41,18 @@ export interface MockOptions {
   requestTimeout?: string | number;
   /** Path prefix the service lives under (msw handlers on a base URL with a path). */
   basePath?: string;
+  /** Upstream base URL: forward everything but `/_mock/` there (SPEC §6 `--proxy`). */
+  proxy?: string;
+  /** With `proxy`: write what passes into this fixtures folder (SPEC §6 `--record`). */
+  record?: string;
+  /** The one user of the recorded folder; default `recorded` (`--record-user`). */
+  recordUser?: string;
+  /** With `proxy` and `fixtures`: check every call against the fixtures' contract (`--validate`). */
+  validate?: boolean;
+  /** Result members replaced by a placeholder in the recording: `"a,b.c"` or a list (`--scrub`). */
+  scrub?: string | string[];
+  /** Receives problem lines: `contract: …` violations, recording failures (the CLI: stderr). */
+  warn?: (line: string) => void;
   /**
    * An installation's deviations to reproduce (SPEC §7): a quirks object, or the path of a quirks
    * JSON file. Unknown members or values fail with a usage error naming them.
@@ -61,6 +73,8 @@ export interface MockRequest {
   header(name: string): string | undefined;
   /** Body as text; rejects with BodyTooLargeError past `limit` bytes. */
   text(limit: number): Promise<string>;
+  /** Every header as received, names lower-case, repeated ones repeated (the proxy forwards them). */
+  headerList?(): [string, string][];
 }
 
 /** The answer as the core handler produces it; adapters write it out. */
@@ -70,6 +84,10 @@ export interface MockResponse {
   body: string;
   /** Fault injection: drop the connection without an answer. */
   drop?: boolean;
+  /** A proxied answer: the body as bytes, streamed as they come (`body` is then unused). */
+  stream?: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+  /** A proxied answer's headers as received, repeated ones repeated (`headers` is then unused). */
+  rawHeaders?: [string, string][];
   /** Why the mock answered so (SPEC §8): set where the answer is decided, read by log and journal. */
   note?: RequestNote;
 }

@@ -83,6 +83,7 @@ export async function handleControl(
       ctx.state.reset();
       journal.clear();
       faults.clear();
+      ctx.proxy?.violations?.clear();
       return jsonResponse(200, { reset: true });
     case '/_mock/clock': {
       if (method === 'GET') return clock(ctx);
@@ -118,6 +119,16 @@ export async function handleControl(
       if (typeof fault === 'string') return badRequest(fault);
       faults.add(fault);
       return jsonResponse(200, { faults: faults.list() });
+    }
+    case '/_mock/violations': {
+      // SPEC §6 --validate: the contract violations seen, secrets masked ([] without --validate).
+      const violations = ctx.proxy?.violations;
+      if (method === 'GET') return jsonResponse(200, violations?.list() ?? []);
+      if (method === 'DELETE') {
+        violations?.clear();
+        return jsonResponse(200, []);
+      }
+      return methodNotAllowed('GET, DELETE');
     }
     case '/_mock/quirks':
       if (method === 'GET') return jsonResponse(200, ctx.quirks);

@@ -1,6 +1,6 @@
 import type { InstanceFixture, MethodFixture } from '../fixtures/load-fixtures.js';
 import type { RpcError, RpcOutcome } from './json-rpc.js';
-import { validateSchema } from '../fixtures/json-schema.js';
+import { findExample } from '../fixtures/example-match.js';
 import { buildOpenRpcDocument } from '../fixtures/openrpc.js';
 
 type Bound = { named: Record<string, unknown> } | { error: RpcError };
@@ -9,10 +9,21 @@ function invalidParams(data: string): { error: RpcError } {
   return { error: { code: -32602, message: 'Invalid params', data } };
 }
 
-/** Checks params against the declared ones (by name or by position); named params or an error. */
-function bindParams(method: MethodFixture, params: unknown): Bound {
+/**
+ * Checks params against the declared ones (by name or by position, as `paramStructure` allows)
+ * with their compiled JSON Schemas; named params or a -32602 with the validator's message.
+ */
+export function bindParams(method: MethodFixture, params: unknown): Bound {
   const named: Record<string, unknown> = {};
   const declared = method.params;
+  if (Array.isArray(params) && method.paramStructure === 'by-name' && params.length > 0) {
+    return invalidParams(`${method.name} takes params by name (an object)`);
+  }
+  if (isPlainObject(params) && method.paramStructure === 'by-position' && declared.length > 0) {
+    if (Object.keys(params).length > 0) {
+      return invalidParams(`${method.name} takes params by position (an array)`);
+    }
+  }
   if (Array.isArray(params)) {
     if (params.length > declared.length) {
       return invalidParams(
@@ -31,10 +42,14 @@ function bindParams(method: MethodFixture, params: unknown): Bound {
       if (param.required) return invalidParams(`missing required param "${param.name}"`);
       continue;
     }
-    const problem = param.schema && validateSchema(param.schema, named[param.name], param.name);
+    const problem = param.check?.(named[param.name], param.name);
     if (problem) return invalidParams(problem);
   }
   return { named };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isRpcError(value: unknown): value is RpcError {
@@ -74,7 +89,7 @@ export async function invokeMethod(
   const bound = bindParams(method, params);
   if ('error' in bound) return bound;
   const named = bound.named;
-  if (method.handlerRef) {
+  if (method.handlerRef && !(method.examples.length > 0 && findExample(method.examples, named))) {
     if (!method.handler) {
       return { error: { code: -32603, message: 'Internal error', data: 'handler not loaded' } };
     }
@@ -96,6 +111,20 @@ export async function invokeMethod(
         },
       };
     }
+  }
+  // SPEC §6 replay: a recorded answer for these params first; a static, per-user or computed
+  // result answers the others; a method with recorded answers only says it has none.
+  const example = method.examples.length > 0 ? findExample(method.examples, named) : undefined;
+  if (example) return structuredClone(example.outcome);
+  const answers = method.handlerRef || method.byUser || method.value !== undefined;
+  if (!answers && (method.examples.length > 0 || instance.document)) {
+    return {
+      error: {
+        code: -32001,
+        message: 'no recorded answer',
+        data: method.examples.map((e) => e.params),
+      },
+    };
   }
   if (method.byUser && Object.hasOwn(method.byUser, user)) return { result: method.byUser[user] };
   return { result: method.value ?? null };

@@ -10,6 +10,8 @@ export interface LoginOptions extends ServiceOptions {
   pkce?: boolean;
   timeout?: string;
   refreshMargin?: string;
+  /** --insecure-storage: tokens and client secret in the config file, not the OS store (SPEC §9). */
+  insecureStorage?: boolean;
 }
 
 /** `dasvc login` (SPEC §3): flags only; the flow lives in ./run.ts. */
@@ -22,6 +24,10 @@ export function loginCommand(): Command {
     .option('--no-browser', 'do not open a browser; print the URL and accept a pasted redirect URL')
     .option('--no-pkce', 'leave out PKCE (RFC 7636)')
     .option('--timeout <seconds>', 'give up after this long (default 300)')
+    .option(
+      '--insecure-storage',
+      'keep the tokens and client secret in the config file (0600), not the OS credential store',
+    )
     .option(
       '--refresh-margin <duration>',
       'refresh this long before expiry (default max(60s, 10% of lifetime))',

@@ -82,10 +82,23 @@ export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
     if (lines) process.stdin.destroy();
   }
   const tokens = result.tokens;
+  const { chooseSecretsLocation, withoutSecrets } =
+    await import('../../../store/profile-secrets.js');
+  const where = await chooseSecretsLocation(
+    deps.store.keychain,
+    view.name,
+    flags.insecureStorage === true,
+  );
+  // Said by the login that stores them, once; later commands find them in the file (SPEC §9).
+  if (where.unavailable !== undefined)
+    deps.out.warn(
+      `The OS credential store is not available (${where.unavailable}): the tokens and client secret of profile ${view.name} are kept in ${deps.store.file} (mode 0600).`,
+    );
   const saved = await deps.store.update((data) => {
     const profiles = (data.profiles ??= {});
     profiles[view.name] = {
-      ...profiles[view.name],
+      ...withoutSecrets(profiles[view.name]),
+      secrets: where.location,
       baseUrl,
       clientId,
       clientSecret,

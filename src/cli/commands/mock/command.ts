@@ -13,6 +13,11 @@ export interface MockCommandOptions {
   headersTimeout: string;
   requestTimeout: string;
   quirks?: string;
+  proxy?: string;
+  record?: string;
+  recordUser?: string;
+  validate?: boolean;
+  scrub?: string;
   quiet?: boolean;
   journalSize: string;
   /** Global --json: one JSON object per request line (SPEC §8). */
@@ -47,6 +52,17 @@ export function mockCommand(): Command {
       '30s',
     )
     .option('--quirks <file>', "reproduce an installation's deviations (dasvc check --save-quirks)")
+    .option(
+      '--proxy <url>',
+      'forward every service request to this installation (README: Proxy, record, replay)',
+    )
+    .option('--record <dir>', 'with --proxy: write what passes as a fixtures folder')
+    .option('--record-user <name>', 'the one user of the recorded folder', undefined)
+    .option(
+      '--validate',
+      "with --proxy and --fixtures: check each call against the folder's contract",
+    )
+    .option('--scrub <list>', 'with --record: result members to replace, e.g. email,contact.phone')
     .option('--quiet', 'no request log lines')
     .option('--journal-size <n>', 'requests kept by the journal and the dashboard', '1000')
     .action(async (_options: unknown, cmd: Command) => {

@@ -1,6 +1,7 @@
 import { AuthError } from '../../../errors.js';
 import { canRefresh } from '../../../store/expiry.js';
 import { loginHint, notLoggedIn } from '../../../store/session.js';
+import { describeSecretsLocation, secretsLocation } from '../../../store/profile-secrets.js';
 import type { CliDeps } from '../../context.js';
 import { stdoutAnswered } from '../../output.js';
 import {
@@ -37,6 +38,9 @@ export async function run(_options: TokenOptions, deps: CliDeps): Promise<void> 
     deps.out.line(`scope:     ${profile.scope ?? '(none)'}`);
     deps.out.line(`access:    ${access}`);
     deps.out.line(`refresh:   ${refresh}`);
+    deps.out.line(
+      `storage:   ${describeSecretsLocation(secretsLocation(profile), deps.store.file)}`,
+    );
   }
   if (!sessionUsable(tokens, now)) {
     throw stdoutAnswered(

@@ -1,0 +1,45 @@
+// The proxy side of the mock assembled from its options (SPEC §6): secret collector, recorder,
+// contract check, and the forwarding proxy they watch. Loaded only when `proxy` is set.
+import type { Fixtures } from '../fixtures/load-fixtures.js';
+import type { MockOptions } from '../core/types.js';
+import type { ProxyHost } from '../core/context.js';
+import { parseScrubList } from '../record/scrub.js';
+import { SecretValues } from '../record/secret-values.js';
+import { createProxy, type ProxyTap } from './proxy.js';
+import { Recorder } from './recorder.js';
+import { ContractTap, SecretTap } from './taps.js';
+
+/** Starts proxying to `upstream`: reads the record folder (a broken file throws), opens the agent. */
+export async function startProxying(
+  upstream: string,
+  options: MockOptions,
+  fixtures: Fixtures,
+  now: () => number,
+): Promise<ProxyHost> {
+  const secrets = new SecretValues();
+  const taps: ProxyTap[] = [new SecretTap(secrets)];
+  let recorder: Recorder | undefined;
+  if (options.record !== undefined) {
+    recorder = new Recorder({
+      dir: options.record,
+      user: options.recordUser ?? 'recorded',
+      scrub: parseScrubList(options.scrub),
+      secrets,
+      ...(options.warn ? { warn: options.warn } : {}),
+    });
+    taps.push(recorder);
+  }
+  const contract = options.validate
+    ? new ContractTap(fixtures, secrets, options.warn, now)
+    : undefined;
+  if (contract) taps.push(contract);
+  const proxy = await createProxy(upstream, taps);
+  return {
+    forward: proxy.forward,
+    ...(contract ? { violations: contract } : {}),
+    close: async () => {
+      recorder?.close();
+      await proxy.close();
+    },
+  };
+}

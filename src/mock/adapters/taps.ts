@@ -1,0 +1,108 @@
+// What watches the proxied exchanges besides the recorder (SPEC §6): the secret collector, which
+// learns every secret that passes so that none is ever written or shown, and the contract check
+// of --validate.
+import type { Fixtures } from '../fixtures/load-fixtures.js';
+import { contractProblems } from '../record/contract.js';
+import { pairCalls } from '../record/rpc-exchange.js';
+import type { SecretValues } from '../record/secret-values.js';
+import type { Exchange, ProxyTap } from './proxy.js';
+
+export const API_PREFIX = '/webservice/json/';
+const OAUTH_PREFIX = '/webservice/authorize';
+
+/** The instance of an API path (`/webservice/json/<instance>`), or undefined. */
+export function apiInstance(path: string): string | undefined {
+  if (!path.startsWith(API_PREFIX)) return undefined;
+  try {
+    const name = decodeURIComponent(path.slice(API_PREFIX.length)).replace(/\/$/, '');
+    return name === '' || name.includes('/') ? undefined : name;
+  } catch {
+    return undefined;
+  }
+}
+
+function isForm(exchange: Exchange): boolean {
+  return (exchange.requestHeader('content-type') ?? '').includes(
+    'application/x-www-form-urlencoded',
+  );
+}
+
+/** Learns tokens, codes, client secrets, verifiers, state and Authorization values as they pass. */
+export class SecretTap implements ProxyTap {
+  constructor(private readonly secrets: SecretValues) {}
+
+  wantsBody(path: string): boolean {
+    // Token answers carry the tokens; consent pages are small.
+    return path.startsWith(OAUTH_PREFIX);
+  }
+
+  observe(exchange: Exchange): void {
+    const s = this.secrets;
+    s.addParams(exchange.query);
+    if (isForm(exchange)) s.addParams(exchange.requestBody);
+    s.addAuthorization(exchange.requestHeader('authorization'));
+    const location = exchange.responseHeader('location');
+    if (location !== undefined) {
+      const q = location.indexOf('?');
+      if (q !== -1) s.addParams(location.slice(q + 1).split('#')[0]!);
+    }
+    if (exchange.responseBody !== undefined && exchange.path.startsWith(OAUTH_PREFIX)) {
+      s.addJson(exchange.responseBody);
+    }
+  }
+}
+
+/** One entry of `GET /_mock/violations`. */
+export interface Violation {
+  time: string;
+  instance: string;
+  method: string;
+  problem: string;
+  params: unknown;
+}
+
+/** At most this many violations are kept (the oldest go first). */
+const MAX_VIOLATIONS = 1000;
+
+/** `--validate`: each call checked against the fixtures' documents; the answer is untouched. */
+export class ContractTap implements ProxyTap {
+  private readonly entries: Violation[] = [];
+
+  constructor(
+    private readonly fixtures: Fixtures,
+    private readonly secrets: SecretValues,
+    private readonly warn: ((line: string) => void) | undefined,
+    private readonly now: () => number,
+  ) {}
+
+  wantsBody(path: string): boolean {
+    return path.startsWith(API_PREFIX);
+  }
+
+  observe(exchange: Exchange): void {
+    const instance = apiInstance(exchange.path);
+    if (instance === undefined || exchange.method !== 'POST') return;
+    const answer = exchange.status === 200 ? exchange.responseBody : undefined;
+    const calls = pairCalls(exchange.requestBody, answer);
+    for (const found of contractProblems(this.fixtures, instance, calls)) {
+      const problem = this.secrets.maskText(found.problem);
+      this.warn?.(`contract: ${instance} ${found.method}: ${problem}`);
+      this.entries.push({
+        time: new Date(this.now()).toISOString(),
+        instance,
+        method: found.method,
+        problem,
+        params: this.secrets.mask(found.params),
+      });
+      if (this.entries.length > MAX_VIOLATIONS) this.entries.shift();
+    }
+  }
+
+  list(): Violation[] {
+    return [...this.entries];
+  }
+
+  clear(): void {
+    this.entries.length = 0;
+  }
+}

@@ -1,0 +1,57 @@
+// The JSON-RPC calls of one HTTP exchange (JSON-RPC 2.0 §4–§6), paired with their answers by id,
+// for --record and --validate (SPEC §6). Pure; anything that is not JSON-RPC yields no call.
+import { isObject } from '../../util/guards.js';
+import type { Example } from '../fixtures/descriptors.js';
+
+/** One call that passed: method, params as sent, and the answer (none for a notification). */
+export interface RpcCall {
+  method: string;
+  params: unknown;
+  outcome?: Example['outcome'];
+}
+
+function parse(text: string | undefined): unknown {
+  if (text === undefined || text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function outcomeOf(response: unknown): Example['outcome'] | undefined {
+  if (!isObject(response)) return undefined;
+  if ('result' in response) return { result: response.result };
+  const error = response.error;
+  if (isObject(error) && Number.isInteger(error.code) && typeof error.message === 'string') {
+    return {
+      error: {
+        code: error.code as number,
+        message: error.message,
+        ...(error.data === undefined ? {} : { data: error.data }),
+      },
+    };
+  }
+  return undefined;
+}
+
+/** The calls of a request body paired with the answers of a response body. */
+export function pairCalls(requestBody: string, responseBody: string | undefined): RpcCall[] {
+  const request = parse(requestBody);
+  const response = parse(responseBody);
+  const requests = Array.isArray(request) ? request : [request];
+  const responses = Array.isArray(response) ? response : response === undefined ? [] : [response];
+  const byId = new Map<string, unknown>();
+  for (const r of responses) if (isObject(r) && 'id' in r) byId.set(JSON.stringify(r.id), r);
+  const calls: RpcCall[] = [];
+  for (const r of requests) {
+    if (!isObject(r) || typeof r.method !== 'string') continue;
+    const call: RpcCall = { method: r.method, params: r.params };
+    if ('id' in r) {
+      const outcome = outcomeOf(byId.get(JSON.stringify(r.id)));
+      if (outcome) call.outcome = outcome;
+    }
+    calls.push(call);
+  }
+  return calls;
+}

@@ -1,0 +1,46 @@
+// `--scrub a,b.c` (SPEC §6): result members replaced by a placeholder of the same JSON type
+// before anything is written. Pure.
+
+/** `"a, b.c"` or `["a", "b.c"]` → paths of member names. */
+export function parseScrubList(input: string | string[] | undefined): string[][] {
+  const list = typeof input === 'string' ? input.split(',') : (input ?? []);
+  return list
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item) => item.split('.'));
+}
+
+/** A value of the same JSON type that tells nothing. */
+export function placeholder(value: unknown): unknown {
+  if (typeof value === 'string') return 'scrubbed';
+  if (typeof value === 'number') return 0;
+  if (typeof value === 'boolean') return false;
+  if (Array.isArray(value)) return [];
+  if (value !== null && typeof value === 'object') return {};
+  return null;
+}
+
+function endsWith(path: string[], suffix: string[]): boolean {
+  if (suffix.length > path.length) return false;
+  const offset = path.length - suffix.length;
+  return suffix.every((name, i) => path[offset + i] === name);
+}
+
+/**
+ * A copy of `value` where every object member whose path of member names (array indices left
+ * out) ends with one of `paths` is a placeholder: `email` at any depth, `contact.email` wherever
+ * an `email` is a member of a `contact`.
+ */
+export function scrub(value: unknown, paths: string[][], at: string[] = []): unknown {
+  if (paths.length === 0) return value;
+  if (Array.isArray(value)) return value.map((item) => scrub(item, paths, at));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
+    const path = [...at, key];
+    out[key] = paths.some((p) => endsWith(path, p))
+      ? placeholder(member)
+      : scrub(member, paths, path);
+  }
+  return out;
+}

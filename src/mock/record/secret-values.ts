@@ -1,0 +1,109 @@
+// SPEC §6: nothing secret is ever written to the record folder or shown in a violation. Every
+// secret that passes the proxy (tokens, codes, client secrets, PKCE verifiers, state values,
+// Authorization values) is remembered, and any string that contains one is masked. Pure.
+import { REDACTED } from '../../util/redact.js';
+
+/** OAuth parameters and token-response members whose values are secrets (SERVICE.md 4, RFC 6749). */
+const SECRET_PARAMS = [
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'code',
+  'client_secret',
+  'code_verifier',
+  'state',
+  'token',
+  'password',
+];
+
+/**
+ * Member names whose values are secrets wherever they appear (params and results too). Not `code`
+ * or `state`: in results those are ordinary words (a country code, an order state), and their
+ * secret values are caught by value.
+ */
+const SECRET_MEMBERS = new Set([
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'client_secret',
+  'code_verifier',
+  'password',
+]);
+
+/** Values shorter than this are not remembered: masking "1" everywhere would hide real data. */
+const MIN_LENGTH = 6;
+
+/** The secret values seen so far, and masking by value. */
+export class SecretValues {
+  private readonly values = new Set<string>();
+
+  /** Remembers one value (and its URL-decoded form). */
+  add(value: string | undefined): void {
+    if (value === undefined || value.length < MIN_LENGTH) return;
+    this.values.add(value);
+  }
+
+  /** Remembers the secret parameters of a query string or form body. */
+  addParams(source: string): void {
+    if (source === '') return;
+    for (const [name, value] of new URLSearchParams(source)) {
+      if (SECRET_PARAMS.includes(name)) this.add(value);
+    }
+  }
+
+  /** Remembers an Authorization value: the whole of it, its credentials, Basic's secret. */
+  addAuthorization(value: string | undefined): void {
+    if (value === undefined) return;
+    this.add(value);
+    const space = value.indexOf(' ');
+    if (space === -1) return;
+    const credentials = value.slice(space + 1).trim();
+    this.add(credentials);
+    if (value.slice(0, space).toLowerCase() !== 'basic') return;
+    const decoded = Buffer.from(credentials, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon === -1) return;
+    const secret = decoded.slice(colon + 1);
+    this.add(secret);
+    try {
+      this.add(decodeURIComponent(secret.replace(/\+/g, ' ')));
+    } catch {
+      // not percent-encoded: the raw form is remembered already
+    }
+  }
+
+  /** Remembers the secret members of a JSON body (a token response). */
+  addJson(body: string): void {
+    try {
+      const value: unknown = JSON.parse(body);
+      if (value === null || typeof value !== 'object') return;
+      for (const [name, member] of Object.entries(value as Record<string, unknown>)) {
+        if (SECRET_PARAMS.includes(name) && typeof member === 'string') this.add(member);
+      }
+    } catch {
+      // not JSON: nothing to learn
+    }
+  }
+
+  /** A string with every remembered secret in it masked. */
+  maskText(text: string): string {
+    let out = text;
+    for (const secret of this.values) {
+      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    }
+    return out;
+  }
+
+  /** A copy of a JSON value: secret members and every string holding a secret masked. */
+  mask(value: unknown): unknown {
+    if (typeof value === 'string') return this.maskText(value);
+    if (Array.isArray(value)) return value.map((v) => this.mask(v));
+    if (value === null || typeof value !== 'object') return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
+      out[this.maskText(key)] =
+        SECRET_MEMBERS.has(key) && typeof member === 'string' ? REDACTED : this.mask(member);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,186 @@
+import { AuthError, UsageError } from '../errors.js';
+import { KeychainUnavailable, type Keychain, type ProfileSecrets } from './keychain.js';
+import type { Profile, StoreData } from './profile-store.js';
+
+/** Where a profile's client secret and tokens live (SPEC §9). */
+export type SecretsLocation = 'keychain' | 'file';
+
+/** The members of a profile that are secrets: in the OS store for `secrets: 'keychain'` profiles. */
+const SECRET_KEYS = ['clientSecret', 'tokens'] as const;
+
+/** What was read from the OS store for a profile object (null: not read yet). */
+const loadedSecrets = new WeakMap<Profile, { value: ProfileSecrets | undefined } | null>();
+
+/** Where the profile's secrets live: the OS store when its marker says so, else the file. */
+export function secretsLocation(profile: Profile | undefined): SecretsLocation {
+  return profile?.secrets === 'keychain' ? 'keychain' : 'file';
+}
+
+/** The OS store cannot be reached for a profile whose secrets are there (exit 3). */
+export function keychainUnreachable(profile: string, error: KeychainUnavailable): AuthError {
+  return new AuthError(
+    `the tokens of profile ${profile} are in the OS credential store, which is not available here: ${error.reason}`,
+    {
+      code: 'keychain_unavailable',
+      hint: 'log in again here; dasvc login --insecure-storage keeps them in the config file (0600)',
+      cause: error,
+    },
+  );
+}
+
+function settle(profile: Profile, key: (typeof SECRET_KEYS)[number], value: unknown): void {
+  if (value === undefined) delete profile[key];
+  else
+    Object.defineProperty(profile, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+}
+
+/**
+ * Makes the secrets of the file's `secrets: 'keychain'` profiles readable where the file left them
+ * out: `profile.tokens` and `profile.clientSecret` read the OS store on first access (once per
+ * read of the file, so a read under the lock sees the store as it is then). Commands that never
+ * touch a profile's secrets never load the native binding.
+ */
+export function attachSecrets(data: StoreData, keychain: () => Keychain): void {
+  for (const [name, profile] of Object.entries(data.profiles ?? {})) {
+    if (profile.secrets !== 'keychain') continue;
+    loadedSecrets.set(profile, null);
+    const load = (): ProfileSecrets | undefined => {
+      const loaded = loadedSecrets.get(profile);
+      if (loaded) return loaded.value;
+      let value: ProfileSecrets | undefined;
+      try {
+        value = keychain().getNow(name);
+      } catch (error) {
+        if (error instanceof KeychainUnavailable) throw keychainUnreachable(name, error);
+        throw error;
+      }
+      loadedSecrets.set(profile, { value });
+      return value;
+    };
+    for (const key of SECRET_KEYS) {
+      Object.defineProperty(profile, key, {
+        configurable: true,
+        enumerable: true,
+        get() {
+          const value = load()?.[key];
+          settle(profile, key, value);
+          return value;
+        },
+        set(value: unknown) {
+          settle(profile, key, value);
+        },
+      });
+    }
+  }
+}
+
+/** Neither secret of the profile was read or replaced since the file was read. */
+function untouched(profile: Profile): boolean {
+  return SECRET_KEYS.every((key) => Object.getOwnPropertyDescriptor(profile, key)?.get);
+}
+
+/**
+ * Puts the secrets of `secrets: 'keychain'` profiles into the OS store and returns the data to
+ * write to the file, which holds none of them (SPEC §9). A profile that leaves the OS store (removed,
+ * or switched to the file by `login --insecure-storage`) has its entry deleted. `onDisk` is the
+ * file as it is now; callers hold the lock, which so guards the OS store too.
+ */
+export function storeSecrets(
+  data: StoreData,
+  onDisk: StoreData,
+  keychain: () => Keychain,
+): StoreData {
+  const profiles: Record<string, Profile> = {};
+  const writes: { name: string; run: () => void; bestEffort?: boolean }[] = [];
+  for (const [name, profile] of Object.entries(data.profiles ?? {})) {
+    if (profile.secrets !== 'keychain') {
+      // A plain copy: reading a secret that was in the OS store brings it into the file.
+      profiles[name] = { ...profile };
+      continue;
+    }
+    profiles[name] = withoutSecrets(profile);
+    const wasInStore = onDisk.profiles?.[name]?.secrets === 'keychain';
+    if (wasInStore && untouched(profile)) continue;
+    const secrets: ProfileSecrets = {};
+    if (profile.clientSecret !== undefined) secrets.clientSecret = profile.clientSecret;
+    if (profile.tokens !== undefined) secrets.tokens = profile.tokens;
+    const loaded = loadedSecrets.get(profile);
+    if (wasInStore && loaded && JSON.stringify(loaded.value ?? {}) === JSON.stringify(secrets))
+      continue;
+    writes.push({
+      name,
+      run: () => {
+        if (secrets.clientSecret === undefined && secrets.tokens === undefined)
+          keychain().deleteNow(name);
+        else keychain().setNow(name, secrets);
+      },
+    });
+  }
+  for (const [name, before] of Object.entries(onDisk.profiles ?? {})) {
+    if (before.secrets !== 'keychain' || data.profiles?.[name]?.secrets === 'keychain') continue;
+    // A removed profile's entry must go; one moving to the file (a login that fell back, or
+    // --insecure-storage) goes when the store can be reached, and is left behind otherwise.
+    const removed = data.profiles?.[name] === undefined;
+    writes.push({ name, run: () => void keychain().deleteNow(name), bestEffort: !removed });
+  }
+  for (const { name, run, bestEffort } of writes) {
+    try {
+      run();
+    } catch (error) {
+      if (!(error instanceof KeychainUnavailable)) throw error;
+      if (!bestEffort) throw keychainUnreachable(name, error);
+    }
+  }
+  const file: StoreData = { ...data };
+  if (data.profiles !== undefined) file.profiles = profiles;
+  return file;
+}
+
+/**
+ * Where a login stores the profile's secrets (SPEC §9): the OS store when it answers (within 3 s),
+ * else the file, with the reason for the one message the login prints; `insecure`
+ * (`--insecure-storage`) chooses the file without asking the store.
+ */
+export async function chooseSecretsLocation(
+  keychain: Keychain,
+  profile: string,
+  insecure = false,
+): Promise<{ location: SecretsLocation; unavailable?: string }> {
+  if (insecure) return { location: 'file' };
+  try {
+    await keychain.get(profile);
+  } catch (error) {
+    if (error instanceof KeychainUnavailable)
+      return { location: 'file', unavailable: error.reason };
+    // A corrupt entry: the store works, and this login replaces the entry.
+    if (!(error instanceof UsageError)) throw error;
+  }
+  return { location: 'keychain' };
+}
+
+/** The profile's settings without its secrets, read without touching the OS store. */
+export function withoutSecrets(profile: Profile | undefined): Profile {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(profile ?? {})) {
+    if (!(SECRET_KEYS as readonly string[]).includes(key))
+      copy[key] = profile![key as keyof Profile];
+  }
+  return copy as Profile;
+}
+
+/** Where the secrets live, in words for `token status` (SPEC §9). */
+export function describeSecretsLocation(location: SecretsLocation, file: string): string {
+  if (location === 'file') return `config file ${file} (mode 0600)`;
+  const store =
+    process.platform === 'darwin'
+      ? 'macOS Keychain'
+      : process.platform === 'win32'
+        ? 'Windows Credential Manager'
+        : 'Secret Service';
+  return `OS credential store (${store})`;
+}

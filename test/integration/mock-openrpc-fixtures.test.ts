@@ -1,0 +1,264 @@
+// SPEC §6: an OpenRPC 1.x document written by hand (or by another tool) is an instance; params
+// are checked with full JSON Schema; recorded examples are replayed; rpc.discover returns it.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockApp, type MockApp } from '../../src/mock/index.js';
+
+const BASE = 'http://mock.test';
+
+/** An OpenRPC document as an integrator might write it: $ref to components, every kind of keyword. */
+const DOC = {
+  openrpc: '1.2.6',
+  info: { title: 'Shop', version: '2.1.0' },
+  methods: [
+    {
+      name: 'orders.create',
+      paramStructure: 'by-name',
+      params: [
+        { $ref: '#/components/contentDescriptors/Customer' },
+        {
+          name: 'items',
+          required: true,
+          schema: { type: 'array', minItems: 1, items: { $ref: '#/components/schemas/Item' } },
+        },
+        {
+          name: 'payment',
+          schema: {
+            oneOf: [
+              {
+                type: 'object',
+                required: ['card'],
+                properties: { card: { type: 'string', pattern: '^[0-9]{16}$' } },
+                additionalProperties: false,
+              },
+              {
+                type: 'object',
+                required: ['invoice'],
+                properties: { invoice: { const: true } },
+                additionalProperties: false,
+              },
+            ],
+          },
+        },
+      ],
+      result: { name: 'order', schema: { $ref: '#/components/schemas/Order' } },
+      examples: [
+        {
+          name: 'one book',
+          params: [
+            { name: 'customer', value: { id: 7, address: { country: 'CH', zip: '8000' } } },
+            { name: 'items', value: [{ sku: 'BOOK-1', quantity: 1 }] },
+          ],
+          result: { name: 'order', value: { id: 'o-1', status: 'open' } },
+        },
+        { $ref: '#/components/examplePairings/Refused' },
+      ],
+    },
+    {
+      name: 'orders.status',
+      paramStructure: 'by-position',
+      params: [{ name: 'id', required: true, schema: { type: 'string' } }],
+      result: { name: 'status', schema: { enum: ['open', 'paid'] } },
+    },
+  ],
+  components: {
+    contentDescriptors: {
+      Customer: {
+        name: 'customer',
+        required: true,
+        schema: {
+          type: 'object',
+          required: ['id', 'address'],
+          properties: {
+            id: { type: 'integer', minimum: 1 },
+            address: {
+              type: 'object',
+              required: ['country'],
+              properties: {
+                country: { enum: ['CH', 'DE', 'FR'] },
+                zip: { type: 'string', pattern: '^[0-9]{4,5}$' },
+              },
+            },
+          },
+        },
+      },
+    },
+    schemas: {
+      Item: {
+        type: 'object',
+        required: ['sku', 'quantity'],
+        properties: {
+          sku: { type: 'string', pattern: '^[A-Z]+-[0-9]+$' },
+          quantity: { type: 'integer', minimum: 1 },
+        },
+      },
+      Order: {
+        type: 'object',
+        properties: { id: { type: 'string' }, status: { enum: ['open', 'paid'] } },
+      },
+    },
+    examplePairings: {
+      Refused: {
+        name: 'out of stock',
+        params: [
+          { name: 'customer', value: { id: 7, address: { country: 'CH' } } },
+          { name: 'items', value: [{ sku: 'GONE-9', quantity: 2 }] },
+        ],
+        'x-error': { code: 4001, message: 'out of stock', data: { sku: 'GONE-9' } },
+      },
+    },
+  },
+};
+
+let dir: string;
+let app: MockApp;
+let token: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'dasvc-openrpc-'));
+  mkdirSync(join(dir, 'instances'));
+  writeFileSync(join(dir, 'clients.txt'), 'shop-client:shop-secret\n');
+  writeFileSync(join(dir, 'users.json'), JSON.stringify({ carol: { instances: ['shop'] } }));
+  writeFileSync(join(dir, 'instances', 'shop.openrpc.json'), JSON.stringify(DOC));
+  app = createMockApp({ fixtures: dir });
+  const res = await app(
+    new Request(`${BASE}/_mock/tokens`, {
+      method: 'POST',
+      body: JSON.stringify({ user: 'carol', scope: 'shop', client_id: 'shop-client' }),
+    }),
+  );
+  token = ((await res.json()) as { access_token: string }).access_token;
+});
+
+afterAll(async () => {
+  await app.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function call(method: string, params?: unknown): Promise<Record<string, unknown>> {
+  const res = await app(
+    new Request(`${BASE}/webservice/json/shop`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', method, id: 1, ...(params ? { params } : {}) }),
+    }),
+  );
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+const GOOD = {
+  items: [{ quantity: 1, sku: 'BOOK-1' }],
+  customer: { address: { zip: '8000', country: 'CH' }, id: 7 },
+};
+
+describe('an OpenRPC document as fixtures', () => {
+  it('rpc.discover returns the document as written', async () => {
+    expect((await call('rpc.discover')).result).toEqual(DOC);
+  });
+
+  it('replays a recorded result: deep equality, member order ignored', async () => {
+    expect((await call('orders.create', GOOD)).result).toEqual({ id: 'o-1', status: 'open' });
+  });
+
+  it('replays a recorded JSON-RPC error from a $ref example pairing', async () => {
+    const params = {
+      customer: { id: 7, address: { country: 'CH' } },
+      items: [{ sku: 'GONE-9', quantity: 2 }],
+    };
+    expect((await call('orders.create', params)).error).toEqual({
+      code: 4001,
+      message: 'out of stock',
+      data: { sku: 'GONE-9' },
+    });
+  });
+
+  it('valid params without a recorded answer: -32001 listing the recorded params', async () => {
+    const params = { ...GOOD, payment: { invoice: true } };
+    const error = (await call('orders.create', params)).error as Record<string, unknown>;
+    expect(error).toMatchObject({ code: -32001, message: 'no recorded answer' });
+    expect(error.data).toEqual([
+      GOOD,
+      { customer: { id: 7, address: { country: 'CH' } }, items: [{ sku: 'GONE-9', quantity: 2 }] },
+    ]);
+    const status = (await call('orders.status', ['o-1'])).error as Record<string, unknown>;
+    expect(status).toMatchObject({ code: -32001, data: [] });
+  });
+
+  it.each([
+    [
+      'minimum in a $ref content descriptor',
+      { ...GOOD, customer: { id: 0, address: { country: 'CH' } } },
+      'customer/id must be >= 1',
+    ],
+    [
+      'enum in a nested object',
+      { ...GOOD, customer: { id: 7, address: { country: 'XX' } } },
+      'customer/address/country must be equal to one of the allowed values',
+    ],
+    [
+      'pattern through $ref to components/schemas',
+      { ...GOOD, items: [{ sku: 'book', quantity: 1 }] },
+      'items/0/sku must match pattern "^[A-Z]+-[0-9]+$"',
+    ],
+    ['minItems', { ...GOOD, items: [] }, 'items must NOT have fewer than 1 items'],
+    [
+      'oneOf',
+      { ...GOOD, payment: { card: '12' } },
+      'payment must match exactly one schema in oneOf',
+    ],
+    ['a required param missing', { items: GOOD.items }, 'missing required param "customer"'],
+  ])('-32602 with the validator message: %s', async (_name, params, message) => {
+    const error = (await call('orders.create', params)).error as Record<string, unknown>;
+    expect(error).toMatchObject({ code: -32602, message: 'Invalid params' });
+    expect(String(error.data)).toContain(message);
+  });
+
+  it('paramStructure: by-name refuses an array, by-position refuses an object', async () => {
+    expect((await call('orders.create', [GOOD.customer, GOOD.items])).error).toMatchObject({
+      code: -32602,
+      data: 'orders.create takes params by name (an object)',
+    });
+    expect((await call('orders.status', { id: 'o-1' })).error).toMatchObject({
+      code: -32602,
+      data: 'orders.status takes params by position (an array)',
+    });
+  });
+});
+
+describe('a broken OpenRPC document', () => {
+  it.each([
+    [
+      { ...DOC, openrpc: '3.0.0' },
+      /shop\.openrpc\.json: \/openrpc: "openrpc" must be an OpenRPC 1\.x/,
+    ],
+    [
+      {
+        ...DOC,
+        methods: [{ name: 'x', params: [{ $ref: '#/components/contentDescriptors/Nope' }] }],
+      },
+      /\/methods\/0\/params\/0: "\$ref" #\/components\/contentDescriptors\/Nope points at nothing/,
+    ],
+    [
+      { ...DOC, methods: [{ name: 'x', params: [{ name: 'a', schema: { type: 'text' } }] }] },
+      /\/methods\/0\/params\/0\/schema: invalid JSON Schema: schema is invalid/,
+    ],
+  ])('names the file, the JSON pointer and the problem (%#)', async (doc, message) => {
+    const broken = mkdtempSync(join(tmpdir(), 'dasvc-openrpc-'));
+    try {
+      mkdirSync(join(broken, 'instances'));
+      writeFileSync(join(broken, 'clients.txt'), 'c:s\n');
+      writeFileSync(join(broken, 'users.json'), '{"u":{"instances":["shop"]}}');
+      writeFileSync(join(broken, 'instances', 'shop.openrpc.json'), JSON.stringify(doc));
+      const { startMockServer } = await import('../../src/mock/index.js');
+      await expect(startMockServer({ fixtures: broken, port: 0 })).rejects.toMatchObject({
+        exitCode: 2,
+        message: expect.stringMatching(message),
+      });
+    } finally {
+      rmSync(broken, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,193 @@
+// SPEC §6 through the real CLI: `dasvc mock --proxy --record DIR` stopped by SIGTERM mid-recording
+// leaves a complete folder that `dasvc mock --fixtures DIR` serves; `--validate` prints one stderr
+// line per violation and lists it at /_mock/violations; bad options and a corrupt DIR exit 2.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer, type MockServer } from '../../src/mock/index.js';
+import { runDasvc, spawnMock, type MockProcess } from '../helpers/mock-process.js';
+
+let upstream: MockServer;
+const dirs: string[] = [];
+const children: MockProcess[] = [];
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'dasvc-record-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function spawn(args: string[]): Promise<MockProcess> {
+  const child = await spawnMock(args);
+  children.push(child);
+  return child;
+}
+
+async function mint(
+  base: string,
+  user: string,
+  scope: string,
+  client_id = 'demo-client',
+): Promise<string> {
+  const res = await fetch(`${base}/_mock/tokens`, {
+    method: 'POST',
+    body: JSON.stringify({ user, scope, client_id }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+async function call(base: string, token: string, scope: string, method: string, params?: unknown) {
+  const res = await fetch(`${base}/webservice/json/${scope}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: JSON.stringify({ jsonrpc: '2.0', method, id: 1, ...(params ? { params } : {}) }),
+  });
+  return (await res.json()) as Record<string, unknown>;
+}
+
+beforeAll(async () => {
+  upstream = await startMockServer({ port: 0 });
+});
+
+afterAll(async () => {
+  for (const child of children) if (child.child.exitCode === null) child.child.kill('SIGKILL');
+  await upstream.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('dasvc mock --proxy --record (CLI)', () => {
+  it('SIGTERM mid-recording leaves a complete folder; the mock starts again from it', async () => {
+    const dir = tempDir();
+    const proxy = await spawn(['--proxy', upstream.url, '--record', dir, '--quiet']);
+    expect(proxy.stdout()).toBe(`listening on ${proxy.url}\n`);
+    const token = await mint(upstream.url, 'alice', 'crm wiki');
+    const answers = [
+      await call(proxy.url, token, 'crm', 'contacts.get', { id: 2 }),
+      await call(proxy.url, token, 'wiki', 'pages.list', { limit: 1 }),
+    ];
+    // Stopped at once, before the recorder's debounced write: close() must write it.
+    expect(await proxy.stop('SIGTERM')).toBe(0);
+
+    const replay = await spawn(['--fixtures', dir, '--quiet']);
+    const replayToken = await mint(replay.url, 'recorded', 'crm wiki', 'recorded-client');
+    expect(await call(replay.url, replayToken, 'crm', 'contacts.get', { id: 2 })).toEqual(
+      answers[0],
+    );
+    expect(await call(replay.url, replayToken, 'wiki', 'pages.list', { limit: 1 })).toEqual(
+      answers[1],
+    );
+    expect(await replay.stop('SIGINT')).toBe(0);
+
+    // And once more with the same DIR: the folder grows.
+    const again = await spawn(['--proxy', upstream.url, '--record', dir]);
+    await again.waitFor(`recording into ${dir}`);
+    await call(again.url, token, 'crm', 'contacts.list');
+    expect(await again.stop('SIGINT')).toBe(0);
+    const grown = await spawn(['--fixtures', dir, '--quiet']);
+    const grownToken = await mint(grown.url, 'recorded', 'crm', 'recorded-client');
+    expect((await call(grown.url, grownToken, 'crm', 'contacts.list')).result).toHaveLength(2);
+    expect((await call(grown.url, grownToken, 'crm', 'contacts.get', { id: 2 })).result).toEqual(
+      answers[0]!.result,
+    );
+    expect(await grown.stop()).toBe(0);
+  });
+
+  it('--validate: one stderr line per violation, GET /_mock/violations, answers unchanged', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'instances'));
+    writeFileSync(join(dir, 'clients.txt'), 'demo-client:x\n');
+    writeFileSync(join(dir, 'users.json'), '{"alice":{"instances":["crm"]}}');
+    writeFileSync(
+      join(dir, 'instances', 'crm.openrpc.json'),
+      JSON.stringify({
+        openrpc: '1.2.6',
+        info: { title: 'CRM contract', version: '1' },
+        methods: [
+          {
+            name: 'contacts.get',
+            params: [{ name: 'id', required: true, schema: { type: 'integer', minimum: 2 } }],
+            result: {
+              name: 'contact',
+              schema: { type: 'object', required: ['phone'] },
+            },
+          },
+        ],
+      }),
+    );
+    const proxy = await spawn(['--proxy', upstream.url, '--fixtures', dir, '--validate']);
+    const token = await mint(upstream.url, 'alice', 'crm wiki');
+    const direct = await call(upstream.url, token, 'crm', 'contacts.get', { id: 1 });
+    expect(await call(proxy.url, token, 'crm', 'contacts.get', { id: 1 })).toEqual(direct);
+    await call(proxy.url, token, 'crm', 'contacts.list');
+    await call(proxy.url, token, 'wiki', 'pages.list');
+    const res = await fetch(`${proxy.url}/_mock/violations`);
+    const violations = (await res.json()) as Record<string, unknown>[];
+    expect(violations.map((v) => `${v.instance} ${v.method}: ${v.problem}`)).toEqual([
+      'crm contacts.get: params: id must be >= 2',
+      "crm contacts.get: result must have required property 'phone'",
+      'crm contacts.list: unknown method',
+      'wiki pages.list: unknown instance',
+    ]);
+    expect(violations[0]).toMatchObject({ params: { id: 1 }, time: expect.any(String) });
+    expect(JSON.stringify(violations)).not.toContain(token);
+    expect(await proxy.stop()).toBe(0);
+    const lines = proxy
+      .stderr()
+      .split('\n')
+      .filter((l) => l.startsWith('contract: '));
+    expect(lines).toEqual([
+      'contract: crm contacts.get: params: id must be >= 2',
+      "contract: crm contacts.get: result must have required property 'phone'",
+      'contract: crm contacts.list: unknown method',
+      'contract: wiki pages.list: unknown instance',
+    ]);
+  });
+
+  it.each([
+    [['--record', 'x'], /--record needs --proxy/],
+    [['--proxy', 'http://127.0.0.1:9', '--validate'], /--validate needs --fixtures DIR/],
+    [['--proxy', 'ftp://x'], /--proxy must be an http\(s\) URL/],
+    [['--proxy', 'http://127.0.0.1:9', '--scrub', 'a'], /--scrub needs --record DIR/],
+  ])('bad options exit 2: %j', async (args, message) => {
+    const result = await runDasvc(['mock', '--port', '0', ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).toBe('');
+  });
+
+  it('a corrupt file in the record folder exits 2 naming file, JSON pointer and problem', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'instances'));
+    writeFileSync(
+      join(dir, 'instances', 'crm.openrpc.json'),
+      '{"openrpc":"1.2.6","info":{"title":"t","version":"1"},"methods":[{"name":"a","params":{}}]}',
+    );
+    const result = await runDasvc([
+      'mock',
+      '--port',
+      '0',
+      '--proxy',
+      upstream.url,
+      '--record',
+      dir,
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /fixture \S*crm\.openrpc\.json: \/methods\/0\/params: "params" must be an array/,
+    );
+    writeFileSync(join(dir, 'instances', 'crm.openrpc.json'), '{"openrpc": ');
+    const truncated = await runDasvc([
+      'mock',
+      '--port',
+      '0',
+      '--proxy',
+      upstream.url,
+      '--record',
+      dir,
+    ]);
+    expect(truncated.code).toBe(2);
+    expect(truncated.stderr).toMatch(/crm\.openrpc\.json: not valid JSON/);
+  });
+});

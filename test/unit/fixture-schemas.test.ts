@@ -1,0 +1,56 @@
+// SPEC §6: the fixture files have published JSON Schemas (schema/), referenced by `$schema` from
+// the default fixtures and from what --record writes; both must validate against them.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { InstanceRecording } from '../../src/mock/record/recording.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const read = (file: string): unknown => JSON.parse(readFileSync(join(ROOT, file), 'utf8'));
+
+function validator() {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  for (const name of ['users', 'instance', 'openrpc']) {
+    ajv.addSchema(read(`schema/${name}.schema.json`) as object, `${name}.schema.json`);
+  }
+  return (name: string, value: unknown): string => {
+    const validate = ajv.getSchema(`${name}.schema.json`)!;
+    return validate(value) ? 'valid' : ajv.errorsText(validate.errors);
+  };
+}
+
+describe('schema/ (published JSON Schemas of the fixture files)', () => {
+  const check = validator();
+
+  it('the default fixtures reference and meet them', () => {
+    const users = read('fixtures/users.json') as Record<string, unknown>;
+    expect(users.$schema).toBe('../schema/users.schema.json');
+    expect(check('users', users)).toBe('valid');
+    for (const name of ['crm', 'wiki']) {
+      const instance = read(`fixtures/instances/${name}.json`) as Record<string, unknown>;
+      expect(instance.$schema).toBe('../../schema/instance.schema.json');
+      expect(check('instance', instance)).toBe('valid');
+    }
+  });
+
+  it('what --record writes meets the OpenRPC schema', () => {
+    const recording = new InstanceRecording('shop');
+    recording.add('orders.get', { id: 1 }, { result: { id: 1, total: 9.5 } });
+    recording.add('orders.get', { id: 2 }, { error: { code: 404, message: 'no such order' } });
+    recording.add('orders.find', ['x', 2], { result: [] });
+    expect(check('openrpc', recording.document('../../schema/openrpc.schema.json'))).toBe('valid');
+  });
+
+  it('they refuse broken files', () => {
+    expect(check('users', { alice: { instances: 'crm' } })).toMatch(/instances must be array/);
+    expect(check('users', { 'bad name': { instances: [] } })).toMatch(/additional properties/);
+    expect(check('instance', { methods: [{ name: 'rpc.x' }] })).toMatch(/must NOT be valid/);
+    expect(check('instance', { methods: [{ name: 'x', paramStructure: 'any' }] })).toMatch(
+      /allowed values/,
+    );
+    expect(
+      check('openrpc', { openrpc: '2.0.0', info: { title: 't', version: '1' }, methods: [] }),
+    ).toMatch(/must match pattern/);
+  });
+});

@@ -1,0 +1,224 @@
+// The pure parts of SPEC §6: schema inference, scrubbing, secret masking, example matching,
+// JSON-RPC pairing, the recorded document and the contract check.
+import { describe, expect, it } from 'vitest';
+import { inferSchema, mergeSchemas } from '../../src/mock/record/infer-schema.js';
+import { parseScrubList, scrub } from '../../src/mock/record/scrub.js';
+import { SecretValues } from '../../src/mock/record/secret-values.js';
+import { findExample, sameJson } from '../../src/mock/fixtures/example-match.js';
+import { pairCalls } from '../../src/mock/record/rpc-exchange.js';
+import { canonicalJson, InstanceRecording } from '../../src/mock/record/recording.js';
+import { parseOpenRpcInstance } from '../../src/mock/fixtures/openrpc-format.js';
+import { endToEndHeaders, upstreamFailure } from '../../src/mock/adapters/proxy.js';
+
+describe('inferSchema / mergeSchemas', () => {
+  it('infers types, object members (all required) and array items', () => {
+    expect(inferSchema({ a: 1, b: 'x', c: [true], d: null, e: 1.5 })).toEqual({
+      type: 'object',
+      properties: {
+        a: { type: 'integer' },
+        b: { type: 'string' },
+        c: { type: 'array', items: { type: 'boolean' } },
+        d: { type: 'null' },
+        e: { type: 'number' },
+      },
+      required: ['a', 'b', 'c', 'd', 'e'],
+    });
+    expect(inferSchema([])).toEqual({ type: 'array' });
+  });
+  it('merges: unions types, widens integer to number, keeps only members always present', () => {
+    expect(mergeSchemas(inferSchema(1), inferSchema(1.5))).toEqual({ type: 'number' });
+    expect(mergeSchemas(inferSchema('a'), inferSchema(null))).toEqual({ type: ['string', 'null'] });
+    expect(mergeSchemas(inferSchema({ a: 1, b: 2 }), inferSchema({ a: 'x' }))).toEqual({
+      type: 'object',
+      properties: { a: { type: ['integer', 'string'] }, b: { type: 'integer' } },
+      required: ['a'],
+    });
+    expect(mergeSchemas(inferSchema(null), inferSchema({ a: 1 }))).toEqual({
+      type: ['null', 'object'],
+      properties: { a: { type: 'integer' } },
+      required: ['a'],
+    });
+    expect(mergeSchemas(inferSchema([1]), inferSchema(['a']))).toEqual({
+      type: 'array',
+      items: { type: ['integer', 'string'] },
+    });
+  });
+});
+
+describe('scrub', () => {
+  it('replaces members by name at any depth and by dotted path, keeping the JSON type', () => {
+    const value = {
+      email: 'a@b.c',
+      contact: { email: 'x@y.z', phone: { number: '123' }, tags: ['t'], age: 3, vip: true },
+      list: [{ contact: { email: 'q@r.s' } }],
+      other: { number: 7 },
+    };
+    expect(scrub(value, parseScrubList('email, phone.number,contact.tags,age,vip'))).toEqual({
+      email: 'scrubbed',
+      contact: { email: 'scrubbed', phone: { number: 'scrubbed' }, tags: [], age: 0, vip: false },
+      list: [{ contact: { email: 'scrubbed' } }],
+      other: { number: 7 },
+    });
+    expect(scrub({ a: { b: 1 } }, parseScrubList(['a']))).toEqual({ a: {} });
+    expect(scrub('plain', parseScrubList(''))).toBe('plain');
+  });
+});
+
+describe('SecretValues', () => {
+  it('masks every secret it saw, in any string, and secret members by name', () => {
+    const s = new SecretValues();
+    s.addParams('code=abcdef123&state=st4te-value&client_id=demo-client&client_secret=demo-secret');
+    s.addAuthorization(`Basic ${Buffer.from('demo-client:other%2Fsecret').toString('base64')}`);
+    s.addJson(
+      '{"access_token":"tok-access-1","refresh_token":"tok-refresh-1","expires_in":"3600"}',
+    );
+    expect(
+      s.mask({
+        note: 'code abcdef123 and tok-access-1',
+        list: ['st4te-value', 'other/secret', 'demo-client'],
+        password: 'hunter22',
+        ['tok-refresh-1']: 1,
+      }),
+    ).toEqual({
+      note: 'code [redacted] and [redacted]',
+      list: ['[redacted]', '[redacted]', 'demo-client'],
+      password: '[redacted]',
+      '[redacted]': 1,
+    });
+    expect(s.maskText('demo-secret')).toBe('[redacted]');
+  });
+});
+
+describe('example matching', () => {
+  it('deep equality with member order ignored, array order kept', () => {
+    expect(sameJson({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 })).toBe(true);
+    expect(sameJson({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
+    expect(sameJson({ a: 1 }, { a: 1, b: undefined })).toBe(false);
+    expect(sameJson([], {})).toBe(false);
+    const examples = [{ params: { id: 1 }, outcome: { result: 'one' } }];
+    expect(findExample(examples, { id: 1 })?.outcome).toEqual({ result: 'one' });
+    expect(findExample(examples, { id: '1' })).toBeUndefined();
+    expect(canonicalJson({ b: 1, a: [{ d: 1, c: 2 }] })).toBe('{"a":[{"c":2,"d":1}],"b":1}');
+  });
+});
+
+describe('pairCalls', () => {
+  it('pairs a batch by id; notifications have no outcome; junk yields nothing', () => {
+    const request = JSON.stringify([
+      { jsonrpc: '2.0', method: 'a', params: { x: 1 }, id: 1 },
+      { jsonrpc: '2.0', method: 'b' },
+      { jsonrpc: '2.0', method: 'c', id: 'z' },
+    ]);
+    const response = JSON.stringify([
+      { jsonrpc: '2.0', error: { code: 5, message: 'no', data: 1 }, id: 'z' },
+      { jsonrpc: '2.0', result: null, id: 1 },
+    ]);
+    expect(pairCalls(request, response)).toEqual([
+      { method: 'a', params: { x: 1 }, outcome: { result: null } },
+      { method: 'b', params: undefined },
+      { method: 'c', params: undefined, outcome: { error: { code: 5, message: 'no', data: 1 } } },
+    ]);
+    expect(pairCalls('not json', '{}')).toEqual([]);
+    expect(pairCalls('{"jsonrpc":"2.0","method":"a","id":1}', '<html>')).toEqual([
+      { method: 'a', params: undefined },
+    ]);
+  });
+});
+
+describe('InstanceRecording', () => {
+  it('builds a document the OpenRPC fixture parser reads back with the same examples', () => {
+    const r = new InstanceRecording('crm');
+    r.add('get', { id: 1 }, { result: { n: 'a' } });
+    r.add('get', { id: 1, full: true }, { result: { n: 'a', more: 1 } });
+    r.add('get', { full: false, id: 1 }, { error: { code: 7, message: 'x' } });
+    r.add('get', { id: 1 }, { result: { n: 'b' } }); // the latest answer wins
+    const doc = r.document(undefined);
+    const method = (doc.methods as Record<string, unknown>[])[0]!;
+    expect(method.paramStructure).toBe('by-name');
+    expect(method.params).toEqual([
+      { name: 'id', required: true, schema: { type: 'integer' } },
+      { name: 'full', required: false, schema: { type: 'boolean' } },
+    ]);
+    const parsed = parseOpenRpcInstance('crm', JSON.parse(JSON.stringify(doc)), 'crm.openrpc.json');
+    expect(parsed.methods.get('get')!.examples).toEqual([
+      { params: { id: 1 }, outcome: { result: { n: 'b' } } },
+      { params: { id: 1, full: true }, outcome: { result: { n: 'a', more: 1 } } },
+      { params: { id: 1, full: false }, outcome: { error: { code: 7, message: 'x' } } },
+    ]);
+    // Recording again starts from what was written, and keeps positional methods positional.
+    r.add('find', ['x'], { result: [] });
+    const again = new InstanceRecording('crm', {
+      document: r.document(undefined),
+      methods: parseOpenRpcInstance('crm', r.document(undefined), 'f').methods,
+    });
+    again.add('find', ['x', 2], { result: [1] });
+    const find = (again.document(undefined).methods as Record<string, unknown>[])[1]!;
+    expect(find).toMatchObject({
+      paramStructure: 'by-position',
+      params: [
+        { name: 'arg0', required: true },
+        { name: 'arg1', required: false },
+      ],
+    });
+    expect(find.examples).toHaveLength(2);
+  });
+
+  it('a hand-written method keeps its contract and only gains examples', () => {
+    const document = {
+      openrpc: '1.2.6',
+      info: { title: 'T', version: '1' },
+      methods: [
+        {
+          name: 'm',
+          params: [{ name: 'q', schema: { type: 'string', minLength: 2 } }],
+          result: { name: 'r', schema: {} },
+        },
+      ],
+    };
+    const r = new InstanceRecording('t', {
+      document,
+      methods: parseOpenRpcInstance('t', document, 'f').methods,
+    });
+    r.add('m', { q: 'ab' }, { result: 1 });
+    const m = (r.document(undefined).methods as Record<string, unknown>[])[0]!;
+    expect(m.params).toEqual(document.methods[0]!.params);
+    expect(m.examples).toEqual([
+      { name: 'm #1', params: [{ name: 'q', value: 'ab' }], result: { name: 'result', value: 1 } },
+    ]);
+  });
+});
+
+describe('proxy headers and failures', () => {
+  it('drops hop-by-hop headers, Host, and what Connection names', () => {
+    expect(
+      endToEndHeaders(
+        [
+          ['host', 'a'],
+          ['connection', 'keep-alive, x-private'],
+          ['x-private', '1'],
+          ['keep-alive', 'timeout=5'],
+          ['transfer-encoding', 'chunked'],
+          ['proxy-authorization', 'Basic x'],
+          ['authorization', 'Bearer t'],
+          ['set-cookie', 'a=1'],
+          ['set-cookie', 'b=2'],
+        ],
+        ['content-length'],
+      ),
+    ).toEqual(['authorization', 'Bearer t', 'set-cookie', 'a=1', 'set-cookie', 'b=2']);
+  });
+  it('502 naming the upstream; 504 on a timeout', () => {
+    const refused = upstreamFailure(
+      'http://up.test',
+      Object.assign(new Error('x'), { code: 'ECONNREFUSED' }),
+    );
+    expect(refused.status).toBe(502);
+    expect(JSON.parse(refused.body)).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: 'the upstream http://up.test is unreachable (ECONNREFUSED)',
+      upstream: 'http://up.test',
+    });
+    const slow = upstreamFailure('http://up.test', { code: 'UND_ERR_HEADERS_TIMEOUT' });
+    expect(slow.status).toBe(504);
+  });
+});
