@@ -44,6 +44,7 @@ describe('completeWords: what dasvc completion offers (SPEC §3)', () => {
       'init',
       'completion',
       'mock',
+      'check',
       'demo',
       'help',
     ]);
