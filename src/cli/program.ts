@@ -14,6 +14,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   init: async () => (await import('./commands/init/command.js')).initCommand(),
   completion: async () => (await import('./commands/completion/command.js')).completionCommand(),
   mock: async () => (await import('./commands/mock/command.js')).mockCommand(),
+  check: async () => (await import('./commands/check/command.js')).checkCommand(),
   demo: async () => (await import('./commands/demo/command.js')).demoCommand(),
 };
 

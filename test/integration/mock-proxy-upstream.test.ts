@@ -48,7 +48,7 @@ beforeAll(async () => {
         return res.end(BIG);
       }
       if (path.endsWith('/cut')) {
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000000' });
         res.write('{"jsonrpc":"2.0",');
         return setImmediate(() => req.socket.destroy());
       }

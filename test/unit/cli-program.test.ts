@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { buildProgram, commandNameIn } from '../../src/cli/program.js';
 
-const ALL = ['login', 'logout', 'token', 'rpc', 'profile', 'init', 'completion', 'mock', 'demo'];
+const ALL = [
+  'login',
+  'logout',
+  'token',
+  'rpc',
+  'profile',
+  'init',
+  'completion',
+  'mock',
+  'check',
+  'demo',
+];
 const argv = (...args: string[]) => ['node', 'dasvc', ...args];
 
 describe('the program declares only what the invocation needs (start-up speed)', () => {

@@ -75,6 +75,10 @@ function fromNodeRequest(req: IncomingMessage, fallbackHost: string): MockReques
 /** A proxied answer (SPEC §6): headers as received, body bytes piped with back-pressure. */
 function writeStream(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
   res.writeHead(response.status, (response.rawHeaders ?? []).flat());
+  if (Array.isArray(response.stream)) {
+    res.end(Buffer.concat(response.stream as Uint8Array[]));
+    return;
+  }
   const source =
     response.stream instanceof Readable ? response.stream : Readable.from(response.stream!);
   // An upstream that fails mid-body: the client's connection is cut, as the upstream's was.

@@ -46,6 +46,9 @@ const DROPPED = new Set([
   'host',
 ]);
 
+/** Bodies up to this size (by Content-Length) are read whole before they are passed on. */
+const SMALL_BODY = 64 * 1024;
+
 const PROXY_VARS = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
 
 /** Header pairs less hop-by-hop ones and those the Connection header names. */
@@ -158,7 +161,10 @@ export async function createProxy(
       responseHeader: lookup(responsePairs),
     };
     const base = { status: answer.statusCode, headers: {}, body: '', rawHeaders };
-    if (!taps.some((tap) => tap.wantsBody(path))) {
+    // Small bodies are read whole (one write is cheaper than a stream pipeline); large or
+    // unsized ones stream on as they come, unless a tap needs them.
+    const length = Number(answer.headers['content-length'] ?? Infinity);
+    if (!(length <= SMALL_BODY) && !taps.some((tap) => tap.wantsBody(path))) {
       observe(exchange);
       return { ...base, stream: answer.body };
     }
@@ -168,7 +174,9 @@ export async function createProxy(
     } catch (error) {
       return upstreamFailure(upstream, error);
     }
-    exchange.responseBody = decode(bytes, exchange.responseHeader('content-encoding'));
+    if (taps.some((tap) => tap.wantsBody(path))) {
+      exchange.responseBody = decode(bytes, exchange.responseHeader('content-encoding'));
+    }
     observe(exchange);
     return { ...base, stream: [bytes] };
   }

@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+// Figures of issue 10: what `dasvc mock --proxy` adds in front of an installation. The same
+// upstream (`dasvc mock`, authenticated crm contacts.list) is called directly and through a
+// proxying `dasvc mock --proxy`, in this run, on 127.0.0.1: the added latency per call
+// (sequential calls on one keep-alive connection, median) and req/s under load (autocannon).
+// For scale, the same through the smallest possible proxy (node:http + undici, no journal, no
+// taps): what the machine allows three processes on its cores. Upstream, proxy and load
+// generator are separate processes.
+// Usage: node scripts/bench-proxy.mjs [--duration 3] [--connections 20] [--calls 2000]
+/* global fetch */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { Agent, request } from 'undici';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '20' },
+    calls: { type: 'string', default: '2000' },
+  },
+});
+
+/** `dasvc mock --port 0 --quiet …`; resolves with its URL and child once it listens. */
+function startMock(extra) {
+  const child = spawn(
+    process.execPath,
+    [`${root}bin/dasvc.js`, 'mock', '--port', '0', '--quiet', ...extra],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  return listening(child);
+}
+
+/** The smallest proxy: buffers the body, forwards it with undici, answers with what came back. */
+const BARE_PROXY = `
+const { createServer } = require('node:http');
+const { Agent, request } = require('undici');
+const upstream = process.argv[1];
+const dispatcher = new Agent({ keepAliveTimeout: 10000 });
+const server = createServer(async (req, res) => {
+  const chunks = [];
+  for await (const c of req) chunks.push(c);
+  const headers = { ...req.headers };
+  delete headers.host;
+  delete headers.connection;
+  const r = await request(upstream + req.url, { method: req.method, headers, body: Buffer.concat(chunks), dispatcher });
+  const body = Buffer.from(await r.body.arrayBuffer());
+  res.writeHead(r.statusCode, { 'content-type': r.headers['content-type'], 'content-length': body.length });
+  res.end(body);
+});
+server.keepAliveTimeout = 10000;
+server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
+`;
+
+function startBareProxy(upstream) {
+  const child = spawn(process.execPath, ['-e', BARE_PROXY, upstream], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return listening(child);
+}
+
+/** Resolves with the URL of the child's `listening on` line. */
+function listening(child) {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error('mock did not start')), 15_000);
+    const onData = (chunk) => {
+      buffer += chunk;
+      const url = /listening on (\S+)\n/.exec(buffer)?.[1];
+      if (!url) return;
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      child.stdout.resume();
+      resolve({ url, child });
+    };
+    child.stdout.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`mock exited ${code}`)));
+  });
+}
+
+const BODY = '{"jsonrpc":"2.0","method":"contacts.list","id":1}';
+
+/** Median and mean ms of `calls` sequential API calls on one keep-alive connection. */
+async function sequential(base, token, calls) {
+  const dispatcher = new Agent({ connections: 1 });
+  const options = {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: BODY,
+    dispatcher,
+  };
+  const url = `${base}/webservice/json/crm`;
+  for (let i = 0; i < 200; i++) await (await request(url, options)).body.text(); // warm-up
+  const times = [];
+  for (let i = 0; i < calls; i++) {
+    const started = process.hrtime.bigint();
+    const res = await request(url, options);
+    await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}`);
+    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  await dispatcher.close();
+  times.sort((a, b) => a - b);
+  return {
+    median: times[Math.floor(times.length / 2)],
+    mean: times.reduce((a, b) => a + b) / times.length,
+  };
+}
+
+/** autocannon req/s against the API (non-2xx answers count as errors). */
+async function load(base, token) {
+  const result = await autocannon({
+    url: `${base}/webservice/json/crm`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: BODY,
+    connections: Number(args.connections),
+    duration: Number(args.duration),
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+const upstream = await startMock([]);
+const proxy = await startMock(['--proxy', upstream.url]);
+const bare = await startBareProxy(upstream.url);
+try {
+  const minted = await fetch(`${upstream.url}/_mock/tokens`, {
+    method: 'POST',
+    body: JSON.stringify({ user: 'alice', scope: 'crm' }),
+  });
+  const { access_token: token } = await minted.json();
+  const calls = Number(args.calls);
+  const direct = await sequential(upstream.url, token, calls);
+  const proxied = await sequential(proxy.url, token, calls);
+  const added = proxied.median - direct.median;
+  const bareCall = await sequential(bare.url, token, calls);
+  const directRps = await load(upstream.url, token);
+  const proxiedRps = await load(proxy.url, token);
+  const bareRps = await load(bare.url, token);
+  const ratio = proxiedRps / directRps;
+  const mark = (ok) => (ok ? 'ok' : 'MISSED');
+  console.log(
+    `latency per call (median of ${calls} sequential): direct ${direct.median.toFixed(3)} ms, ` +
+      `through --proxy ${proxied.median.toFixed(3)} ms, added ${added.toFixed(3)} ms ` +
+      `(goal < 1 ms: ${mark(added < 1)}); bare node:http+undici proxy adds ` +
+      `${(bareCall.median - direct.median).toFixed(3)} ms`,
+  );
+  console.log(
+    `req/s (${args.connections} connections, ${args.duration} s): direct ${Math.round(directRps)}, ` +
+      `through --proxy ${Math.round(proxiedRps)} = ${ratio.toFixed(2)}x (goal >= 0.5x: ${mark(ratio >= 0.5)}); ` +
+      `bare proxy ${Math.round(bareRps)} = ${(bareRps / directRps).toFixed(2)}x`,
+  );
+} finally {
+  // The proxies first: an upstream gone under them would only add noise to their last answers.
+  proxy.child.kill('SIGTERM');
+  bare.child.kill('SIGTERM');
+  upstream.child.kill('SIGTERM');
+}

@@ -1,0 +1,71 @@
+import { isObject } from '../util/guards.js';
+import type { Exchange } from './types.js';
+
+/** An OAuth endpoint's answer as the rules read it (RFC 6749 §5.1–5.2, tolerant of other shapes). */
+export type OAuthAnswer =
+  | { kind: 'none'; reason: string }
+  | { kind: 'success'; status: number; body: Record<string, unknown> }
+  | { kind: 'error'; status: number; code: string | undefined; shape: 'json' | 'text' | 'other' }
+  | { kind: 'unexpected'; status: number };
+
+/** A bare OAuth error code, as an installation with text error bodies sends it. */
+const BARE_CODE = /^[a-z][a-z0-9_]*$/;
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads an OAuth answer: success (a JSON object without `error`), error (with its code and shape), or neither. */
+export function oauthAnswerOf(exchange: Exchange): OAuthAnswer {
+  const response = exchange.response;
+  if (!response) return { kind: 'none', reason: exchange.error ?? 'no answer' };
+  const body = parseJson(response.text);
+  const status = response.status;
+  if (isObject(body)) {
+    if (typeof body.error === 'string')
+      return { kind: 'error', status, code: body.error, shape: 'json' };
+    if (status === 200 || status === 201) return { kind: 'success', status, body };
+  }
+  if (status < 400) return { kind: 'unexpected', status };
+  const text = response.text.trim();
+  const isText = /^text\/plain/i.test(response.headers['content-type'] ?? '');
+  if (isText && BARE_CODE.test(text)) return { kind: 'error', status, code: text, shape: 'text' };
+  return { kind: 'error', status, code: undefined, shape: 'other' };
+}
+
+/** Whether a bearer token worked for an API call: 2xx yes, 401/403 no, anything else unknown. */
+export function tokenWorked(exchange: Exchange): boolean | undefined {
+  const status = exchange.response?.status;
+  if (status === undefined) return undefined;
+  if (status >= 200 && status < 300) return true;
+  if (status === 401 || status === 403) return false;
+  return undefined;
+}
+
+/** One line saying what came back, for `observed` (never a token: bodies are not quoted). */
+export function describeAnswer(exchange: Exchange | undefined): string {
+  if (!exchange) return 'no request was made';
+  const response = exchange.response;
+  if (!response) return `no answer (${exchange.error ?? 'unknown failure'})`;
+  const answer = oauthAnswerOf(exchange);
+  const type = response.headers['content-type']?.split(';')[0] ?? 'no content type';
+  if (answer.kind === 'error' && answer.code !== undefined) {
+    return `HTTP ${response.status} ${answer.code} (${answer.shape === 'json' ? 'JSON' : 'text'} body)`;
+  }
+  return `HTTP ${response.status} (${type})`;
+}
+
+/** A JSON-RPC answer body, or undefined when the body is not JSON. */
+export function jsonBodyOf(exchange: Exchange): unknown {
+  return exchange.response ? parseJson(exchange.response.text) : undefined;
+}
+
+/** The `error.code` of a JSON-RPC response object, if it carries one. */
+export function rpcErrorCode(value: unknown): number | undefined {
+  if (!isObject(value) || !isObject(value.error)) return undefined;
+  return typeof value.error.code === 'number' ? value.error.code : undefined;
+}

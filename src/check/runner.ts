@@ -1,0 +1,359 @@
+import { DasvcError, InterruptedError } from '../errors.js';
+import type { SendFn } from '../http/types.js';
+import { oauthAnswerOf, tokenWorked } from './answers.js';
+import { Probes, type CheckTarget } from './probes.js';
+import { expectedOf, RULES, type RuleId } from './rule-catalogue.js';
+import {
+  bearerRefusedRule,
+  batchRule,
+  discoverRule,
+  notificationRule,
+  rpcErrorRule,
+  scopeNotGrantedRule,
+} from './rules/api-rules.js';
+import {
+  afterExpiryRule,
+  newPairRule,
+  oldRefusedRule,
+  refreshedTokens,
+  rotationRule,
+} from './rules/refresh-rules.js';
+import {
+  revokeAnswerRule,
+  revokedAccessRule,
+  revokedRefreshRule,
+  unknownTokenRule,
+} from './rules/revoke-rules.js';
+import {
+  codeReplayRevokesRule,
+  codeSingleUseRule,
+  errorsShapeRule,
+  expiresInRule,
+  expiresInUnit,
+  readExpiresInMember,
+  redirectRule,
+  tokenMembersRule,
+  tokenPathRule,
+  wrongSecretRule,
+  type AuthorizationOutcome,
+  type UnitProbe,
+} from './rules/token-rules.js';
+import type { Exchange, Finding, Verdict } from './types.js';
+
+/** What the check runs against (SPEC §7, settings of SPEC §2). */
+export interface CheckSettings extends CheckTarget {
+  /** Base URL, when known (for endpoints.token-path). */
+  baseUrl: string | undefined;
+  /** The profile's scopes; authorizations ask for the first one alone. */
+  scopes: string[];
+  /** `--max-wait`: how long the check may wait for a token to expire (ms). */
+  maxWaitMs: number;
+}
+
+/** The I/O of a check, passed in. */
+export interface CheckDeps {
+  /** Requests of the rules (aborted by Ctrl-C). */
+  send: SendFn;
+  /** Runs the login flow of `dasvc login` for `scope`, sending its requests with `send`. */
+  authorize(scope: string, send: SendFn): Promise<unknown>;
+  now(): number;
+  /** Waits `ms`; rejects with InterruptedError on Ctrl-C. */
+  sleep(ms: number): Promise<void>;
+  /** Each verdict as soon as it is known (progress lines). */
+  onVerdict?(verdict: Verdict): void;
+}
+
+/** Past the announced lifetime before trying a token: clocks and transit are not exact. */
+const EXPIRY_SLACK_MS = 300;
+
+const PHASE_A: RuleId[] = [
+  'redirect.code-and-state',
+  'token.members',
+  'code.single-use',
+  'code.replay-revokes',
+  'api.scope-not-granted',
+  'jsonrpc.parse-error',
+  'jsonrpc.invalid-request',
+  'jsonrpc.method-not-found',
+  'jsonrpc.notification',
+  'jsonrpc.batch',
+  'jsonrpc.discover',
+];
+const PHASE_B: RuleId[] = [
+  'refresh.new-pair',
+  'refresh.rotation',
+  'refresh.old-refused',
+  'revoke.answer',
+  'revoke.access-token',
+];
+const PHASE_C: RuleId[] = ['token.expires-in', 'refresh.after-expiry', 'revoke.refresh-token'];
+
+interface Authorized {
+  outcome: AuthorizationOutcome;
+  access?: string;
+  refresh?: string;
+  body?: Record<string, unknown>;
+  /** When the token answer arrived (ms). */
+  at: number;
+}
+
+/**
+ * Runs the selected rules of SPEC §7 against an installation: first those that need no
+ * authorization, then up to three authorizations (A: code and JSON-RPC rules, B: refresh and
+ * access-token revoke, C: expiry and refresh-token revoke), each only when one of its rules is
+ * selected. Tokens obtained stay in `probes.obtained` for the caller to revoke.
+ */
+export function startCheck(
+  settings: CheckSettings,
+  selected: Set<RuleId>,
+  deps: CheckDeps,
+): { probes: Probes; done: Promise<Verdict[]> } {
+  const probes = new Probes(deps.send, settings);
+  const verdicts = new Map<RuleId, Verdict>();
+  const want = (id: RuleId) => selected.has(id) && !verdicts.has(id);
+  const give = (id: RuleId, finding: Finding) => {
+    if (!want(id)) return;
+    const verdict: Verdict = { id, expected: expectedOf(id), ...finding };
+    verdicts.set(id, verdict);
+    deps.onVerdict?.(verdict);
+  };
+  const skip = (ids: RuleId[], why: string) => {
+    for (const id of ids) give(id, { status: 'skipped', observed: why });
+  };
+  const scope = settings.scopes[0]!;
+
+  let firstAuthorization = true;
+  async function authorize(): Promise<Authorized> {
+    probes.lastLoginExchange = undefined;
+    let failure: AuthorizationOutcome['failure'];
+    try {
+      await deps.authorize(scope, probes.loginSend);
+    } catch (error) {
+      if (error instanceof InterruptedError) throw error;
+      failure = {
+        message: error instanceof Error ? error.message : String(error),
+        ...(error instanceof DasvcError && error.code ? { code: error.code } : {}),
+      };
+    }
+    const at = deps.now();
+    const exchange = probes.lastLoginExchange as Exchange | undefined;
+    const outcome: AuthorizationOutcome = {
+      ...(exchange ? { exchange } : {}),
+      ...(failure ? { failure } : {}),
+    };
+    if (firstAuthorization) {
+      firstAuthorization = false;
+      give('redirect.code-and-state', redirectRule(outcome));
+      if (exchange) give('token.members', tokenMembersRule(exchange));
+    }
+    const answer = exchange ? oauthAnswerOf(exchange) : undefined;
+    if (answer?.kind !== 'success') return { outcome, at };
+    const { access, refresh } = refreshedTokens(exchange!);
+    return {
+      outcome,
+      at,
+      body: answer.body,
+      ...(access ? { access } : {}),
+      ...(refresh ? { refresh } : {}),
+    };
+  }
+
+  /** Why the rules of a phase cannot run, when its authorization gave no usable tokens. */
+  function unusable(auth: Authorized): string | undefined {
+    if (auth.access !== undefined) return undefined;
+    if (auth.outcome.failure) return `the authorization failed: ${auth.outcome.failure.message}`;
+    return 'the code exchange gave no access token';
+  }
+
+  async function noAuthorizationRules(): Promise<void> {
+    if (selected.has('client.wrong-secret') || selected.has('errors.shape')) {
+      give('client.wrong-secret', wrongSecretRule(await probes.wrongSecret()));
+    }
+    if (want('revoke.unknown-token')) {
+      const unknown = `dasvc-check-unknown-${Math.random().toString(36).slice(2)}`;
+      give('revoke.unknown-token', unknownTokenRule(await probes.revoke(unknown, 'access_token')));
+    }
+    if (want('endpoints.token-path')) {
+      give('endpoints.token-path', tokenPathRule(settings.baseUrl, settings.endpoints.token));
+    }
+    const call = JSON.stringify({ jsonrpc: '2.0', method: 'rpc.discover', id: 1 });
+    if (want('api.missing-bearer')) {
+      give('api.missing-bearer', bearerRefusedRule(await probes.api(scope, call, undefined)));
+    }
+    if (want('api.wrong-bearer')) {
+      const wrong = await probes.api(scope, call, 'dasvc-check-not-a-token');
+      give('api.wrong-bearer', bearerRefusedRule(wrong));
+    }
+  }
+
+  async function phaseA(): Promise<void> {
+    const auth = await authorize();
+    const why = unusable(auth);
+    if (why !== undefined) return skip(PHASE_A, why);
+    const access = auth.access!;
+    if (want('api.scope-not-granted')) {
+      const other = settings.scopes[1];
+      if (other === undefined)
+        give('api.scope-not-granted', { status: 'skipped', observed: 'the profile has one scope' });
+      else
+        give(
+          'api.scope-not-granted',
+          scopeNotGrantedRule(await probes.call(other, 'rpc.discover', access)),
+        );
+    }
+    if (want('jsonrpc.parse-error')) {
+      give(
+        'jsonrpc.parse-error',
+        rpcErrorRule(await probes.api(scope, '{"jsonrpc": "2.0", "method"', access), -32700),
+      );
+    }
+    if (want('jsonrpc.invalid-request')) {
+      const body = JSON.stringify({ jsonrpc: '2.0', method: 42, id: 1 });
+      give('jsonrpc.invalid-request', rpcErrorRule(await probes.api(scope, body, access), -32600));
+    }
+    if (want('jsonrpc.method-not-found')) {
+      give(
+        'jsonrpc.method-not-found',
+        rpcErrorRule(await probes.call(scope, 'dasvc.check.no-such-method', access), -32601),
+      );
+    }
+    if (want('jsonrpc.notification')) {
+      const body = JSON.stringify({ jsonrpc: '2.0', method: 'rpc.discover' });
+      give('jsonrpc.notification', notificationRule(await probes.api(scope, body, access)));
+    }
+    if (want('jsonrpc.batch')) {
+      const body = JSON.stringify([
+        { jsonrpc: '2.0', method: 'rpc.discover', id: 1 },
+        { jsonrpc: '2.0', method: 'dasvc.check.no-such-method', id: 2 },
+      ]);
+      give('jsonrpc.batch', batchRule(await probes.api(scope, body, access), [1, 2]));
+    }
+    const discover = await probes.call(scope, 'rpc.discover', access);
+    give('jsonrpc.discover', discoverRule(discover));
+    if (!want('code.single-use') && !want('code.replay-revokes')) return;
+    const alive = tokenWorked(discover);
+    const replay = await probes.resend(auth.outcome.exchange!);
+    give('code.single-use', codeSingleUseRule(replay));
+    if (alive !== true) {
+      give('code.replay-revokes', {
+        status: 'skipped',
+        observed: 'the access token did not work before the replay',
+      });
+      return;
+    }
+    const api = await probes.call(scope, 'rpc.discover', access);
+    const refresh = auth.refresh === undefined ? undefined : await probes.refresh(auth.refresh);
+    give('code.replay-revokes', codeReplayRevokesRule(api, refresh));
+  }
+
+  async function phaseB(): Promise<void> {
+    const auth = await authorize();
+    const why =
+      unusable(auth) ??
+      (auth.refresh === undefined ? 'the token answer had no refresh_token' : undefined);
+    if (why !== undefined) return skip(PHASE_B, why);
+    const refreshed = await probes.refresh(auth.refresh!);
+    give('refresh.new-pair', newPairRule(auth.access!, refreshed));
+    const rotation = rotationRule(auth.refresh!, refreshed);
+    give('refresh.rotation', rotation);
+    const next = refreshedTokens(refreshed);
+    const access = next.access ?? auth.access!;
+    if (want('revoke.answer') || want('revoke.access-token')) {
+      const revoke = await probes.revoke(access, 'access_token');
+      give('revoke.answer', revokeAnswerRule(revoke));
+      give(
+        'revoke.access-token',
+        revokedAccessRule(revoke, await probes.call(scope, 'rpc.discover', access)),
+      );
+    }
+    if (rotation.status !== 'ok') {
+      const reason =
+        rotation.status === 'skipped'
+          ? rotation.observed
+          : 'the refresh token did not rotate, so no used one is left to try';
+      give('refresh.old-refused', { status: 'skipped', observed: reason });
+      return;
+    }
+    give('refresh.old-refused', oldRefusedRule(await probes.refresh(auth.refresh!)));
+  }
+
+  async function sleepUntil(time: number): Promise<number> {
+    const ms = Math.max(0, time - deps.now());
+    if (ms > 0) await deps.sleep(ms);
+    return ms;
+  }
+
+  async function phaseC(): Promise<void> {
+    const auth = await authorize();
+    const why = unusable(auth);
+    if (why !== undefined) return skip(PHASE_C, why);
+    let access = auth.access!;
+    let refresh = auth.refresh;
+    const expiresIn = readExpiresInMember(auth.body!);
+    let probe: UnitProbe | undefined;
+    if ('value' in expiresIn && expiresIn.value <= settings.maxWaitMs) {
+      await sleepUntil(auth.at + expiresIn.value + EXPIRY_SLACK_MS);
+      const evidence = await probes.call(scope, 'rpc.discover', access);
+      probe = { waitedMs: deps.now() - auth.at, stillWorks: tokenWorked(evidence), evidence };
+    }
+    give(
+      'token.expires-in',
+      expiresInRule(expiresIn, probe, settings.maxWaitMs, auth.outcome.exchange!),
+    );
+    let pairEnded = false;
+    if (want('refresh.after-expiry')) {
+      const lifetimeMs =
+        'value' in expiresIn
+          ? expiresIn.value * (expiresInUnit(probe) === 'milliseconds' ? 1 : 1000)
+          : undefined;
+      if (refresh === undefined) {
+        give('refresh.after-expiry', {
+          status: 'skipped',
+          observed: 'the token answer had no refresh_token',
+        });
+      } else if (lifetimeMs === undefined) {
+        give('refresh.after-expiry', {
+          status: 'skipped',
+          observed: 'the access lifetime is unknown (no expires_in)',
+        });
+      } else if (lifetimeMs > settings.maxWaitMs) {
+        give('refresh.after-expiry', {
+          status: 'skipped',
+          observed: `the access lifetime ${lifetimeMs / 1000}s exceeds --max-wait ${settings.maxWaitMs / 1000}s`,
+        });
+      } else {
+        await sleepUntil(auth.at + lifetimeMs + EXPIRY_SLACK_MS);
+        const attempt = await probes.refresh(refresh);
+        give('refresh.after-expiry', afterExpiryRule(deps.now() - auth.at, attempt));
+        const next = refreshedTokens(attempt);
+        if (next.access !== undefined) {
+          access = next.access;
+          refresh = next.refresh ?? refresh;
+        } else pairEnded = true;
+      }
+    }
+    if (!want('revoke.refresh-token')) return;
+    if (refresh === undefined || pairEnded) {
+      const reason =
+        refresh === undefined
+          ? 'the token answer had no refresh_token'
+          : 'the refresh token ended with its access token (refresh.after-expiry); no live pair is left';
+      give('revoke.refresh-token', { status: 'skipped', observed: reason });
+      return;
+    }
+    const revoke = await probes.revoke(refresh, 'refresh_token');
+    const again = await probes.refresh(refresh);
+    const api = await probes.call(scope, 'rpc.discover', access);
+    give('revoke.refresh-token', revokedRefreshRule(revoke, again, api));
+  }
+
+  const done = (async () => {
+    await noAuthorizationRules();
+    if (PHASE_A.some(want)) await phaseA();
+    if (PHASE_B.some(want)) await phaseB();
+    if (PHASE_C.some(want)) await phaseC();
+    give('errors.shape', errorsShapeRule(probes.oauthErrors));
+    return RULES.map(([id]) => verdicts.get(id)).filter((v): v is Verdict => v !== undefined);
+  })();
+  return { probes, done };
+}

@@ -1,0 +1,185 @@
+import { writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { InterruptedError, NetworkError, ServiceError, UsageError } from '../../../errors.js';
+import { createHttpClient } from '../../../http/http-client.js';
+import { normalizeScope } from '../../../oauth/authorization-url.js';
+import { normalizeBaseUrl, type Endpoints } from '../../../oauth/endpoints.js';
+import { DEFAULT_LOGIN_TIMEOUT_MS, runLoginFlow } from '../../../oauth/login-flow.js';
+import { parseDuration } from '../../../util/duration.js';
+import type { CliDeps } from '../../context.js';
+import { stdoutAnswered } from '../../output.js';
+import { parsePort } from '../../port.js';
+import {
+  endpointOrMissing,
+  pickSetting,
+  requireSetting,
+  resolveEndpoints,
+  resolvePlacement,
+  SETTINGS,
+} from '../../settings.js';
+import { loadProfile } from '../../token-state.js';
+import type { CheckOptions } from './command.js';
+import { pasteSessions } from './paste-sessions.js';
+
+/** How long the revocations at the end may take after Ctrl-C (main ends the process at 2 s). */
+const CLEANUP_AFTER_INTERRUPT_MS = 1500;
+
+function sleeper(signal: AbortSignal): (ms: number) => Promise<void> {
+  return (ms) =>
+    new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(new InterruptedError('interrupted'));
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(new InterruptedError('interrupted'));
+      };
+      const timer = setTimeout(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+}
+
+function writeOut(file: string, text: string, flag: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch (error) {
+    throw new UsageError(`${flag}: cannot write ${file}: ${(error as Error).message}`, {
+      code: 'unwritable_file',
+      cause: error,
+    });
+  }
+}
+
+/**
+ * `dasvc check` (SPEC §7): settings as `dasvc login` resolves them, the rules of src/check/, the
+ * report (lines, `--json`, `--junit`), `--save-quirks`, and every token obtained revoked at the
+ * end, Ctrl-C included. The stored profile is read, never written.
+ */
+export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
+  const [{ selectRules }, { startCheck }, { revokeObtained }, report] = await Promise.all([
+    import('../../../check/rule-catalogue.js'),
+    import('../../../check/runner.js'),
+    import('../../../check/probes.js'),
+    import('../../../check/report.js'),
+  ]);
+  const selected = selectRules(options.only);
+  const maxWaitMs =
+    options.maxWait === undefined ? 0 : parseDuration(options.maxWait, '--max-wait') * 1000;
+  const port = options.port === undefined ? 0 : parsePort(options.port);
+  const timeoutMs =
+    options.timeout === undefined
+      ? DEFAULT_LOGIN_TIMEOUT_MS
+      : parseDuration(options.timeout, '--timeout') * 1000;
+  const { profile } = loadProfile(deps);
+  const explicitEndpoints =
+    pickSetting(SETTINGS.authorizeUrl, options, deps.env, undefined) &&
+    pickSetting(SETTINGS.tokenUrl, options, deps.env, undefined) &&
+    pickSetting(SETTINGS.refreshUrl, options, deps.env, undefined) &&
+    pickSetting(SETTINGS.revokeUrl, options, deps.env, undefined) &&
+    pickSetting(SETTINGS.apiUrl, options, deps.env, undefined);
+  const rawBase = explicitEndpoints
+    ? pickSetting(SETTINGS.baseUrl, options, deps.env, profile)?.value
+    : await requireSetting(SETTINGS.baseUrl, options, deps.env, profile, deps.prompter);
+  const baseUrl = rawBase === undefined ? undefined : normalizeBaseUrl(rawBase);
+  const ask = (spec: (typeof SETTINGS)[keyof typeof SETTINGS]) =>
+    requireSetting(spec, options, deps.env, profile, deps.prompter);
+  const client = {
+    clientId: await ask(SETTINGS.clientId),
+    clientSecret: await ask(SETTINGS.clientSecret),
+  };
+  const scopes = normalizeScope(await ask(SETTINGS.scope)).split(' ');
+  const partial = resolveEndpoints(baseUrl, options, deps.env, profile);
+  const endpoints = Object.fromEntries(
+    (['authorize', 'token', 'refresh', 'revoke', 'api'] as const).map((name) => [
+      name,
+      endpointOrMissing(partial, name),
+    ]),
+  ) as unknown as Endpoints;
+  const placement = resolvePlacement(options, deps.env, profile);
+  const installation = baseUrl ?? new URL(endpoints.token).origin;
+
+  const stdinLines =
+    options.browser === false
+      ? createInterface({ input: process.stdin, terminal: false })
+      : undefined;
+  const pasted = stdinLines ? pasteSessions(stdinLines) : undefined;
+  const progress = deps.out.stderr.isTTY === true;
+  let authorizations = 0;
+  const { probes, done } = startCheck(
+    { baseUrl, client, scopes, endpoints, placement, maxWaitMs },
+    selected,
+    {
+      send: deps.send,
+      now: deps.now,
+      sleep: sleeper(deps.signal),
+      onVerdict: progress ? (v) => deps.out.info(`${v.status.padEnd(8)}  ${v.id}`) : undefined,
+      authorize: (scope, send) => {
+        authorizations += 1;
+        deps.out.info(`Authorization ${authorizations} of at most 3 (scope ${scope}):`);
+        return runLoginFlow(
+          {
+            authorizeUrl: endpoints.authorize,
+            tokenUrl: endpoints.token,
+            client,
+            scope,
+            placement,
+            port,
+            timeoutMs,
+          },
+          {
+            send,
+            now: deps.now,
+            tell: (message) => deps.out.info(message),
+            openBrowser: options.browser === false ? undefined : deps.openBrowser,
+            pasted: pasted?.(),
+            signal: deps.signal,
+          },
+        );
+      },
+    },
+  );
+  let verdicts;
+  try {
+    verdicts = await done;
+  } finally {
+    stdinLines?.close();
+    if (stdinLines) process.stdin.destroy();
+    const cleanupSend = createHttpClient({
+      env: deps.env,
+      ...(deps.signal.aborted ? { timeoutMs: CLEANUP_AFTER_INTERRUPT_MS } : {}),
+    });
+    const unconfirmed = await revokeObtained(probes.obtained, probes.target, cleanupSend);
+    if (probes.obtained.size > 0) {
+      const revoked = probes.obtained.size - unconfirmed;
+      deps.out.info(`Revoked the ${revoked} token${revoked === 1 ? '' : 's'} this check obtained.`);
+    }
+    if (unconfirmed > 0) deps.out.warn(`${unconfirmed} token(s) could not be revoked at the end.`);
+  }
+
+  if (options.junit !== undefined) {
+    writeOut(options.junit, report.reportJunit(installation, verdicts), '--junit');
+  }
+  if (options.saveQuirks !== undefined) {
+    const quirks = report.quirksOf(verdicts);
+    writeOut(options.saveQuirks, `${JSON.stringify(quirks, null, 2)}\n`, '--save-quirks');
+  }
+  if (deps.out.json) deps.out.result(report.reportJson(installation, verdicts));
+  else for (const line of report.reportLines(verdicts)) deps.out.line(line);
+  deps.out.info(report.summary(verdicts));
+  if (!probes.answered) {
+    throw stdoutAnswered(
+      new NetworkError(`no answer from ${installation} to any request of the check`, {
+        code: 'no_answer',
+      }),
+    );
+  }
+  const deviating = verdicts.filter((v) => v.status === 'deviates').length;
+  if (deviating > 0) {
+    throw stdoutAnswered(
+      new ServiceError(`${deviating} rule${deviating === 1 ? '' : 's'} deviate from SERVICE.md`, {
+        code: 'deviates',
+      }),
+    );
+  }
+}
