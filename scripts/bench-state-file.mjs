@@ -161,6 +161,8 @@ async function main() {
   }
   await stop(second.child);
   console.log(`kill -9 at 0 ms after ${tokens.length} mints: ${lost} lost (goal 0)`);
+  // A missed goal fails the part (bench.mjs lists it); RSS within 5 % is the noise of two equal runs.
+  if (withFile / without < 0.7 || rss.with > rss.without * 1.05 || lost > 0) process.exitCode = 1;
 }
 
 main()
