@@ -30,17 +30,20 @@ export async function run(argv: string[]): Promise<number> {
     { handleInterrupts, wasInterrupted },
     output,
     { helpAsFlag },
+    { shapeHelp },
   ] = await Promise.all([
     import('./program.js'),
     import('./interrupt.js'),
     import('./output.js'),
     import('./help-argv.js'),
+    import('./help-text.js'),
   ]);
   const answered = output.isStdoutAnswered;
   // `dasvc mock` stops on Ctrl-C as its normal end (exit 0) and handles the signal itself.
   const stopHandling = commandNameIn(argv) === 'mock' ? () => undefined : handleInterrupts();
   try {
     const program = await buildProgram(argv);
+    shapeHelp(program);
     // Subcommands inherit exitOverride so that their usage errors reach report() too.
     const inherit = (command: typeof program) => {
       for (const sub of command.commands) {
@@ -110,6 +113,11 @@ function report(
       );
     }
     return ExitCode.usage;
+  }
+  if (error instanceof InterruptedError && error.code === 'prompt_closed') {
+    // Ctrl-C at a prompt: the prompt has said it was closed; nothing more (SPEC §3).
+    if (json) printJsonError(error.exitCode, 'interrupted', error.message);
+    return error.exitCode;
   }
   if (error instanceof DasvcError) {
     const rpcError = rpcErrorOf(error);

@@ -1,3 +1,4 @@
+import { InterruptedError } from '../errors.js';
 import type { Prompter } from './settings.js';
 
 /** Interactive only when stdin and stdout are terminals and `CI` is unset (SPEC §2). */
@@ -9,21 +10,44 @@ export function isInteractive(
   return Boolean(stdin.isTTY && stdout.isTTY && !env.CI);
 }
 
+/**
+ * Ctrl-C at a prompt (SPEC §3): the terminal is in raw mode, so no SIGINT arrives; inquirer rejects
+ * with ExitPromptError instead. It becomes the interruption it is: exit 130, nothing more printed.
+ */
+async function answer<T>(question: Promise<T>): Promise<T> {
+  try {
+    return await question;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ExitPromptError')
+      throw new InterruptedError('interrupted at a prompt', {
+        code: 'prompt_closed',
+        cause: error,
+      });
+    throw error;
+  }
+}
+
 /** A Prompter backed by @inquirer/prompts, loaded on first use (it costs ~80 ms to import). */
 export function inquirerPrompter(): Prompter {
   return {
     async input(message, options = {}) {
       const prompts = await import('@inquirer/prompts');
-      if (options.secret) return prompts.password({ message, mask: '*' });
-      return prompts.input({ message, default: options.default });
+      const validate = options.validate;
+      if (options.secret)
+        return answer(prompts.password({ message, mask: '*', ...(validate ? { validate } : {}) }));
+      return answer(
+        prompts.input({ message, default: options.default, ...(validate ? { validate } : {}) }),
+      );
     },
     async select(message, choices, defaultValue) {
       const prompts = await import('@inquirer/prompts');
-      return prompts.select({
-        message,
-        choices: choices.map((value) => ({ value, name: value })),
-        default: defaultValue,
-      });
+      return answer(
+        prompts.select({
+          message,
+          choices: choices.map((value) => ({ value, name: value })),
+          default: defaultValue,
+        }),
+      );
     },
   };
 }

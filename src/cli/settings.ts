@@ -68,7 +68,15 @@ export type FlagValues = object;
 
 /** Asks a question on the terminal; absent when not interactive. */
 export interface Prompter {
-  input(message: string, options?: { secret?: boolean; default?: string }): Promise<string>;
+  input(
+    message: string,
+    options?: {
+      secret?: boolean;
+      default?: string;
+      /** True for an acceptable answer, else why not: said under the question, which is asked again. */
+      validate?: (value: string) => true | string;
+    },
+  ): Promise<string>;
   select<T extends string>(message: string, choices: readonly T[], defaultValue?: T): Promise<T>;
 }
 

@@ -2,7 +2,15 @@
 // pseudo-terminal (util-linux `script`) with TAB typed into their line editors, fish through its
 // own `complete -C`. The shells find `dasvc` on PATH, as an installed one would be found.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +24,9 @@ import {
   runCli,
   startMockForCli,
 } from '../helpers/cli.js';
+import { secretServiceTestsRun, useSecretService } from '../helpers/secret-service.js';
+import { onTerminal, SCRIPT } from '../helpers/terminal.js';
 
-const SCRIPT = '/usr/bin/script';
 const SHELLS = { bash: '/bin/bash', zsh: '/usr/bin/zsh', fish: '/usr/bin/fish' };
 const mock = startMockForCli();
 const made: string[] = [];
@@ -52,52 +61,6 @@ function shellEnv(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-/**
- * An interactive shell on a pseudo-terminal. `type` sends keys; `waitFor` resolves with what the
- * shell printed since the last wait once every expected text has appeared (no sleeps: the event).
- */
-function interactiveShell(command: string) {
-  const child = spawn(SCRIPT, ['-qec', command, '/dev/null'], {
-    env: shellEnv(),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let screen = '';
-  let seen = 0;
-  let waiter: (() => void) | undefined;
-  child.stdout.on('data', (chunk: Buffer) => {
-    screen += chunk.toString();
-    waiter?.();
-  });
-  const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  child.on('close', () => {
-    clearTimeout(kill);
-    waiter?.();
-  });
-  return {
-    type: (keys: string) => child.stdin.write(keys),
-    waitFor: (texts: string[]) =>
-      new Promise<string>((resolve, reject) => {
-        waiter = () => {
-          const fresh = screen.slice(seen);
-          if (texts.every((t) => fresh.includes(t))) {
-            waiter = undefined;
-            seen = screen.length;
-            resolve(fresh);
-          } else if (child.exitCode !== null || child.signalCode !== null) {
-            reject(new Error(`shell ended; waiting for ${texts.join(', ')} in:\n${fresh}`));
-          }
-        };
-        waiter();
-      }),
-    end: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.on('close', () => resolve());
-        child.stdin.end('\x15exit\r');
-      }),
-  };
-}
-
 /** What each shell must offer after the words typed (SPEC §3: commands, flags, values, setup). */
 const CASES: [typed: string, offered: string[]][] = [
   ['dasvc token ', ['status', 'print', 'refresh', 'revoke']],
@@ -116,8 +79,9 @@ const available = (path: string) => existsSync(path) && existsSync(SCRIPT);
 describe.each(['bash', 'zsh'] as const)('%s completion on a terminal', (shell) => {
   const present = available(SHELLS[shell]) || Boolean(process.env.CI);
   it.skipIf(!present)('offers commands, flags, values, profiles, scopes and methods', async () => {
-    const term = interactiveShell(
-      shell === 'bash' ? `${SHELLS.bash} --norc --noprofile -i` : `${SHELLS.zsh} -f -i`,
+    const term = onTerminal(
+      shell === 'bash' ? [SHELLS.bash, '--norc', '--noprofile', '-i'] : [SHELLS.zsh, '-f', '-i'],
+      shellEnv(),
     );
     // A prompt that names no candidate, and zsh's completion system, as a user's rc file sets up.
     term.type(`PS1='> '${shell === 'zsh' ? '; autoload -Uz compinit && compinit -u -D' : ''}\r`);
@@ -130,7 +94,8 @@ describe.each(['bash', 'zsh'] as const)('%s completion on a terminal', (shell) =
       for (const word of offered) expect(listed, typed).toContain(word);
       term.type('\x15');
     }
-    await term.end();
+    term.type('\x15exit\r');
+    expect((await term.exited).code).toBe(0);
   });
 });
 
@@ -202,5 +167,20 @@ describe('dasvc __complete (what the scripts call)', () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => silent.close(resolve));
     }
+  });
+});
+
+describe.runIf(secretServiceTestsRun())('completion with tokens in the OS credential store', () => {
+  const context = useSecretService();
+
+  it("reads the profile's token from the store to ask rpc.discover", async () => {
+    const dir = freshConfigDir();
+    made.push(dir);
+    const env = { DBUS_SESSION_BUS_ADDRESS: context.service.address };
+    const login = await runCli(loginArgs(mock.url), dir, { env: { ...browserEnv(), ...env } });
+    expect(login.code, login.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain('accessToken');
+    const run = await runCli(['__complete', '--', 'rpc', 'crm', 'contacts.l'], dir, { env });
+    expect(run).toEqual({ code: 0, stdout: 'contacts.list\n', stderr: '' });
   });
 });

@@ -32,14 +32,6 @@ export function checkCommand(): Command {
       'do not open a browser; print each URL and accept a pasted redirect URL',
     )
     .option('--timeout <seconds>', 'give up on an authorization after this long (default 300)')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  dasvc check
-  dasvc check --only refresh.,revoke. --max-wait 2m --save-quirks quirks.json
-  dasvc check --junit check.xml --json > check.json`,
-    )
     .action(async (options: CheckOptions, cmd: Command) => {
       const [{ run }, { createDeps }] = await Promise.all([
         import('./run.js'),

@@ -28,7 +28,7 @@ export async function completeLine(
     const candidates = await completeWords(
       root,
       words,
-      storeSources({ env: io.env, now: Date.now, send }),
+      storeSources({ env: io.env, now: Date.now, send, keychainTimeoutMs: timeoutMs }),
     );
     if (candidates.length > 0)
       io.stdout.write(`${candidates.map((c) => lineOf(c.value, c.description)).join('\n')}\n`);

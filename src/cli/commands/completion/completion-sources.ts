@@ -12,6 +12,7 @@ import {
   type StoreData,
 } from '../../../store/profile-store.js';
 import { configFile } from '../../../store/config-path.js';
+import { secretsLocation } from '../../../store/profile-secrets.js';
 import { isObject } from '../../../util/guards.js';
 import { resolveEndpoints } from '../../settings.js';
 import type { CompletedLine, CompletionSources } from './complete-words.js';
@@ -47,6 +48,8 @@ function writeCache(env: NodeJS.ProcessEnv, cache: MethodCache): void {
 export interface SourceIo {
   env: NodeJS.ProcessEnv;
   now: () => number;
+  /** How long the OS credential store may take to hand over a token. */
+  keychainTimeoutMs: number;
   /** The transport, already limited to the time completion has left. */
   send: SendFn;
 }
@@ -91,7 +94,12 @@ export function storeSources(io: SourceIo): CompletionSources {
       const cached = cache[name]?.[scope];
       const known = cached?.url === url ? cached.methods : [];
       if (cached?.url === url && io.now() - cached.at < METHODS_TTL_MS) return known;
-      const token = tokenFor(line, io, profile);
+      let token: string | undefined;
+      try {
+        token = await tokenFor(line, io, name, profile, store);
+      } catch {
+        return known;
+      }
       if (token === undefined) return known;
       try {
         const request = buildCall('rpc.discover', undefined, 1);
@@ -127,11 +135,25 @@ function apiTemplate(
   return resolveEndpoints(baseUrl, flags, env, profile).api;
 }
 
-/** A token that needs nothing done to it: --token, DASVC_TOKEN, or the stored one while valid. */
-function tokenFor(line: CompletedLine, io: SourceIo, profile: Profile | undefined) {
+/**
+ * A token that needs nothing done to it: --token, DASVC_TOKEN, or the stored one while valid. From
+ * the OS credential store (SPEC §9) it is read with the asynchronous call and the time completion
+ * has left, so that a slow or locked store costs at most that.
+ */
+async function tokenFor(
+  line: CompletedLine,
+  io: SourceIo,
+  name: string,
+  profile: Profile | undefined,
+  store: ProfileStore,
+): Promise<string | undefined> {
   const explicit = line.options.get('--token') || io.env.DASVC_TOKEN;
   if (explicit) return explicit;
-  const tokens = profile?.tokens;
+  let tokens: Profile['tokens'];
+  if (secretsLocation(profile) === 'keychain') {
+    const { Keychain } = await import('../../../store/keychain.js');
+    tokens = (await new Keychain(store.file, io.keychainTimeoutMs).get(name))?.tokens;
+  } else tokens = profile?.tokens;
   if (!tokens?.accessToken) return undefined;
   if (tokens.expiresAt !== null && tokens.expiresAt <= io.now()) return undefined;
   return tokens.accessToken;

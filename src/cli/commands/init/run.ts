@@ -5,6 +5,17 @@ import type { CliDeps } from '../../context.js';
 import { checkProfileName } from '../../../store/store-shape.js';
 import { loadProfile } from '../../token-state.js';
 
+/** True when `check` accepts, else the message of the UsageError it throws. */
+function problemOf(check: () => unknown): true | string {
+  try {
+    check();
+    return true;
+  } catch (error) {
+    if (error instanceof UsageError) return error.message;
+    throw error;
+  }
+}
+
 /** `dasvc init` (SPEC §3): asks for a profile's settings in a terminal and writes it; a usage error elsewhere. */
 export async function run(_options: Record<string, never>, deps: CliDeps): Promise<void> {
   const prompter = deps.prompter;
@@ -15,13 +26,23 @@ export async function run(_options: Record<string, never>, deps: CliDeps): Promi
     });
   }
   const view = loadProfile(deps);
+  // A bad answer is said under its question, which is asked again (issue 9.3).
   const name = checkProfileName(
-    (await prompter.input('Profile name:', { default: view.name })).trim() || view.name,
+    (
+      await prompter.input('Profile name:', {
+        default: view.name,
+        validate: (value) =>
+          problemOf(() => checkProfileName(value.trim() || view.name, 'profile name')),
+      })
+    ).trim() || view.name,
     'profile name',
   );
   const existing = view.data.profiles?.[name] ?? {};
   const baseUrl = normalizeBaseUrl(
-    await prompter.input('Base URL of the installation:', { default: existing.baseUrl }),
+    await prompter.input('Base URL of the installation:', {
+      default: existing.baseUrl,
+      validate: (value) => problemOf(() => normalizeBaseUrl(value)),
+    }),
   );
   const clientId = (await prompter.input('Client id:', { default: existing.clientId })).trim();
   const secret = (

@@ -1,0 +1,73 @@
+import type { Command } from 'commander';
+
+/**
+ * One to three runnable examples per command path (SPEC §3), each as typed at a shell; they run as
+ * they are against `dasvc mock` (demo-client / demo-secret) once logged in.
+ */
+const EXAMPLES: Record<string, string[]> = {
+  '': ['dasvc demo', 'dasvc mock', 'dasvc rpc crm contacts.list'],
+  login: [
+    'dasvc login --base-url http://127.0.0.1:8080 --client-id demo-client --client-secret demo-secret --scope "crm wiki"',
+    'dasvc login --profile work --no-browser',
+  ],
+  logout: ['dasvc logout', 'dasvc --profile work logout'],
+  token: ['dasvc token status', 'dasvc token refresh'],
+  'token status': ['dasvc token status', 'dasvc token status --json'],
+  'token print': ['dasvc token print', 'curl -H "Authorization: Bearer $(dasvc token print)" …'],
+  'token refresh': ['dasvc token refresh', 'dasvc --profile work token refresh'],
+  'token revoke': [
+    'dasvc token revoke',
+    'dasvc token revoke --all',
+    'DASVC_TOKEN=… dasvc token revoke --hint access_token',
+  ],
+  rpc: [
+    'dasvc rpc crm contacts.list',
+    'dasvc rpc crm contacts.get id:=1',
+    `echo '[{"jsonrpc":"2.0","method":"contacts.list","id":1}]' | dasvc rpc crm --batch -`,
+  ],
+  profile: ['dasvc profile list', 'dasvc profile use work'],
+  'profile list': ['dasvc profile list', 'dasvc profile list --json'],
+  'profile show': ['dasvc profile show', 'dasvc profile show work'],
+  'profile use': ['dasvc profile use work'],
+  'profile remove': ['dasvc profile remove work'],
+  init: ['dasvc init'],
+  completion: ['source <(dasvc completion bash)', 'dasvc completion fish | source'],
+  mock: ['dasvc mock', 'dasvc mock --port 0 --auto-approve alice'],
+  demo: ['dasvc demo', 'dasvc demo --browser'],
+  check: [
+    'dasvc check',
+    'dasvc check --only refresh.,revoke. --max-wait 2m --save-quirks quirks.json',
+    'dasvc check --junit check.xml --json > check.json',
+  ],
+};
+
+function pathOf(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** The examples of one command path (SPEC §3), for tests and the help text alike. */
+export function examplesOf(path: string): string[] {
+  return EXAMPLES[path] ?? [];
+}
+
+/**
+ * Every command's help and errors as SPEC §3 wants them: its examples and the global flags in its
+ * `--help`; usage errors in the one style of dasvc (`dasvc: <what>`, then `hint: <what to do>`).
+ */
+export function shapeHelp(command: Command): void {
+  const path = pathOf(command);
+  command.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+  const examples = examplesOf(path);
+  if (examples.length > 0)
+    command.addHelpText('after', `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+  command.showHelpAfterError(false);
+  command.configureOutput({
+    outputError: (text, write) =>
+      write(
+        `dasvc: ${text.replace(/^error: /, '').trimEnd()}\nhint: dasvc ${path ? `${path} ` : ''}--help\n`,
+      ),
+  });
+  for (const sub of command.commands) shapeHelp(sub);
+}

@@ -1,0 +1,64 @@
+// Interactive prompts on a real pseudo-terminal (SPEC §2, §3): Ctrl-C at any prompt exits 130 with
+// nothing more printed; init asks again after a bad profile name.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, freshConfigDir } from '../helpers/cli.js';
+import { onTerminal, SCRIPT } from '../helpers/terminal.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function dasvcOnTerminal(args: string[]) {
+  const dir = freshConfigDir();
+  dirs.push(dir);
+  // No CI variable: prompts are allowed only on a terminal outside CI.
+  const terminal = onTerminal([process.execPath, BIN, ...args], {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    DASVC_CONFIG_DIR: dir,
+  });
+  return { terminal, dir };
+}
+
+describe.skipIf(!existsSync(SCRIPT) && !process.env.CI)('prompts on a terminal', () => {
+  it.each([
+    ['init', ['init'], 'Profile name'],
+    ['a login prompt for a missing setting', ['login'], 'Base URL'],
+  ])('Ctrl-C at %s exits 130 and prints nothing more (issue 9.2)', async (_name, args, prompt) => {
+    const { terminal } = dasvcOnTerminal(args);
+    await terminal.waitFor([prompt]);
+    terminal.type('\x03');
+    const { code } = await terminal.exited;
+    const after = terminal.fresh();
+    expect(code, after).toBe(130);
+    expect(after).not.toMatch(/dasvc:|error|Error|at /);
+  });
+
+  it('init says why a profile name is refused and asks again (issue 9.3)', async () => {
+    const { terminal, dir } = dasvcOnTerminal(['init']);
+    await terminal.waitFor(['Profile name']);
+    terminal.type('no spaces allowed\r');
+    // Said under the question, which stays open for another answer.
+    await terminal.waitFor(['not a usable profile name']);
+    terminal.type('\x15work\r');
+    for (const [prompt, answer] of [
+      ['Base URL', 'http://127.0.0.1:9'],
+      ['Client id', 'demo-client'],
+      ['Client secret', 'demo-secret'],
+      ['Scope', 'crm'],
+      ['OAuth parameters', ''],
+    ]) {
+      await terminal.waitFor([prompt!]);
+      terminal.type(`${answer}\r`);
+    }
+    const { code, screen } = await terminal.exited;
+    expect(code, screen).toBe(0);
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {
+      profiles: Record<string, { scope: string }>;
+    };
+    expect(Object.keys(config.profiles)).toEqual(['work']);
+  });
+});

@@ -1,0 +1,32 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { loadFixtures } from '../../src/mock/fixtures/load-fixtures.js';
+import { copyFixtures } from '../helpers/mock-client.js';
+
+const dir = copyFixtures();
+writeFileSync(join(dir, 'users.json'), '{ not json');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function messageFor(given: string): string {
+  try {
+    loadFixtures(given);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as UsageError).message;
+  }
+  throw new Error('the broken fixtures loaded');
+}
+
+describe('a fixture error names the file as the user gave the folder (issue 9.11)', () => {
+  it('absolute stays absolute (it was ../../tmp/… relative to the working directory)', () => {
+    expect(messageFor(dir)).toMatch(new RegExp(`^fixture ${dir}/users\\.json: not valid JSON`));
+    expect(messageFor(`${dir}/`)).toMatch(new RegExp(`^fixture ${dir}/users\\.json: `));
+  });
+
+  it('relative stays relative, as typed', () => {
+    const typed = `./${relative(process.cwd(), dir)}`;
+    expect(messageFor(typed).startsWith(`fixture ${typed}/users.json: `)).toBe(true);
+  });
+});
