@@ -65,14 +65,6 @@ export function mockCommand(): Command {
     .option('--scrub <list>', 'with --record: result members to replace, e.g. email,contact.phone')
     .option('--quiet', 'no request log lines')
     .option('--journal-size <n>', 'requests kept by the journal and the dashboard', '1000')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  dasvc mock --port 0 --auto-approve alice --quiet
-  dasvc mock --proxy https://das.example.com --record ./das-fixtures --scrub email
-  dasvc mock --fixtures ./das-fixtures --auto-approve recorded`,
-    )
     .action(async (_options: unknown, cmd: Command) => {
       const { run } = await import('./run.js');
       await run(cmd.optsWithGlobals<MockCommandOptions>());
