@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const parts = ['bench-mock.mjs', 'bench-cli.mjs', 'bench-proxy.mjs'].filter((f) =>
-  existsSync(here + f),
+const parts = ['bench-mock.mjs', 'bench-cli.mjs', 'bench-proxy.mjs', 'bench-mock-log.mjs'].filter(
+  (f) => existsSync(here + f),
 );
 let failed = 0;
 for (const part of parts) {

@@ -30,12 +30,23 @@ function parseJson(text: string): unknown {
 }
 
 /**
+ * The error answer as JSON; a `text/plain` body holding a bare error code (installations with the
+ * errorBody quirk, SPEC §7) reads as `{"error": code}`, so that it maps to the same exit code.
+ */
+function errorBody(response: HttpResponse): unknown {
+  const text = response.text.trim();
+  const plain = /^text\/plain/i.test(response.headers['content-type'] ?? '');
+  if (plain && response.status >= 400 && /^[a-z][a-z0-9_]*$/.test(text)) return { error: text };
+  return parseJson(response.text);
+}
+
+/**
  * Turns an OAuth error answer into the right exit code (SPEC §4): authentication errors and
  * 401/403 → AuthError (3); other OAuth errors and 5xx → ServiceError (1); anything that is not
  * JSON → NetworkError (4). `what` names the step for the message.
  */
 function oauthErrorFor(response: HttpResponse, what: string): Error {
-  const body = parseJson(response.text);
+  const body = errorBody(response);
   const status = response.status;
   if (isObject(body) && typeof body.error === 'string') {
     const description =

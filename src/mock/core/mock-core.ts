@@ -12,7 +12,7 @@ import {
 import { MockState } from './mock-state.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './journal.js';
 import { resolveQuirksOption } from './quirks.js';
-import { loadStateFile, StateFileWriter } from './state-file.js';
+import { loadStateFile, StateJournal } from './state-file.js';
 import { checkProxyOptions } from './proxy-options.js';
 
 /** The mock as one handler over MockRequest, plus what the adapters need around it. */
@@ -65,18 +65,17 @@ export function createMockCore(options: MockOptions = {}): MockCore {
   }
   const quirks = resolveQuirksOption(options.quirks);
   const state = new MockState(lifetimes, options.now ?? Date.now);
-  let writer: StateFileWriter | undefined;
+  let stateJournal: StateJournal | undefined;
   if (options.stateFile !== undefined) {
     const snapshot = loadStateFile(options.stateFile);
     if (snapshot) state.restore(snapshot);
-    const file = options.stateFile;
-    writer = new StateFileWriter(
-      file,
+    stateJournal = new StateJournal(
+      options.stateFile,
       () => state.snapshot(),
-      50,
-      (error) => options.log?.(`state file ${file}: write failed: ${(error as Error).message}`),
+      snapshot !== undefined,
     );
-    state.onChange = () => writer!.schedule();
+    const write = stateJournal;
+    state.onChange = (change) => write.append(change);
   }
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const ctx: MockContext = { fixtures, state, autoApprove: options.autoApprove, basePath, quirks };
@@ -126,7 +125,7 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     close: async () => {
       if (upstream !== undefined && loading) await loading.catch(() => undefined);
       await ctx.proxy?.close();
-      await writer?.flush();
+      stateJournal?.close();
     },
     ctx,
   };

@@ -67,6 +67,18 @@ export interface StateSnapshot {
   rotated: [string, { grantId: number; expiresAt: number }][];
 }
 
+/**
+ * One change of the state, as the state file journals it (issue 14.5): puts carry the whole
+ * record as it is now; expiry needs no entry (a replay drops what has expired).
+ */
+export type StateChange =
+  | { kind: 'code'; code: string; record: CodeRecord }
+  | { kind: 'grant'; id: number; record: GrantRecord }
+  | { kind: 'grant-ended'; id: number }
+  | { kind: 'rotated'; token: string; record: { grantId: number; expiresAt: number } }
+  | { kind: 'clock'; offsetSeconds: number }
+  | { kind: 'reset' };
+
 const SWEEP_EVERY_MS = 10_000;
 
 /**
@@ -91,8 +103,8 @@ export class MockState {
   constructor(
     readonly lifetimes: Lifetimes,
     private readonly wallClock: () => number = Date.now,
-    /** Called after every change (the state file debounces on it). */
-    public onChange: () => void = () => {},
+    /** Told every change, before the answer that reveals it (the state file journals them). */
+    public onChange: (change: StateChange) => void = () => {},
   ) {}
 
   /** Virtual now in ms. */
@@ -103,7 +115,7 @@ export class MockState {
   /** Moves the virtual clock forward (POST /_mock/clock); the caller checks the range. */
   advance(seconds: number): void {
     this.offsetSeconds += seconds;
-    this.onChange();
+    this.onChange({ kind: 'clock', offsetSeconds: this.offsetSeconds });
   }
 
   /** Forgets everything (POST /_mock/reset). */
@@ -113,15 +125,16 @@ export class MockState {
     this.tokens.clear();
     this.rotated.clear();
     this.offsetSeconds = 0;
-    this.onChange();
+    this.onChange({ kind: 'reset' });
   }
 
   /** Issues a code after approval (SERVICE.md 4.1). */
   issueCode(record: Omit<CodeRecord, 'expiresAt' | 'grantId'>): string {
     const code = randomToken();
     this.maybeSweep();
-    this.codes.set(code, { ...record, expiresAt: this.now() + this.lifetimes.codeSeconds * 1000 });
-    this.onChange();
+    const issued = { ...record, expiresAt: this.now() + this.lifetimes.codeSeconds * 1000 };
+    this.codes.set(code, issued);
+    this.onChange({ kind: 'code', code, record: issued });
     return code;
   }
 
@@ -136,9 +149,10 @@ export class MockState {
   }
 
   /** Marks a code used and issues its first token pair. */
-  redeemCode(record: CodeRecord): TokenPair {
+  redeemCode(record: CodeRecord, code: string): TokenPair {
     const grantId = this.newGrant(record);
     record.grantId = grantId;
+    this.onChange({ kind: 'code', code, record });
     return this.issuePair(grantId);
   }
 
@@ -199,10 +213,12 @@ export class MockState {
     if (grant.refresh) {
       this.tokens.delete(grant.refresh);
       // Kept until its own expiry only so that a reuse is recognised and the grant revoked.
-      this.rotated.set(grant.refresh, {
+      const rotated = {
         grantId: record.grantId,
         expiresAt: grant.refreshExpiresAt ?? record.expiresAt,
-      });
+      };
+      this.rotated.set(grant.refresh, rotated);
+      this.onChange({ kind: 'rotated', token: grant.refresh, record: rotated });
     }
     return this.issuePair(record.grantId);
   }
@@ -214,7 +230,7 @@ export class MockState {
     if (grant.access) this.tokens.delete(grant.access);
     if (grant.refresh) this.tokens.delete(grant.refresh);
     this.grants.delete(grantId);
-    this.onChange();
+    this.onChange({ kind: 'grant-ended', id: grantId });
   }
 
   /** Revokes one token (RFC 7009); a refresh token takes its grant's access token with it. */
@@ -228,8 +244,8 @@ export class MockState {
     if (grant?.access === token) {
       delete grant.access;
       delete grant.accessExpiresAt;
+      this.onChange({ kind: 'grant', id: record.grantId, record: grant });
     }
-    this.onChange();
   }
 
   /** Removes every expired code, token and grant. */
@@ -325,7 +341,7 @@ export class MockState {
       : Math.min(refreshExpiresAt, grant.accessExpiresAt);
     this.tokens.set(access, grantId);
     this.tokens.set(refresh, grantId);
-    this.onChange();
+    this.onChange({ kind: 'grant', id: grantId, record: grant });
     return {
       access_token: access,
       // Whole seconds left, rounded down (never more than the truth; ≥ 1 as TTLs are ≥ 1 s).

@@ -1,7 +1,15 @@
-import { readFileSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../../errors.js';
-import type { StateSnapshot } from './mock-state.js';
+import type { StateChange, StateSnapshot } from './mock-state.js';
 import { MAX_SECONDS } from './types.js';
 import { isObject } from '../../util/guards.js';
 
@@ -95,7 +103,91 @@ function snapshotProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Reads a state file; a missing file is a fresh start, a corrupt one a usage error naming it. */
+const offsetOk = (v: unknown) => typeof v === 'number' && v >= 0 && v <= MAX_SECONDS;
+
+/** Problem in one journal line, or undefined when it is a StateChange. */
+function changeProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return 'not a JSON object';
+  const fits = (fields: Record<string, Check>) => record({ kind: str, ...fields })(value);
+  switch (value.kind) {
+    case 'code':
+      return fits({ code: str, record: codeRecord }) ? undefined : 'malformed code';
+    case 'grant':
+      return fits({ id, record: grantRecord }) ? undefined : 'malformed grant';
+    case 'grant-ended':
+      return fits({ id }) ? undefined : 'malformed grant-ended';
+    case 'rotated':
+      return fits({ token: str, record: rotatedRecord }) ? undefined : 'malformed rotated token';
+    case 'clock':
+      return fits({ offsetSeconds: offsetOk }) ? undefined : 'clock offset outside 0…100 years';
+    case 'reset':
+      return fits({}) ? undefined : 'malformed reset';
+    default:
+      return `unknown kind ${JSON.stringify(value.kind)}`;
+  }
+}
+
+/** The snapshot's entries as maps, to replay the journal on. */
+interface Replay {
+  offsetSeconds: number;
+  grantSeq: number;
+  codes: Map<string, StateSnapshot['codes'][number][1]>;
+  grants: Map<number, StateSnapshot['grants'][number][1]>;
+  rotated: Map<string, StateSnapshot['rotated'][number][1]>;
+}
+
+function apply(replay: Replay, change: StateChange): void {
+  switch (change.kind) {
+    case 'code':
+      replay.codes.set(change.code, change.record);
+      break;
+    case 'grant':
+      replay.grants.set(change.id, change.record);
+      replay.grantSeq = Math.max(replay.grantSeq, change.id);
+      break;
+    case 'grant-ended':
+      replay.grants.delete(change.id);
+      replay.grantSeq = Math.max(replay.grantSeq, change.id);
+      break;
+    case 'rotated':
+      replay.rotated.set(change.token, change.record);
+      break;
+    case 'clock':
+      replay.offsetSeconds = change.offsetSeconds;
+      break;
+    case 'reset':
+      replay.codes.clear();
+      replay.grants.clear();
+      replay.rotated.clear();
+      replay.offsetSeconds = 0;
+  }
+}
+
+function corrupt(file: string, problem: string): UsageError {
+  return new UsageError(`state file ${file} is corrupt: ${problem}`, {
+    code: 'bad_state_file',
+    hint: 'it was left untouched; move it away or pass another --state-file',
+  });
+}
+
+function parseSnapshot(file: string, text: string): StateSnapshot {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw corrupt(file, `not valid JSON (${(error as Error).message})`);
+  }
+  const problem = snapshotProblem(value);
+  if (problem) throw corrupt(file, problem);
+  return value as StateSnapshot;
+}
+
+/**
+ * Reads a state file (SPEC §5 `--state-file`): a snapshot on its first line, then the journal of
+ * changes appended since, one JSON line each, replayed in order. A last line cut short (the
+ * process killed mid-write: never answered) is dropped; any other bad line, or a bad snapshot,
+ * is a usage error naming the file and the line. A missing file is a fresh start.
+ */
 export function loadStateFile(file: string): StateSnapshot | undefined {
   let text: string;
   try {
@@ -106,85 +198,134 @@ export function loadStateFile(file: string): StateSnapshot | undefined {
       code: 'bad_state_file',
     });
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    value = error;
+  const firstEnd = text.indexOf('\n');
+  // A snapshot alone (as compaction and older versions write it, or pretty-printed by hand).
+  if (firstEnd === -1 || text.slice(firstEnd).trim() === '' || !text.startsWith('{"version":'))
+    return parseSnapshot(file, text);
+  const snapshot = parseSnapshot(file, text.slice(0, firstEnd));
+  const replay: Replay = {
+    offsetSeconds: snapshot.offsetSeconds,
+    grantSeq: snapshot.grantSeq ?? 0,
+    codes: new Map(snapshot.codes),
+    grants: new Map(snapshot.grants),
+    rotated: new Map(snapshot.rotated),
+  };
+  const lines = text.slice(firstEnd + 1).split('\n');
+  const last = lines.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const line = lines[i]!;
+    if (line === '') continue;
+    let change: unknown;
+    try {
+      change = JSON.parse(line);
+    } catch {
+      if (i === last) break; // cut short by a kill: it was never answered
+      throw corrupt(file, `line ${i + 2} is not valid JSON`);
+    }
+    const problem = changeProblem(change);
+    if (problem) throw corrupt(file, `line ${i + 2}: ${problem}`);
+    apply(replay, change as StateChange);
   }
-  const problem =
-    value instanceof Error ? `not valid JSON (${value.message})` : snapshotProblem(value);
-  if (problem) {
-    throw new UsageError(`state file ${file} is corrupt: ${problem}`, {
-      code: 'bad_state_file',
-      hint: 'it was left untouched; move it away or pass another --state-file',
-    });
-  }
-  return value as StateSnapshot;
+  return {
+    version: 1,
+    offsetSeconds: replay.offsetSeconds,
+    grantSeq: replay.grantSeq,
+    codes: [...replay.codes],
+    grants: [...replay.grants],
+    rotated: [...replay.rotated],
+  };
 }
 
-/** Writes the state atomically (temp file in the same folder, fsync, rename), coalescing bursts. */
-export class StateFileWriter {
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private writing: Promise<void> = Promise.resolve();
-  private dirty = false;
+/** Rewrite the file as one snapshot after this many bytes of journal (runtime compaction). */
+const COMPACT_AFTER_BYTES = 64 * 1024 * 1024;
+/** Entries per write while streaming a snapshot: no single string of the whole state. */
+const ENTRIES_PER_CHUNK = 2000;
 
+/** Writes `[k, v]` entries as a JSON array member by member, in chunks. */
+function writeEntries(
+  fd: number,
+  name: string,
+  entries: [unknown, unknown][],
+  first: boolean,
+): void {
+  writeSync(fd, `${first ? '' : ','}"${name}":[`);
+  for (let i = 0; i < entries.length; i += ENTRIES_PER_CHUNK) {
+    const chunk = entries.slice(i, i + ENTRIES_PER_CHUNK).map((e) => JSON.stringify(e));
+    writeSync(fd, (i === 0 ? '' : ',') + chunk.join(','));
+  }
+  writeSync(fd, ']');
+}
+
+/**
+ * The state file as an append-only journal (issue 14.5): every change is written (one write(2)
+ * of one JSON line) before the answer that reveals it leaves, so `kill -9` loses no answered
+ * token; the page cache keeps it (an fsync per change would not help against kill -9, and would
+ * cost the mint rate). Compaction rewrites it as one snapshot line: at start, on close, and past
+ * 64 MB of journal; each time temp file, fsync, rename, so a crash never leaves a half-written one.
+ */
+export class StateJournal {
+  private fd: number | undefined;
+  private appended = 0;
+
+  /** `exists`: the file was there at start (and was loaded): it is compacted at once. */
   constructor(
     private readonly file: string,
     private readonly snapshot: () => StateSnapshot,
-    private readonly delayMs = 50,
-    private readonly onError: (error: unknown) => void = () => {},
-  ) {}
-
-  /** Marks the state changed; one write follows within delayMs. */
-  schedule(): void {
-    this.dirty = true;
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.flush().catch(this.onError);
-    }, this.delayMs);
-    this.timer.unref();
+    private exists: boolean,
+  ) {
+    if (exists) this.compact();
   }
 
-  /** Writes now if anything changed, after any write in progress. */
-  flush(): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
+  /** Appends one change; compacts when the journal has grown past its bound. */
+  append(change: StateChange): void {
+    if (!this.exists) {
+      // The first change of a new file: a snapshot (which holds it) starts the file.
+      this.compact();
+      this.exists = true;
+      return;
     }
-    this.writing = this.writing
-      .catch(() => {})
-      .then(async () => {
-        if (!this.dirty) return;
-        this.dirty = false;
-        await this.write(JSON.stringify(this.snapshot()));
-      });
-    return this.writing;
+    this.fd ??= openSync(this.file, 'a', 0o600);
+    const line = `${JSON.stringify(change)}\n`;
+    writeSync(this.fd, line);
+    this.appended += line.length;
+    if (this.appended > COMPACT_AFTER_BYTES) this.compact();
   }
 
-  private async write(text: string): Promise<void> {
-    // Loaded here, not at startup: `dasvc mock` start-to-listening is measured.
-    const [{ open, rename, unlink }, { randomBytes }] = await Promise.all([
-      import('node:fs/promises'),
-      import('node:crypto'),
-    ]);
-    const temp = join(
-      dirname(this.file),
-      `.${basename(this.file)}.${randomBytes(6).toString('hex')}.tmp`,
-    );
-    const handle = await open(temp, 'w', 0o600);
+  /** Rewrites the file as one snapshot of the state now; later changes append to it. */
+  compact(): void {
+    const state = this.snapshot();
+    const temp = join(dirname(this.file), `.${basename(this.file)}.${process.pid}.tmp`);
+    const fd = openSync(temp, 'w', 0o600);
     try {
-      await handle.writeFile(text);
-      await handle.sync();
+      writeSync(
+        fd,
+        `{"version":1,"offsetSeconds":${state.offsetSeconds},"grantSeq":${state.grantSeq ?? 0},`,
+      );
+      writeEntries(fd, 'codes', state.codes, true);
+      writeEntries(fd, 'grants', state.grants, false);
+      writeEntries(fd, 'rotated', state.rotated, false);
+      writeSync(fd, '}\n');
+      fsyncSync(fd);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
     try {
-      await rename(temp, this.file);
+      renameSync(temp, this.file);
     } catch (error) {
-      await unlink(temp).catch(() => {});
+      try {
+        unlinkSync(temp);
+      } catch {
+        // already gone
+      }
       throw error;
     }
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    this.appended = 0;
+  }
+
+  /** Compacts if anything was appended, and closes the file. */
+  close(): void {
+    if (this.fd !== undefined) this.compact();
   }
 }

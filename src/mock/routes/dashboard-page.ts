@@ -12,13 +12,13 @@ export const DASHBOARD_STYLE = `
     --bad-bg: #3a1f1f; --focus: #ffb15c; }
 }
 * { box-sizing: border-box; }
-body { margin: 0; font: 15px/1.45 system-ui, sans-serif; background: var(--bg); color: var(--fg); }
+body { margin: 0; font: 14px/1.45 system-ui, sans-serif; background: var(--bg); color: var(--fg); }
 header { display: flex; flex-wrap: wrap; gap: .75rem 1.5rem; align-items: center;
   padding: .75rem 1.25rem; border-bottom: 1px solid var(--line); background: var(--panel); }
 h1 { font-size: 1.15rem; margin: 0; }
 h2 { font-size: 1rem; margin: 0 0 .5rem; }
 main { display: grid; gap: 1rem; padding: 1rem 1.25rem; grid-template-columns: minmax(0, 1fr); }
-@media (min-width: 1100px) { main { grid-template-columns: minmax(0, 2.2fr) minmax(0, 1fr); }
+@media (min-width: 1100px) { main { grid-template-columns: minmax(0, 2.4fr) minmax(24rem, 1fr); }
   #journal-panel { grid-row: span 3; } }
 section { background: var(--panel); border: 1px solid var(--line); border-radius: 8px;
   padding: .75rem 1rem; min-width: 0; }
@@ -28,6 +28,9 @@ th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--
   vertical-align: top; }
 th { position: sticky; top: 0; background: var(--panel); font-weight: 600; }
 td.path, td.reason { overflow-wrap: anywhere; }
+td.reason { min-width: 12rem; }
+td.nowrap, td.time, td.status { white-space: nowrap; }
+header label { flex-direction: row; align-items: center; font-size: .9rem; }
 code, .mono, td.path, td.time { font-family: ui-monospace, SFMono-Regular, Menlo, monospace;
   font-size: .85rem; }
 tr.refused td.reason { color: var(--bad); font-weight: 600; }

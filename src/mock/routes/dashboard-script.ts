@@ -11,7 +11,9 @@ const MAX_ROWS = 500;
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, String(value));
-  for (const child of children) node.append(child === undefined || child === null ? '' : String(child));
+  for (const child of children) {
+    node.append(child instanceof Node ? child : child === undefined || child === null ? '' : String(child));
+  }
   return node;
 }
 
@@ -43,7 +45,7 @@ function journalRow(e) {
     el('td', { class: 'time', title: e.time }, e.time.slice(11, 23)),
     el('td', { class: 'path' }, e.method + ' ' + e.path + query),
     el('td', { class: 'status ' + statusClass(e.status) }, e.status === 0 ? 'dropped' : e.status),
-    el('td', {}, e.durationMs.toFixed(1)),
+    el('td', { class: 'nowrap' }, e.durationMs.toFixed(1)),
     el('td', { class: 'mono' }, (e.rpc || []).join(', ')),
     el('td', {}, e.user),
     el('td', {}, e.client),

@@ -118,5 +118,5 @@ function exchangeCode(
       return oauthError('invalid_grant', 'code_verifier does not match the code_challenge');
     }
   }
-  return ctx.state.redeemCode(record);
+  return ctx.state.redeemCode(record, code);
 }

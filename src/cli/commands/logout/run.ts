@@ -7,7 +7,7 @@ import { revokeTarget, revokeToken } from '../../revoke-token.js';
 import type { LogoutOptions } from './command.js';
 
 /**
- * `dasvc logout` (SPEC §3): revoke the refresh token, then the access token (best effort; each failure
+ * `dasvc logout` (SPEC §3): revoke the access token, then the refresh token (best effort; each failure
  * is said), then forget both locally. Idempotent: logging out twice is not an error.
  */
 export async function run(options: LogoutOptions, deps: CliDeps): Promise<void> {
@@ -20,9 +20,11 @@ export async function run(options: LogoutOptions, deps: CliDeps): Promise<void> 
     return;
   }
   const revoked: Record<string, boolean> = {};
+  // The access token first: revoking the refresh token often ends it too, and an installation
+  // that refuses unknown tokens (the revokeUnknownToken quirk, SPEC §7) would then refuse it.
   const pairs: [TokenTypeHint, string | null][] = [
-    ['refresh_token', tokens.refreshToken],
     ['access_token', usableAccessToken(tokens)],
+    ['refresh_token', tokens.refreshToken],
   ];
   let target;
   try {

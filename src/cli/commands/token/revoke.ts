@@ -58,8 +58,10 @@ export async function run(options: TokenRevokeOptions, deps: CliDeps): Promise<v
   const view = loadProfile(deps);
   const tokens = view.profile?.tokens;
   if (!view.profile || !tokens) throw notLoggedIn(view.name);
+  // The access token first: revoking the refresh token often ends it too, and an installation
+  // that refuses unknown tokens (the revokeUnknownToken quirk, SPEC §7) would then refuse it.
   const which: TokenTypeHint[] = options.all
-    ? ['refresh_token', 'access_token']
+    ? ['access_token', 'refresh_token']
     : [hint ?? 'access_token'];
   const stored = (kind: TokenTypeHint) =>
     kind === 'refresh_token' ? tokens.refreshToken : usableAccessToken(tokens);

@@ -1,0 +1,59 @@
+import type * as NodeHttp from 'node:http';
+import type { HttpRequest, HttpResponse } from './types.js';
+
+/**
+ * One exchange straight over node:http/https (no proxy applies): ~45 ms less start-up than the
+ * first global fetch(), which has to load Node's bundled undici. Like fetch with
+ * `redirect: 'manual'`: no redirect followed, lower-cased headers, the body as UTF-8 text.
+ * Rejects with node's own error (ECONNREFUSED …) or, once `signal` aborts, with its reason.
+ */
+export function sendDirect(request: HttpRequest, signal: AbortSignal): Promise<HttpResponse> {
+  const url = new URL(request.url);
+  // node:https (and TLS with it) only for https URLs.
+  const transport =
+    url.protocol === 'https:'
+      ? process.getBuiltinModule('node:https')
+      : process.getBuiltinModule('node:http');
+  const headers: Record<string, string> = { accept: '*/*', ...request.headers };
+  if (request.body !== undefined)
+    headers['content-length'] = String(Buffer.byteLength(request.body));
+  return new Promise((resolve, reject) => {
+    const req = transport.request(url, { method: request.method, headers });
+    const onAbort = () => {
+      reject(signal.reason);
+      req.destroy();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    const fail = (error: unknown) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(error);
+    };
+    req.on('error', fail);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', fail);
+      res.on('end', () => {
+        signal.removeEventListener('abort', onAbort);
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: flatHeaders(res.headers),
+          // fetch's text() drops a byte-order mark; so does this.
+          text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text,
+        });
+      });
+    });
+    if (signal.aborted) onAbort();
+    else req.end(request.body);
+  });
+}
+
+/** Header lists joined with ", " (as fetch's Headers does). */
+function flatHeaders(headers: NodeHttp.IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}

@@ -1,0 +1,74 @@
+import type { EnvHttpProxyAgent } from 'undici';
+import type { HttpRequest, HttpResponse } from './types.js';
+
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+/**
+ * The proxy URL that undici's `EnvHttpProxyAgent` would use for `url` under `env` (SPEC §1:
+ * HTTP(S)_PROXY, NO_PROXY), or undefined for a direct connection. Same precedence and NO_PROXY
+ * matching as undici 7, so that the choice of transport never changes where a request goes.
+ */
+export function proxyFor(url: URL, env: NodeJS.ProcessEnv): string | undefined {
+  const proxies = proxyVariables(env);
+  const proxy = url.protocol === 'https:' ? proxies.https : proxies.http;
+  if (!proxy) return undefined;
+  const hostname = url.host.replace(/:\d*$/, '').toLowerCase();
+  const port = Number.parseInt(url.port, 10) || DEFAULT_PORTS[url.protocol] || 0;
+  return bypassed(proxies.noProxy, hostname, port) ? undefined : proxy;
+}
+
+/** The proxy settings as undici reads them (lower case first), taken from `env`. */
+function proxyVariables(env: NodeJS.ProcessEnv) {
+  const http = env.http_proxy ?? env.HTTP_PROXY ?? '';
+  return {
+    http,
+    // An empty HTTPS_PROXY falls back to the HTTP proxy, as in undici.
+    https: (env.https_proxy ?? env.HTTPS_PROXY) || http,
+    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+  };
+}
+
+function bypassed(noProxy: string, hostname: string, port: number): boolean {
+  if (noProxy === '*') return true;
+  for (const entry of noProxy.split(/[,\s]/)) {
+    if (!entry) continue;
+    const parsed = /^(.+):(\d+)$/.exec(entry);
+    const host = (parsed ? parsed[1]! : entry).replace(/^\*?\./, '').toLowerCase();
+    const entryPort = parsed ? Number.parseInt(parsed[2]!, 10) : 0;
+    if (entryPort && entryPort !== port) continue;
+    if (hostname === host || hostname.endsWith(`.${host}`)) return true;
+  }
+  return false;
+}
+
+/** Sends through undici's EnvHttpProxyAgent, configured from `env` (loaded only when a proxy applies). */
+export async function sendThroughProxy(
+  request: HttpRequest,
+  env: NodeJS.ProcessEnv,
+  signal: AbortSignal,
+): Promise<HttpResponse> {
+  const undici = await import('undici');
+  const { http, https, noProxy } = proxyVariables(env);
+  const key = `${http}\n${https}\n${noProxy}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = new undici.EnvHttpProxyAgent({ httpProxy: http, httpsProxy: https, noProxy });
+    agents.set(key, agent);
+  }
+  const res = await undici.fetch(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    redirect: 'manual',
+    signal,
+    dispatcher: agent,
+  });
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { status: res.status, headers, text: await res.text() };
+}
+
+/** One agent per proxy configuration, so that connections to the proxy are reused. */
+const agents = new Map<string, EnvHttpProxyAgent>();

@@ -1,0 +1,101 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  exchange,
+  getCode,
+  mint,
+  refresh,
+  startMock,
+  tempDir,
+  tokenWorks,
+  type TokenBody,
+} from '../helpers/mock-client.js';
+import { spawnMock } from '../helpers/mock-process.js';
+
+/** Runs `job` over `items`, `width` at a time. */
+async function pool<T, R>(items: T[], width: number, job: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await job(items[i]!);
+      }
+    }),
+  );
+  return results;
+}
+
+describe('--state-file as a journal (issue 14.5)', () => {
+  it('regression: kill -9 right after 2,000 mints loses no answered token', async () => {
+    const file = join(tempDir(), 'state.json');
+    const first = await spawnMock(['--state-file', file, '--quiet']);
+    let minted: TokenBody[];
+    let rotated: TokenBody;
+    let oldRefresh: string;
+    try {
+      const code = await getCode(first.url);
+      const exchanged = (await (await exchange(first.url, code)).json()) as TokenBody;
+      oldRefresh = exchanged.refresh_token;
+      minted = await pool(
+        Array.from({ length: 2000 }, (_, i) => i),
+        16,
+        () => mint(first.url),
+      );
+      rotated = (await (await refresh(first.url, oldRefresh)).json()) as TokenBody;
+    } finally {
+      // 0 ms after the last answer: no flush, no close.
+      first.child.kill('SIGKILL');
+    }
+    await first.stop('SIGKILL');
+    const second = await spawnMock(['--state-file', file, '--quiet']);
+    try {
+      const works = await pool([...minted, rotated], 16, (t) =>
+        tokenWorks(second.url, t.access_token),
+      );
+      expect(works.filter((w) => !w).length).toBe(0);
+      // The rotation is kept too: the old refresh token is a reuse, which ends the grant.
+      expect((await refresh(second.url, oldRefresh)).status).toBe(400);
+      expect(await tokenWorks(second.url, rotated.access_token)).toBe(false);
+    } finally {
+      await second.stop('SIGTERM');
+    }
+    // Compacted on close: one snapshot line, valid JSON.
+    expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow();
+  });
+
+  it('a journal line cut short at the end is dropped; a bad line before it is a corrupt file, untouched', async () => {
+    const file = join(tempDir(), 'state.json');
+    const a = await startMock({ stateFile: file });
+    const t = await mint(a.url);
+    const u = await mint(a.url);
+    // Not closed: the file is the snapshot and the journal of the second mint.
+    const text = readFileSync(file, 'utf8');
+    expect(text.split('\n').length).toBeGreaterThan(2);
+    await a.close();
+    const cut = `${text}{"kind":"grant","id":9,"rec`;
+    writeFileSync(file, cut);
+    const b = await startMock({ stateFile: file });
+    try {
+      expect(await tokenWorks(b.url, t.access_token)).toBe(true);
+      expect(await tokenWorks(b.url, u.access_token)).toBe(true);
+    } finally {
+      await b.close();
+    }
+    const lines = text.trimEnd().split('\n');
+    for (const bad of [
+      '{"kind":"grant","id":9,"rec',
+      '{"kind":"nope"}',
+      '{"kind":"clock","offsetSeconds":-1}',
+    ]) {
+      const broken = [lines[0], bad, ...lines.slice(1)].join('\n') + '\n';
+      writeFileSync(file, broken);
+      await expect(startMock({ stateFile: file }), bad).rejects.toThrow(
+        /state file .*state\.json is corrupt: line 2/,
+      );
+      expect(readFileSync(file, 'utf8')).toBe(broken);
+    }
+  });
+});
