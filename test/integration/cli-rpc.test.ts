@@ -226,7 +226,9 @@ describe('dasvc rpc', () => {
       freshConfigDir(),
     );
     expect(result.code).toBe(4);
-    expect(result.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/);
+    expect(result.stderr).toMatch(
+      /^dasvc: cannot connect to http:\/\/127\.0\.0\.1:\d+\/webservice\/json\/crm: connection refused/,
+    );
   });
 
   it('HTTP 500 → exit 1; a dropped connection → exit 4', async () => {
