@@ -1,3 +1,4 @@
+import { UsageError } from '../../../errors.js';
 import { createInterface } from 'node:readline';
 import { DEFAULT_LOGIN_TIMEOUT_MS, runLoginFlow } from '../../../oauth/login-flow.js';
 import { normalizeBaseUrl } from '../../../oauth/endpoints.js';
@@ -26,6 +27,12 @@ export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
     flags.timeout === undefined
       ? DEFAULT_LOGIN_TIMEOUT_MS / 1000
       : parseDuration(String(flags.timeout), '--timeout');
+  // Checked before any work: a zero time limit would start a login that gives up at once.
+  if (!(timeoutSeconds > 0))
+    throw new UsageError(
+      `--timeout must be more than 0 seconds, got ${JSON.stringify(flags.timeout)}`,
+      { code: 'bad_duration' },
+    );
   const refreshMargin =
     flags.refreshMargin === undefined
       ? profile?.refreshMargin
@@ -115,7 +122,11 @@ export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
   // The result on stdout, the narration on stderr (SPEC §3); never the tokens.
   if (deps.out.json) deps.out.result(tokenStateJson(view.name, stored, tokens, now));
   else deps.out.line(sessionSummary(view.name, stored, tokens, now));
+  // On a terminal the summary above is already in front of the person: said once (issue 9.11).
+  const said = !deps.out.json && deps.out.stdout.isTTY === true;
   deps.out.success(
-    `Logged in: profile ${view.name}, scope "${scope}", access token ${describeExpiry(tokens, now)}`,
+    said
+      ? 'Logged in'
+      : `Logged in: profile ${view.name}, scope "${scope}", access token ${describeExpiry(tokens, now)}`,
   );
 }
