@@ -61,6 +61,8 @@ export interface CheckDeps {
   sleep(ms: number): Promise<void>;
   /** Each verdict as soon as it is known (progress lines). */
   onVerdict?(verdict: Verdict): void;
+  /** What a person should know while the check waits. */
+  tell?(message: string): void;
 }
 
 /** Past the announced lifetime before trying a token: clocks and transit are not exact. */
@@ -277,10 +279,11 @@ export function startCheck(
     give('refresh.old-refused', oldRefusedRule(await probes.refresh(auth.refresh!)));
   }
 
-  async function sleepUntil(time: number): Promise<number> {
+  async function sleepUntil(time: number, why: string): Promise<void> {
     const ms = Math.max(0, time - deps.now());
-    if (ms > 0) await deps.sleep(ms);
-    return ms;
+    if (ms === 0) return;
+    deps.tell?.(`Waiting ${(ms / 1000).toFixed(1)} s ${why}…`);
+    await deps.sleep(ms);
   }
 
   async function phaseC(): Promise<void> {
@@ -292,7 +295,10 @@ export function startCheck(
     const expiresIn = readExpiresInMember(auth.body!);
     let probe: UnitProbe | undefined;
     if ('value' in expiresIn && expiresIn.value <= settings.maxWaitMs) {
-      await sleepUntil(auth.at + expiresIn.value + EXPIRY_SLACK_MS);
+      await sleepUntil(
+        auth.at + expiresIn.value + EXPIRY_SLACK_MS,
+        'to tell milliseconds from seconds (token.expires-in)',
+      );
       const evidence = await probes.call(scope, 'rpc.discover', access);
       probe = { waitedMs: deps.now() - auth.at, stillWorks: tokenWorked(evidence), evidence };
     }
@@ -322,7 +328,10 @@ export function startCheck(
           observed: `the access lifetime ${lifetimeMs / 1000}s exceeds --max-wait ${settings.maxWaitMs / 1000}s`,
         });
       } else {
-        await sleepUntil(auth.at + lifetimeMs + EXPIRY_SLACK_MS);
+        await sleepUntil(
+          auth.at + lifetimeMs + EXPIRY_SLACK_MS,
+          'for the access token to expire (refresh.after-expiry)',
+        );
         const attempt = await probes.refresh(refresh);
         give('refresh.after-expiry', afterExpiryRule(deps.now() - auth.at, attempt));
         const next = refreshedTokens(attempt);

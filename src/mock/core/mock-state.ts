@@ -80,11 +80,24 @@ export type StateChange =
   | { kind: 'reset' };
 
 const SWEEP_EVERY_MS = 10_000;
+/** Longest stretch a sweep holds the event loop; the rest follows in later turns (issue 15). */
+const SWEEP_SLICE_MS = 5;
+/** Entries looked at between two clock reads of a sweep slice. */
+const SWEEP_STEP = 512;
+/**
+ * Rotated refresh tokens remembered per grant, newest first out last: enough to recognise the
+ * reuse of a recent one (SERVICE.md 4.3), while a grant refreshed 100 000 times holds 8, not
+ * 100 000. An older one is simply unknown (invalid_grant, without ending the grant).
+ */
+export const ROTATED_PER_GRANT = 8;
 
 /**
  * The mock's memory: codes and grants, tokens in a Map from token to grant id, and a virtual
- * clock (wall clock + offset). Expired entries go on lookup and in a sweep at most every 10 s;
- * a pair costs ~350 bytes, so 100 000 live pairs stay well under the RSS budget.
+ * clock (wall clock + offset). Expired entries go on lookup and in a sweep at most every 10 s,
+ * which runs in slices of at most ~5 ms so that purging a million tokens never stalls a request;
+ * a pair costs ~350 bytes, so 100 000 live pairs stay well under the RSS budget. Fields of a
+ * grant are set to undefined, never deleted: `delete` turns each object into a slow dictionary
+ * (a 1M-token purge used to double the RSS).
  */
 export class MockState {
   readonly codes = new Map<string, CodeRecord>();
@@ -97,6 +110,10 @@ export class MockState {
   /** The refreshAfterExpiry quirk (SPEC §7): refresh tokens then live their own lifetime. */
   refreshOutlivesAccess: () => boolean = () => false;
   private lastSweep = 0;
+  /** The sweep under way, continued slice by slice; undefined when none is. */
+  private sweeper: Generator<void, void, void> | undefined;
+  /** Rotated refresh tokens of each grant that has rotated, oldest first (bounded). */
+  private readonly rotatedOf = new Map<number, string[]>();
   private grantSeq = 0;
   private readonly scopeLists = new Map<string, string[]>();
 
@@ -124,6 +141,8 @@ export class MockState {
     this.grants.clear();
     this.tokens.clear();
     this.rotated.clear();
+    this.rotatedOf.clear();
+    this.sweeper = undefined;
     this.offsetSeconds = 0;
     this.onChange({ kind: 'reset' });
   }
@@ -168,9 +187,13 @@ export class MockState {
 
   /** The live grant behind an access token, or undefined (unknown, expired, revoked). */
   authenticate(accessToken: string): Authorization | undefined {
-    const record = this.liveToken(accessToken);
-    if (!record || record.kind !== 'access') return undefined;
-    return this.grants.get(record.grantId);
+    // The hot path of every API call: no record allocated for a live token.
+    const grantId = this.tokens.get(accessToken);
+    if (grantId === undefined) return undefined;
+    const grant = this.grants.get(grantId);
+    if (grant?.access === accessToken && grant.accessExpiresAt! > this.now()) return grant;
+    this.liveToken(accessToken); // drops it if it expired
+    return undefined;
   }
 
   /** A token that is neither expired nor revoked (rotated refresh tokens included), or undefined. */
@@ -217,7 +240,7 @@ export class MockState {
         grantId: record.grantId,
         expiresAt: grant.refreshExpiresAt ?? record.expiresAt,
       };
-      this.rotated.set(grant.refresh, rotated);
+      this.remember(grant.refresh, rotated);
       this.onChange({ kind: 'rotated', token: grant.refresh, record: rotated });
     }
     return this.issuePair(record.grantId);
@@ -230,6 +253,7 @@ export class MockState {
     if (grant.access) this.tokens.delete(grant.access);
     if (grant.refresh) this.tokens.delete(grant.refresh);
     this.grants.delete(grantId);
+    this.forgetRotated(grantId);
     this.onChange({ kind: 'grant-ended', id: grantId });
   }
 
@@ -242,32 +266,86 @@ export class MockState {
     this.tokens.delete(token);
     const grant = this.grants.get(record.grantId);
     if (grant?.access === token) {
-      delete grant.access;
-      delete grant.accessExpiresAt;
+      grant.access = undefined;
+      grant.accessExpiresAt = undefined;
       this.onChange({ kind: 'grant', id: record.grantId, record: grant });
     }
   }
 
-  /** Removes every expired code, token and grant. */
+  /** Removes every expired code, token and grant, at once (restore, tests). */
   sweep(): void {
-    const now = this.now();
-    this.lastSweep = now;
-    for (const [code, record] of this.codes) if (record.expiresAt <= now) this.codes.delete(code);
+    this.lastSweep = this.now();
+    this.sweeper = undefined;
+    const steps = this.sweepSteps(this.now());
+    while (!steps.next().done);
+  }
+
+  /** Whether a sweep is still under way (it continues in later event-loop turns). */
+  get sweeping(): boolean {
+    return this.sweeper !== undefined;
+  }
+
+  /** The sweep as steps of SWEEP_STEP entries; lookups check expiry, so a partial sweep is safe. */
+  private *sweepSteps(now: number): Generator<void, void, void> {
+    let n = 0;
+    for (const [code, record] of this.codes) {
+      if (record.expiresAt <= now) this.codes.delete(code);
+      if (++n % SWEEP_STEP === 0) yield;
+    }
     for (const [id, grant] of this.grants) {
-      if (grant.access && grant.accessExpiresAt! <= now) {
+      if (grant.access !== undefined && grant.accessExpiresAt! <= now) {
         this.tokens.delete(grant.access);
-        delete grant.access;
+        grant.access = undefined;
       }
-      if (grant.refresh && grant.refreshExpiresAt! <= now) {
+      if (grant.refresh !== undefined && grant.refreshExpiresAt! <= now) {
         this.tokens.delete(grant.refresh);
-        delete grant.refresh;
+        grant.refresh = undefined;
       }
       const fresh = grant.accessExpiresAt === undefined && grant.refreshExpiresAt === undefined;
-      if (!fresh && !grant.access && !grant.refresh) this.grants.delete(id);
+      if (!fresh && grant.access === undefined && grant.refresh === undefined) {
+        this.grants.delete(id);
+        this.forgetRotated(id);
+      }
+      if (++n % SWEEP_STEP === 0) yield;
     }
     for (const [token, old] of this.rotated) {
       if (old.expiresAt <= now || !this.grants.has(old.grantId)) this.rotated.delete(token);
+      if (++n % SWEEP_STEP === 0) yield;
     }
+  }
+
+  /** Runs the sweep under way for one slice, then yields the event loop until the next turn. */
+  private readonly continueSweep = (): void => {
+    const sweeper = this.sweeper;
+    if (sweeper === undefined) return;
+    const deadline = performance.now() + SWEEP_SLICE_MS;
+    do {
+      if (sweeper.next().done) {
+        if (this.sweeper === sweeper) this.sweeper = undefined;
+        return;
+      }
+    } while (performance.now() < deadline);
+    // Unref'd: a sweep never keeps a process (or a test) alive.
+    setImmediate(this.continueSweep).unref();
+  };
+
+  /** Remembers a rotated refresh token, forgetting the grant's oldest beyond ROTATED_PER_GRANT. */
+  private remember(token: string, old: { grantId: number; expiresAt: number }): void {
+    this.rotated.set(token, old);
+    let list = this.rotatedOf.get(old.grantId);
+    if (list === undefined) {
+      list = [];
+      this.rotatedOf.set(old.grantId, list);
+    }
+    list.push(token);
+    if (list.length > ROTATED_PER_GRANT) this.rotated.delete(list.shift()!);
+  }
+
+  private forgetRotated(grantId: number): void {
+    const list = this.rotatedOf.get(grantId);
+    if (list === undefined) return;
+    for (const token of list) this.rotated.delete(token);
+    this.rotatedOf.delete(grantId);
   }
 
   snapshot(): StateSnapshot {
@@ -293,13 +371,21 @@ export class MockState {
       if (v.grantId !== undefined) seq = Math.max(seq, v.grantId);
     }
     for (const [id, grant] of snapshot.grants) {
-      this.grants.set(id, { ...grant, scopes: this.intern(grant.scopes) });
+      this.grants.set(id, {
+        clientId: grant.clientId,
+        user: grant.user,
+        scopes: this.intern(grant.scopes),
+        access: grant.access,
+        accessExpiresAt: grant.accessExpiresAt,
+        refresh: grant.refresh,
+        refreshExpiresAt: grant.refreshExpiresAt,
+      });
       if (grant.access) this.tokens.set(grant.access, id);
       if (grant.refresh) this.tokens.set(grant.refresh, id);
       seq = Math.max(seq, id);
     }
     for (const [k, v] of snapshot.rotated) {
-      this.rotated.set(k, v);
+      this.remember(k, v);
       seq = Math.max(seq, v.grantId);
     }
     this.grantSeq = seq;
@@ -309,10 +395,15 @@ export class MockState {
   private newGrant(from: Authorization): number {
     this.maybeSweep();
     this.grantSeq += 1;
+    // Every field from the start: one object shape for all grants.
     this.grants.set(this.grantSeq, {
       clientId: from.clientId,
       user: from.user,
       scopes: this.intern(from.scopes),
+      access: undefined,
+      accessExpiresAt: undefined,
+      refresh: undefined,
+      refreshExpiresAt: undefined,
     });
     return this.grantSeq;
   }
@@ -350,7 +441,11 @@ export class MockState {
     };
   }
 
+  /** Starts a sweep when the last began 10 s ago or more (virtual time); it runs in slices. */
   private maybeSweep(): void {
-    if (this.now() - this.lastSweep >= SWEEP_EVERY_MS) this.sweep();
+    if (this.sweeper !== undefined || this.now() - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = this.now();
+    this.sweeper = this.sweepSteps(this.lastSweep);
+    this.continueSweep();
   }
 }

@@ -24,10 +24,13 @@ export function pkceMatches(
   challenge: string,
   verifier: string,
 ): boolean {
+  if (method === 'plain') return safeEqual(verifier, challenge);
+  // One hash per check (issue 15): the verifier's S256 is compared as it stands with the challenge,
+  // in constant time. The challenge is no secret (it travelled in the authorization URL), so its
+  // length may decide early; the derived value is always 43 characters.
   // Not oauth/pkce.ts's s256: that module loads node:crypto eagerly, which the mock avoids.
-  const derived =
-    method === 'S256'
-      ? nodeCrypto().createHash('sha256').update(verifier).digest('base64url')
-      : verifier;
-  return safeEqual(derived, challenge);
+  const crypto = nodeCrypto();
+  const derived = Buffer.from(crypto.createHash('sha256').update(verifier).digest('base64url'));
+  const expected = Buffer.from(challenge);
+  return derived.length === expected.length && crypto.timingSafeEqual(derived, expected);
 }

@@ -1,11 +1,11 @@
 import type { MockContext } from '../core/context.js';
 import type { MockRequest, MockResponse, RequestNote } from '../core/types.js';
 import { BODY_LIMIT } from '../core/types.js';
-import { processJsonRpc, type RpcTrace } from './json-rpc.js';
+import { processJsonRpc, serialiseRpc, type RpcTrace } from './json-rpc.js';
 import {
   errorResponse,
   explain,
-  jsonResponse,
+  JSON_TYPE,
   methodNotAllowed,
   notFound,
 } from '../core/responses.js';
@@ -80,5 +80,8 @@ export async function handleApiRequest(
             .join(', ')})`;
   }
   if (response === undefined) return explain({ status: 204, headers: {}, body: '' }, note);
-  return explain(jsonResponse(200, response), note);
+  return explain(
+    { status: 200, headers: { 'content-type': JSON_TYPE }, body: serialiseRpc(response) },
+    note,
+  );
 }

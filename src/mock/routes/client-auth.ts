@@ -4,7 +4,7 @@ import type { OAuthParams } from './oauth-params.js';
 import type { MockResponse } from '../core/types.js';
 import { parseBasicAuth } from './oauth-params.js';
 import { explain, oauthError } from '../core/responses.js';
-import { safeEqual } from '../../util/secrets.js';
+import { matchesStored } from '../../util/secrets.js';
 
 /** RFC 9110 §15.5.2: every 401 names a scheme the client can authenticate with. */
 const BASIC_CHALLENGE = { 'www-authenticate': 'Basic realm="dasvc-mock"' };
@@ -59,7 +59,7 @@ function check(
   if (secret === undefined || secret === '') {
     return invalidClient('missing parameter: client_secret');
   }
-  if (!safeEqual(secret, client.secret)) {
+  if (!matchesStored(client, client.secret, secret)) {
     // The client learns no more than RFC 6749 §5.2 says; the mock's log says which check failed.
     return explain(invalidClient('client authentication failed'), {
       reason: `wrong client_secret for ${id}`,

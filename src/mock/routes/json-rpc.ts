@@ -7,7 +7,8 @@ export interface RpcError {
   data?: unknown;
 }
 
-export type RpcOutcome = { result: unknown } | { error: RpcError };
+/** A method's outcome; `json` is the result already serialised (static fixture results). */
+export type RpcOutcome = { result: unknown; json?: string } | { error: RpcError };
 
 /** Calls one method with its params (absent params come as undefined). */
 export type RpcInvoke = (method: string, params: unknown) => Promise<RpcOutcome> | RpcOutcome;
@@ -82,9 +83,25 @@ async function processOne(request: unknown, invoke: RpcInvoke, trace?: RpcTrace)
     trace.errors.push({ code: outcome.error.code, reason: reasonOf(outcome.error) });
   }
   if (!hasId) return undefined; // a notification gets no response (JSON-RPC 2.0 §4.1)
-  return 'error' in outcome
-    ? errorResponse(id, outcome.error)
-    : { jsonrpc: '2.0', result: outcome.result, id };
+  if ('error' in outcome) return errorResponse(id, outcome.error);
+  const response = { jsonrpc: '2.0', result: outcome.result, id };
+  if (outcome.json !== undefined) resultJson.set(response, outcome.json);
+  return response;
+}
+
+/** Responses whose result comes serialised already, with that JSON. */
+const resultJson = new WeakMap<object, string>();
+
+function serialiseOne(response: unknown): string {
+  const json = resultJson.get(response as object);
+  if (json === undefined) return JSON.stringify(response);
+  const { id } = response as { id: Id };
+  return `{"jsonrpc":"2.0","result":${json},"id":${JSON.stringify(id)}}`;
+}
+
+/** The HTTP body of what processJsonRpc returned: static results are spliced in as serialised. */
+export function serialiseRpc(value: unknown): string {
+  return Array.isArray(value) ? `[${value.map(serialiseOne).join(',')}]` : serialiseOne(value);
 }
 
 /**

@@ -9,33 +9,38 @@ export interface OAuthParams {
   fromBody: boolean;
 }
 
-/** Whether a query component decodes to valid UTF-8 (a lone `%` stays literal, as in URLSearchParams). */
-function isUtf8Encoded(component: string): boolean {
-  if (!component.includes('%')) return true;
+/** A lone `%` stays literal, as in URLSearchParams. */
+const LONE_PERCENT = /%(?![0-9A-Fa-f]{2})/g;
+const NON_ASCII = /[\u0080-\uFFFF]/;
+
+/** Whether a component's percent-encoding is valid UTF-8. */
+function isUtf8Encoded(raw: string): boolean {
   try {
-    decodeURIComponent(component.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
+    decodeURIComponent(raw.replace(LONE_PERCENT, '%25'));
     return true;
   } catch {
     return false;
   }
 }
 
-/** The name of the first name=value pair of `source` that is not valid UTF-8 percent-encoding. */
-function firstMalformed(source: string): string | undefined {
-  if (!source.includes('%')) return undefined;
-  for (const pair of source.split('&')) {
-    if (isUtf8Encoded(pair)) continue;
-    const name = pair.split('=', 1)[0]!;
-    return isUtf8Encoded(name)
-      ? (new URLSearchParams(`${name}=`).keys().next().value ?? name)
-      : name;
+/**
+ * One component of a form-encoded pair, decoded as URLSearchParams decodes it, or undefined when
+ * its percent-encoding is not valid UTF-8 (where URLSearchParams would put U+FFFD instead).
+ */
+function decodeComponent(raw: string): string | undefined {
+  const spaced = raw.includes('+') ? raw.replaceAll('+', ' ') : raw;
+  if (!spaced.includes('%')) return spaced;
+  try {
+    return decodeURIComponent(spaced.replace(LONE_PERCENT, '%25'));
+  } catch {
+    return undefined;
   }
-  return undefined;
 }
 
 /**
  * Reads parameters from the query string (SERVICE.md §4) and, for standard OAuth clients, from an
  * `application/x-www-form-urlencoded` body (SPEC §5). Empty values count as omitted (RFC 6749 §3.1).
+ * One pass per source (issue 15): each pair is split and decoded once, and checked on the way.
  */
 export function parseOAuthParams(query: string, body: string, contentType: string): OAuthParams {
   const values = new Map<string, string>();
@@ -44,10 +49,30 @@ export function parseOAuthParams(query: string, body: string, contentType: strin
   let fromBody = false;
   const add = (source: string) => {
     if (source === '') return 0;
-    malformed ??= firstMalformed(source);
     let count = 0;
-    for (const [name, value] of new URLSearchParams(source)) {
+    for (const pair of source.split('&')) {
+      if (pair === '') continue;
       count += 1;
+      const eq = pair.indexOf('=');
+      const rawName = eq === -1 ? pair : pair.slice(0, eq);
+      const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
+      // Percent-escapes beside raw non-ASCII text: URLSearchParams has its own reading of that
+      // mix, which this keeps exactly (a rare path; HTTP request targets are ASCII).
+      const mixed = pair.includes('%') && NON_ASCII.test(pair);
+      let name = mixed ? undefined : decodeComponent(rawName);
+      let value = mixed ? undefined : decodeComponent(rawValue);
+      if (mixed) {
+        if (!isUtf8Encoded(pair)) {
+          malformed ??= isUtf8Encoded(rawName)
+            ? (new URLSearchParams(`${rawName}=`).keys().next().value ?? rawName)
+            : rawName;
+        }
+        [name, value] = new URLSearchParams(pair).entries().next().value as [string, string];
+      } else if (name === undefined || value === undefined) {
+        // Named by its decoded name when only the value is broken, else by its raw name.
+        malformed ??= name ?? rawName;
+        [name, value] = new URLSearchParams(pair).entries().next().value as [string, string];
+      }
       if (value === '') continue;
       if (values.has(name)) repeated ??= name;
       else values.set(name, value);

@@ -126,6 +126,22 @@ export async function invokeMethod(
       },
     };
   }
-  if (method.byUser && Object.hasOwn(method.byUser, user)) return { result: method.byUser[user] };
-  return { result: method.value ?? null };
+  const result =
+    method.byUser && Object.hasOwn(method.byUser, user)
+      ? method.byUser[user]
+      : (method.value ?? null);
+  return { result, json: staticJson(result) };
+}
+
+const serialised = new WeakMap<object, string>();
+
+/** A fixture's static result as JSON, serialised once (fixtures are not changed once loaded). */
+function staticJson(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  let json = serialised.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(value);
+    serialised.set(value, json);
+  }
+  return json;
 }

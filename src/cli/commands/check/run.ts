@@ -113,6 +113,7 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
       send: deps.send,
       now: deps.now,
       sleep: sleeper(deps.signal),
+      tell: (message) => deps.out.info(message),
       onVerdict: progress ? (v) => deps.out.info(`${v.status.padEnd(8)}  ${v.id}`) : undefined,
       authorize: (scope, send) => {
         authorizations += 1;
