@@ -10,7 +10,7 @@ const EXAMPLES: Record<string, string[]> = {
     'dasvc login --base-url http://127.0.0.1:8080 --client-id demo-client --client-secret demo-secret --scope "crm wiki"',
     'dasvc login --profile work --no-browser',
   ],
-  logout: ['dasvc logout', 'dasvc --profile work logout'],
+  logout: ['dasvc logout', 'dasvc logout --forget'],
   token: ['dasvc token status', 'dasvc token refresh'],
   'token status': ['dasvc token status', 'dasvc token status --json'],
   'token print': ['dasvc token print', 'curl -H "Authorization: Bearer $(dasvc token print)" …'],
