@@ -55,7 +55,7 @@ export async function runMock(options: RunMockOptions): Promise<void> {
       ...rest,
       // The mock's own messages (a failed state-file write): never on a --quiet stdout.
       log: quiet ? err : say,
-      ...(quiet ? {} : { onRequest }),
+      ...(quiet ? { quiet } : { onRequest }),
       // Contract violations and recording failures are problems: stderr, even with --quiet.
       warn: err,
     });
