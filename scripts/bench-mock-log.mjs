@@ -229,3 +229,48 @@ for (const mode of [
   );
   await mock.stop();
 }
+
+// RSS includes whatever the heap grew to under load; what the journal keeps is the heap that
+// survives a full GC, measured in a child with --expose-gc driving createMockApp in process.
+const RETAINED = `
+const [mod, size, n] = process.argv.slice(1);
+const { createMockApp } = await import(mod);
+const app = createMockApp(size === '0' ? {} : { journalSize: Number(size) });
+const minted = await app(new Request('http://127.0.0.1/_mock/tokens', { method: 'POST', body: JSON.stringify({ user: 'alice', scope: 'crm' }) }));
+const token = (await minted.json()).access_token;
+const body = JSON.stringify({ jsonrpc: '2.0', method: 'contacts.list', id: 1 });
+globalThis.gc();
+const before = process.memoryUsage().heapUsed;
+for (let i = 0; i < Number(n); i++) {
+  const res = await app(new Request('http://127.0.0.1/webservice/json/crm?x=' + i, { method: 'POST', headers: { authorization: 'Bearer ' + (i % 2 ? token : 'nope') }, body }));
+  await res.arrayBuffer();
+}
+globalThis.gc();
+const kept = process.memoryUsage().heapUsed - before;
+// The app is used after the measurement, so that the collector cannot free it before.
+const { entries } = await (await app(new Request('http://127.0.0.1/_mock/journal?limit=1'))).json();
+console.log((kept / 1048576).toFixed(1), entries.length);
+`;
+console.log(`\nheap kept after ${args.requests} in-process requests and a full GC`);
+for (const [name, dir, size] of [
+  ['baseline (1000 kept)', baselineDir, '0'],
+  ['reasons, journalSize 1000', root, '1000'],
+  ['reasons, journalSize 100000', root, '100000'],
+]) {
+  const mib = execFileSync(
+    process.execPath,
+    [
+      '--expose-gc',
+      '--input-type=module',
+      '-e',
+      RETAINED,
+      join(dir, 'dist/mock/index.js'),
+      size,
+      args.requests,
+    ],
+    { encoding: 'utf8' },
+  )
+    .trim()
+    .split(' ')[0];
+  console.log(`  ${name.padEnd(32)} ${mib.padStart(6)} MiB`);
+}

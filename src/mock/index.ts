@@ -2,7 +2,8 @@ import type { MockOptions } from './core/types.js';
 import { fromFetchRequest, internalError, toFetchResponse } from './adapters/fetch-adapter.js';
 import { createMockCore } from './core/mock-core.js';
 
-export type { MockOptions } from './core/types.js';
+export type { MockOptions, RequestNote } from './core/types.js';
+export type { JournalEntry } from './core/journal.js';
 export { startMockServer, type MockServer } from './adapters/mock-server.js';
 
 /** The mock as a fetch handler; `close()` flushes the state file. */

@@ -184,3 +184,8 @@ export function describeSecretsLocation(location: SecretsLocation, file: string)
         : 'Secret Service';
   return `OS credential store (${store})`;
 }
+
+/** The one line a login (or init) prints when the OS store cannot take the secrets (SPEC §9). */
+export function fileFallbackMessage(profile: string, reason: string, file: string): string {
+  return `The OS credential store is not available (${reason}): the tokens and client secret of profile ${profile} are kept in ${file} (mode 0600).`;
+}

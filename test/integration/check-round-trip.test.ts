@@ -1,10 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Quirks } from '../../src/mock/core/quirks.js';
 import { RULES } from '../../src/check/rule-catalogue.js';
-import { browserEnv, expectNoLeaksAfterAll, runCli } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { BIN, browserEnv, expectNoLeaksAfterAll, loginArgs, runCli } from '../helpers/cli.js';
+import { startMockServer } from '../../src/mock/index.js';
 import { checkAgainstMock, checkArgs, cleanUp, statuses } from '../helpers/check-mock.js';
 import { spawnMock } from '../helpers/mock-process.js';
 
@@ -204,6 +206,77 @@ describe('--only', () => {
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('"nope"');
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the stored profile', () => {
+  it('supplies the settings, and its tokens are neither used nor changed', async () => {
+    const mock = await startMockServer({ port: 0, autoApprove: 'alice' });
+    const dir = mkdtempSync(join(tmpdir(), 'dasvc-check-'));
+    try {
+      const login = await runCli(loginArgs(mock.url), dir, { env: browserEnv() });
+      expect(login.code, login.stderr).toBe(0);
+      const before = snapshot(dir);
+      const result = await runCli(['check', '--only', 'refresh.,revoke.'], dir, {
+        env: browserEnv(),
+        timeoutMs: 60_000,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(snapshot(dir)).toEqual(before);
+      const rpc = await runCli(['rpc', 'crm', 'contacts.list'], dir);
+      expect(rpc.code, rpc.stderr).toBe(0);
+    } finally {
+      await mock.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Every file of a config dir with its content. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
+    const file = join(dir, name);
+    if (statSync(file).isFile()) out[name] = readFileSync(file, 'utf8');
+  }
+  return out;
+}
+
+describe('on a terminal', () => {
+  it('prints a progress line per rule as it finishes', async () => {
+    const mock = await startMockServer({ port: 0, autoApprove: 'alice' });
+    const dir = mkdtempSync(join(tmpdir(), 'dasvc-check-'));
+    try {
+      const args = [...checkArgs(mock.url), '--only', 'api.,endpoints.'];
+      const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+      // util-linux `script` gives the CLI a pseudo-terminal (as in cli-tty.test.ts).
+      const child = spawn('/usr/bin/script', ['-qec', command, '/dev/null'], {
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: dir,
+          TERM: 'xterm',
+          NO_COLOR: '1',
+          DASVC_CONFIG_DIR: dir,
+          ...browserEnv(),
+        },
+      });
+      let screen = '';
+      child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+      child.stdin.end();
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code, screen).toBe(0);
+      for (const [n, id] of [
+        [1, 'endpoints.token-path'],
+        [2, 'api.missing-bearer'],
+        [3, 'api.wrong-bearer'],
+        [4, 'api.scope-not-granted'],
+      ] as const) {
+        expect(screen).toContain(`[${n}/4] ok ${id}`);
+      }
+    } finally {
+      await mock.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

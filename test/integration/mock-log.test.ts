@@ -76,6 +76,7 @@ describe('dasvc mock log (SPEC §8)', () => {
       };
       expect(journal.entries.length).toBe(3);
       expect(mock.stdout()).toBe(`listening on ${mock.url}\n`);
+      expect(mock.stderr()).not.toContain('/webservice/');
     });
   });
 

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockServer, type MockServer } from '../../src/mock/index.js';
+import { createMockApp, startMockServer, type MockServer } from '../../src/mock/index.js';
 import { loadFixtures } from '../../src/mock/fixtures/load-fixtures.js';
 
 const BIG = Buffer.alloc(10 * 1024 * 1024, 'x');
@@ -150,6 +150,29 @@ describe.each([
     seen = [];
     expect((await fetch(`${base()}/_mock/journal`)).status).toBe(200);
     expect(seen).toEqual([]);
+  });
+});
+
+describe('createMockApp({ proxy }) (the library, no socket of its own)', () => {
+  it('streams a large answer, keeps repeated headers, and names an upstream that failed', async () => {
+    const app = createMockApp({ proxy: upstreamUrl });
+    try {
+      const big = await app(
+        new Request('http://app.test/webservice/json/big', { method: 'POST', body: '{}' }),
+      );
+      const bytes = Buffer.from(await big.arrayBuffer());
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(BIG_HASH);
+      const redirect = await app(new Request('http://app.test/webservice/authorize/?client_id=c'));
+      expect(redirect.status).toBe(302);
+      expect(redirect.headers.getSetCookie()).toEqual(['a=1; HttpOnly', 'b=2']);
+      const reset = await app(
+        new Request('http://app.test/webservice/json/reset', { method: 'POST', body: '{}' }),
+      );
+      expect(reset.status).toBe(502);
+      expect(((await reset.json()) as { upstream: string }).upstream).toBe(upstreamUrl);
+    } finally {
+      await app.close();
+    }
   });
 });
 

@@ -217,4 +217,14 @@ describe('GET /_mock/ (dashboard)', () => {
     expect(html).not.toMatch(/(src|href)=["']?(https?:)?\/\//);
     expect(html).toContain('<script>');
   });
+
+  it('/_mock without its slash redirects to the dashboard, under a base path too', async () => {
+    const plain = await createMockApp()(new Request(`${BASE}/_mock`, { redirect: 'manual' }));
+    expect(plain.status).toBe(302);
+    expect(plain.headers.get('location')).toBe('/_mock/');
+    const app = createMockApp({ basePath: '/das' });
+    const based = await app(new Request(`${BASE}/das/_mock`, { redirect: 'manual' }));
+    expect(based.headers.get('location')).toBe('/das/_mock/');
+    expect((await app(new Request(`${BASE}/das/_mock/`))).status).toBe(200);
+  });
 });

@@ -53,9 +53,9 @@ export async function runMock(options: RunMockOptions): Promise<void> {
   try {
     server = await startMockServer({
       ...rest,
-      // The mock's own messages (a failed state-file write): never on a --quiet stdout.
-      log: quiet ? err : say,
-      ...(quiet ? { quiet } : { onRequest }),
+      // --quiet: nothing after the listening line, request lines and messages alike (as before
+      // issue 12); a log function would also receive every request line.
+      ...(quiet ? {} : { log: say, onRequest }),
       // Contract violations and recording failures are problems: stderr, even with --quiet.
       warn: err,
     });

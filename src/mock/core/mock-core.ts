@@ -82,11 +82,13 @@ export function createMockCore(options: MockOptions = {}): MockCore {
   state.refreshOutlivesAccess = () => ctx.quirks.refreshAfterExpiry === true;
   let loading: Promise<void> | undefined;
   let loaded = !needsLoading(fixtures) && upstream === undefined;
-  const startProxy = async () => {
-    if (upstream === undefined) return;
-    const { startProxying } = await import('../adapters/proxy-setup.js');
-    ctx.proxy = await startProxying(upstream, options, fixtures, () => state.now());
-  };
+  let proxyStarting: Promise<void> | undefined;
+  const startProxy = () =>
+    (proxyStarting ??= (async () => {
+      if (upstream === undefined) return;
+      const { startProxying } = await import('../adapters/proxy-setup.js');
+      ctx.proxy = await startProxying(upstream, options, fixtures, () => state.now());
+    })());
   let handlersLoading: Promise<void> | undefined;
   const loadHandlersOnce = () => (handlersLoading ??= loadHandlers(fixtures));
   const prepare = () => {
@@ -100,10 +102,14 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     return loading;
   };
   // The package's own fixtures are known good (a test compiles them): their schemas compile
-  // after the mock listens, so that `dasvc mock` starts without loading ajv (~150 ms). Any other
-  // folder is checked whole before listening: a broken schema is a start-up error (exit 2).
-  const ready = () =>
-    options.fixtures === undefined && upstream === undefined ? loadHandlersOnce() : prepare();
+  // after the mock listens, so that `dasvc mock` (and `--proxy` without `--validate`, which does
+  // not serve them) starts without loading ajv (~150 ms). Any other folder is checked whole
+  // before listening: a broken schema is a start-up error (exit 2).
+  const ready = async () => {
+    if (options.fixtures !== undefined || options.validate) return prepare();
+    await loadHandlersOnce();
+    await startProxy();
+  };
 
   type Handle = (request: MockRequest) => Promise<MockResponse>;
   let handler: Handle | undefined;

@@ -16,6 +16,7 @@ import {
   JSON_TYPE,
   methodNotAllowed,
   notFound,
+  redirectResponse,
   tooLarge,
 } from './responses.js';
 import { handleRevokeRequest } from '../routes/revoke.js';
@@ -90,7 +91,11 @@ export function createRequestHandler(
     // authorization requests that may reach it without its trailing slash.
     const moved = movedTokenEndpoint(path, ctx.quirks);
     const endpoint = moved === 'token' ? 'token' : OAUTH_PATHS.get(path);
-    if (endpoint === undefined) return notFound(`no endpoint ${path}`);
+    if (endpoint === undefined) {
+      // The dashboard's address typed without its slash (its relative URLs need the slash).
+      if (path === '/_mock') return redirectResponse(`${basePath}/_mock/`);
+      return notFound(`no endpoint ${path}`);
+    }
     if (request.method !== 'GET' && request.method !== 'POST') return methodNotAllowed('GET, POST');
     const body = request.method === 'POST' ? await request.text(BODY_LIMIT) : '';
     const params = parseOAuthParams(request.query, body, request.header('content-type') ?? '');

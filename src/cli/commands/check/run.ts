@@ -104,7 +104,9 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
       ? createInterface({ input: process.stdin, terminal: false })
       : undefined;
   const pasted = stdinLines ? pasteSessions(stdinLines) : undefined;
+  // On a terminal, one progress line per rule as it finishes; the report follows on stdout.
   const progress = deps.out.stderr.isTTY === true;
+  let finished = 0;
   let authorizations = 0;
   const { probes, done } = startCheck(
     { baseUrl, client, scopes, endpoints, placement, maxWaitMs },
@@ -114,7 +116,9 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
       now: deps.now,
       sleep: sleeper(deps.signal),
       tell: (message) => deps.out.info(message),
-      onVerdict: progress ? (v) => deps.out.info(`${v.status.padEnd(8)}  ${v.id}`) : undefined,
+      onVerdict: progress
+        ? (v) => deps.out.info(`[${(finished += 1)}/${selected.size}] ${v.status} ${v.id}`)
+        : undefined,
       authorize: (scope, send) => {
         authorizations += 1;
         deps.out.info(`Authorization ${authorizations} of at most 3 (scope ${scope}):`);

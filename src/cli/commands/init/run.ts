@@ -59,10 +59,20 @@ export async function run(_options: Record<string, never>, deps: CliDeps): Promi
     ['query', 'body'],
     existing.params ?? 'query',
   );
+  // A new profile's client secret goes where its tokens will: the OS store when it answers.
+  const { chooseSecretsLocation, fileFallbackMessage } =
+    await import('../../../store/profile-secrets.js');
+  const where =
+    existing.secrets === undefined
+      ? await chooseSecretsLocation(deps.store.keychain, name)
+      : { location: existing.secrets };
+  if (where.unavailable !== undefined)
+    deps.out.warn(fileFallbackMessage(name, where.unavailable, deps.store.file));
   await deps.store.update((data) => {
     const profiles = (data.profiles ??= {});
     profiles[name] = {
       ...profiles[name],
+      secrets: where.location,
       baseUrl,
       clientId,
       clientSecret: secret || existing.clientSecret,
