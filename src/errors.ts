@@ -21,8 +21,12 @@ export interface DasvcErrorOptions {
   cause?: unknown;
 }
 
+/** What kind of failure an error is (SPEC §1 programmatic client), one per exit code of §4. */
+export type ErrorKind = 'usage' | 'service' | 'auth' | 'network' | 'interrupted';
+
 /** Base of every error dasvc means to report; anything else is a bug and exits 1 with its stack. */
 export abstract class DasvcError extends Error {
+  abstract readonly kind: ErrorKind;
   abstract readonly exitCode: ExitCode;
   readonly code: string | undefined;
   readonly hint: string | undefined;
@@ -41,25 +45,30 @@ export abstract class DasvcError extends Error {
 
 /** The service answered with an error: JSON-RPC error, non-auth OAuth error, HTTP 5xx (exit 1). */
 export class ServiceError extends DasvcError {
+  readonly kind = 'service';
   readonly exitCode = ExitCode.service;
 }
 
 /** Bad flag, missing setting, unreadable params or config file (exit 2). */
 export class UsageError extends DasvcError {
+  readonly kind = 'usage';
   readonly exitCode = ExitCode.usage;
 }
 
 /** Not logged in, expired, revoked, invalid_grant/invalid_client, HTTP 401/403, forged state (exit 3). */
 export class AuthError extends DasvcError {
+  readonly kind = 'auth';
   readonly exitCode = ExitCode.auth;
 }
 
 /** Connection refused, DNS, TLS, timeout, or an answer that is not the JSON expected (exit 4). */
 export class NetworkError extends DasvcError {
+  readonly kind = 'network';
   readonly exitCode = ExitCode.network;
 }
 
 /** Ctrl-C: listeners are closed before this reaches main (exit 130). */
 export class InterruptedError extends DasvcError {
+  readonly kind = 'interrupted';
   readonly exitCode = ExitCode.interrupted;
 }

@@ -4,10 +4,12 @@ import { createHttpClient } from '../http/http-client.js';
 import type { SendFn } from '../http/types.js';
 import { configFile } from '../store/config-path.js';
 import { activeProfileName, ProfileStore, type StoreData } from '../store/profile-store.js';
+import { fileTokenStore, type TokenStore } from '../store/token-store.js';
+import { Client } from '../client/client.js';
+import { ResolvedSettings, type Prompter } from '../client/resolve-settings.js';
 import { interruptSignal } from './interrupt.js';
 import { loadStyles, Output, type Writer } from './output.js';
 import { inquirerPrompter, isInteractive } from './prompter.js';
-import type { Prompter } from './settings.js';
 
 /** Global flags of SPEC §3 as commander parses them. */
 export interface GlobalFlags {
@@ -33,6 +35,8 @@ export interface CliDeps {
   stdin: Input;
   now: () => number;
   store: ProfileStore;
+  /** The tokens of the store's profiles (the client's only way to them). */
+  tokens: TokenStore;
   send: SendFn;
   /** Present only when interactive (TTYs, no CI). */
   prompter: Prompter | undefined;
@@ -69,23 +73,58 @@ export async function createDeps(command: Command, io: ContextIo = {}): Promise<
   const trace = globals.verbose
     ? (line: string) => void stderr.write(`${style.dim(line)}\n`)
     : undefined;
-  const store = new ProfileStore(configFile(env));
-  store.onLockWait = (message) => out.info(message);
   const signal = io.signal ?? interruptSignal();
-  return {
+  return assembleDeps({
     env,
     globals,
     out,
     stdin,
     now: Date.now,
-    store,
     send: createHttpClient({ env, trace, shortLived: true, signal }),
     prompter: isInteractive(env, stdin, stdout) ? inquirerPrompter() : undefined,
     // Loaded on use: only login opens a browser (and node:child_process stays off the rpc path).
-    openBrowser: async (url) => (await import('./browser.js')).openBrowser(url, env),
+    openBrowser: async (url) => (await import('../client/browser.js')).openBrowser(url, env),
     signal,
-    profileName: (data) => activeProfileName(globals.profile, env, data ?? store.read()),
+  });
+}
+
+/**
+ * The deps of a command from its parts (the process's, or a test's fake terminal, transport and
+ * clock): the store of DASVC_CONFIG_DIR, and every variable of SPEC §2 (and --profile) checked
+ * before any work, in every command.
+ */
+export function assembleDeps(parts: Omit<CliDeps, 'store' | 'tokens' | 'profileName'>): CliDeps {
+  const given = ResolvedSettings.check({ profile: parts.globals.profile }, parts.env);
+  const store = new ProfileStore(configFile(parts.env));
+  store.onLockWait = (message) => parts.out.info(message);
+  return {
+    ...parts,
+    store,
+    tokens: fileTokenStore(store),
+    profileName: (data) =>
+      given.explicit('profile')?.value ?? activeProfileName(undefined, {}, data ?? store.read()),
   };
+}
+
+/**
+ * The client of one command (src/client/): its options are the command's flags, checked by the
+ * settings table before anything else happens; what a person should see goes to stderr.
+ */
+export function openClient(options: object, deps: CliDeps): Client {
+  return new Client(
+    { ...options, profile: deps.globals.profile },
+    {
+      env: deps.env,
+      send: deps.send,
+      now: deps.now,
+      profiles: deps.store,
+      tokens: deps.tokens,
+      tell: (message) => deps.out.info(message),
+      prompter: deps.prompter,
+      signal: deps.signal,
+      openBrowser: deps.openBrowser,
+    },
+  );
 }
 
 /** Reads all of stdin as text (params `-`, `--batch -`); Ctrl-C (`signal`) ends the wait. */

@@ -31,14 +31,16 @@ export async function run(argv: string[]): Promise<number> {
     output,
     { helpAsFlag },
     { shapeHelp },
+    { hintFor },
   ] = await Promise.all([
     import('./program.js'),
     import('./interrupt.js'),
     import('./output.js'),
     import('./help-argv.js'),
     import('./help-text.js'),
+    import('./hints.js'),
   ]);
-  const answered = output.isStdoutAnswered;
+  const answered = (error: unknown) => output.isStdoutAnswered(error);
   // `dasvc mock` stops on Ctrl-C as its normal end (exit 0) and handles the signal itself.
   const stopHandling = commandNameIn(argv) === 'mock' ? () => undefined : handleInterrupts();
   try {
@@ -53,11 +55,17 @@ export async function run(argv: string[]): Promise<number> {
     };
     inherit(program);
     await program.parseAsync(helpAsFlag(program, argv));
-    if (wasInterrupted()) return report(new InterruptedError('interrupted'), json, answered);
+    if (wasInterrupted())
+      return report(new InterruptedError('interrupted'), json, answered, hintFor);
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
   } catch (error) {
     const interrupted = wasInterrupted() && !(error instanceof InterruptedError);
-    return report(interrupted ? new InterruptedError('interrupted') : error, json, answered);
+    return report(
+      interrupted ? new InterruptedError('interrupted') : error,
+      json,
+      answered,
+      hintFor,
+    );
   } finally {
     stopHandling();
   }
@@ -97,6 +105,7 @@ function report(
   error: unknown,
   json: boolean,
   isStdoutAnswered: (error: unknown) => boolean,
+  hintFor: (error: DasvcError) => string | undefined,
 ): number {
   if (isCommanderError(error)) {
     // commander already printed its message (or the help); explicit help and version are successes.
@@ -132,7 +141,8 @@ function report(
       return error.exitCode;
     }
     process.stderr.write(`dasvc: ${error.message}\n`);
-    if (error.hint) process.stderr.write(`hint: ${error.hint}\n`);
+    const hint = hintFor(error);
+    if (hint) process.stderr.write(`hint: ${hint}\n`);
     if (json && !isStdoutAnswered(error))
       printJsonError(error.exitCode, error.code ?? error.name, error.message);
     return error.exitCode;

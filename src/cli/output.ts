@@ -13,7 +13,8 @@ export interface Styles {
   red(text: string): string;
 }
 
-const plain: Styles = {
+/** No colour at all. */
+export const plain: Styles = {
   bold: (t) => t,
   dim: (t) => t,
   green: (t) => t,

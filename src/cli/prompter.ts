@@ -1,5 +1,5 @@
 import { InterruptedError } from '../errors.js';
-import type { Prompter } from './settings.js';
+import type { Prompter } from '../client/resolve-settings.js';
 
 /** Interactive only when stdin and stdout are terminals and `CI` is unset (SPEC §2). */
 export function isInteractive(

@@ -1,18 +1,8 @@
+import type { SettingOptions } from '../client/settings.js';
 import type { Command } from 'commander';
 
 /** The connection settings of SPEC §2 as a command's options carry them (flags, camelCase). */
-export interface ServiceOptions {
-  baseUrl?: string;
-  clientId?: string;
-  clientSecret?: string;
-  scope?: string;
-  authorizeUrl?: string;
-  tokenUrl?: string;
-  refreshUrl?: string;
-  revokeUrl?: string;
-  apiUrl?: string;
-  params?: string;
-}
+export type ServiceOptions = Omit<SettingOptions, 'token' | 'profile'>;
 
 /** Adds the connection settings of SPEC §2 (base URL, client, endpoints, placement) to a command. */
 export function addServiceOptions(

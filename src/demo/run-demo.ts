@@ -65,7 +65,17 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
     wire = [];
     return taken;
   };
-  const client = dasvc({ baseUrl: mock.url, ...CLIENT, send });
+  // Hermetic: no variable of the user's shell and no profile; the tokens live in this client alone.
+  const settings = { baseUrl: mock.url, ...CLIENT, scope: SCOPE, env: {}, send };
+  const client = dasvc({
+    ...settings,
+    store: 'memory',
+    tell: (message) => {
+      if (options.browser && !options.json) deps.stderr.write(`${message}\n`);
+    },
+  });
+  /** A client that presents one given access token, as any holder of it could. */
+  const holding = (token: string) => dasvc({ ...settings, store: 'memory', token });
 
   try {
     show({
@@ -85,11 +95,7 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
           browsing.push(playBrowser(url));
         };
     const { tokens, redirectUri } = await client.login({
-      scope: SCOPE,
       openBrowser,
-      tell: (message) => {
-        if (options.browser && !options.json) deps.stderr.write(`${message}\n`);
-      },
       timeoutMs: options.browser ? DEFAULT_LOGIN_TIMEOUT_MS : 15_000,
     });
     const browserWire = (await Promise.all(browsing)).flat();
@@ -110,20 +116,16 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
         '`dasvc login` stores them in the profile\n(config file mode 0600); this demo keeps them in memory.',
     });
 
-    const contacts = await client.rpc<{ name: string }[]>(
-      SCOPE,
-      tokens.accessToken,
-      'contacts.list',
-    );
+    const contacts = await client.rpc<{ name: string }[]>(SCOPE, 'contacts.list');
     show({
       title: `API request (SERVICE.md 4.5): contacts.list on ${SCOPE}`,
       exchanges: drain(),
       meaning: `The user sees their own ${contacts.length} contacts: ${contacts.map((c) => c.name).join(', ')}.`,
     });
 
-    const renewed = await client.refresh(tokens.refreshToken!);
+    const renewed = await client.refresh();
     const oldRefused = await refusedWith(() =>
-      client.rpc(SCOPE, tokens.accessToken, 'contacts.list'),
+      holding(tokens.accessToken).rpc(SCOPE, 'contacts.list'),
     );
     show({
       title: 'Refresh token request (SERVICE.md 4.3): a new pair before the old one expires',
@@ -133,9 +135,10 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
         `stopped working at once:\nthe old access token is now ${oldRefused}.`,
     });
 
-    const answer = await client.revoke(renewed.refreshToken!, 'refresh_token');
+    const { revoked } = await client.revoke({ hint: 'refresh_token' });
+    const answer = revoked.refresh_token?.body;
     const revokedRefused = await refusedWith(() =>
-      client.rpc(SCOPE, renewed.accessToken, 'contacts.list'),
+      holding(renewed.accessToken).rpc(SCOPE, 'contacts.list'),
     );
     show({
       title: 'Revoke token request (SERVICE.md 4.4): the session ends early',

@@ -19,10 +19,7 @@ export function parseCallback(query: URLSearchParams, expectedState: string): Ca
   if (state === null || !safeEqual(state, expectedState)) {
     throw new AuthError(
       'the redirect carried a state that does not match this login; refused (nothing was exchanged)',
-      {
-        code: 'state_mismatch',
-        hint: 'start again with dasvc login; if this repeats, someone may be forging redirects',
-      },
+      { code: 'state_mismatch' },
     );
   }
   if (error !== null) {

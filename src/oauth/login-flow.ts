@@ -127,10 +127,7 @@ export async function runLoginFlow(
         settle.reject(
           new NetworkError(
             `login timed out: no authorization arrived within ${Math.round(options.timeoutMs / 1000)} s`,
-            {
-              code: 'login_timeout',
-              hint: 'run dasvc login again (use --timeout SECONDS for more time)',
-            },
+            { code: 'login_timeout' },
           ),
         ),
       options.timeoutMs,

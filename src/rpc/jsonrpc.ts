@@ -138,8 +138,8 @@ function expectsNoAnswer(request: unknown): boolean {
 }
 
 /**
- * Classifies the HTTP answer of the API endpoint (SPEC §4): 401/403 → AuthError with a login hint
- * for the scope; 404 and 5xx → ServiceError; a body that is not the JSON-RPC answer to `request`
+ * Classifies the HTTP answer of the API endpoint (SPEC §4): 401/403 → AuthError naming the scope
+ * (the CLI adds the login hint); 404 and 5xx → ServiceError; a body that is not the JSON-RPC answer to `request`
  * (when given) → NetworkError. An empty answer is accepted only when the request expects none.
  */
 export function processApiResponse(
@@ -155,7 +155,7 @@ export function processApiResponse(
       {
         code: 'invalid_token',
         status,
-        hint: `dasvc login --scope ${scope}`,
+        detail: { scope },
       },
     );
   }
@@ -165,7 +165,7 @@ export function processApiResponse(
       {
         code: 'insufficient_scope',
         status,
-        hint: `dasvc login --scope ${scope}`,
+        detail: { scope },
       },
     );
   }

@@ -132,12 +132,20 @@ export class ProfileStore {
 
   /** Writes the whole file through conf (atomic, mode 0600). Callers hold the lock. */
   async writeUnlocked(data: StoreData): Promise<void> {
+    (await this.openWriter())(data);
+  }
+
+  /**
+   * Loads and opens everything a write needs, and returns the write itself: synchronous, so that a
+   * caller holding the lock can store a rotated token pair as the very first thing after the answer
+   * arrives (issue 14.3: a kill in between must not lose the session).
+   */
+  async openWriter(): Promise<(data: StoreData) => void> {
     this.ensureDir();
-    // First the OS store (its errors are its own), then the file without the secrets.
-    const fileData = storeSecrets(data, this.readFile(), () => this.keychain);
     const { default: Conf } = await import('conf');
+    let conf: InstanceType<typeof Conf<StoreData>>;
     try {
-      const conf = new Conf<StoreData>({
+      conf = new Conf<StoreData>({
         cwd: dirname(this.file),
         configName: this.file.replace(/^.*[\\/]/, '').replace(/\.json$/, ''),
         configFileMode: 0o600,
@@ -145,12 +153,24 @@ export class ProfileStore {
         accessPropertiesByDotNotation: false,
         projectName: 'dasvc',
       });
-      conf.store = fileData;
     } catch (error) {
-      throw new UsageError(`cannot write config file ${this.file}: ${(error as Error).message}`, {
-        code: 'config_unwritable',
-      });
+      throw this.unwritable(error);
     }
+    return (data) => {
+      // First the OS store (its errors are its own), then the file without the secrets.
+      const fileData = storeSecrets(data, this.readFile(), () => this.keychain);
+      try {
+        conf.store = fileData;
+      } catch (error) {
+        throw this.unwritable(error);
+      }
+    };
+  }
+
+  private unwritable(error: unknown): UsageError {
+    return new UsageError(`cannot write config file ${this.file}: ${(error as Error).message}`, {
+      code: 'config_unwritable',
+    });
   }
 
   private ensureDir(): void {

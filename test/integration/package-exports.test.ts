@@ -47,14 +47,15 @@ const minted = await (await fetch(mock.url + '/_mock/tokens', {
   method: 'POST', headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ user: 'alice', scope: 'crm' }),
 })).json();
-const client = dasvc({ baseUrl: mock.url, clientId: 'demo-client', clientSecret: 'demo-secret' });
-const contact = await client.rpc('crm', minted.access_token, 'contacts.get', { id: 1 });
+const client = dasvc({ baseUrl: mock.url, clientId: 'demo-client', clientSecret: 'demo-secret',
+  token: minted.access_token, store: 'memory' });
+const contact = await client.rpc('crm', 'contacts.get', { id: 1 });
 let refused = '';
-try { await client.rpc('crm', minted.access_token, 'contacts.get', { id: 3 }); }
+try { await client.rpc('crm', 'contacts.get', { id: 3 }); }
 catch (e) { refused = e instanceof ServiceError ? 'service' : String(e); }
-await client.revoke(minted.access_token, 'access_token');
+await client.revoke({ hint: 'access_token' });
 let revoked = '';
-try { await client.rpc('crm', minted.access_token, 'contacts.list'); }
+try { await client.rpc('crm', 'contacts.list'); }
 catch (e) { revoked = e instanceof AuthError ? 'auth' : String(e); }
 await mock.close();
 
@@ -106,7 +107,7 @@ import { dasvc, type DasvcClient, type TokenSet } from 'dasvc';
 import { startMockServer, createMockApp } from 'dasvc/mock';
 import { createMockHandlers } from 'dasvc/msw';
 
-const client: DasvcClient = dasvc({ baseUrl: 'http://127.0.0.1:1', clientId: 'a', clientSecret: 'b' });
+const client: DasvcClient = dasvc({ baseUrl: 'http://127.0.0.1:1', clientId: 'a', clientSecret: 'b', store: 'memory' });
 const handler: (request: Request) => Promise<Response> = createMockApp({ accessTtl: '1h' });
 const server: Promise<{ url: string; close(): Promise<void> }> = startMockServer({ port: 0 });
 const handlers: unknown[] = createMockHandlers({ baseUrl: 'https://x.test', codeTtl: 60 });

@@ -2,7 +2,13 @@ import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Quirks } from '../../src/mock/core/quirks.js';
 import { startMockServer } from '../../src/mock/index.js';
-import { AuthError, dasvc } from '../../src/index.js';
+import {
+  AuthError,
+  buildRefreshRequest,
+  createHttpClient,
+  dasvc,
+  processTokenResponse,
+} from '../../src/index.js';
 import {
   browserEnv,
   expectNoLeaksAfterAll,
@@ -108,11 +114,12 @@ describe('the library tolerates each quirk in its normal work', () => {
         baseUrl: mock.url,
         clientId: 'demo-client',
         clientSecret: 'demo-secret',
-        ...(quirks.tokenPath ? { endpoints: { token: `${mock.url}${quirks.tokenPath}` } } : {}),
+        scope: 'crm',
+        store: 'memory',
+        env: {},
+        ...(quirks.tokenPath ? { tokenUrl: `${mock.url}${quirks.tokenPath}` } : {}),
       });
       const { tokens } = await client.login({
-        scope: 'crm',
-        tell: () => undefined,
         openBrowser: async (url) => {
           const answer = await fetch(url, { redirect: 'manual' });
           await fetch(answer.headers.get('location')!);
@@ -120,17 +127,25 @@ describe('the library tolerates each quirk in its normal work', () => {
       });
       if (quirks.expiresIn === 'absent') expect(tokens.expiresAt).toBeNull();
       else expect(tokens.expiresAt).toBeGreaterThan(Date.now());
-      expect(await client.rpc('crm', tokens.accessToken, 'contacts.list')).toBeInstanceOf(Array);
-      const next = await client.refresh(tokens.refreshToken!);
+      expect(await client.rpc('crm', 'contacts.list')).toBeInstanceOf(Array);
+      const next = await client.refresh();
       expect(next.refreshToken).toBeTruthy();
-      expect(await client.rpc('crm', next.accessToken, 'contacts.list')).toBeInstanceOf(Array);
-      await expect(client.revoke(next.accessToken, 'access_token')).resolves.toEqual({
-        result: 'Token revoked',
+      expect(await client.rpc('crm', 'contacts.list')).toBeInstanceOf(Array);
+      const { revoked } = await client.revoke({ all: true });
+      expect(revoked.access_token?.body).toEqual({ result: 'Token revoked' });
+      expect(revoked.refresh_token?.body).toEqual({ result: 'Token revoked' });
+      // The revoked refresh token no longer refreshes: the request step as the client sends it.
+      const request = buildRefreshRequest({
+        url: `${mock.url}/webservice/authorize/refresh_token`,
+        client: { clientId: 'demo-client', clientSecret: 'demo-secret' },
+        refreshToken: next.refreshToken!,
+        placement: 'query',
       });
-      await expect(client.revoke(next.refreshToken!, 'refresh_token')).resolves.toEqual({
-        result: 'Token revoked',
-      });
-      await expect(client.refresh(next.refreshToken!)).rejects.toBeInstanceOf(AuthError);
+      await expect(
+        createHttpClient()(request).then((answer) =>
+          processTokenResponse(answer, Date.now(), 'refresh request', next.refreshToken),
+        ),
+      ).rejects.toBeInstanceOf(AuthError);
     } finally {
       await mock.close();
     }

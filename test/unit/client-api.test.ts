@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  dasvc,
-  ServiceError,
-  AuthError,
-  ExitCode,
-  NetworkError,
-  type SendFn,
-} from '../../src/index.js';
+import { dasvc, ServiceError, ExitCode, NetworkError, type SendFn } from '../../src/index.js';
 import { startMockServer } from '../../src/mock/index.js';
 
 let mock: Awaited<ReturnType<typeof startMockServer>>;
@@ -15,62 +8,75 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
+const settings = () => ({
+  baseUrl: mock.url,
+  clientId: 'demo-client',
+  clientSecret: 'demo-secret',
+  scope: 'crm',
+  env: {},
+});
+const approve = async (url: string) => {
+  const answer = await fetch(url, { redirect: 'manual' });
+  await fetch(answer.headers.get('location')!);
+};
+
 describe('programmatic client (export `dasvc`)', () => {
   it('logs in, calls, refreshes and revokes with the CLI code paths', async () => {
-    const client = dasvc({
-      baseUrl: mock.url,
-      clientId: 'demo-client',
-      clientSecret: 'demo-secret',
-    });
-    const { tokens } = await client.login({
-      scope: 'crm',
-      tell: () => undefined,
-      openBrowser: async (url) => {
-        const answer = await fetch(url, { redirect: 'manual' });
-        await fetch(answer.headers.get('location')!);
-      },
-    });
-    const contacts = await client.rpc<{ id: number }[]>('crm', tokens.accessToken, 'contacts.list');
+    const client = dasvc({ ...settings(), store: 'memory' });
+    const { tokens } = await client.login({ openBrowser: approve });
+    const contacts = await client.rpc<{ id: number }[]>('crm', 'contacts.list');
     expect(contacts.map((c) => c.id)).toEqual([3, 4]);
-    await expect(
-      client.rpc('crm', tokens.accessToken, 'contacts.get', { id: 1 }),
-    ).rejects.toBeInstanceOf(ServiceError);
-    const next = await client.refresh(tokens.refreshToken!);
+    await expect(client.rpc('crm', 'contacts.get', { id: 1 })).rejects.toBeInstanceOf(ServiceError);
+    const next = await client.refresh();
     expect(next.accessToken).not.toBe(tokens.accessToken);
-    await expect(client.revoke(next.refreshToken!, 'refresh_token')).resolves.toEqual({
-      result: 'Token revoked',
+    expect(await client.accessToken()).toBe(next.accessToken);
+    const { revoked } = await client.revoke({ hint: 'refresh_token' });
+    expect(revoked.refresh_token?.body).toEqual({ result: 'Token revoked' });
+    // The service refuses the revoked pair's access token; the client forgot both.
+    await expect(
+      dasvc({ ...settings(), store: 'memory', token: next.accessToken }).rpc(
+        'crm',
+        'contacts.list',
+      ),
+    ).rejects.toMatchObject({ kind: 'auth', status: 401 });
+    await expect(client.rpc('crm', 'contacts.list')).rejects.toMatchObject({
+      kind: 'auth',
+      code: 'not_logged_in',
     });
-    await expect(client.rpc('crm', next.accessToken, 'contacts.list')).rejects.toBeInstanceOf(
-      AuthError,
-    );
   });
 });
 
 describe('programmatic client login without a tell callback', () => {
-  it('tells the human on stderr and still completes', async () => {
-    const client = dasvc({
-      baseUrl: mock.url,
-      clientId: 'demo-client',
-      clientSecret: 'demo-secret',
-    });
+  it('prints nothing (SPEC §1) and still completes', async () => {
+    const client = dasvc({ ...settings(), store: 'memory' });
     const written: string[] = [];
-    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-      written.push(String(chunk));
-      return true;
-    });
+    const spies = [process.stderr, process.stdout].map((stream) =>
+      vi.spyOn(stream, 'write').mockImplementation((chunk) => {
+        written.push(String(chunk));
+        return true;
+      }),
+    );
+    let url = '';
     try {
       const { tokens } = await client.login({
-        scope: 'crm',
-        openBrowser: async (url) => {
-          const answer = await fetch(url, { redirect: 'manual' });
-          await fetch(answer.headers.get('location')!);
+        openBrowser: async (u) => {
+          url = u;
+          await approve(u);
         },
       });
       expect(tokens.accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     } finally {
-      spy.mockRestore();
+      for (const spy of spies) spy.mockRestore();
     }
-    expect(written.join('')).toContain('/webservice/authorize/?response_type=code');
+    expect(url).toContain('/webservice/authorize/?response_type=code');
+    expect(written.join('')).toBe('');
+  });
+
+  it('hands what a person should see to tell', async () => {
+    const told: string[] = [];
+    const client = dasvc({ ...settings(), store: 'memory', tell: (m) => told.push(m) });
+    await client.login({ openBrowser: approve });
+    expect(told.join('\n')).toContain('/webservice/authorize/?response_type=code');
   });
 });
 
@@ -83,18 +89,18 @@ describe('programmatic client rpc checks the answer against the call (regression
       text: JSON.stringify(answer),
     });
   const clientWith = (send: SendFn) =>
-    dasvc({ baseUrl: 'http://127.0.0.1:1', clientId: 'c', clientSecret: 's', send });
+    dasvc({ baseUrl: 'http://127.0.0.1:1', token: 'token', env: {}, send, store: 'memory' });
 
   it('rejects an answer whose id is not the call id with NetworkError (exit 4)', async () => {
     const client = clientWith(answering({ jsonrpc: '2.0', result: [1], id: 2 }));
-    const error = await client.rpc('crm', 'token', 'contacts.list', {}, 1).catch((e: unknown) => e);
+    const error = await client.rpc('crm', 'contacts.list', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).exitCode).toBe(ExitCode.network);
-    expect((error as NetworkError).exitCode).toBe(4);
+    expect((error as NetworkError).kind).toBe('network');
   });
 
   it('resolves with result when the id matches the call', async () => {
-    const client = clientWith(answering({ jsonrpc: '2.0', result: [1], id: 7 }));
-    await expect(client.rpc('crm', 'token', 'contacts.list', {}, 7)).resolves.toEqual([1]);
+    const client = clientWith(answering({ jsonrpc: '2.0', result: [1], id: 1 }));
+    await expect(client.rpc('crm', 'contacts.list', {})).resolves.toEqual([1]);
   });
 });

@@ -1,3 +1,4 @@
+import { hintFor } from '../../src/cli/hints.js';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import {
@@ -104,8 +105,18 @@ describe('JSON-RPC request and response (SERVICE.md §4.5)', () => {
       ),
     ).toThrow(AuthError);
     expect(() => processApiResponse(res(403, ''), 'wiki')).toThrow(
-      expect.objectContaining({ name: 'AuthError', hint: 'dasvc login --scope wiki' }),
+      expect.objectContaining({ name: 'AuthError', detail: { scope: 'wiki' } }),
     );
+    // The hint is the CLI's, made from the code and the scope.
+    const refused = (() => {
+      try {
+        processApiResponse(res(403, ''), 'wiki');
+      } catch (error) {
+        return error as AuthError;
+      }
+      throw new Error('not refused');
+    })();
+    expect(hintFor(refused)).toBe('dasvc login --scope wiki');
     expect(() => processApiResponse(res(404, 'nope'), 'x')).toThrow(ServiceError);
     expect(() => processApiResponse(res(500, ''), 'x')).toThrow(ServiceError);
     expect(() => processApiResponse(res(200, '<html>'), 'x')).toThrow(NetworkError);

@@ -5,6 +5,7 @@ import type { MockResponse } from '../core/types.js';
 import { renderConsentPage, renderErrorPage } from './consent-page.js';
 import { buildRedirect, redirectUriProblem } from './redirect-uri.js';
 import { explain, htmlResponse, redirectResponse } from '../core/responses.js';
+import { scopeList } from './scope-list.js';
 
 /** A validated authorization request (SERVICE.md 4.1, RFC 7636 §4.3). */
 interface AuthorizationRequest {
@@ -85,9 +86,8 @@ function validate(ctx: MockContext, params: OAuthParams): MockResponse | Authori
   const scope = v.get('scope');
   if (scope === undefined) return fail('invalid_request', 'missing parameter: scope');
   if (state === undefined) return fail('invalid_request', 'missing parameter: state');
-  const scopes = [...new Set(scope.split(' ').filter((s) => s !== ''))];
+  const { scopes, unknown } = scopeList(scope, ctx.fixtures.instances);
   if (scopes.length === 0) return fail('invalid_scope', 'scope names no instance');
-  const unknown = scopes.find((s) => !ctx.fixtures.instances.has(s));
   if (unknown !== undefined) return fail('invalid_scope', `unknown instance "${unknown}" in scope`);
 
   const request: AuthorizationRequest = { client, redirectUri, scopes, state, hidden: [] };

@@ -7,6 +7,7 @@ import { parseDuration } from '../../util/duration.js';
 import { isObject } from '../../util/guards.js';
 import { errorResponse, jsonResponse, methodNotAllowed, notFound } from '../core/responses.js';
 import { handleGrants } from './control-grants.js';
+import { scopeList } from './scope-list.js';
 import { dashboardResponse } from './dashboard.js';
 import { tokenResponse } from './token.js';
 import { invalidClient } from './client-auth.js';
@@ -164,9 +165,8 @@ function mint(ctx: MockContext, body: unknown): MockResponse {
   const fixtureUser = ctx.fixtures.users.get(user);
   if (!fixtureUser) return badRequest(`unknown user "${user}"`);
   if (!ctx.fixtures.clients.has(clientId)) return invalidClient(`unknown client "${clientId}"`);
-  const scopes = [...new Set(scope.split(' ').filter((s) => s !== ''))];
+  const { scopes, unknown } = scopeList(scope, ctx.fixtures.instances);
   if (scopes.length === 0) return badRequest('scope names no instance', 'invalid_scope');
-  const unknown = scopes.find((s) => !ctx.fixtures.instances.has(s));
   if (unknown !== undefined) return badRequest(`unknown instance "${unknown}"`, 'invalid_scope');
   const denied = scopes.find((s) => !fixtureUser.instances.has(s));
   if (denied !== undefined) {

@@ -3,20 +3,13 @@ import { createInterface } from 'node:readline';
 import { InterruptedError, NetworkError, ServiceError, UsageError } from '../../../errors.js';
 import { createHttpClient } from '../../../http/http-client.js';
 import { normalizeScope } from '../../../oauth/authorization-url.js';
-import { normalizeBaseUrl, type Endpoints } from '../../../oauth/endpoints.js';
+import type { Endpoints } from '../../../oauth/endpoints.js';
 import { DEFAULT_LOGIN_TIMEOUT_MS, runLoginFlow } from '../../../oauth/login-flow.js';
 import { parseDuration } from '../../../util/duration.js';
 import type { CliDeps } from '../../context.js';
 import { stdoutAnswered } from '../../output.js';
 import { parsePort } from '../../port.js';
-import {
-  endpointOrMissing,
-  pickSetting,
-  requireSetting,
-  resolveEndpoints,
-  resolvePlacement,
-  SETTINGS,
-} from '../../settings.js';
+import { ResolvedSettings } from '../../../client/resolve-settings.js';
 import { loadProfile } from '../../token-state.js';
 import type { CheckOptions } from './command.js';
 import { pasteSessions } from './paste-sessions.js';
@@ -71,32 +64,27 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
     options.timeout === undefined
       ? DEFAULT_LOGIN_TIMEOUT_MS
       : parseDuration(options.timeout, '--timeout') * 1000;
-  const { profile } = loadProfile(deps);
-  const explicitEndpoints =
-    pickSetting(SETTINGS.authorizeUrl, options, deps.env, undefined) &&
-    pickSetting(SETTINGS.tokenUrl, options, deps.env, undefined) &&
-    pickSetting(SETTINGS.refreshUrl, options, deps.env, undefined) &&
-    pickSetting(SETTINGS.revokeUrl, options, deps.env, undefined) &&
-    pickSetting(SETTINGS.apiUrl, options, deps.env, undefined);
-  const rawBase = explicitEndpoints
-    ? pickSetting(SETTINGS.baseUrl, options, deps.env, profile)?.value
-    : await requireSetting(SETTINGS.baseUrl, options, deps.env, profile, deps.prompter);
-  const baseUrl = rawBase === undefined ? undefined : normalizeBaseUrl(rawBase);
-  const ask = (spec: (typeof SETTINGS)[keyof typeof SETTINGS]) =>
-    requireSetting(spec, options, deps.env, profile, deps.prompter);
+  // The settings table checks every option and variable first (src/client/settings.ts).
+  const settings = ResolvedSettings.check(options, deps.env).withProfile(loadProfile(deps).profile);
+  const explicitEndpoints = (
+    ['authorizeUrl', 'tokenUrl', 'refreshUrl', 'revokeUrl', 'apiUrl'] as const
+  ).every((key) => settings.explicit(key));
+  const baseUrl = explicitEndpoints
+    ? settings.value('baseUrl')
+    : await settings.ask('baseUrl', deps.prompter);
   const client = {
-    clientId: await ask(SETTINGS.clientId),
-    clientSecret: await ask(SETTINGS.clientSecret),
+    clientId: await settings.ask('clientId', deps.prompter),
+    clientSecret: await settings.ask('clientSecret', deps.prompter),
   };
-  const scopes = normalizeScope(await ask(SETTINGS.scope)).split(' ');
-  const partial = resolveEndpoints(baseUrl, options, deps.env, profile);
+  const scopes = normalizeScope(await settings.ask('scope', deps.prompter)).split(' ');
+  const resolved = settings.withBaseUrl(baseUrl);
   const endpoints = Object.fromEntries(
     (['authorize', 'token', 'refresh', 'revoke', 'api'] as const).map((name) => [
       name,
-      endpointOrMissing(partial, name),
+      resolved.endpoint(name),
     ]),
   ) as unknown as Endpoints;
-  const placement = resolvePlacement(options, deps.env, profile);
+  const placement = resolved.placement();
   const installation = baseUrl ?? new URL(endpoints.token).origin;
 
   const stdinLines =

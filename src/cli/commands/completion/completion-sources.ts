@@ -14,7 +14,7 @@ import {
 import { configFile } from '../../../store/config-path.js';
 import { secretsLocation } from '../../../store/profile-secrets.js';
 import { isObject } from '../../../util/guards.js';
-import { resolveEndpoints } from '../../settings.js';
+import { ResolvedSettings } from '../../../client/resolve-settings.js';
 import type { CompletedLine, CompletionSources } from './complete-words.js';
 
 /** How long a scope's method names are used before `rpc.discover` is asked again. */
@@ -131,8 +131,12 @@ function apiTemplate(
     baseUrl: line.options.get('--base-url'),
     apiUrl: line.options.get('--api-url'),
   };
-  const baseUrl = flags.baseUrl ?? env.DASVC_BASE_URL ?? profile?.baseUrl;
-  return resolveEndpoints(baseUrl, flags, env, profile).api;
+  // Completion never fails: a bad value simply gives no template.
+  try {
+    return ResolvedSettings.check(flags, env).withProfile(profile).endpoints().api;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -15,7 +15,7 @@ export function demoCommand(): Command {
     .action(async (_options: unknown, cmd: Command) => {
       const [{ run }, { openBrowser }] = await Promise.all([
         import('./run.js'),
-        import('../../browser.js'),
+        import('../../../client/browser.js'),
       ]);
       // No interrupt signal is taken: the demo holds nothing that Ctrl-C must close first.
       await run(cmd.optsWithGlobals<DemoCommandOptions>(), {

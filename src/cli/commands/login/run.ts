@@ -1,121 +1,59 @@
 import { createInterface } from 'node:readline';
-import { DEFAULT_LOGIN_TIMEOUT_MS, runLoginFlow } from '../../../oauth/login-flow.js';
-import { normalizeBaseUrl } from '../../../oauth/endpoints.js';
-import { normalizeScope } from '../../../oauth/authorization-url.js';
+import { UsageError } from '../../../errors.js';
+import { DEFAULT_LOGIN_TIMEOUT_MS } from '../../../oauth/login-flow.js';
 import { parseDuration } from '../../../util/duration.js';
 import { parsePort } from '../../port.js';
-import type { CliDeps } from '../../context.js';
+import { openClient, type CliDeps } from '../../context.js';
+import { describeExpiry, sessionSummary, tokenStateJson } from '../../token-state.js';
 import type { LoginOptions } from './command.js';
-import {
-  endpointOrMissing,
-  pickSetting,
-  requireSetting,
-  resolveEndpoints,
-  resolvePlacement,
-  SETTINGS,
-} from '../../settings.js';
-import { describeExpiry, loadProfile, sessionSummary, tokenStateJson } from '../../token-state.js';
 
-/** `dasvc login` (SPEC §3): resolve settings, run the flow, store the profile, report (never the tokens). */
+/** `dasvc login` (SPEC §3): the client's login with the terminal's I/O; reports, never the tokens. */
 export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
-  const flags = options;
-  const view = loadProfile(deps);
-  const { profile } = view;
-  const port = flags.port === undefined ? 0 : parsePort(String(flags.port));
+  const client = openClient(options, deps);
+  const port = options.port === undefined ? 0 : parsePort(String(options.port));
   const timeoutSeconds =
-    flags.timeout === undefined
+    options.timeout === undefined
       ? DEFAULT_LOGIN_TIMEOUT_MS / 1000
-      : parseDuration(String(flags.timeout), '--timeout');
-  const refreshMargin =
-    flags.refreshMargin === undefined
-      ? profile?.refreshMargin
-      : parseDuration(String(flags.refreshMargin), '--refresh-margin');
-  const explicitEndpoints =
-    pickSetting(SETTINGS.authorizeUrl, flags, deps.env, undefined) &&
-    pickSetting(SETTINGS.tokenUrl, flags, deps.env, undefined);
-  const rawBase = explicitEndpoints
-    ? pickSetting(SETTINGS.baseUrl, flags, deps.env, profile)?.value
-    : await requireSetting(SETTINGS.baseUrl, flags, deps.env, profile, deps.prompter);
-  const baseUrl = rawBase === undefined ? undefined : normalizeBaseUrl(rawBase);
-  const clientId = await requireSetting(SETTINGS.clientId, flags, deps.env, profile, deps.prompter);
-  const clientSecret = await requireSetting(
-    SETTINGS.clientSecret,
-    flags,
-    deps.env,
-    profile,
-    deps.prompter,
-  );
-  const scope = normalizeScope(
-    await requireSetting(SETTINGS.scope, flags, deps.env, profile, deps.prompter),
-  );
-  const endpoints = resolveEndpoints(baseUrl, flags, deps.env, profile);
-  const placement = resolvePlacement(flags, deps.env, profile);
-
-  const lines =
-    flags.browser === false
-      ? createInterface({ input: process.stdin, terminal: false })
-      : undefined;
-  let result;
-  try {
-    result = await runLoginFlow(
+      : parseDuration(String(options.timeout), '--timeout');
+  if (!(timeoutSeconds > 0))
+    throw new UsageError(
+      `--timeout must be more than 0 seconds, got ${JSON.stringify(options.timeout)}`,
       {
-        authorizeUrl: endpointOrMissing(endpoints, 'authorize'),
-        tokenUrl: endpointOrMissing(endpoints, 'token'),
-        client: { clientId, clientSecret },
-        scope,
-        placement,
-        port,
-        pkce: flags.pkce !== false,
-        timeoutMs: timeoutSeconds * 1000,
-      },
-      {
-        send: deps.send,
-        now: deps.now,
-        tell: (message) => deps.out.info(message),
-        openBrowser: flags.browser === false ? undefined : deps.openBrowser,
-        pasted: lines,
-        signal: deps.signal,
+        code: 'bad_duration',
       },
     );
+  const refreshMargin =
+    options.refreshMargin === undefined
+      ? undefined
+      : parseDuration(String(options.refreshMargin), '--refresh-margin');
+  const noBrowser = options.browser === false;
+  const lines = noBrowser ? createInterface({ input: process.stdin, terminal: false }) : undefined;
+  let outcome;
+  try {
+    outcome = await client.login({
+      noBrowser,
+      ...(lines ? { pasted: lines } : {}),
+      port,
+      pkce: options.pkce !== false,
+      timeoutMs: timeoutSeconds * 1000,
+      ...(refreshMargin === undefined ? {} : { refreshMargin }),
+      insecureStorage: options.insecureStorage === true,
+    });
   } finally {
     lines?.close();
     if (lines) process.stdin.destroy();
   }
-  const tokens = result.tokens;
-  const { chooseSecretsLocation, withoutSecrets } =
-    await import('../../../store/profile-secrets.js');
-  const where = await chooseSecretsLocation(
-    deps.store.keychain,
-    view.name,
-    flags.insecureStorage === true,
-  );
+  const { profile: name, settings, tokens } = outcome;
   // Said by the login that stores them, once; later commands find them in the file (SPEC §9).
-  if (where.unavailable !== undefined)
+  if (outcome.secretsUnavailable !== undefined)
     deps.out.warn(
-      `The OS credential store is not available (${where.unavailable}): the tokens and client secret of profile ${view.name} are kept in ${deps.store.file} (mode 0600).`,
+      `The OS credential store is not available (${outcome.secretsUnavailable}): the tokens and client secret of profile ${name} are kept in ${deps.store.file} (mode 0600).`,
     );
-  const saved = await deps.store.update((data) => {
-    const profiles = (data.profiles ??= {});
-    profiles[view.name] = {
-      ...withoutSecrets(profiles[view.name]),
-      secrets: where.location,
-      baseUrl,
-      clientId,
-      clientSecret,
-      scope,
-      endpoints,
-      params: placement,
-      ...(refreshMargin === undefined ? {} : { refreshMargin }),
-      tokens,
-    };
-    // The active profile is chosen by `dasvc profile use` alone (SPEC §2: else `default`).
-  });
-  const stored = saved.profiles![view.name]!;
   const now = deps.now();
   // The result on stdout, the narration on stderr (SPEC §3); never the tokens.
-  if (deps.out.json) deps.out.result(tokenStateJson(view.name, stored, tokens, now));
-  else deps.out.line(sessionSummary(view.name, stored, tokens, now));
+  if (deps.out.json) deps.out.result(tokenStateJson(name, settings, tokens, now));
+  else deps.out.line(sessionSummary(name, settings, tokens, now));
   deps.out.success(
-    `Logged in: profile ${view.name}, scope "${scope}", access token ${describeExpiry(tokens, now)}`,
+    `Logged in: profile ${name}, scope "${settings.scope}", access token ${describeExpiry(tokens, now)}`,
   );
 }

@@ -1,28 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { AuthError, InterruptedError, ServiceError, UsageError } from '../../../errors.js';
-import { apiUrlFor } from '../../../oauth/endpoints.js';
-import {
-  buildApiRequest,
-  buildCall,
-  processApiResponse,
-  rpcErrorFrom,
-  type ApiAnswer,
-} from '../../../rpc/jsonrpc.js';
+import { InterruptedError, ServiceError, UsageError } from '../../../errors.js';
+import { buildCall, rpcErrorFrom, type ApiAnswer } from '../../../rpc/jsonrpc.js';
 import { parseParams } from '../../../rpc/params.js';
-import type { Profile } from '../../../store/profile-store.js';
-import { currentTokens, notLoggedIn } from '../../../store/session.js';
-import { readAll, type CliDeps } from '../../context.js';
-import type { RpcOptions } from './command.js';
+import { openClient, readAll, type CliDeps } from '../../context.js';
 import { unknownMethodHint } from '../../method-hint.js';
 import { stdoutAnswered } from '../../output.js';
-import {
-  endpointOrMissing,
-  pickSetting,
-  resolveEndpoints,
-  resolvePlacement,
-  SETTINGS,
-} from '../../settings.js';
-import { baseUrlOf, loadProfile, sessionDeps, type ProfileView } from '../../token-state.js';
+import type { RpcOptions } from './command.js';
 
 /** Reads a file, or stdin for `-` (asynchronously, so that Ctrl-C still ends a waiting read). */
 async function readText(deps: CliDeps, path: string, what: string): Promise<string> {
@@ -95,62 +78,18 @@ async function buildBody(options: RpcOptions, deps: CliDeps): Promise<unknown> {
 }
 
 /**
- * `dasvc rpc` (SPEC §3): one call or a batch to the scope's API URL with the bearer token; the token
- * comes from --token/DASVC_TOKEN (no store) or the profile, refreshed first when due, and refreshed
- * once more if the API refuses it (another process may have rotated it, or its expiry was unknown).
- * Without a token from flag or env, a profile that holds none is "not logged in" (exit 3) before
- * any setting is looked at.
+ * `dasvc rpc` (SPEC §3): one call or a batch to the scope's API URL with the bearer token; the
+ * client takes it from --token/DASVC_TOKEN (no store) or the profile, refreshed first when due, and
+ * refreshed once more if the API refuses it (another process may have rotated it, or its expiry was
+ * unknown). Settings are checked first; then the body; then whether the profile is logged in.
  */
 export async function run(options: RpcOptions, deps: CliDeps): Promise<void> {
+  // The positional scope is the instance called, not the scope setting of a login.
+  const client = openClient({ ...options, scope: undefined }, deps);
   const body = await buildBody(options, deps);
-  const explicit = pickSetting(SETTINGS.token, options, deps.env, undefined)?.value;
-  let view: ProfileView | undefined;
-  let profile: Profile | undefined;
-  const needProfile =
-    explicit === undefined ||
-    (!pickSetting(SETTINGS.apiUrl, options, deps.env, undefined) &&
-      !pickSetting(SETTINGS.baseUrl, options, deps.env, undefined));
-  if (needProfile) {
-    view = loadProfile(deps);
-    profile = view.profile;
-    if (explicit === undefined && !profile?.tokens) throw notLoggedIn(view.name);
-  }
-  // A bad --params/DASVC_PARAMS is a usage error even on a call that happens not to refresh.
-  resolvePlacement(options, deps.env, profile);
-  const endpoints = resolveEndpoints(baseUrlOf(options, deps, profile), options, deps.env, profile);
-  const url = apiUrlFor(endpointOrMissing(endpoints, 'api'), options.scope);
-
-  let used = '';
-  const call = async (token: string, request = body): Promise<ApiAnswer> => {
-    used = token;
-    return processApiResponse(
-      await deps.send(buildApiRequest(url, token, request)),
-      options.scope,
-      request,
-    );
-  };
-  let answer: ApiAnswer;
-  if (explicit !== undefined) {
-    answer = await call(explicit);
-  } else {
-    const session = sessionDeps(options, deps, view!);
-    const { tokens } = await currentTokens(session);
-    try {
-      answer = await call(tokens.accessToken);
-    } catch (error) {
-      if (!(error instanceof AuthError) || error.status !== 401 || tokens.refreshToken === null)
-        throw error;
-      let retry;
-      try {
-        retry = await currentTokens(session, { rejected: tokens.accessToken });
-      } catch {
-        throw error;
-      }
-      answer = await call(retry.tokens.accessToken);
-    }
-  }
+  const answer = await client.send(options.scope, body);
   const hint = await unknownMethodHint(answer, options.scope, options.method, () =>
-    call(used, buildCall('rpc.discover', undefined, 1)),
+    client.send(options.scope, buildCall('rpc.discover', undefined, 1)),
   );
   report(answer, Boolean(options.raw), deps, hint);
 }

@@ -1,21 +1,15 @@
-import { currentTokens } from '../../../store/session.js';
-import type { CliDeps } from '../../context.js';
-import {
-  describeExpiry,
-  loadProfile,
-  sessionDeps,
-  sessionSummary,
-  tokenStateJson,
-} from '../../token-state.js';
+import { openClient, type CliDeps } from '../../context.js';
+import { describeExpiry, sessionSummary, tokenStateJson } from '../../token-state.js';
 import type { TokenOptions } from './command.js';
 
 /** `dasvc token refresh` (SPEC §3): refresh now, store the new pair; the new expiry on stdout. */
 export async function run(options: TokenOptions, deps: CliDeps): Promise<void> {
-  const view = loadProfile(deps);
-  const { tokens } = await currentTokens(sessionDeps(options, deps, view), { force: true });
-  const profile = deps.store.profile(view.name) ?? view.profile ?? {};
+  const client = openClient(options, deps);
+  const tokens = await client.refresh();
+  const name = client.profileName();
+  const profile = deps.store.profile(name) ?? {};
   const now = deps.now();
-  if (deps.out.json) deps.out.result(tokenStateJson(view.name, profile, tokens, now));
-  else deps.out.line(sessionSummary(view.name, profile, tokens, now));
-  deps.out.success(`Refreshed: profile ${view.name}, access token ${describeExpiry(tokens, now)}`);
+  if (deps.out.json) deps.out.result(tokenStateJson(name, profile, tokens, now));
+  else deps.out.line(sessionSummary(name, profile, tokens, now));
+  deps.out.success(`Refreshed: profile ${name}, access token ${describeExpiry(tokens, now)}`);
 }

@@ -3,10 +3,11 @@ import type { SendFn } from '../http/types.js';
 import type { ParamsPlacement } from '../oauth/endpoints.js';
 import type { ClientCredentials } from '../oauth/token-request.js';
 import type { TokenSet } from '../oauth/token-response.js';
-import { isExpired, isRefreshDue } from './expiry.js';
-import { DEFAULT_PROFILE, type ProfileStore, type StoredTokens } from './profile-store.js';
+import { isExpired, isRefreshDue } from '../store/expiry.js';
+import type { StoredTokens } from '../store/profile-store.js';
+import type { TokenStore } from '../store/token-store.js';
 
-/** What a refresh needs besides the stored tokens (resolved flag > env > profile). */
+/** What a refresh needs besides the stored tokens (resolved option > env > profile). */
 export interface RefreshSettings {
   client: ClientCredentials;
   refreshUrl: string;
@@ -14,16 +15,18 @@ export interface RefreshSettings {
 }
 
 export interface SessionDeps {
-  store: ProfileStore;
+  tokens: TokenStore;
   profile: string;
   send: SendFn;
   now: () => number;
+  /** The profile's own refresh margin in seconds, if it has one. */
+  refreshMargin?: number | undefined;
   /** Resolved lazily: only a refresh needs the client secret. */
   refreshSettings: () => RefreshSettings;
 }
 
 export interface TokenOptions {
-  /** Refresh even when not due (`dasvc token refresh`). */
+  /** Refresh even when not due (`dasvc token refresh`, `client.refresh()`). */
   force?: boolean;
   /** The access token the API just refused: refresh unless the store already holds another one. */
   rejected?: string;
@@ -35,28 +38,19 @@ export interface SessionTokens {
   refreshed: boolean;
 }
 
-/** The command that logs a profile in, for hints. */
-export function loginHint(profile: string): string {
-  return profile === DEFAULT_PROFILE ? 'dasvc login' : `dasvc login --profile ${profile}`;
+/** An AuthError about a profile's session; the CLI turns `detail.profile` into its login hint. */
+export function sessionError(profile: string, message: string, code: string, cause?: unknown) {
+  return new AuthError(message, { code, detail: { profile }, cause });
 }
 
 /** Not logged in: the profile holds no tokens (SPEC §4, exit 3). */
 export function notLoggedIn(profile: string): AuthError {
-  return new AuthError(`not logged in (profile ${profile})`, {
-    code: 'not_logged_in',
-    hint: loginHint(profile),
-  });
+  return sessionError(profile, `not logged in (profile ${profile})`, 'not_logged_in');
 }
 
-function storedTokens(deps: SessionDeps): StoredTokens | undefined {
-  return deps.store.read().profiles?.[deps.profile]?.tokens;
-}
-
-/** The stored access token, or null when it was revoked (older files wrote an empty string). */
+/** The stored access token, or null when it was revoked. */
 export function usableAccessToken(tokens: StoredTokens): string | null {
-  return tokens.accessToken === null || tokens.accessToken === '' || tokens.accessRevoked
-    ? null
-    : tokens.accessToken;
+  return tokens.accessToken === '' ? null : tokens.accessToken;
 }
 
 function asTokenSet(tokens: StoredTokens, accessToken: string): TokenSet {
@@ -70,25 +64,24 @@ function asTokenSet(tokens: StoredTokens, accessToken: string): TokenSet {
 
 /**
  * The access token to use now (SPEC §3): the stored one, or a refreshed one when it is within the
- * refresh margin, when forced, or after the API refused it. Across processes at most one refreshes:
- * the refresh happens under the store's lock file, after re-reading the store, and a process that
- * finds the tokens already rotated by another simply uses them. On `invalid_grant` the store is read
- * once more before giving up, since another process (without the lock) may have rotated them.
+ * refresh margin, when forced, or after the API refused it. The only place where a refresh
+ * happens. Across processes at most one refreshes: under the store's lock, after re-reading the
+ * tokens, a process that finds them already rotated by another simply uses them. On
+ * `invalid_grant` the store is read once more before giving up, since another process (without
+ * the lock) may have rotated them.
  */
 export async function currentTokens(
   deps: SessionDeps,
   options: TokenOptions = {},
 ): Promise<SessionTokens> {
-  const data = deps.store.read();
-  const profile = data.profiles?.[deps.profile];
-  const seen = profile?.tokens;
+  const seen = await deps.tokens.load(deps.profile);
   if (!seen) throw notLoggedIn(deps.profile);
   const seenAccess = usableAccessToken(seen);
   const wanted =
     options.force ||
     options.rejected !== undefined ||
     seenAccess === null ||
-    isRefreshDue(seen, deps.now(), profile?.refreshMargin);
+    isRefreshDue(seen, deps.now(), deps.refreshMargin);
   if (!wanted && seenAccess !== null)
     return { tokens: asTokenSet(seen, seenAccess), refreshed: false };
   if (seen.refreshToken === null) {
@@ -107,16 +100,19 @@ export async function currentTokens(
           : options.force
             ? ''
             : ' and its access token has expired';
-    throw new AuthError(`profile ${deps.profile} holds no refresh token${why}`, {
-      code: seenAccess === null ? 'revoked' : 'not_refreshable',
-      hint: loginHint(deps.profile),
-    });
+    throw sessionError(
+      deps.profile,
+      `profile ${deps.profile} holds no refresh token${why}`,
+      seenAccess === null ? 'revoked' : 'not_refreshable',
+    );
   }
-  return deps.store.locked(async () => {
-    const fresh = deps.store.read();
-    const current = fresh.profiles?.[deps.profile];
-    const tokens = current?.tokens;
-    if (!current || !tokens) throw notLoggedIn(deps.profile);
+  // Everything the refresh needs is loaded before the request leaves (issue 14.3).
+  const [{ buildRefreshRequest }, { processTokenResponse }] = await Promise.all([
+    import('../oauth/token-request.js'),
+    import('../oauth/token-response.js'),
+  ]);
+  return deps.tokens.update(deps.profile, async (tokens, save) => {
+    if (!tokens) throw notLoggedIn(deps.profile);
     const access = usableAccessToken(tokens);
     const rotatedMeanwhile =
       access !== null && access !== seenAccess && access !== options.rejected;
@@ -124,11 +120,6 @@ export async function currentTokens(
       return { tokens: asTokenSet(tokens, access), refreshed: false };
     if (tokens.refreshToken === null) throw notLoggedIn(deps.profile);
     const settings = deps.refreshSettings();
-    // Loaded when a refresh happens, not on every use of a stored token.
-    const [{ buildRefreshRequest }, { processTokenResponse }] = await Promise.all([
-      import('../oauth/token-request.js'),
-      import('../oauth/token-response.js'),
-    ]);
     const request = buildRefreshRequest({
       url: settings.refreshUrl,
       client: settings.client,
@@ -145,7 +136,7 @@ export async function currentTokens(
       );
     } catch (error) {
       if (error instanceof AuthError && error.code === 'invalid_grant') {
-        const again = storedTokens(deps);
+        const again = await deps.tokens.load(deps.profile);
         const againAccess = again ? usableAccessToken(again) : null;
         if (
           again &&
@@ -160,34 +151,32 @@ export async function currentTokens(
           {
             code: 'invalid_grant',
             status: error.status,
-            hint: loginHint(deps.profile),
+            detail: { profile: deps.profile },
             cause: error,
           },
         );
       }
       throw error;
     }
-    const profiles = (fresh.profiles ??= {});
-    profiles[deps.profile] = { ...current, tokens: next };
-    await deps.store.writeUnlocked(fresh);
+    // The rotated pair is written first: the service already forgot the old one.
+    await save(next);
     return { tokens: next, refreshed: true };
   });
 }
 
 /**
- * Forgets the stored tokens of a profile, keeping its settings (logout, revoke --all). With
- * `access`, only the access token goes: it is recorded as revoked, its expiry kept, so that status
- * can say so and a refresh stays possible while the refresh token lives (SERVICE.md §4.3).
+ * Forgets the stored tokens of a profile (logout, revoke --all). With `access`, only the access
+ * token goes: stored as null (the one revoked encoding), its expiry kept, so that status can say so
+ * and a refresh stays possible while the refresh token lives (SERVICE.md §4.3).
  */
 export async function forgetTokens(
-  store: ProfileStore,
+  tokens: TokenStore,
   profile: string,
   which: 'all' | 'access' = 'all',
 ): Promise<void> {
-  await store.update((data) => {
-    const entry = data.profiles?.[profile];
-    if (!entry?.tokens) return;
-    if (which === 'all' || entry.tokens.refreshToken === null) delete entry.tokens;
-    else entry.tokens = { ...entry.tokens, accessToken: null, accessRevoked: true };
+  await tokens.update(profile, async (stored, save) => {
+    if (!stored) return;
+    if (which === 'all' || stored.refreshToken === null) await save(undefined);
+    else await save({ ...stored, accessToken: null });
   });
 }

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { AuthError, UsageError } from '../../src/errors.js';
 import type { HttpRequest, HttpResponse } from '../../src/http/types.js';
 import { activeProfileName, ProfileStore } from '../../src/store/profile-store.js';
-import { currentTokens, forgetTokens, type SessionDeps } from '../../src/store/session.js';
+import { currentTokens, forgetTokens, type SessionDeps } from '../../src/client/session.js';
+import { hintFor } from '../../src/cli/hints.js';
+import { fileTokenStore } from '../../src/store/token-store.js';
 
 const NOW = 1_000_000_000;
 function storeWith(tokens: Record<string, unknown>): ProfileStore {
@@ -29,7 +31,7 @@ const ok = (body: unknown): HttpResponse => ({
 });
 function deps(store: ProfileStore, send: (r: HttpRequest) => Promise<HttpResponse>): SessionDeps {
   return {
-    store,
+    tokens: fileTokenStore(store),
     profile: 'default',
     send,
     now: () => NOW,
@@ -95,7 +97,8 @@ describe('currentTokens', () => {
     const store = storeWithPair(NOW, NOW + 10_000);
     const attempt = currentTokens(deps(store, async () => invalidGrant));
     await expect(attempt).rejects.toBeInstanceOf(AuthError);
-    await expect(attempt).rejects.toMatchObject({ hint: 'dasvc login' });
+    // The hint is the CLI's to make, from the error's code and profile.
+    expect(hintFor((await attempt.catch((e: unknown) => e)) as AuthError)).toBe('dasvc login');
   });
 
   it('is AuthError when not logged in, UsageError when the file is corrupt', async () => {
@@ -117,17 +120,24 @@ describe('an access-only revoke', () => {
 
   it('regression: is recorded as revoked with its expiry kept (it wrote accessToken "" and expiresAt 0)', async () => {
     const store = storeWith(live);
-    await forgetTokens(store, 'default', 'access');
-    expect(store.profile('default')?.tokens).toEqual({
-      ...live,
-      accessToken: null,
-      accessRevoked: true,
-    });
+    await forgetTokens(fileTokenStore(store), 'default', 'access');
+    // One encoding of a revoked access token: null (no accessRevoked flag beside it).
+    expect(store.profile('default')?.tokens).toEqual({ ...live, accessToken: null });
+  });
+
+  it('reads the older encodings ("" and accessRevoked) as the one: null', async () => {
+    for (const old of [
+      { ...live, accessToken: '' },
+      { ...live, accessRevoked: true },
+    ]) {
+      const tokens = await fileTokenStore(storeWith(old)).load('default');
+      expect(tokens).toEqual({ ...live, accessToken: null });
+    }
   });
 
   it('makes the next use refresh; without a refresh token it is AuthError "revoked"', async () => {
     const store = storeWith(live);
-    await forgetTokens(store, 'default', 'access');
+    await forgetTokens(fileTokenStore(store), 'default', 'access');
     const result = await currentTokens(
       deps(store, async () => ok({ access_token: 'A2', refresh_token: 'R2', expires_in: 3600 })),
     );
@@ -158,13 +168,14 @@ describe('ProfileStore.read checks the shape (SPEC §2: a corrupt file is a clea
       '{"activeProfile":3}',
     ]) {
       writeFileSync(file, text);
-      let caught: unknown;
-      try {
-        store.read();
-      } catch (error) {
-        caught = error;
-      }
-      expect(caught, text).toBeInstanceOf(UsageError);
+      expect(() => store.read(), text).toThrow(UsageError);
+      const caught = (() => {
+        try {
+          return store.read();
+        } catch (error) {
+          return error;
+        }
+      })();
       expect(caught).toMatchObject({ code: 'config_corrupt' });
       expect((caught as Error).message).toContain(file);
       expect(readFileSync(file, 'utf8')).toBe(text);

@@ -1,0 +1,364 @@
+import { AuthError, DasvcError, NetworkError, UsageError } from '../errors.js';
+import type { SendFn } from '../http/types.js';
+import { apiUrlFor } from '../oauth/endpoints.js';
+import type { TokenTypeHint } from '../oauth/token-request.js';
+import type { TokenSet } from '../oauth/token-response.js';
+import {
+  buildApiRequest,
+  buildCall,
+  processApiResponse,
+  rpcErrorFrom,
+  type ApiAnswer,
+  type JsonRpcErrorObject,
+} from '../rpc/jsonrpc.js';
+import {
+  activeProfileName,
+  DEFAULT_PROFILE,
+  type Profile,
+  type ProfileStore,
+} from '../store/profile-store.js';
+import type { TokenStore } from '../store/token-store.js';
+import type { LoginOptions, LoginOutcome } from './login.js';
+import { ResolvedSettings, type Prompter } from './resolve-settings.js';
+import { revokeToken, type RevokeAnswer } from './revoke.js';
+import {
+  currentTokens,
+  forgetTokens,
+  notLoggedIn,
+  sessionError,
+  usableAccessToken,
+  type SessionDeps,
+  type TokenOptions,
+} from './session.js';
+import { sessionStatus, type SessionStatus } from './status.js';
+
+/** What a client touches, passed in: the CLI gives the terminal's, the library its defaults. */
+export interface ClientDeps {
+  env: NodeJS.ProcessEnv;
+  send: SendFn;
+  now: () => number;
+  /** The profiles file; absent with `store: 'memory'`. */
+  profiles: ProfileStore | undefined;
+  tokens: TokenStore;
+  /** What a person should see (the login URL, progress); the library prints nothing itself. */
+  tell?: (message: string) => void;
+  /** Asks for missing settings at login; the CLI gives one only on a terminal. */
+  prompter?: Prompter;
+  /** Aborts a login or a wait (Ctrl-C). */
+  signal?: AbortSignal;
+  /** Opens the browser at login when the call gives none. */
+  openBrowser?: (url: string) => Promise<void>;
+}
+
+/** One call of a batch (`client.batch`): ids are given in order, 1…n. */
+export interface BatchCall {
+  method: string;
+  params?: unknown;
+  notify?: boolean;
+}
+
+/** One answer of a batch, in call order: the result or the JSON-RPC error object. */
+export type BatchResult = { result: unknown } | { error: JsonRpcErrorObject };
+
+/** What `revoke` did: the service's confirmed answer per token type. */
+export interface RevokeOutcome {
+  revoked: Partial<Record<TokenTypeHint, RevokeAnswer>>;
+  /** Token types asked for that the profile did not hold. */
+  skipped: TokenTypeHint[];
+}
+
+/** What `logout` did (best effort: the tokens are forgotten even when revoking failed). */
+export interface LogoutOutcome {
+  profile: string;
+  loggedIn: boolean;
+  revoked: Partial<Record<TokenTypeHint, boolean>>;
+  /** Why a token could not be revoked (or why nothing could be sent). */
+  failures: { kind: TokenTypeHint | 'all'; error: DasvcError }[];
+  forgotten: boolean;
+}
+
+/**
+ * The one client of the CLI and the library (SPEC §1): settings resolved by the table (options >
+ * variables > profile) and checked when it is made, tokens from the store refreshed when due and
+ * after a 401, under the store's lock.
+ */
+export class Client {
+  private readonly given: ResolvedSettings;
+  private loaded: { name: string; profile: Profile | undefined } | undefined;
+
+  constructor(
+    options: object,
+    private readonly deps: ClientDeps,
+  ) {
+    this.given = ResolvedSettings.check(options, deps.env);
+  }
+
+  /** The profile's name: option > DASVC_PROFILE > the file's active profile > `default`. */
+  profileName(): string {
+    return this.load().name;
+  }
+
+  private load(): { name: string; profile: Profile | undefined } {
+    if (!this.loaded) {
+      const explicit = this.given.explicit('profile')?.value;
+      if (!this.deps.profiles) {
+        this.loaded = { name: explicit ?? DEFAULT_PROFILE, profile: undefined };
+      } else {
+        const data = this.deps.profiles.read();
+        const name = activeProfileName(explicit, {}, data);
+        this.loaded = { name, profile: data.profiles?.[name] };
+      }
+    }
+    return this.loaded;
+  }
+
+  /** Forgets what was read of the profile, so that the next call reads the file again. */
+  private reload(): void {
+    this.loaded = undefined;
+  }
+
+  /** The settings over the profile (read on first use), or over nothing when `withProfile` is false. */
+  settings(withProfile = true): ResolvedSettings {
+    return withProfile ? this.given.withProfile(this.load().profile) : this.given;
+  }
+
+  private session(): SessionDeps {
+    const { name, profile } = this.load();
+    return {
+      tokens: this.deps.tokens,
+      profile: name,
+      send: this.deps.send,
+      now: this.deps.now,
+      refreshMargin: profile?.refreshMargin,
+      refreshSettings: () => {
+        const settings = this.settings();
+        return {
+          client: settings.client(),
+          refreshUrl: settings.endpoint('refresh'),
+          placement: settings.placement(),
+        };
+      },
+    };
+  }
+
+  /** The token pair to use now, refreshed first when due (SPEC §3), or forced. */
+  async tokens(options: TokenOptions = {}): Promise<TokenSet> {
+    return (await currentTokens(this.session(), options)).tokens;
+  }
+
+  /** The access token, refreshed first when within the margin (SPEC §1 `client.accessToken()`). */
+  async accessToken(): Promise<string> {
+    const explicit = this.given.explicit('token')?.value;
+    return explicit ?? (await this.tokens()).accessToken;
+  }
+
+  /** Refreshes now and stores the new pair (SERVICE.md §4.3). */
+  async refresh(): Promise<TokenSet> {
+    return this.tokens({ force: true });
+  }
+
+  /**
+   * Sends one JSON-RPC body (a call or a batch) to the scope's API URL (SERVICE.md §4.5) with the
+   * explicit token (no store), or the stored one refreshed when due; when the API answers 401 to
+   * a token that can be refreshed, refreshes once and sends once more (SPEC §3).
+   */
+  async send(scope: string, body: unknown): Promise<ApiAnswer> {
+    const explicit = this.given.explicit('token')?.value;
+    const needProfile =
+      explicit === undefined || (!this.given.explicit('apiUrl') && !this.given.explicit('baseUrl'));
+    if (explicit === undefined) {
+      const { name } = this.load();
+      if (!(await this.deps.tokens.load(name))) throw notLoggedIn(name);
+    }
+    const url = apiUrlFor(this.settings(needProfile).endpoint('api'), scope);
+    const call = async (token: string): Promise<ApiAnswer> =>
+      processApiResponse(await this.deps.send(buildApiRequest(url, token, body)), scope, body);
+    if (explicit !== undefined) return call(explicit);
+    const session = this.session();
+    const { tokens } = await currentTokens(session);
+    try {
+      return await call(tokens.accessToken);
+    } catch (error) {
+      if (!(error instanceof AuthError) || error.status !== 401 || tokens.refreshToken === null)
+        throw error;
+      let retry;
+      try {
+        retry = await currentTokens(session, { rejected: tokens.accessToken });
+      } catch {
+        throw error;
+      }
+      return call(retry.tokens.accessToken);
+    }
+  }
+
+  /** One call (SPEC §1 `client.rpc`): resolves with `result`, rejects with the JSON-RPC error. */
+  async rpc<T = unknown>(scope: string, method: string, params?: unknown): Promise<T> {
+    const answer = await this.send(scope, buildCall(method, params ?? {}, 1));
+    if (answer.kind === 'none') return undefined as T;
+    const error = rpcErrorFrom(answer.body);
+    if (error) throw error;
+    return (answer.body as { result: T }).result;
+  }
+
+  /** A batch (SPEC §1 `client.batch`): one answer per call that is not a notification, in call order. */
+  async batch(scope: string, calls: readonly BatchCall[]): Promise<BatchResult[]> {
+    if (!Array.isArray(calls) || calls.length === 0)
+      throw new UsageError('batch: give a non-empty array of calls', { code: 'bad_params' });
+    const body = calls.map((c, i) => buildCall(c.method, c.params ?? {}, i + 1, c.notify));
+    const answer = await this.send(scope, body);
+    const responses = answer.kind === 'none' ? [] : (answer.body as { id?: unknown }[]);
+    const out: BatchResult[] = [];
+    body.forEach((call) => {
+      if (call.id === undefined) return;
+      const response = responses.find((r) => r.id === call.id) as Record<string, unknown>;
+      const error = rpcErrorFrom(response);
+      out.push(error ? { error: error.rpcError } : { result: response.result });
+    });
+    return out;
+  }
+
+  /** The session's state, never the tokens (SPEC §3 `token status`, SPEC §1 `client.status()`). */
+  async status(): Promise<SessionStatus> {
+    const { name, profile } = this.load();
+    const tokens = await this.deps.tokens.load(name);
+    return sessionStatus(name, profile, tokens, this.deps.now());
+  }
+
+  /**
+   * Revokes a token at the service (SERVICE.md §4.4, SPEC §3 `token revoke`): `token` (no store
+   * needed), else the stored access token (or `hint: 'refresh_token'`), or both with `all`, which
+   * are then forgotten. `onRevoked` hears each confirmed answer as it comes (null: the profile
+   * held no token of that type, skipped).
+   */
+  async revoke(
+    options: { token?: string; hint?: TokenTypeHint; all?: boolean } = {},
+    onRevoked?: (kind: TokenTypeHint, answer: RevokeAnswer | null) => void,
+  ): Promise<RevokeOutcome> {
+    const hint = options.hint;
+    if (hint !== undefined && hint !== 'access_token' && hint !== 'refresh_token')
+      throw new UsageError(
+        `--hint must be access_token or refresh_token, got ${JSON.stringify(hint)}`,
+        { code: 'bad_hint' },
+      );
+    const explicit = options.token ?? this.given.explicit('token')?.value;
+    if (explicit !== undefined) {
+      if (options.all)
+        throw new UsageError(
+          '--all revokes the stored tokens; it cannot be combined with --token/DASVC_TOKEN',
+          { code: 'bad_flags' },
+        );
+      // The store is consulted only for what options and env leave open: CI needs no config.
+      const needStore =
+        !this.given.explicit('clientId') ||
+        !this.given.explicit('clientSecret') ||
+        (!this.given.explicit('baseUrl') && !this.given.explicit('revokeUrl'));
+      const kind = hint ?? 'access_token';
+      const answer = await revokeToken(this.deps.send, this.settings(needStore), explicit, kind);
+      onRevoked?.(kind, answer);
+      return { revoked: { [kind]: answer }, skipped: [] };
+    }
+    const { name } = this.load();
+    const tokens = await this.deps.tokens.load(name);
+    if (!tokens) throw notLoggedIn(name);
+    // The access token first: revoking the refresh token often ends it too, and an installation
+    // that refuses unknown tokens (the revokeUnknownToken quirk, SPEC §7) would then refuse it.
+    const which: TokenTypeHint[] = options.all
+      ? ['access_token', 'refresh_token']
+      : [hint ?? 'access_token'];
+    const stored = (kind: TokenTypeHint) =>
+      kind === 'refresh_token' ? tokens.refreshToken : usableAccessToken(tokens);
+    if (which.every((kind) => !stored(kind))) {
+      const already = tokens.accessToken === null && which.includes('access_token');
+      throw sessionError(
+        name,
+        `profile ${name} holds no ${which.join(' or ')} to revoke${already ? ' (its access token was revoked already)' : ''}`,
+        'no_stored_token',
+      );
+    }
+    const settings = this.settings();
+    const outcome: RevokeOutcome = { revoked: {}, skipped: [] };
+    try {
+      for (const kind of which) {
+        const token = stored(kind);
+        if (!token) {
+          outcome.skipped.push(kind);
+          onRevoked?.(kind, null);
+          continue;
+        }
+        const answer = await revokeToken(this.deps.send, settings, token, kind);
+        outcome.revoked[kind] = answer;
+        onRevoked?.(kind, answer);
+      }
+    } finally {
+      // What the service confirmed is forgotten even when a later call failed; a revoked refresh
+      // token ends its access token too (RFC 7009 §2.1).
+      if (outcome.revoked.refresh_token) await forgetTokens(this.deps.tokens, name, 'all');
+      else if (outcome.revoked.access_token) await forgetTokens(this.deps.tokens, name, 'access');
+    }
+    return outcome;
+  }
+
+  /**
+   * Logs out (SPEC §3 `logout`): revokes the access token, then the refresh token (best effort,
+   * each failure reported), then forgets both. Idempotent: logging out twice is not an error.
+   */
+  async logout(): Promise<LogoutOutcome> {
+    const { name } = this.load();
+    const tokens = await this.deps.tokens.load(name);
+    const outcome: LogoutOutcome = {
+      profile: name,
+      loggedIn: Boolean(tokens),
+      revoked: {},
+      failures: [],
+      forgotten: false,
+    };
+    if (!tokens) return outcome;
+    let settings: ResolvedSettings | undefined;
+    try {
+      settings = this.settings();
+      settings.endpoint('revoke');
+      settings.client();
+    } catch (error) {
+      if (!(error instanceof DasvcError)) throw error;
+      outcome.failures.push({ kind: 'all', error });
+      settings = undefined;
+    }
+    // The access token first, as in revoke({ all }).
+    const pairs: [TokenTypeHint, string | null][] = [
+      ['access_token', usableAccessToken(tokens)],
+      ['refresh_token', tokens.refreshToken],
+    ];
+    for (const [kind, token] of pairs) {
+      if (!token || !settings) continue;
+      try {
+        await revokeToken(this.deps.send, settings, token, kind);
+        outcome.revoked[kind] = true;
+      } catch (error) {
+        if (!(error instanceof DasvcError)) throw error;
+        outcome.revoked[kind] = false;
+        outcome.failures.push({ kind, error });
+      }
+    }
+    await forgetTokens(this.deps.tokens, name, 'all');
+    outcome.forgotten = true;
+    return outcome;
+  }
+
+  /**
+   * The authorization-code flow (SPEC §3 `login`), then the profile's settings and the tokens are
+   * stored (in the profiles file, or in this client alone with `store: 'memory'`).
+   */
+  async login(options: LoginOptions = {}): Promise<LoginOutcome> {
+    const { name } = this.load();
+    // Loaded on use: the flow's listener and PKCE stay off the rpc path.
+    const { loginWith } = await import('./login.js');
+    const outcome = await loginWith(this.settings(), name, options, this.deps);
+    this.reload();
+    return outcome;
+  }
+}
+
+/** A network or service failure while revoking, in words for people. */
+export function revokeFailureReason(error: DasvcError): string {
+  return error instanceof NetworkError ? 'the service could not be reached' : 'the service refused';
+}

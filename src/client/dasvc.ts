@@ -1,0 +1,63 @@
+import { UsageError } from '../errors.js';
+import { createHttpClient } from '../http/http-client.js';
+import type { SendFn } from '../http/types.js';
+import { configFile } from '../store/config-path.js';
+import { ProfileStore } from '../store/profile-store.js';
+import { fileTokenStore, memoryTokenStore } from '../store/token-store.js';
+import { Client } from './client.js';
+import type { SettingOptions } from './settings.js';
+
+/**
+ * Options of the programmatic client (SPEC §1): the settings of SPEC §2 named as the flags in
+ * camelCase, each falling back to its environment variable and then to the profile.
+ */
+export interface DasvcOptions extends Omit<SettingOptions, 'params'> {
+  /** Where the OAuth parameters go: `query` (SERVICE.md §4, default) or `body`. */
+  params?: 'query' | 'body';
+  /** The directory of the profiles file (default: DASVC_CONFIG_DIR, the OS config directory). */
+  configDir?: string;
+  /** `memory` keeps the tokens in this client alone; default: the profiles file, shared with the CLI. */
+  store?: 'file' | 'memory';
+  /** What a person should see (the login URL, progress); without it nothing is printed. */
+  tell?: (message: string) => void;
+  /** The environment to read variables from (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** The HTTP transport (default: the CLI's HTTP client with its timeouts and proxy support). */
+  send?: SendFn;
+  /** The clock (default: Date.now). */
+  now?: () => number;
+}
+
+/** The programmatic client (SPEC §1): what `dasvc(options?)` returns. */
+export type DasvcClient = Pick<
+  Client,
+  'login' | 'rpc' | 'batch' | 'accessToken' | 'refresh' | 'revoke' | 'logout' | 'status'
+>;
+
+/**
+ * Creates the programmatic client (SPEC §1): the CLI's own core, settings resolved and checked
+ * here (a bad one throws a DasvcError of kind `usage` naming the option), tokens in the profiles
+ * file shared with the CLI (or in memory), refreshed when due and after a 401.
+ */
+export function dasvc(options: DasvcOptions = {}): DasvcClient {
+  const env = options.env ?? process.env;
+  if (options.store !== undefined && options.store !== 'file' && options.store !== 'memory')
+    throw new UsageError(`store must be "file" or "memory", got ${JSON.stringify(options.store)}`, {
+      code: 'bad_setting',
+    });
+  const memory = options.store === 'memory';
+  const profiles = memory
+    ? undefined
+    : new ProfileStore(
+        configFile(options.configDir ? { ...env, DASVC_CONFIG_DIR: options.configDir } : env),
+      );
+  const send = options.send ?? createHttpClient({ env });
+  return new Client(options, {
+    env,
+    send,
+    now: options.now ?? Date.now,
+    profiles,
+    tokens: profiles ? fileTokenStore(profiles) : memoryTokenStore(),
+    ...(options.tell ? { tell: options.tell } : {}),
+  });
+}

@@ -1,0 +1,175 @@
+import type { ClientCredentials } from '../oauth/token-request.js';
+import { defaultEndpoints, type Endpoints, type ParamsPlacement } from '../oauth/endpoints.js';
+import type { Profile } from '../store/profile-store.js';
+import {
+  badSetting,
+  checkSetting,
+  ENDPOINT_SETTINGS,
+  missingSetting,
+  SETTINGS,
+  type SettingKey,
+  type SettingSpec,
+} from './settings.js';
+
+/** Where a value came from: an option (a CLI flag or a library option), the variable, the profile. */
+export type SettingSource = 'option' | 'env' | 'profile' | 'prompt';
+
+/** A resolved value and where it came from. */
+export interface Picked {
+  value: string;
+  source: SettingSource;
+}
+
+/** Asks for a missing setting on a terminal (SPEC §2); the CLI passes one only when interactive. */
+export interface Prompter {
+  input(
+    message: string,
+    options?: {
+      secret?: boolean;
+      default?: string;
+      /** True for an acceptable answer, else why not: said under the question, which is asked again. */
+      validate?: (value: string) => true | string;
+    },
+  ): Promise<string>;
+  select<T extends string>(message: string, choices: readonly T[], defaultValue?: T): Promise<T>;
+}
+
+type Given = Partial<Record<SettingKey, Picked>>;
+
+function givenValue(
+  spec: SettingSpec,
+  options: object,
+  env: NodeJS.ProcessEnv,
+): Picked | undefined {
+  const option = (options as Record<string, unknown>)[spec.key];
+  if (option !== undefined && (option !== '' || spec.emptyRefused)) {
+    if (typeof option !== 'string')
+      throw badSetting(spec, `must be a string, got ${typeof option}`);
+    return { value: checkSetting(spec, option), source: 'option' };
+  }
+  const fromEnv = env[spec.env];
+  if (fromEnv) return { value: checkSetting(spec, fromEnv), source: 'env' };
+  return undefined;
+}
+
+/**
+ * Every setting of SPEC §2, option > variable > profile, each value checked by the table. Options
+ * and variables are all checked when this is made, before any work: a bad value is a usage error
+ * even for a command that would not have read it, and even when not logged in.
+ */
+export class ResolvedSettings {
+  private constructor(
+    private readonly given: Given,
+    readonly profile: Profile | undefined,
+  ) {}
+
+  /** Checks every option and variable (SPEC §2); throws the usage error of the first bad one. */
+  static check(options: object, env: NodeJS.ProcessEnv): ResolvedSettings {
+    const given: Given = {};
+    for (const spec of Object.values(SETTINGS)) {
+      const picked = givenValue(spec, options, env);
+      if (picked) given[spec.key as SettingKey] = picked;
+    }
+    return new ResolvedSettings(given, undefined);
+  }
+
+  /** The same options and variables over a profile's stored settings. */
+  withProfile(profile: Profile | undefined): ResolvedSettings {
+    return new ResolvedSettings(this.given, profile);
+  }
+
+  /** The same settings with a base URL answered at the prompt. */
+  withBaseUrl(baseUrl: string | undefined): ResolvedSettings {
+    if (baseUrl === undefined) return this;
+    return new ResolvedSettings(
+      { ...this.given, baseUrl: { value: baseUrl, source: 'prompt' } },
+      this.profile,
+    );
+  }
+
+  /** A value given by option or variable alone, ignoring the profile. */
+  explicit(key: SettingKey): Picked | undefined {
+    return this.given[key];
+  }
+
+  /** option > variable > profile; empty strings count as unset. */
+  pick(key: SettingKey): Picked | undefined {
+    const given = this.given[key];
+    if (given) return given;
+    const stored = (this.profile as Record<string, unknown> | undefined)?.[key];
+    if (typeof stored === 'string' && stored !== '')
+      return { value: checkSetting(SETTINGS[key], stored), source: 'profile' };
+    return undefined;
+  }
+
+  value(key: SettingKey): string | undefined {
+    return this.pick(key)?.value;
+  }
+
+  /** A required value, or the usage error naming the flag and the variable. */
+  require(key: SettingKey): string {
+    const found = this.pick(key);
+    if (found) return found.value;
+    throw missingSetting(SETTINGS[key]);
+  }
+
+  /** A required value, asked for on the terminal when a prompter is given (SPEC §2 order). */
+  async ask(key: SettingKey, prompter: Prompter | undefined): Promise<string> {
+    const found = this.pick(key);
+    if (found) return found.value;
+    const spec: SettingSpec = SETTINGS[key];
+    if (prompter) {
+      const answer = (
+        await prompter.input(`${spec.label[0]!.toUpperCase()}${spec.label.slice(1)}:`, {
+          secret: spec.secret,
+        })
+      ).trim();
+      if (answer !== '') return checkSetting(spec, answer);
+    }
+    throw missingSetting(spec);
+  }
+
+  /** Parameter placement: option > variable > profile > `query` (SERVICE.md §4 default). */
+  placement(): ParamsPlacement {
+    return (this.value('params') as ParamsPlacement | undefined) ?? 'query';
+  }
+
+  /** Client credentials, or the usage error naming what is missing. */
+  client(): ClientCredentials {
+    return { clientId: this.require('clientId'), clientSecret: this.require('clientSecret') };
+  }
+
+  /**
+   * Endpoint URLs: option > variable > the profile's stored URL > default from the base URL
+   * (SERVICE.md §4). Stored URLs belong to the stored base URL, so they are ignored when another
+   * base URL is given.
+   */
+  endpoints(): Partial<Endpoints> {
+    const baseUrl = this.value('baseUrl');
+    const defaults = baseUrl === undefined ? undefined : defaultEndpoints(baseUrl);
+    const storedBase = this.profile?.baseUrl;
+    const sameBase =
+      baseUrl !== undefined &&
+      storedBase !== undefined &&
+      checkSetting(SETTINGS.baseUrl, storedBase) === baseUrl;
+    const stored = baseUrl === undefined || sameBase ? (this.profile?.endpoints ?? {}) : {};
+    const out: Partial<Endpoints> = {};
+    for (const [name, spec] of ENDPOINT_SETTINGS) {
+      const explicit = this.given[spec.key as SettingKey]?.value;
+      const storedUrl = stored[name];
+      const value =
+        explicit ?? (storedUrl === undefined ? undefined : checkSetting(spec, storedUrl));
+      const chosen = value ?? defaults?.[name];
+      if (chosen !== undefined) out[name] = chosen;
+    }
+    return out;
+  }
+
+  /** One endpoint URL, or the usage error naming the base URL and the endpoint's own setting. */
+  endpoint(name: keyof Endpoints): string {
+    const url = this.endpoints()[name];
+    if (url !== undefined) return url;
+    const spec = ENDPOINT_SETTINGS.find(([n]) => n === name)![1];
+    throw missingSetting(SETTINGS.baseUrl, spec);
+  }
+}

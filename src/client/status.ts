@@ -1,0 +1,49 @@
+import { canRefresh, isExpired, secondsLeft } from '../store/expiry.js';
+import type { Profile, StoredTokens } from '../store/profile-store.js';
+
+/** A session's state as scripts and integrators read it (SPEC §3 `token status --json`), never a token. */
+export interface SessionStatus {
+  profile: string;
+  loggedIn: boolean;
+  /** A live access token, or a refresh still possible (SERVICE.md §4.3). */
+  usable: boolean;
+  baseUrl: string | null;
+  clientId: string | null;
+  scope: string | null;
+  expiresAt: string | null;
+  expiresIn: number | null;
+  expired: boolean;
+  revoked: boolean;
+  refreshable: boolean;
+  obtainedAt: string | null;
+}
+
+/** The state of one profile's session at `now` (pure). */
+export function sessionStatus(
+  name: string,
+  profile: Profile | undefined,
+  tokens: StoredTokens | undefined,
+  now: number,
+): SessionStatus {
+  const left = tokens ? secondsLeft(tokens, now) : null;
+  const revoked = tokens ? tokens.accessToken === null : false;
+  const refreshable = tokens ? canRefresh(tokens, now) : false;
+  const expired = tokens ? isExpired(tokens, now) : false;
+  return {
+    profile: name,
+    loggedIn: Boolean(tokens),
+    usable: Boolean(tokens) && (refreshable || (!revoked && !expired)),
+    baseUrl: profile?.baseUrl ?? null,
+    clientId: profile?.clientId ?? null,
+    scope: profile?.scope ?? null,
+    expiresAt:
+      tokens?.expiresAt === null || tokens === undefined
+        ? null
+        : new Date(tokens.expiresAt).toISOString(),
+    expiresIn: left === null ? null : Math.floor(left),
+    expired,
+    revoked,
+    refreshable,
+    obtainedAt: tokens ? new Date(tokens.obtainedAt).toISOString() : null,
+  };
+}

@@ -1,0 +1,88 @@
+import type { ProfileStore, StoreData, StoredTokens } from './profile-store.js';
+
+/** Writes a profile's tokens (undefined forgets them); prepared before it is handed out. */
+export type SaveTokens = (tokens: StoredTokens | undefined) => Promise<void>;
+
+/**
+ * Where a profile's tokens live, behind one small interface: the config file today, the OS
+ * keychain or memory (`store: 'memory'`) as other implementations. The client reads and writes
+ * tokens through this alone.
+ */
+export interface TokenStore {
+  /** The profile's tokens as stored now (no lock). */
+  load(profile: string): Promise<StoredTokens | undefined>;
+  /**
+   * Runs `fn` holding the cross-process lock, with the tokens read afresh under it and `save`
+   * ready: everything a write needs is loaded and opened before `fn` runs, so that a refresh can
+   * store the rotated pair as the first thing after the service's answer (issue 14.3).
+   */
+  update<T>(
+    profile: string,
+    fn: (tokens: StoredTokens | undefined, save: SaveTokens) => Promise<T>,
+  ): Promise<T>;
+  /** Replaces the profile's tokens under the lock without reading the old ones (a new login). */
+  replace(profile: string, tokens: StoredTokens): Promise<void>;
+}
+
+/**
+ * The one encoding of a revoked access token in the store (SPEC §2): `accessToken: null`, the
+ * expiry kept. Older files wrote an empty string or `accessRevoked: true`; both read as null.
+ */
+export function normalizeTokens(tokens: StoredTokens | undefined): StoredTokens | undefined {
+  if (tokens === undefined) return undefined;
+  const { accessRevoked, ...rest } = tokens;
+  const revoked = accessRevoked === true || rest.accessToken === '' || rest.accessToken === null;
+  return { ...rest, accessToken: revoked ? null : rest.accessToken };
+}
+
+/** Tokens kept in the config file of a ProfileStore, under its lock file. */
+export function fileTokenStore(store: ProfileStore): TokenStore {
+  const open = (
+    profile: string,
+    fn: (data: StoreData, save: SaveTokens) => Promise<void | unknown>,
+  ) =>
+    store.locked(async () => {
+      const write = await store.openWriter();
+      const data = store.read();
+      const save: SaveTokens = async (tokens) => {
+        const profiles = (data.profiles ??= {});
+        const entry = (profiles[profile] ??= {});
+        if (tokens === undefined) delete entry.tokens;
+        else entry.tokens = tokens;
+        write(data);
+      };
+      return fn(data, save);
+    });
+  return {
+    load: async (profile) => normalizeTokens(store.read().profiles?.[profile]?.tokens),
+    update: (profile, fn) =>
+      open(profile, (data, save) =>
+        fn(normalizeTokens(data.profiles?.[profile]?.tokens), save),
+      ) as ReturnType<typeof fn>,
+    replace: async (profile, tokens) => {
+      await open(profile, (_data, save) => save(tokens));
+    },
+  };
+}
+
+/** Tokens held by one client object alone (SPEC §1 `store: 'memory'`); calls are serialised. */
+export function memoryTokenStore(): TokenStore {
+  const held = new Map<string, StoredTokens>();
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    load: async (profile) => held.get(profile),
+    update: (profile, fn) => {
+      const run = queue.then(() =>
+        fn(held.get(profile), async (tokens) => {
+          if (tokens === undefined) held.delete(profile);
+          else held.set(profile, tokens);
+        }),
+      );
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    replace: async (profile, tokens) => {
+      held.set(profile, tokens);
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { run as loginRun } from '../../src/cli/commands/login/run.js';
+import { run as logoutRun } from '../../src/cli/commands/logout/run.js';
+import { run as rpcRun } from '../../src/cli/commands/rpc/run.js';
+import { run as printRun } from '../../src/cli/commands/token/print.js';
+import { run as refreshRun } from '../../src/cli/commands/token/refresh.js';
+import { run as revokeRun } from '../../src/cli/commands/token/revoke.js';
+import { run as statusRun } from '../../src/cli/commands/token/status.js';
+import { dasvc, UsageError } from '../../src/index.js';
+import { createMockApp } from '../../src/mock/index.js';
+import {
+  cleanup,
+  failure,
+  fakeTerminal,
+  type FakeOptions,
+  type FakeTerminal,
+} from '../helpers/cli-in-process.js';
+import { appTransport, approvingBrowser } from '../helpers/in-process.js';
+
+const app = createMockApp({ autoApprove: 'alice', log: () => undefined });
+const send = appTransport(app);
+const terminals: FakeTerminal[] = [];
+afterAll(async () => {
+  for (const terminal of terminals) cleanup(terminal);
+  await app.close();
+});
+
+function terminal(options: Partial<FakeOptions> = {}): FakeTerminal {
+  const made = fakeTerminal({ send, openBrowser: approvingBrowser(app), ...options });
+  terminals.push(made);
+  return made;
+}
+
+const LOGIN = {
+  baseUrl: 'http://das.test',
+  clientId: 'demo-client',
+  clientSecret: 'demo-secret',
+  scope: 'crm wiki',
+};
+
+/** Every command that reads the settings of SPEC §2, run in-process with its typed options. */
+const COMMANDS: [string, (options: object, t: FakeTerminal) => Promise<void>][] = [
+  ['login', (o, t) => loginRun({ ...o, browser: true }, t.deps)],
+  ['logout', (o, t) => logoutRun(o, t.deps)],
+  ['token status', (o, t) => statusRun(o, t.deps)],
+  ['token print', (o, t) => printRun(o, t.deps)],
+  ['token refresh', (o, t) => refreshRun(o, t.deps)],
+  ['token revoke', (o, t) => revokeRun(o, t.deps)],
+  [
+    'rpc',
+    (o, t) => rpcRun({ ...o, scope: 'crm', method: 'contacts.list', paramItems: [] }, t.deps),
+  ],
+];
+
+const BAD: [string, object, NodeJS.ProcessEnv][] = [
+  ['--params bogus', { params: 'bogus' }, {}],
+  ['DASVC_PARAMS=bogus', {}, { DASVC_PARAMS: 'bogus' }],
+  ['--base-url ftp://x', { baseUrl: 'ftp://x' }, {}],
+  ['DASVC_BASE_URL=ftp://x', {}, { DASVC_BASE_URL: 'ftp://x' }],
+  ['--api-url without {scope}', { apiUrl: 'http://das.test/api' }, {}],
+  ['DASVC_REVOKE_URL=nope', {}, { DASVC_REVOKE_URL: 'nope' }],
+];
+
+describe('one bad setting: one exit code and one message, in every command and in the library', () => {
+  it.each(BAD)('%s', async (_name, options, env) => {
+    const library = failure(Promise.resolve().then(() => dasvc({ ...options, env })));
+    const expected = await library;
+    expect(expected).toBeInstanceOf(UsageError);
+    expect(expected).toMatchObject({ kind: 'usage', exitCode: 2, code: 'bad_setting' });
+    for (const [command, run] of COMMANDS) {
+      // Not logged in: the bad setting is still what is reported.
+      const t = terminal();
+      const error = await failure(
+        (async () => run(options, terminal({ env, configDir: t.configDir })))(),
+      );
+      expect(error, command).toBeInstanceOf(UsageError);
+      expect((error as Error).message, command).toBe((expected as Error).message);
+      expect(t.stdout.text, command).toBe('');
+    }
+  });
+});
+
+describe('the library and the CLI share one profile (SPEC §1)', () => {
+  it('dasvc() does what dasvc rpc does, refreshes after a 401, and the CLI goes on with its pair', async () => {
+    const t = terminal();
+    await loginRun({ ...LOGIN, browser: true }, t.deps);
+    const client = dasvc({ env: { DASVC_CONFIG_DIR: t.configDir }, send });
+    const viaLibrary = await client.rpc<{ id: number }[]>('crm', 'contacts.list');
+    await rpcRun({ scope: 'crm', method: 'contacts.list', paramItems: [] }, t.deps);
+    expect(JSON.parse(t.stdout.text.trim().split('\n').pop()!)).toEqual(viaLibrary);
+
+    // The service stops accepting the stored access token (as when another party revoked it).
+    const before = t.store.profile('default')!.tokens!;
+    const revoked = await app(
+      new Request(
+        `http://das.test/webservice/authorize/revoke?token=${before.accessToken}&token_type_hint=access_token&client_id=demo-client&client_secret=demo-secret`,
+        { method: 'POST' },
+      ),
+    );
+    expect(revoked.status).toBe(200);
+    expect(await client.rpc('crm', 'contacts.list')).toEqual(viaLibrary);
+    const after = t.store.profile('default')!.tokens!;
+    expect(after.accessToken).not.toBe(before.accessToken);
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+
+    // The CLI uses the pair the library stored: no refresh needed, the token works.
+    const printed = terminal({ configDir: t.configDir });
+    await printRun({}, printed.deps);
+    expect(printed.stdout.text.trim()).toBe(after.accessToken);
+    const status = terminal({ configDir: t.configDir, json: true });
+    await statusRun({}, status.deps);
+    expect(JSON.parse(status.stdout.text)).toMatchObject({ profile: 'default', revoked: false });
+    expect(t.store.profile('default')!.tokens).toEqual(after);
+  });
+
+  it('store: memory keeps the tokens in the client alone', async () => {
+    const t = terminal();
+    const client = dasvc({
+      ...LOGIN,
+      env: { DASVC_CONFIG_DIR: t.configDir },
+      store: 'memory',
+      send,
+    });
+    await client.login({ openBrowser: approvingBrowser(app) });
+    expect(await client.status()).toMatchObject({ loggedIn: true, usable: true });
+    expect(t.store.read()).toEqual({});
+    await client.logout();
+    expect(await client.status()).toMatchObject({ loggedIn: false });
+  });
+});

@@ -1,0 +1,66 @@
+// Recipe: the README's library example ("Use dasvc from your code"), taken from the README and run
+// exactly as written, as an integrator's script importing the package by name, against the mock.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, STANDIN_BROWSER, startMockForCli } from '../helpers/cli.js';
+
+const mock = startMockForCli({ autoApprove: 'alice' });
+// Inside the package's own folder, `import … from 'dasvc'` resolves to the package itself.
+const scratch = join(ROOT, '.tmp');
+mkdirSync(scratch, { recursive: true });
+const work = mkdtempSync(join(scratch, 'dasvc-readme-'));
+const home = mkdtempSync(join(tmpdir(), 'dasvc-readme-home-'));
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+  try {
+    rmdirSync(scratch); // only when no one else left anything there
+  } catch {
+    // not empty: another test's files
+  }
+});
+
+/** The first ```js block under the heading, as the README shows it. */
+function readmeBlock(heading: string): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf(`\n${heading}\n`));
+  const block = /```js\n([\s\S]*?)```/.exec(section);
+  if (!block) throw new Error(`no js block under ${heading}`);
+  return block[1]!;
+}
+
+function node(file: string, env: Record<string, string>) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [file], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('the README library example', () => {
+  it('runs as written: login, rpc, refresh, a refused call, status, logout', async () => {
+    const file = join(work, 'example.mjs');
+    writeFileSync(file, readmeBlock('### Use dasvc from your code'));
+    const result = await node(file, {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      DASVC_CONFIG_DIR: home,
+      DASVC_BASE_URL: mock.url,
+      BROWSER: `${process.execPath} ${STANDIN_BROWSER}`,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(JSON.parse(lines[0]!.replace(/'/g, '"'))).toEqual(['Ada Lovelace', 'Grace Hopper']);
+    expect(lines[1]).toBe('refreshed');
+    expect(lines[2]).toMatch(/^service 1 /);
+    expect(result.stdout).toContain('loggedIn: true');
+    expect(result.stderr).toContain('/webservice/authorize/?response_type=code');
+  });
+});
