@@ -7,9 +7,16 @@ const ROOT = join(import.meta.dirname, '../..');
 /** Top-level folders that are not source: generated, installed, or the machinery's. */
 const NOT_SOURCE = new Set(['node_modules', 'dist', 'coverage', '.git', '.tmp', '.ci']);
 
+/** Whether a folder holds a file somewhere below it (git keeps no empty folders). */
+function holdsFiles(dir: string): boolean {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).some(
+    (entry) => !entry.isDirectory() || holdsFiles(`${dir}${entry.name}/`),
+  );
+}
+
 function foldersUnder(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
+    .filter((entry) => entry.isDirectory() && holdsFiles(`${dir}${entry.name}/`))
     .flatMap((entry) => {
       const path = `${dir}${entry.name}/`;
       return [path, ...foldersUnder(path)];
