@@ -48,7 +48,7 @@ async function measure(cases) {
 function startMock() {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, 'mock', '--port', '0', '--quiet'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'ignore'],
     });
     let out = '';
     child.stdout.on('data', (c) => {

@@ -335,7 +335,12 @@ async function memoryChild(count) {
     return Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
   };
   let started = performance.now();
-  for (let i = 0; i < count; i++) state.mint(grant);
+  // In turns of 10 000, as requests would come: sweeps started meanwhile get their turns too.
+  for (let i = 0; i < count; i++) {
+    state.mint(grant);
+    if (i % 10_000 === 9_999) await new Promise((r) => setImmediate(r));
+  }
+  while (state.sweeping) await new Promise((r) => setImmediate(r));
   const mintSeconds = (performance.now() - started) / 1000;
   const rssBefore = await rss();
   state.advance(2 * 86400);

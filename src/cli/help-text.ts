@@ -10,7 +10,7 @@ const EXAMPLES: Record<string, string[]> = {
     'dasvc login --base-url http://127.0.0.1:8080 --client-id demo-client --client-secret demo-secret --scope "crm wiki"',
     'dasvc login --profile work --no-browser',
   ],
-  logout: ['dasvc logout', 'dasvc --profile work logout'],
+  logout: ['dasvc logout', 'dasvc logout --forget'],
   token: ['dasvc token status', 'dasvc token refresh'],
   'token status': ['dasvc token status', 'dasvc token status --json'],
   'token print': ['dasvc token print', 'curl -H "Authorization: Bearer $(dasvc token print)" …'],
@@ -41,6 +41,19 @@ const EXAMPLES: Record<string, string[]> = {
   ],
 };
 
+/**
+ * The connection flags (SPEC §2) a command accepts but never reads, left out of its help: the
+ * endpoints it does not call. They stay accepted, so that a script passing one set of flags to
+ * every command keeps working.
+ */
+const UNUSED_FLAGS: Record<string, string[]> = {
+  logout: ['--authorize-url', '--token-url', '--refresh-url', '--api-url'],
+  'token print': ['--authorize-url', '--token-url', '--revoke-url', '--api-url'],
+  'token refresh': ['--authorize-url', '--token-url', '--revoke-url', '--api-url'],
+  'token revoke': ['--authorize-url', '--token-url', '--refresh-url', '--api-url'],
+  rpc: ['--authorize-url', '--token-url', '--revoke-url'],
+};
+
 function pathOf(command: Command): string {
   const names: string[] = [];
   for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
@@ -54,11 +67,13 @@ export function examplesOf(path: string): string[] {
 
 /**
  * Every command's help and errors as SPEC §3 wants them: its examples and the global flags in its
- * `--help`; usage errors in the one style of dasvc (`dasvc: <what>`, then `hint: <what to do>`).
+ * `--help`, not the flags it does not read; usage errors in the one style of dasvc (`dasvc: <what>`, then `hint: <what to do>`).
  */
 export function shapeHelp(command: Command): void {
   const path = pathOf(command);
   command.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+  const unused = new Set(UNUSED_FLAGS[path] ?? []);
+  for (const option of command.options) if (unused.has(option.long ?? '')) option.hideHelp();
   const examples = examplesOf(path);
   if (examples.length > 0)
     command.addHelpText('after', `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`);

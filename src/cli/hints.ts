@@ -30,20 +30,38 @@ export function hintFor(error: DasvcError): string | undefined {
   if (error.code !== undefined && Object.hasOwn(BY_CODE, error.code)) return BY_CODE[error.code];
   const detail = (
     typeof error.detail === 'object' && error.detail !== null ? error.detail : {}
-  ) as {
-    profile?: unknown;
-    scope?: unknown;
-  };
+  ) as RefusalDetail;
   if (
     error.code !== undefined &&
     SESSION_CODES.has(error.code) &&
     typeof detail.profile === 'string'
   )
     return loginHint(detail.profile);
-  if (
-    (error.code === 'invalid_token' || error.code === 'insufficient_scope') &&
-    typeof detail.scope === 'string'
-  )
-    return `dasvc login --scope ${detail.scope}`;
+  if (error.code === 'invalid_token' || error.code === 'insufficient_scope')
+    return refusedTokenHint(error.code, detail);
   return undefined;
+}
+
+/** What the client tells about a refused token (src/client/client.ts `refusedToken`). */
+interface RefusalDetail {
+  profile?: unknown;
+  scope?: unknown;
+  granted?: unknown;
+  tokenFrom?: unknown;
+}
+
+/**
+ * Issue 9.6: a token given as `--token`/`DASVC_TOKEN` is what to fix; a 403 asks for a login with
+ * the scope the profile holds and the one it lacks (a login with the lacking one alone would drop
+ * the others), in the same profile; a 401 asks for the profile's login as it is, never a --scope.
+ */
+function refusedTokenHint(code: string, detail: RefusalDetail): string | undefined {
+  const scope = typeof detail.scope === 'string' ? detail.scope : undefined;
+  if (typeof detail.tokenFrom === 'string')
+    return `${detail.tokenFrom} holds a token the service refused${code === 'insufficient_scope' && scope ? ` for scope ${scope}` : ''}: give a valid access token (dasvc token print prints the stored one), or leave it out to use the profile`;
+  if (typeof detail.profile !== 'string') return scope ? `dasvc login --scope ${scope}` : undefined;
+  if (code === 'invalid_token' || !scope) return loginHint(detail.profile);
+  const granted = typeof detail.granted === 'string' ? detail.granted.split(/\s+/) : [];
+  const union = [...new Set([...granted, scope].filter(Boolean))].join(' ');
+  return `${loginHint(detail.profile)} --scope ${union.includes(' ') ? `"${union}"` : union}`;
 }

@@ -173,21 +173,36 @@ export class Client {
     const url = apiUrlFor(this.settings(needProfile).endpoint('api'), scope);
     const call = async (token: string): Promise<ApiAnswer> =>
       processApiResponse(await this.deps.send(buildApiRequest(url, token, body)), scope, body);
-    if (explicit !== undefined) return call(explicit);
+    if (explicit !== undefined) {
+      try {
+        return await call(explicit);
+      } catch (error) {
+        // A refused token given as an option or variable: that is what to fix (issue 9.6).
+        const from = this.given.explicit('token')?.source === 'env' ? 'DASVC_TOKEN' : '--token';
+        throw refusedToken(error, { scope, tokenFrom: from });
+      }
+    }
     const session = this.session();
     const { tokens } = await currentTokens(session);
+    const { name, profile } = this.load();
+    // The profile's scope as stored, for a hint that keeps it (issue 9.6); never changed here.
+    const about = { scope, profile: name, granted: profile?.scope ?? '' };
     try {
       return await call(tokens.accessToken);
     } catch (error) {
       if (!(error instanceof AuthError) || error.status !== 401 || tokens.refreshToken === null)
-        throw error;
+        throw refusedToken(error, about);
       let retry;
       try {
         retry = await currentTokens(session, { rejected: tokens.accessToken });
       } catch {
-        throw error;
+        throw refusedToken(error, about);
       }
-      return call(retry.tokens.accessToken);
+      try {
+        return await call(retry.tokens.accessToken);
+      } catch (again) {
+        throw refusedToken(again, about);
+      }
     }
   }
 
@@ -302,7 +317,7 @@ export class Client {
    * Logs out (SPEC §3 `logout`): revokes the access token, then the refresh token (best effort,
    * each failure reported), then forgets both. Idempotent: logging out twice is not an error.
    */
-  async logout(): Promise<LogoutOutcome> {
+  async logout(options: { forget?: boolean } = {}): Promise<LogoutOutcome> {
     const { name } = this.load();
     const tokens = await this.deps.tokens.load(name);
     const outcome: LogoutOutcome = {
@@ -339,8 +354,12 @@ export class Client {
         outcome.failures.push({ kind, error });
       }
     }
-    await forgetTokens(this.deps.tokens, name, 'all');
-    outcome.forgotten = true;
+    // SPEC §3: when the service could not be reached or refused, the tokens are kept (they may
+    // still be valid there) unless `forget`; what it confirmed revoked is forgotten either way.
+    if (outcome.failures.length === 0 || options.forget) {
+      await forgetTokens(this.deps.tokens, name, 'all');
+      outcome.forgotten = true;
+    } else if (outcome.revoked.access_token) await forgetTokens(this.deps.tokens, name, 'access');
     return outcome;
   }
 
@@ -361,4 +380,18 @@ export class Client {
 /** A network or service failure while revoking, in words for people. */
 export function revokeFailureReason(error: DasvcError): string {
   return error instanceof NetworkError ? 'the service could not be reached' : 'the service refused';
+}
+
+/**
+ * An API refusal of the token (HTTP 401/403) with what the CLI needs for its hint (SPEC §4): the
+ * scope asked for, and where the token came from or which profile (and stored scope) it is.
+ */
+function refusedToken(error: unknown, detail: Record<string, string>): unknown {
+  if (!(error instanceof AuthError) || (error.status !== 401 && error.status !== 403)) return error;
+  return new AuthError(error.message, {
+    ...(error.code === undefined ? {} : { code: error.code }),
+    status: error.status,
+    detail,
+    cause: error,
+  });
 }

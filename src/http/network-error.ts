@@ -5,37 +5,109 @@ interface FailureLike {
   name?: string;
   code?: string;
   message?: string;
-  cause?: { code?: string; message?: string };
+  hostname?: string;
+  cause?: { code?: string; message?: string; hostname?: string };
+}
+
+/** A TLS failure in words, by OpenSSL's or node's code; undefined when the code is not about TLS. */
+function tlsReason(code: string): string | undefined {
+  if (code === 'CERT_HAS_EXPIRED') return 'its certificate has expired';
+  if (code === 'CERT_NOT_YET_VALID') return 'its certificate is not valid yet';
+  if (code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN')
+    return 'its certificate is self-signed and not trusted here';
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH')
+    return 'its certificate is for another host name';
+  if (code.startsWith('UNABLE_TO_') || code === 'CERT_UNTRUSTED')
+    return "its certificate's issuer is not trusted here";
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'EPROTO' || code.startsWith('ERR_SSL_'))
+    return 'it did not answer in TLS (an http:// address given as https://?)';
+  if (code.startsWith('ERR_TLS_') || code.startsWith('CERT_')) return 'the TLS handshake failed';
+  return undefined;
 }
 
 /**
  * The one place where a failed exchange becomes a NetworkError (SPEC §4, exit 4), for both
- * transports (node:http direct, undici through a proxy), without echoing anything secret: the
- * sentence names the origin only, never the path or query.
+ * transports: a sentence that says what happened (refused, reset, timed out, DNS, TLS) and where
+ * (the URL without its query, which may carry secrets), a hint, and a stable `code`; never a
+ * library's code such as UND_ERR_SOCKET (issue 9.8).
  */
 export function networkErrorFrom(error: unknown, url: string, timeoutMs: number): NetworkError {
-  const origin = safeOrigin(url);
+  const where = safeUrl(url);
   const err = error as FailureLike | undefined;
+  const make = (message: string, code: string, hint?: string) =>
+    new NetworkError(message, { code, cause: error, ...(hint ? { hint } : {}) });
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') {
-    return new NetworkError(`no answer from ${origin} within ${timeoutMs / 1000} s`, {
-      code: 'timeout',
-      cause: error,
-    });
+    return make(
+      `no answer from ${where} within ${timeoutMs / 1000} s (timed out)`,
+      'timeout',
+      'try again; DASVC_HTTP_TIMEOUT=<seconds> allows more time',
+    );
   }
   // fetch wraps the socket error as `cause`; node:http hands it over as is.
   const inner = err?.cause ?? (typeof err?.code === 'string' ? err : undefined);
-  const code = inner?.code ?? 'fetch_failed';
-  const detail = inner?.message ?? (error instanceof Error ? error.message : String(error));
-  return new NetworkError(`cannot reach ${origin}: ${code === 'fetch_failed' ? detail : code}`, {
-    code,
-    cause: error,
-  });
+  const code = inner?.code ?? '';
+  const host = hostOf(url);
+  if (code === 'ECONNREFUSED')
+    return make(
+      `cannot connect to ${where}: connection refused (nothing listens at ${host})`,
+      'connection_refused',
+      'check the address, and that the service is running',
+    );
+  if (['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'].includes(code))
+    return make(
+      `the connection to ${where} was closed before the answer came (connection reset)`,
+      'connection_reset',
+      'try again; if it keeps happening, a proxy or the service drops the request',
+    );
+  if (['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT'].includes(code))
+    return make(
+      `connecting to ${where} timed out`,
+      'timeout',
+      'check the address and your network; DASVC_HTTP_TIMEOUT=<seconds> allows more time',
+    );
+  if (['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA'].includes(code))
+    return make(
+      `cannot find the host ${host} (DNS lookup ${code === 'EAI_AGAIN' ? 'failed for now' : 'found no such name'}) for ${where}`,
+      'dns',
+      'check the host name in the base URL, and your network or DNS settings',
+    );
+  if (['EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'].includes(code))
+    return make(
+      `cannot reach ${where}: no route to ${host}`,
+      'unreachable',
+      'check your network connection (and VPN or proxy settings)',
+    );
+  const tls = tlsReason(code);
+  if (tls)
+    return make(
+      `TLS with ${host} failed for ${where}: ${tls}`,
+      'tls',
+      code.includes('SELF_SIGNED') || code.startsWith('UNABLE_TO')
+        ? 'NODE_EXTRA_CA_CERTS=<ca.pem> adds the CA that signed it'
+        : undefined,
+    );
+  return make(`the exchange with ${where} failed: ${plainReason(inner, error)}`, 'network');
 }
 
-function safeOrigin(url: string): string {
+/** The failure's own words without a library's code in them. */
+function plainReason(inner: FailureLike['cause'], error: unknown): string {
+  const text = inner?.message ?? (error instanceof Error ? error.message : String(error));
+  return text.replace(/\b(?:UND_ERR|ERR)_[A-Z_]+\b:?\s*/g, '').trim() || 'the connection failed';
+}
+
+function safeUrl(url: string): string {
   try {
-    return new URL(url).origin;
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
   } catch {
     return 'the service';
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the host';
   }
 }

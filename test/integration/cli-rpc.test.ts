@@ -174,13 +174,14 @@ describe('dasvc rpc', () => {
     expect((await runCli(['rpc', 'crm', 'contacts.list', '--bogus-flag'], dir)).code).toBe(2);
   });
 
-  it('401 → exit 3 with a login hint; 403 → exit 3 naming the scope; 404 → exit 1', async () => {
+  it('401 → exit 3 blaming the token given; 403 → exit 3, a login with both scopes; 404 → exit 1', async () => {
     const bad = await runCli(['rpc', 'crm', 'contacts.list', '--token', 'not-a-real-token'], dir);
     expect(bad.code).toBe(3);
-    expect(bad.stderr).toContain('hint: dasvc login --scope crm');
+    expect(bad.stderr).toContain('hint: --token holds a token the service refused');
     const forbidden = await runCli(['rpc', 'wiki', 'pages.list'], dir);
     expect(forbidden.code).toBe(3);
-    expect(forbidden.stderr).toContain('dasvc login --scope wiki');
+    // The login keeps the scope the profile holds (issue 9.6: it hinted --scope wiki alone).
+    expect(forbidden.stderr).toContain('hint: dasvc login --scope "crm wiki"');
     const unknown = await runCli(['rpc', 'nosuchinstance', 'x.y'], dir);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('404');
@@ -226,7 +227,9 @@ describe('dasvc rpc', () => {
       freshConfigDir(),
     );
     expect(result.code).toBe(4);
-    expect(result.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/);
+    expect(result.stderr).toMatch(
+      /^dasvc: cannot connect to http:\/\/127\.0\.0\.1:\d+\/webservice\/json\/crm: connection refused/,
+    );
   });
 
   it('HTTP 500 → exit 1; a dropped connection → exit 4', async () => {

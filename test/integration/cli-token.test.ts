@@ -224,7 +224,7 @@ describe('dasvc token', () => {
     expect(() => readFileSync(join(empty, 'config.json'))).toThrow();
   });
 
-  it('logout: revokes both at the service, forgets them, says so when the service is unreachable', async () => {
+  it('logout: revokes both at the service and forgets them; unreachable, keeps them unless --forget', async () => {
     const dir = await loggedIn();
     const tokens = storedTokens(dir);
     await clearJournal(mock.url);
@@ -244,9 +244,17 @@ describe('dasvc token', () => {
 
     const offline = await loggedIn();
     const unreachable = await runCli(['logout', '--base-url', 'http://127.0.0.1:9'], offline);
-    expect(unreachable.code).toBe(0);
-    expect(unreachable.stderr).toMatch(/could not be reached/);
-    expect(unreachable.stderr).toMatch(/Logged out locally/);
+    // SPEC §3: kept (they may still be valid there), the failure's exit code, --forget offered.
+    expect(unreachable.code).toBe(4);
+    expect(unreachable.stderr).toMatch(/hint: dasvc logout --forget/);
+    expect((await runCli(['token', 'status'], offline)).code).toBe(0);
+    const forgotten = await runCli(
+      ['logout', '--base-url', 'http://127.0.0.1:9', '--forget'],
+      offline,
+    );
+    expect(forgotten.code).toBe(0);
+    expect(forgotten.stderr).toMatch(/could not be reached/);
+    expect(forgotten.stderr).toMatch(/Logged out locally/);
     expect((await runCli(['token', 'status'], offline)).code).toBe(3);
   });
 });

@@ -1,9 +1,15 @@
-// Interactive prompts on a real pseudo-terminal (SPEC §2, §3): Ctrl-C at any prompt exits 130 with
-// nothing more printed; init asks again after a bad profile name.
+// dasvc on a real pseudo-terminal (SPEC §2, §3): Ctrl-C at any prompt exits 130 with nothing more
+// printed; init asks again after a bad profile name; login and refresh say their summary once.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, freshConfigDir } from '../helpers/cli.js';
+import {
+  BIN,
+  freshConfigDir,
+  loginArgs,
+  STANDIN_BROWSER,
+  startMockForCli,
+} from '../helpers/cli.js';
 import { onTerminal, SCRIPT } from '../helpers/terminal.js';
 
 const dirs: string[] = [];
@@ -60,5 +66,25 @@ describe.skipIf(!existsSync(SCRIPT) && !process.env.CI)('prompts on a terminal',
       profiles: Record<string, { scope: string }>;
     };
     expect(Object.keys(config.profiles)).toEqual(['work']);
+  });
+});
+
+describe.skipIf(!existsSync(SCRIPT) && !process.env.CI)('summaries on a terminal', () => {
+  const mock = startMockForCli();
+
+  it('login and token refresh say their summary once (issue 9.11)', async () => {
+    const dir = freshConfigDir();
+    dirs.push(dir);
+    const env = { PATH: process.env.PATH ?? '', HOME: dir, DASVC_CONFIG_DIR: dir };
+    const login = onTerminal([process.execPath, BIN, ...loginArgs(mock.url, 'crm')], {
+      ...env,
+      BROWSER: `${process.execPath} ${STANDIN_BROWSER}`,
+    });
+    const loggedIn = await login.exited;
+    expect(loggedIn.code, loggedIn.screen).toBe(0);
+    expect(loggedIn.screen.match(/access token expires/g), loggedIn.screen).toHaveLength(1);
+    const refresh = await onTerminal([process.execPath, BIN, 'token', 'refresh'], env).exited;
+    expect(refresh.code, refresh.screen).toBe(0);
+    expect(refresh.screen.match(/expires/g), refresh.screen).toHaveLength(1);
   });
 });

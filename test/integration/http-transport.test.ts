@@ -73,15 +73,16 @@ describe('transport choice (SPEC §1: node:http direct, undici EnvHttpProxyAgent
     const request = discover(url);
     const direct = await createHttpClient({ env: {} })(request).catch((e: unknown) => e);
     expect(direct).toBeInstanceOf(NetworkError);
-    expect((direct as NetworkError).message).toBe(`cannot reach ${url}: ECONNREFUSED`);
+    const sentence = `cannot connect to ${url}/_mock/tokens: connection refused (nothing listens at ${new URL(url).host})`;
+    expect((direct as NetworkError).message).toBe(sentence);
     const viaProxy = await createHttpClient({ env: { HTTP_PROXY: url } })(request).catch(
       (e: unknown) => e,
     );
     expect(viaProxy).toBeInstanceOf(NetworkError);
-    expect((viaProxy as NetworkError).message).toBe(`cannot reach ${url}: ECONNREFUSED`);
+    expect((viaProxy as NetworkError).message).toBe(sentence);
   });
 
-  it('times out with the same sentence, naming the origin only', async () => {
+  it('times out with the same sentence, naming the URL without its query', async () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
@@ -90,7 +91,9 @@ describe('transport choice (SPEC §1: node:http direct, undici EnvHttpProxyAgent
       const error = await send({ ...discover(url), url: `${url}/secret?code=x` }).catch(
         (e: unknown) => e,
       );
-      expect((error as NetworkError).message).toBe(`no answer from ${url} within 0.2 s`);
+      expect((error as NetworkError).message).toBe(
+        `no answer from ${url}/secret within 0.2 s (timed out)`,
+      );
     } finally {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));

@@ -4,6 +4,7 @@ import {
   type CompletedLine,
   type CompletionSources,
 } from '../../src/cli/commands/completion/complete-words.js';
+import { shapeHelp } from '../../src/cli/help-text.js';
 import { buildProgram } from '../../src/cli/program.js';
 
 const PROFILES: Record<string, string> = { default: 'crm wiki', work: 'hr' };
@@ -55,6 +56,12 @@ describe('completeWords: what dasvc completion offers (SPEC §3)', () => {
     expect(await complete('token', 'revoke', '--all', '--al')).toEqual([]);
     expect(await complete('--')).toContain('--version');
     expect(await complete('rpc', '--')).not.toContain('--scope');
+    // What the help leaves out (flags the command never reads) is not offered either.
+    const root = await buildProgram(['node', 'dasvc']);
+    shapeHelp(root);
+    const offered = (await completeWords(root, ['rpc', '--'], setup().sources)).map((c) => c.value);
+    expect(offered).toContain('--api-url');
+    expect(offered).not.toContain('--authorize-url');
   });
 
   it('flag values: --params, --hint, --profile, also as --flag=value', async () => {

@@ -65,4 +65,19 @@ describe("every command's --help (SPEC §3, issue 9.12)", () => {
       }
     }
   });
+
+  it('leaves out the endpoints a command does not call, and still accepts them', async () => {
+    const root = await shapedProgram();
+    const at = (path: string) => commandsOf(root).find(([p]) => p === path)![1];
+    const rpc = helpOf(at('rpc'));
+    for (const flag of ['--authorize-url', '--token-url', '--revoke-url'])
+      expect(rpc).not.toContain(flag);
+    for (const flag of ['--base-url', '--api-url', '--refresh-url', '--params', '--token'])
+      expect(rpc).toContain(flag);
+    expect(helpOf(at('token revoke'))).not.toContain('--api-url');
+    expect(helpOf(at('token revoke'))).toContain('--revoke-url');
+    expect(helpOf(at('logout'))).not.toContain('--token-url');
+    expect(helpOf(at('login'))).toContain('--revoke-url');
+    expect(at('rpc').options.map((o) => o.long)).toContain('--authorize-url');
+  });
 });

@@ -276,7 +276,7 @@ export class MockState {
   sweep(): void {
     this.lastSweep = this.now();
     this.sweeper = undefined;
-    const steps = this.sweepSteps(this.now());
+    const steps = this.sweepSteps();
     while (!steps.next().done);
   }
 
@@ -285,12 +285,19 @@ export class MockState {
     return this.sweeper !== undefined;
   }
 
-  /** The sweep as steps of SWEEP_STEP entries; lookups check expiry, so a partial sweep is safe. */
-  private *sweepSteps(now: number): Generator<void, void, void> {
+  /**
+   * The sweep as steps of SWEEP_STEP entries; lookups check expiry, so a partial sweep is safe.
+   * The clock is read again at every step: a clock moved on mid-sweep applies to the rest.
+   */
+  private *sweepSteps(): Generator<void, void, void> {
+    let now = this.now();
     let n = 0;
     for (const [code, record] of this.codes) {
       if (record.expiresAt <= now) this.codes.delete(code);
-      if (++n % SWEEP_STEP === 0) yield;
+      if (++n % SWEEP_STEP === 0) {
+        yield;
+        now = this.now();
+      }
     }
     for (const [id, grant] of this.grants) {
       if (grant.access !== undefined && grant.accessExpiresAt! <= now) {
@@ -306,11 +313,17 @@ export class MockState {
         this.grants.delete(id);
         this.forgetRotated(id);
       }
-      if (++n % SWEEP_STEP === 0) yield;
+      if (++n % SWEEP_STEP === 0) {
+        yield;
+        now = this.now();
+      }
     }
     for (const [token, old] of this.rotated) {
       if (old.expiresAt <= now || !this.grants.has(old.grantId)) this.rotated.delete(token);
-      if (++n % SWEEP_STEP === 0) yield;
+      if (++n % SWEEP_STEP === 0) {
+        yield;
+        now = this.now();
+      }
     }
   }
 
@@ -445,7 +458,7 @@ export class MockState {
   private maybeSweep(): void {
     if (this.sweeper !== undefined || this.now() - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = this.now();
-    this.sweeper = this.sweepSteps(this.lastSweep);
+    this.sweeper = this.sweepSteps();
     this.continueSweep();
   }
 }

@@ -64,12 +64,14 @@ function explainFromBody(response: MockResponse): void {
  */
 export function createRequestHandler(
   ctx: MockContext,
-  options: Pick<MockOptions, 'log' | 'onRequest' | 'journalSize'>,
+  options: Pick<MockOptions, 'log' | 'onRequest' | 'journalSize' | 'quiet'>,
   /** Pending loading of computed-method modules, or undefined once they are loaded. */
   loading: () => Promise<void> | undefined,
 ): (request: MockRequest) => Promise<MockResponse> {
   const { basePath, state } = ctx;
   const { log, onRequest } = options;
+  // Under --quiet no entry is even built for the log (it costs a date and a redaction a request).
+  const requestLog = options.quiet ? undefined : log;
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
   const faults = new FaultQueue();
 
@@ -185,10 +187,10 @@ export function createRequestHandler(
     };
     if (!control) journal.add(record);
     // Control reads (the dashboard polls the journal) would drown the log; changes are logged.
-    if ((onRequest || log) && !(control && request.method === 'GET')) {
+    if ((onRequest || requestLog) && !(control && request.method === 'GET')) {
       const entry = toEntry(record);
       if (onRequest) onRequest(entry);
-      else log!(formatLogLine(entry));
+      else requestLog!(formatLogLine(entry));
     }
     return response;
   };

@@ -28,6 +28,8 @@ export interface MockOptions {
   log?: (line: string) => void;
   /** Receives each handled request as a journal entry (SPEC §8), control reads excepted. */
   onRequest?: (entry: JournalEntry) => void;
+  /** No request lines at all (`dasvc mock --quiet`, SPEC §3); `log` still gets the mock's own. */
+  quiet?: boolean;
   /** How many requests the journal keeps (GET /_mock/journal); default 1000, 1 to 1 000 000. */
   journalSize?: number;
   /** Wall clock in milliseconds; tests inject their own. The virtual offset is added to it. */

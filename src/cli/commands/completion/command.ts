@@ -5,7 +5,7 @@ export interface CompletionOptions {
   shell: string;
 }
 
-/** `dasvc completion bash|zsh|fish` (SPEC §3): generated from the program's own commands and options. */
+/** `dasvc completion bash|zsh|fish` (SPEC §3): a thin script that asks `dasvc __complete` at each TAB. */
 export function completionCommand(): Command {
   return new Command('completion')
     .description('print a shell completion script')
@@ -14,6 +14,7 @@ export function completionCommand(): Command {
       const { run } = await import('./run.js');
       let root = cmd;
       while (root.parent) root = root.parent;
-      run({ shell }, { name: root.name(), stdout: process.stdout });
+      const json = Boolean(cmd.optsWithGlobals<{ json?: boolean }>().json);
+      run({ shell }, { name: root.name(), stdout: process.stdout, json });
     });
 }

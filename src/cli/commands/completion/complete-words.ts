@@ -60,6 +60,11 @@ function optionsAt(command: Command, root: Command): Option[] {
   return command === root ? own : [...own, ...root.options.filter((o) => o.long)];
 }
 
+/** The options to offer: those the command's help lists (not the ones it accepts but never reads). */
+function offeredAt(command: Command, root: Command): Option[] {
+  return optionsAt(command, root).filter((o) => !o.hidden);
+}
+
 function visibleSubcommands(command: Command): Command[] {
   return command.commands.filter((c) => !(c as { _hidden?: boolean })._hidden);
 }
@@ -123,7 +128,7 @@ export async function completeWords(
     return byPrefix(words(values.map((v) => `${name}=${v}`)), current);
   }
   if (!afterDashes && current.startsWith('-')) {
-    const options: Candidate[] = optionsAt(command, root)
+    const options: Candidate[] = offeredAt(command, root)
       .filter((o) => !state.options.has(o.long!))
       .map((o) => ({ value: o.long!, description: o.description }));
     options.push({ value: '--help', description: 'show help' });

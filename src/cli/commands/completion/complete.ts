@@ -1,5 +1,6 @@
 import { createHttpClient } from '../../../http/http-client.js';
 import type { Writer } from '../../output.js';
+import { shapeHelp } from '../../help-text.js';
 import { buildProgram } from '../../program.js';
 import { completeWords } from './complete-words.js';
 import { storeSources } from './completion-sources.js';
@@ -23,6 +24,7 @@ export async function completeLine(
 ): Promise<void> {
   try {
     const root = await buildProgram(['node', 'dasvc']);
+    shapeHelp(root);
     const timeoutMs = Math.max(50, Math.floor(COMPLETION_BUDGET_MS - 100 - performance.now()));
     const send = createHttpClient({ env: io.env, timeoutMs, shortLived: true });
     const candidates = await completeWords(

@@ -79,7 +79,14 @@ export function completionScript(shell: string, name: string): string {
   );
 }
 
-/** `dasvc completion` (SPEC §3): the script of the shell asked for, on stdout. */
-export function run(options: CompletionOptions, deps: { name: string; stdout: Writer }): void {
-  deps.stdout.write(completionScript(options.shell, deps.name));
+/**
+ * `dasvc completion` (SPEC §3): the script of the shell asked for, on stdout; with `--json`, one
+ * JSON document `{"shell","script"}` like every other command.
+ */
+export function run(
+  options: CompletionOptions,
+  deps: { name: string; stdout: Writer; json?: boolean },
+): void {
+  const script = completionScript(options.shell, deps.name);
+  deps.stdout.write(deps.json ? `${JSON.stringify({ shell: options.shell, script })}\n` : script);
 }

@@ -53,7 +53,11 @@ export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
   // The result on stdout, the narration on stderr (SPEC §3); never the tokens.
   if (deps.out.json) deps.out.result(tokenStateJson(name, settings, tokens, now));
   else deps.out.line(sessionSummary(name, settings, tokens, now));
+  // On a terminal the summary above is already in front of the person: said once (issue 9.11).
+  const said = !deps.out.json && deps.out.stdout.isTTY === true;
   deps.out.success(
-    `Logged in: profile ${name}, scope "${settings.scope}", access token ${describeExpiry(tokens, now)}`,
+    said
+      ? 'Logged in'
+      : `Logged in: profile ${name}, scope "${settings.scope}", access token ${describeExpiry(tokens, now)}`,
   );
 }

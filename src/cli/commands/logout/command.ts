@@ -2,19 +2,21 @@ import { Command } from '../../commander.js';
 import { addServiceOptions, type ServiceOptions } from '../../service-options.js';
 
 /** Options of `dasvc logout` (SPEC §3). */
-export type LogoutOptions = ServiceOptions;
+export type LogoutOptions = ServiceOptions & { forget?: boolean };
 
-/** `dasvc logout` (SPEC §3): revoke at the service (best effort), then forget locally. */
+/** `dasvc logout [--forget]` (SPEC §3): revoke at the service, then forget locally. */
 export function logoutCommand(): Command {
   const command = new Command('logout').description(
     'revoke the stored tokens at the service, then forget them',
   );
-  addServiceOptions(command).action(async (options: LogoutOptions, cmd: Command) => {
-    const [{ run }, { createDeps }] = await Promise.all([
-      import('./run.js'),
-      import('../../context.js'),
-    ]);
-    await run(options, await createDeps(cmd));
-  });
+  addServiceOptions(command)
+    .option('--forget', 'delete the tokens locally even when the service cannot revoke them')
+    .action(async (options: LogoutOptions, cmd: Command) => {
+      const [{ run }, { createDeps }] = await Promise.all([
+        import('./run.js'),
+        import('../../context.js'),
+      ]);
+      await run(options, await createDeps(cmd));
+    });
   return command;
 }

@@ -1,3 +1,5 @@
+import type { DasvcError, DasvcErrorOptions } from '../../../errors.js';
+import { DEFAULT_PROFILE } from '../../../store/profile-store.js';
 import { revokeFailureReason } from '../../../client/client.js';
 import { openClient, type CliDeps } from '../../context.js';
 import type { LogoutOptions } from './command.js';
@@ -7,13 +9,28 @@ import type { LogoutOptions } from './command.js';
  * is said), then forget both locally. Idempotent: logging out twice is not an error.
  */
 export async function run(options: LogoutOptions, deps: CliDeps): Promise<void> {
-  const outcome = await openClient(options, deps).logout();
+  const outcome = await openClient(options, deps).logout({ forget: options.forget === true });
   const name = outcome.profile;
   if (!outcome.loggedIn) {
     if (deps.out.json)
       deps.out.result({ profile: name, loggedIn: false, revoked: {}, forgotten: false });
     deps.out.info(`Not logged in (profile ${name}); nothing to do.`);
     return;
+  }
+  if (!outcome.forgotten) {
+    // SPEC §3: kept, since they may still be valid at the service; the failure's exit code.
+    const first = outcome.failures[0]!.error;
+    const Kind = first.constructor as new (message: string, o: DasvcErrorOptions) => DasvcError;
+    const forget = `dasvc logout${name === DEFAULT_PROFILE ? '' : ` --profile ${name}`} --forget`;
+    throw new Kind(
+      `could not revoke the tokens of profile ${name} (${first.message}); they are kept, since they may still be valid at the service`,
+      {
+        ...(first.code === undefined ? {} : { code: first.code }),
+        ...(first.status === undefined ? {} : { status: first.status }),
+        hint: `${forget} deletes them locally anyway`,
+        cause: first,
+      },
+    );
   }
   for (const { kind, error } of outcome.failures) {
     if (kind === 'all')

@@ -26,6 +26,11 @@ function summary(
   };
 }
 
+/** A profile's name, marked `*` when it is the active one: the same in list and show (issue 9.11). */
+function marked(name: string, active: boolean): string {
+  return `${active ? '*' : ' '} ${name}`;
+}
+
 /** `dasvc profile list|show|use|remove` (SPEC §3). Secrets and tokens are never shown. */
 export async function run(options: ProfileOptions, deps: CliDeps): Promise<void> {
   const { action, name: target } = options;
@@ -49,7 +54,7 @@ export async function run(options: ProfileOptions, deps: CliDeps): Promise<void>
     if (rows.length === 0) return deps.out.info('No profiles yet; run dasvc login or dasvc init.');
     for (const row of rows) {
       deps.out.line(
-        `${row.active ? '*' : ' '} ${String(row.name)}\t${String(row.baseUrl ?? '')}\t${String(row.scope ?? '')}\t${row.loggedIn ? 'logged in' : 'logged out'}`,
+        `${marked(String(row.name), row.active === true)}\t${String(row.baseUrl ?? '')}\t${String(row.scope ?? '')}\t${row.loggedIn ? 'logged in' : 'logged out'}`,
       );
     }
     return;
@@ -64,8 +69,9 @@ export async function run(options: ProfileOptions, deps: CliDeps): Promise<void>
   if (action === 'show') {
     const view = summary(name, profile, name === active, deps.now());
     if (deps.out.json) return deps.out.result(view);
+    deps.out.line(marked(name, name === active));
     for (const [key, value] of Object.entries(view)) {
-      if (key === 'tokens' || value === null) continue;
+      if (key === 'tokens' || key === 'name' || key === 'active' || value === null) continue;
       deps.out.line(`${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
     }
     const tokens = view.tokens as Record<string, unknown> | null;

@@ -99,7 +99,11 @@ export async function run(options: RpcOptions, deps: CliDeps): Promise<void> {
  * JSON-RPC error is thrown for main to print (`error <code>: <message>`, exit 1).
  */
 function report(answer: ApiAnswer, raw: boolean, deps: CliDeps, hint?: string): void {
-  if (answer.kind === 'none') return;
+  if (answer.kind === 'none') {
+    // A notification has no answer; --json still prints one JSON document (issue 9.10).
+    if (deps.out.json) deps.out.result(null);
+    return;
+  }
   const response = answer.body;
   if (Array.isArray(response)) {
     deps.out.result(response);

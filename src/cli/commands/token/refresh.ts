@@ -11,5 +11,9 @@ export async function run(options: TokenOptions, deps: CliDeps): Promise<void> {
   const now = deps.now();
   if (deps.out.json) deps.out.result(tokenStateJson(name, profile, tokens, now));
   else deps.out.line(sessionSummary(name, profile, tokens, now));
-  deps.out.success(`Refreshed: profile ${name}, access token ${describeExpiry(tokens, now)}`);
+  // On a terminal the summary above is already in front of the person: said once (issue 9.11).
+  const said = !deps.out.json && deps.out.stdout.isTTY === true;
+  deps.out.success(
+    said ? 'Refreshed' : `Refreshed: profile ${name}, access token ${describeExpiry(tokens, now)}`,
+  );
 }

@@ -1,0 +1,116 @@
+// Hints that send the user the right way (issue 9.6) and a logout that keeps tokens the service
+// may still honour (SPEC §3 `logout [--forget]`, issue 9.9), through the built CLI and the mock.
+import { readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  browserEnv,
+  control,
+  expectNoLeaksAfterAll,
+  freshConfigDir,
+  loginArgs,
+  runCli,
+  startMockForCli,
+} from '../helpers/cli.js';
+
+const mock = startMockForCli();
+expectNoLeaksAfterAll();
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function loggedIn(scope: string, profile = 'default'): Promise<string> {
+  const dir = freshConfigDir();
+  dirs.push(dir);
+  const login = await runCli([...loginArgs(mock.url, scope), '--profile', profile], dir, {
+    env: browserEnv(),
+  });
+  expect(login.code, login.stderr).toBe(0);
+  return dir;
+}
+
+function stored(dir: string, profile = 'default'): { scope: string; tokens?: unknown } {
+  return JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles[profile];
+}
+
+/** A port where nothing listens. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe('hints (issue 9.6)', () => {
+  it('a refused DASVC_TOKEN or --token is blamed, not the login', async () => {
+    const dir = freshConfigDir();
+    dirs.push(dir);
+    const viaEnv = await runCli(['rpc', 'crm', 'contacts.list', '--base-url', mock.url], dir, {
+      env: { DASVC_TOKEN: 'not-a-token-the-service-knows' },
+    });
+    expect(viaEnv.code).toBe(3);
+    expect(viaEnv.stderr).toMatch(/^hint: .*DASVC_TOKEN/m);
+    expect(viaEnv.stderr).not.toContain('dasvc login');
+    const viaFlag = await runCli(
+      ['rpc', 'crm', 'contacts.list', '--base-url', mock.url, '--token', 'not-a-token-either'],
+      dir,
+    );
+    expect(viaFlag.code).toBe(3);
+    expect(viaFlag.stderr).toMatch(/^hint: .*--token/m);
+  });
+
+  it('a 403 hints a login with the union of scopes, and the profile', async () => {
+    const dir = await loggedIn('crm', 'work');
+    const result = await runCli(['--profile', 'work', 'rpc', 'wiki', 'pages.list'], dir);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('hint: dasvc login --profile work --scope "crm wiki"\n');
+    expect(stored(dir, 'work').scope).toBe('crm');
+  });
+
+  it('a 401 hints the login of the profile as it is, and never changes the stored scope', async () => {
+    const dir = await loggedIn('crm wiki', 'work');
+    // The service forgets the profile's tokens (as after a revoke elsewhere).
+    await control(mock.url, 'reset', {});
+    const result = await runCli(['--profile', 'work', 'rpc', 'crm', 'contacts.list'], dir);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('hint: dasvc login --profile work\n');
+    expect(stored(dir, 'work').scope).toBe('crm wiki');
+  });
+});
+
+describe('logout (SPEC §3, issue 9.9)', () => {
+  it('keeps the tokens when the service cannot be reached; --forget deletes them anyway', async () => {
+    const dir = await loggedIn('crm');
+    const away = `http://127.0.0.1:${await closedPort()}/webservice/authorize/revoke`;
+    const kept = await runCli(['logout', '--revoke-url', away], dir);
+    expect(kept.code).toBe(4);
+    expect(kept.stderr).toContain('--forget');
+    expect(stored(dir).tokens).toBeDefined();
+    expect((await runCli(['token', 'status'], dir)).code).toBe(0);
+    const forgotten = await runCli(['logout', '--revoke-url', away, '--forget'], dir);
+    expect(forgotten.code, forgotten.stderr).toBe(0);
+    expect(stored(dir).tokens).toBeUndefined();
+    expect((await runCli(['token', 'status'], dir)).code).toBe(3);
+  });
+
+  it('keeps them when the service refuses, with the refusal’s exit code; revokes when it answers', async () => {
+    const dir = await loggedIn('crm');
+    await control(mock.url, 'faults', {
+      kind: 'error',
+      status: 503,
+      count: 2,
+      path: '/webservice/authorize/revoke',
+    });
+    const refused = await runCli(['logout'], dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--forget');
+    expect(stored(dir).tokens).toBeDefined();
+    await control(mock.url, 'faults', undefined, 'DELETE');
+    const done = await runCli(['logout'], dir);
+    expect(done.code, done.stderr).toBe(0);
+    expect(stored(dir).tokens).toBeUndefined();
+  });
+});

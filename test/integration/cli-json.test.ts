@@ -1,0 +1,67 @@
+// SPEC §3 `--json`: every command prints exactly one JSON document on stdout, successes and
+// failures alike (issue 9.10), as the built CLI runs in a script.
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  browserEnv,
+  expectNoLeaksAfterAll,
+  freshConfigDir,
+  loginArgs,
+  runCli,
+  startMockForCli,
+} from '../helpers/cli.js';
+
+const mock = startMockForCli();
+expectNoLeaksAfterAll();
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** stdout is one JSON document: JSON.parse fails on nothing and on two documents alike. */
+function oneDocument(stdout: string): unknown {
+  return JSON.parse(stdout);
+}
+
+describe('--json: one JSON document on stdout for every command', () => {
+  it('from login to logout, rpc --notify and completion included', async () => {
+    const dir = freshConfigDir();
+    dirs.push(dir);
+    const runs: { args: string[]; allowSecrets?: boolean }[] = [
+      { args: loginArgs(mock.url, 'crm') },
+      { args: ['token', 'status'] },
+      { args: ['token', 'print'], allowSecrets: true },
+      { args: ['token', 'refresh'] },
+      { args: ['rpc', 'crm', 'contacts.list'] },
+      { args: ['rpc', 'crm', 'contacts.list', '--notify'] },
+      { args: ['rpc', 'crm', 'no.such.method'] },
+      { args: ['rpc'] },
+      { args: ['profile', 'list'] },
+      { args: ['profile', 'show'] },
+      { args: ['profile', 'use', 'default'] },
+      { args: ['completion', 'bash'] },
+      { args: ['token', 'revoke'] },
+      { args: ['logout'] },
+      { args: ['token', 'status'] },
+      { args: ['profile', 'remove', 'default'] },
+      { args: ['frobnicate'] },
+    ];
+    const printed: { args: string[]; stdout: string }[] = [];
+    for (const { args, allowSecrets } of runs) {
+      const result = await runCli(['--json', ...args], dir, {
+        env: browserEnv(),
+        allowSecrets: Boolean(allowSecrets),
+      });
+      printed.push({ args, stdout: result.stdout });
+    }
+    for (const { args, stdout } of printed)
+      expect(() => oneDocument(stdout), args.join(' ')).not.toThrow();
+    const notify = printed.find((p) => p.args.includes('--notify'))!;
+    expect(oneDocument(notify.stdout)).toBeNull();
+    const completion = printed.find((p) => p.args[0] === 'completion')!;
+    expect(oneDocument(completion.stdout)).toMatchObject({
+      shell: 'bash',
+      script: expect.stringContaining('dasvc __complete'),
+    });
+  });
+});
