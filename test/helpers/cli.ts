@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import type { MockOptions } from '../../src/mock/index.js';
 import { startMockForFile, type FileMock } from './mock-client.js';
+import { scratchDir } from './scratch.js';
 
 /** Repository root and the built CLI (tests run what users run: `node bin/dasvc.js`). */
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -38,7 +39,7 @@ export const secrets = new Set<string>(['demo-secret', 'other-secret']);
 
 /** A fresh, empty config dir for one test (conf habit: each store its own temp dir). */
 export function freshConfigDir(): string {
-  return mkdtempSync(join(tmpdir(), 'dasvc-cli-'));
+  return scratchDir('dasvc-cli-');
 }
 
 /** Remembers the tokens and secrets in a config dir so the leak scan can look for them. */

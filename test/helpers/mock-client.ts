@@ -1,9 +1,8 @@
-import { mkdtempSync, cpSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { startMockServer, type MockOptions, type MockServer } from '../../src/mock/index.js';
+import { scratchDir } from './scratch.js';
 
 export const DEMO = { id: 'demo-client', secret: 'demo-secret' };
 export const OTHER = { id: 'other-client', secret: 'other-secret' };
@@ -52,13 +51,13 @@ export async function withMock<T>(
 
 /** A copy of the default fixtures in a temp folder, to break or extend in a test. */
 export function copyFixtures(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'dasvc-fixtures-'));
+  const dir = scratchDir('dasvc-fixtures-');
   cpSync(FIXTURES, dir, { recursive: true });
   return dir;
 }
 
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'dasvc-mock-'));
+  return scratchDir('dasvc-mock-');
 }
 
 export function form(params: Record<string, string | undefined>): string {

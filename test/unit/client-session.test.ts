@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuthError, UsageError } from '../../src/errors.js';
@@ -8,10 +7,11 @@ import { activeProfileName, ProfileStore } from '../../src/store/profile-store.j
 import { currentTokens, forgetTokens, type SessionDeps } from '../../src/client/session.js';
 import { hintFor } from '../../src/cli/hints.js';
 import { fileTokenStore } from '../../src/store/token-store.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const NOW = 1_000_000_000;
 function storeWith(tokens: Record<string, unknown>): ProfileStore {
-  const dir = mkdtempSync(join(tmpdir(), 'dasvc-unit-'));
+  const dir = scratchDir('dasvc-unit-');
   const file = join(dir, 'config.json');
   writeFileSync(
     file,
@@ -152,7 +152,7 @@ describe('an access-only revoke', () => {
 
 describe('ProfileStore.read checks the shape (SPEC §2: a corrupt file is a clear error)', () => {
   it('regression: valid JSON of the wrong shape is UsageError config_corrupt naming the file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dasvc-unit-'));
+    const dir = scratchDir('dasvc-unit-');
     const file = join(dir, 'config.json');
     const store = new ProfileStore(file);
     for (const text of [
