@@ -63,6 +63,16 @@ export async function handleControl(
 ): Promise<MockResponse> {
   const { ctx, journal, faults } = deps;
   const method = request.method;
+  // A page of another site may post a form here (no preflight for a simple POST); browsers name
+  // its origin, so a change of the mock's state asked from elsewhere is refused (CSRF).
+  const from = request.header('origin');
+  if (method !== 'GET' && from !== undefined && from !== request.origin) {
+    return errorResponse(
+      403,
+      'forbidden',
+      `control requests from another origin (${from}) are refused`,
+    );
+  }
   const body = method === 'POST' ? await readJson(request) : undefined;
   if (body === Symbol.for('bad-json')) return badRequest('body is not valid JSON');
   switch (path) {
