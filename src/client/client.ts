@@ -130,6 +130,7 @@ export class Client {
       send: this.deps.send,
       now: this.deps.now,
       refreshMargin: profile?.refreshMargin,
+      tell: this.deps.tell,
       refreshSettings: () => {
         const settings = this.settings();
         return {

@@ -23,6 +23,8 @@ export interface SessionDeps {
   refreshMargin?: number | undefined;
   /** Resolved lazily: only a refresh needs the client secret. */
   refreshSettings: () => RefreshSettings;
+  /** What a person should hear (an `expires_in` read as unknown); nothing when absent. */
+  tell?: ((message: string) => void) | undefined;
 }
 
 export interface TokenOptions {
@@ -133,6 +135,7 @@ export async function currentTokens(
         deps.now(),
         'refresh request',
         tokens.refreshToken,
+        deps.tell,
       );
     } catch (error) {
       if (error instanceof AuthError && error.code === 'invalid_grant') {

@@ -44,6 +44,22 @@ function deps(store: ProfileStore, send: (r: HttpRequest) => Promise<HttpRespons
 }
 
 describe('currentTokens', () => {
+  it('stores an expires_in beyond 100 years as unknown and says so (issue 14.2)', async () => {
+    const store = storeWithPair(NOW - 3_570_000, NOW + 30_000);
+    const told: string[] = [];
+    const result = await currentTokens({
+      ...deps(store, async () =>
+        ok({ access_token: 'A2', expires_in: '1e300', refresh_token: 'R2' }),
+      ),
+      tell: (message) => told.push(message),
+    });
+    expect(result).toMatchObject({
+      refreshed: true,
+      tokens: { accessToken: 'A2', expiresAt: null },
+    });
+    expect(told.join('\n')).toMatch(/expires_in/);
+  });
+
   it('uses the stored token while it is outside the margin', async () => {
     const store = storeWithPair(NOW, NOW + 3_600_000);
     const result = await currentTokens(
