@@ -66,12 +66,20 @@ export function parseParams(items: readonly string[], sources: ParamsSources): u
     if (Object.hasOwn(params, key)) {
       throw new UsageError(`param ${JSON.stringify(key)} given twice`, { code: 'bad_params' });
     }
+    let value: unknown;
     if (raw.startsWith('@') && raw.length > 1) {
       const text = readFrom(sources, raw.slice(1), item);
-      params[key] = typed ? parseJsonText(text, `${raw.slice(1)} (param ${key})`) : text;
+      value = typed ? parseJsonText(text, `${raw.slice(1)} (param ${key})`) : text;
     } else {
-      params[key] = typed ? parseJsonText(raw, `value of param ${key}`) : raw;
+      value = typed ? parseJsonText(raw, `value of param ${key}`) : raw;
     }
+    // Defined, not assigned: `__proto__=x` is a member like any other (found by fast-check).
+    Object.defineProperty(params, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return params;
 }

@@ -23,6 +23,10 @@ const sources = {
 describe('params grammar (SPEC §3)', () => {
   it('sends {} without params', () => {
     expect(parseParams([], sources)).toEqual({});
+    // Regression (fast-check seed -1233210142): `__proto__=` was assigned, not added as a member.
+    const odd = parseParams(['__proto__=', ' :=0'], sources);
+    expect(JSON.stringify(odd)).toBe('{"__proto__":""," ":0}');
+    expect(Object.getPrototypeOf(odd)).toBe(Object.prototype);
   });
   it('takes one JSON object or array argument', () => {
     expect(parseParams(['{"id":1}'], sources)).toEqual({ id: 1 });
