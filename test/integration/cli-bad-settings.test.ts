@@ -1,13 +1,7 @@
 // Issue 8: one bad setting gives one exit code (2) and one message, end to end through the built
 // CLI, even when not logged in (the in-process matrix is in client-core.test.ts).
-import { rmSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { freshConfigDir, runCli } from '../helpers/cli.js';
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
 
 const PLACEMENT =
   'dasvc: parameter placement (--params, DASVC_PARAMS, option params) must be "query" or "body", got "bogus"';
@@ -51,7 +45,6 @@ describe('bad settings, not logged in: exit 2 and the one message', () => {
     ],
   ] as const)('%s', async (_name, args, env, message) => {
     const dir = freshConfigDir();
-    dirs.push(dir);
     const result = await runCli([...args], dir, { env });
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr.split('\n')[0]).toContain(message);

@@ -1,10 +1,9 @@
 // Issue 9.4: every flag and variable value is checked before any work — exit 2 naming the flag or
 // the variable, no browser started, no request sent. (The settings of SPEC §2 in every command:
 // client-core.test.ts; here the values of the commands' own flags, through the built CLI.)
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   browserEnv,
   clearJournal,
@@ -14,13 +13,9 @@ import {
   runCli,
   startMockForCli,
 } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const mock = startMockForCli();
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
 const CASES: [name: string, args: () => string[], env: Record<string, string>, named: string][] = [
   ['login --timeout 0', () => [...loginArgs(mock.url), '--timeout', '0'], {}, '--timeout'],
   ['login --timeout -5', () => [...loginArgs(mock.url), '--timeout=-5'], {}, '--timeout'],
@@ -86,8 +81,7 @@ const CASES: [name: string, args: () => string[], env: Record<string, string>, n
 describe('a bad value is refused before any work (exit 2, naming it)', () => {
   it.each(CASES)('%s', async (_name, args, env, named) => {
     const dir = freshConfigDir();
-    const work = mkdtempSync(join(tmpdir(), 'dasvc-browser-'));
-    dirs.push(dir, work);
+    const work = scratchDir('dasvc-browser-');
     const browserLog = join(work, 'browser.log');
     await clearJournal(mock.url);
     const result = await runCli(args(), dir, {

@@ -2,9 +2,8 @@
 // Each run goes through a real shell pipe into `head`, which exits before (head -0) or while
 // (head -1 on the demo's narration) dasvc writes.
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BIN,
   browserEnv,
@@ -16,14 +15,8 @@ import {
 } from '../helpers/cli.js';
 
 const mock = startMockForCli();
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
 function configDir(): string {
   const dir = freshConfigDir();
-  dirs.push(dir);
   return dir;
 }
 

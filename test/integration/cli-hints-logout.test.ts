@@ -1,9 +1,9 @@
 // Hints that send the user the right way (issue 9.6) and a logout that keeps tokens the service
 // may still honour (SPEC §3 `logout [--forget]`, issue 9.9), through the built CLI and the mock.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   browserEnv,
   control,
@@ -16,14 +16,8 @@ import {
 
 const mock = startMockForCli();
 expectNoLeaksAfterAll();
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
 async function loggedIn(scope: string, profile = 'default'): Promise<string> {
   const dir = freshConfigDir();
-  dirs.push(dir);
   const login = await runCli([...loginArgs(mock.url, scope), '--profile', profile], dir, {
     env: browserEnv(),
   });
@@ -47,7 +41,6 @@ async function closedPort(): Promise<number> {
 describe('hints (issue 9.6)', () => {
   it('a refused DASVC_TOKEN or --token is blamed, not the login', async () => {
     const dir = freshConfigDir();
-    dirs.push(dir);
     const viaEnv = await runCli(['rpc', 'crm', 'contacts.list', '--base-url', mock.url], dir, {
       env: { DASVC_TOKEN: 'not-a-token-the-service-knows' },
     });

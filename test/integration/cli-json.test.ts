@@ -1,7 +1,6 @@
 // SPEC §3 `--json`: every command prints exactly one JSON document on stdout, successes and
 // failures alike (issue 9.10), as the built CLI runs in a script.
-import { rmSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   browserEnv,
   expectNoLeaksAfterAll,
@@ -13,11 +12,6 @@ import {
 
 const mock = startMockForCli();
 expectNoLeaksAfterAll();
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
 /** stdout is one JSON document: JSON.parse fails on nothing and on two documents alike. */
 function oneDocument(stdout: string): unknown {
   return JSON.parse(stdout);
@@ -26,7 +20,6 @@ function oneDocument(stdout: string): unknown {
 describe('--json: one JSON document on stdout for every command', () => {
   it('from login to logout, rpc --notify and completion included', async () => {
     const dir = freshConfigDir();
-    dirs.push(dir);
     const runs: { args: string[]; allowSecrets?: boolean }[] = [
       { args: loginArgs(mock.url, 'crm') },
       { args: ['token', 'status'] },

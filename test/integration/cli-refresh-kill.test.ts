@@ -4,24 +4,18 @@
 // needs before sending and writes the new pair first after the answer: this test kills it at
 // random moments of its life and counts the sessions that no longer refresh.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthError, dasvc } from '../../src/index.js';
 import { BIN, mintTokens, startMockForCli } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const KILLS = 40;
 const mock = startMockForCli();
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
 /** A config dir whose default profile holds a fresh pair minted at the mock. */
 async function loggedInDir(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'dasvc-kill-'));
-  dirs.push(dir);
+  const dir = scratchDir('dasvc-kill-');
   const pair = await mintTokens(mock.url, 'alice', 'crm');
   const now = Date.now();
   const profile = {

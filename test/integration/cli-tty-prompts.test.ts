@@ -1,8 +1,8 @@
 // dasvc on a real pseudo-terminal (SPEC §2, §3): Ctrl-C at any prompt exits 130 with nothing more
 // printed; init asks again after a bad profile name; login and refresh say their summary once.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BIN,
   freshConfigDir,
@@ -12,14 +12,8 @@ import {
 } from '../helpers/cli.js';
 import { onTerminal, SCRIPT } from '../helpers/terminal.js';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
 function dasvcOnTerminal(args: string[]) {
   const dir = freshConfigDir();
-  dirs.push(dir);
   // No CI variable: prompts are allowed only on a terminal outside CI.
   const terminal = onTerminal([process.execPath, BIN, ...args], {
     PATH: process.env.PATH ?? '',
@@ -74,7 +68,6 @@ describe.skipIf(!existsSync(SCRIPT) && !process.env.CI)('summaries on a terminal
 
   it('login and token refresh say their summary once (issue 9.11)', async () => {
     const dir = freshConfigDir();
-    dirs.push(dir);
     const env = { PATH: process.env.PATH ?? '', HOME: dir, DASVC_CONFIG_DIR: dir };
     const login = onTerminal([process.execPath, BIN, ...loginArgs(mock.url, 'crm')], {
       ...env,

@@ -1,20 +1,18 @@
 // SPEC §6 through the real CLI: `dasvc mock --proxy --record DIR` stopped by SIGTERM mid-recording
 // leaves a complete folder that `dasvc mock --fixtures DIR` serves; `--validate` prints one stderr
 // line per violation and lists it at /_mock/violations; bad options and a corrupt DIR exit 2.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { runDasvc, spawnMock, type MockProcess } from '../helpers/mock-process.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 let upstream: MockServer;
-const dirs: string[] = [];
 const children: MockProcess[] = [];
 
 function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'dasvc-record-'));
-  dirs.push(dir);
+  const dir = scratchDir('dasvc-record-');
   return dir;
 }
 
@@ -54,7 +52,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const child of children) if (child.child.exitCode === null) child.child.kill('SIGKILL');
   await upstream.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('dasvc mock --proxy --record (CLI)', () => {
