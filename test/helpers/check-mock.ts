@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockServer, type MockOptions } from '../../src/mock/index.js';
-import { browserEnv, runCli, type CliResult } from './cli.js';
+import { browserEnv, loginArgs, runCli, type CliResult } from './cli.js';
 
 /** What a check run against its own mock left behind. */
 export interface CheckedMock {
@@ -14,19 +14,9 @@ export interface CheckedMock {
   dir: string;
 }
 
-/** Arguments naming the mock's installation and the demo client. */
+/** Arguments naming the mock's installation and the demo client: the login's, for `check`. */
 export function checkArgs(url: string, scope = 'crm wiki'): string[] {
-  return [
-    'check',
-    '--base-url',
-    url,
-    '--client-id',
-    'demo-client',
-    '--client-secret',
-    'demo-secret',
-    '--scope',
-    scope,
-  ];
+  return ['check', ...loginArgs(url, scope).slice(1)];
 }
 
 interface StateSnapshot {
