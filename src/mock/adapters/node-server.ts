@@ -63,20 +63,16 @@ function fromNodeRequest(req: IncomingMessage, fallbackHost: string): MockReques
       return Array.isArray(value) ? value.join(', ') : value;
     },
     text: (limit) => (body ??= readLimited(req, limit)),
-    headerList: () => {
-      const pairs: [string, string][] = [];
-      const raw = req.rawHeaders;
-      for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i]!.toLowerCase(), raw[i + 1]!]);
-      return pairs;
-    },
+    rawHeaders: () => req.rawHeaders,
   };
 }
 
 /** A proxied answer (SPEC §6): headers as received, body bytes piped with back-pressure. */
 function writeStream(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
-  res.writeHead(response.status, (response.rawHeaders ?? []).flat());
+  res.writeHead(response.status, response.rawHeaders ?? []);
   if (Array.isArray(response.stream)) {
-    res.end(Buffer.concat(response.stream as Uint8Array[]));
+    const chunks = response.stream as Uint8Array[];
+    res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     return;
   }
   const source =
