@@ -151,7 +151,17 @@ export class MockState {
   issueCode(record: Omit<CodeRecord, 'expiresAt' | 'grantId'>): string {
     const code = randomToken();
     this.maybeSweep();
-    const issued = { ...record, expiresAt: this.now() + this.lifetimes.codeSeconds * 1000 };
+    // Every field from the start (one object shape; redemption sets grantId), no spread.
+    const issued: CodeRecord = {
+      clientId: record.clientId,
+      redirectUri: record.redirectUri,
+      user: record.user,
+      scopes: this.intern(record.scopes),
+      challenge: record.challenge,
+      challengeMethod: record.challengeMethod,
+      expiresAt: this.now() + this.lifetimes.codeSeconds * 1000,
+      grantId: undefined,
+    };
     this.codes.set(code, issued);
     this.onChange({ kind: 'code', code, record: issued });
     return code;
