@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { createInterface, type Interface } from 'node:readline';
+import { Readable } from 'node:stream';
 import { InterruptedError } from '../errors.js';
 import { createHttpClient } from '../http/http-client.js';
 import type { SendFn } from '../http/types.js';
@@ -8,7 +10,8 @@ import { fileTokenStore, type TokenStore } from '../store/token-store.js';
 import { Client } from '../client/client.js';
 import { ResolvedSettings, type Prompter } from '../client/resolve-settings.js';
 import { interruptSignal } from './interrupt.js';
-import { loadStyles, Output, type Writer } from './output.js';
+import { ioOf, type ContextIo, type Input } from './io.js';
+import { loadStyles, Output } from './output.js';
 import { inquirerPrompter, isInteractive } from './prompter.js';
 
 /** Global flags of SPEC §3 as commander parses them. */
@@ -17,11 +20,6 @@ export interface GlobalFlags {
   json?: boolean;
   verbose?: boolean;
   color?: boolean;
-}
-
-/** Readable input (stdin) as the commands use it. */
-export interface Input extends AsyncIterable<string | Buffer> {
-  isTTY?: boolean;
 }
 
 /**
@@ -47,16 +45,11 @@ export interface CliDeps {
   profileName(data?: StoreData): string;
 }
 
-export interface ContextIo {
-  stdout?: Writer;
-  stderr?: Writer;
-  stdin?: Input;
-  env?: NodeJS.ProcessEnv;
-  signal?: AbortSignal;
-}
-
 /** Builds the deps of one command from its parsed global flags and the process (or test) I/O. */
-export async function createDeps(command: Command, io: ContextIo = {}): Promise<CliDeps> {
+export async function createDeps(
+  command: Command,
+  io: ContextIo = ioOf(command),
+): Promise<CliDeps> {
   const env = io.env ?? process.env;
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
@@ -125,6 +118,22 @@ export function openClient(options: object, deps: CliDeps): Client {
       openBrowser: deps.openBrowser,
     },
   );
+}
+
+/**
+ * The lines typed or piped on stdin (a pasted redirect URL), and how to let go of stdin after:
+ * process.stdin would otherwise keep the process alive.
+ */
+export function stdinLines(input: Input): { lines: Interface; release(): void } {
+  const stream = input instanceof Readable ? input : Readable.from(input);
+  const lines = createInterface({ input: stream, terminal: false });
+  return {
+    lines,
+    release: () => {
+      lines.close();
+      stream.destroy();
+    },
+  };
 }
 
 /** Reads all of stdin as text (params `-`, `--batch -`); Ctrl-C (`signal`) ends the wait. */

@@ -1,22 +1,28 @@
 import { readFileSync } from 'node:fs';
 import { DasvcError, ExitCode, InterruptedError } from '../errors.js';
 import { endQuietlyOnClosedPipe } from './closed-pipe.js';
+import type { ContextIo } from './io.js';
+import type { Writer } from './output.js';
 
 /**
  * Runs the CLI and returns its exit code. The only place where an error becomes an exit code and
- * a message (SPEC §4); commands throw, they never exit.
+ * a message (SPEC §4); commands throw, they never exit. `io` runs it in-process (tests): its
+ * stdout, stderr, stdin, environment and Ctrl-C signal stand for the process's, which it leaves
+ * alone (no SIGINT handler, no pipe guard, no exit).
  */
-export async function run(argv: string[]): Promise<number> {
-  endQuietlyOnClosedPipe();
+export async function run(argv: string[], io?: ContextIo): Promise<number> {
+  if (!io) endQuietlyOnClosedPipe();
+  const stdout: Writer = io?.stdout ?? process.stdout;
+  const stderr: Writer = io?.stderr ?? process.stderr;
   // `dasvc --version` answers before commander and the commands load (start-up target: ≤ 1.3× node -e 0).
   if (argv.length === 3 && argv[2] === '--version') {
     const pkg = JSON.parse(
       readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
     ) as { version: string };
-    process.stdout.write(`${pkg.version}\n`);
+    stdout.write(`${pkg.version}\n`);
     return ExitCode.ok;
   }
-  if (argv[2] === '__complete') {
+  if (argv[2] === '__complete' && !io) {
     // The completion scripts' helper (SPEC §3): it gives up silently within 1 s, whatever it waits on.
     const { completeLine, COMPLETION_BUDGET_MS } =
       await import('./commands/completion/complete.js');
@@ -32,6 +38,7 @@ export async function run(argv: string[]): Promise<number> {
     { helpAsFlag },
     { shapeHelp },
     { hintFor },
+    { attachIo },
   ] = await Promise.all([
     import('./program.js'),
     import('./interrupt.js'),
@@ -39,15 +46,28 @@ export async function run(argv: string[]): Promise<number> {
     import('./help-argv.js'),
     import('./help-text.js'),
     import('./hints.js'),
+    import('./io.js'),
   ]);
-  const answered = (error: unknown) => output.isStdoutAnswered(error);
+  const say: Say = { stdout, stderr, json, answered: output.isStdoutAnswered, hintFor };
   // `dasvc mock` stops on Ctrl-C as its normal end (exit 0) and handles the signal itself.
-  const stopHandling = commandNameIn(argv) === 'mock' ? () => undefined : handleInterrupts();
+  const stopHandling = io || commandNameIn(argv) === 'mock' ? () => undefined : handleInterrupts();
+  const interrupted = () => (io ? io.signal?.aborted === true : wasInterrupted());
   try {
     const program = await buildProgram(argv);
+    if (io) attachIo(program, io);
     shapeHelp(program);
-    // Subcommands inherit exitOverride so that their usage errors reach report() too.
+    // Subcommands inherit exitOverride (so that their usage errors reach report() too) and the
+    // run's output streams.
+    const streams = io && {
+      writeOut: (text: string) => void stdout.write(text),
+      writeErr: (text: string) => void stderr.write(text),
+      getOutHelpWidth: () => 80,
+      getErrHelpWidth: () => 80,
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
+    };
     const inherit = (command: typeof program) => {
+      if (streams) command.configureOutput(streams);
       for (const sub of command.commands) {
         sub.exitOverride();
         inherit(sub);
@@ -55,20 +75,23 @@ export async function run(argv: string[]): Promise<number> {
     };
     inherit(program);
     await program.parseAsync(helpAsFlag(program, argv));
-    if (wasInterrupted())
-      return report(new InterruptedError('interrupted'), json, answered, hintFor);
-    return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
+    if (interrupted()) return report(new InterruptedError('interrupted'), say);
+    return ExitCode.ok;
   } catch (error) {
-    const interrupted = wasInterrupted() && !(error instanceof InterruptedError);
-    return report(
-      interrupted ? new InterruptedError('interrupted') : error,
-      json,
-      answered,
-      hintFor,
-    );
+    const stopped = interrupted() && !(error instanceof InterruptedError);
+    return report(stopped ? new InterruptedError('interrupted') : error, say);
   } finally {
     stopHandling();
   }
+}
+
+/** Where and how report() says an error. */
+interface Say {
+  stdout: Writer;
+  stderr: Writer;
+  json: boolean;
+  answered: (error: unknown) => boolean;
+  hintFor: (error: DasvcError) => string | undefined;
 }
 
 interface CommanderErrorLike {
@@ -97,16 +120,12 @@ function rpcErrorOf(error: DasvcError): { code: number; message: string; data?: 
 }
 
 /** `--json`: the error as one JSON document on stdout, so that scripts read stdout only. */
-function printJsonError(exitCode: number, code: string, message: string): void {
-  process.stdout.write(`${JSON.stringify({ error: { exitCode, code, message } })}\n`);
+function printJsonError(stdout: Writer, exitCode: number, code: string, message: string): void {
+  stdout.write(`${JSON.stringify({ error: { exitCode, code, message } })}\n`);
 }
 
-function report(
-  error: unknown,
-  json: boolean,
-  isStdoutAnswered: (error: unknown) => boolean,
-  hintFor: (error: DasvcError) => string | undefined,
-): number {
+function report(error: unknown, say: Say): number {
+  const { stdout, stderr, json, answered: isStdoutAnswered, hintFor } = say;
   if (isCommanderError(error)) {
     // commander already printed its message (or the help); explicit help and version are successes.
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
@@ -116,6 +135,7 @@ function report(
     if (json) {
       const missing = error.code === 'commander.help';
       printJsonError(
+        stdout,
         ExitCode.usage,
         missing ? 'missing_command' : error.code.replace(/^commander\./, ''),
         missing ? 'a command is missing' : error.message.replace(/^error: /, ''),
@@ -125,31 +145,35 @@ function report(
   }
   if (error instanceof InterruptedError && error.code === 'prompt_closed') {
     // Ctrl-C at a prompt: the prompt has said it was closed; nothing more (SPEC §3).
-    if (json) printJsonError(error.exitCode, 'interrupted', error.message);
+    if (json) printJsonError(stdout, error.exitCode, 'interrupted', error.message);
     return error.exitCode;
   }
   if (error instanceof DasvcError) {
     const rpcError = rpcErrorOf(error);
     if (rpcError) {
       // A JSON-RPC error is printed exactly as SPEC §3 writes it: `error <code>: <message>` (and data).
-      process.stderr.write(`error ${rpcError.code}: ${rpcError.message}\n`);
-      if (rpcError.data !== undefined)
-        process.stderr.write(`data: ${JSON.stringify(rpcError.data)}\n`);
-      if (error.hint) process.stderr.write(`hint: ${error.hint}\n`);
+      stderr.write(`error ${rpcError.code}: ${rpcError.message}\n`);
+      if (rpcError.data !== undefined) stderr.write(`data: ${JSON.stringify(rpcError.data)}\n`);
+      if (error.hint) stderr.write(`hint: ${error.hint}\n`);
       if (json && !isStdoutAnswered(error))
-        process.stdout.write(`${JSON.stringify({ error: rpcError })}\n`);
+        stdout.write(`${JSON.stringify({ error: rpcError })}\n`);
       return error.exitCode;
     }
-    process.stderr.write(`dasvc: ${error.message}\n`);
+    stderr.write(`dasvc: ${error.message}\n`);
     const hint = hintFor(error);
-    if (hint) process.stderr.write(`hint: ${hint}\n`);
+    if (hint) stderr.write(`hint: ${hint}\n`);
     if (json && !isStdoutAnswered(error))
-      printJsonError(error.exitCode, error.code ?? error.name, error.message);
+      printJsonError(stdout, error.exitCode, error.code ?? error.name, error.message);
     return error.exitCode;
   }
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`dasvc: unexpected error (a bug; please report it)\n${stack}\n`);
+  stderr.write(`dasvc: unexpected error (a bug; please report it)\n${stack}\n`);
   if (json)
-    printJsonError(ExitCode.service, 'internal_error', error instanceof Error ? error.message : '');
+    printJsonError(
+      stdout,
+      ExitCode.service,
+      'internal_error',
+      error instanceof Error ? error.message : '',
+    );
   return ExitCode.service;
 }

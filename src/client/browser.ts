@@ -49,7 +49,7 @@ export async function openBrowser(url: string, env: NodeJS.ProcessEnv): Promise<
     const [file, ...args] = browserArgv(command, url);
     if (!file) throw new Error('the browser command is empty');
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(file, args, { detached: true, stdio: 'ignore' });
+      const child = spawn(file, args, { detached: true, stdio: 'ignore', env });
       child.once('error', reject);
       child.once('spawn', () => {
         child.unref();

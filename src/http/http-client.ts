@@ -1,11 +1,28 @@
-import { InterruptedError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
+import { parseDuration } from '../util/duration.js';
 import { sendDirect } from './direct.js';
 import { networkErrorFrom } from './network-error.js';
 import { proxyFor, sendThroughProxy } from './proxy.js';
 import type { HttpRequest, HttpResponse, SendFn } from './types.js';
 
-/** Default time limit of one HTTP exchange; `DASVC_HTTP_TIMEOUT` (seconds) overrides it. */
+/** Default time limit of one HTTP exchange; `DASVC_HTTP_TIMEOUT` overrides it. */
 const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * `DASVC_HTTP_TIMEOUT` in ms: seconds or a duration (`250ms`, `2m`), like every duration of SPEC
+ * §3. A value that cannot be read, or 0, is a usage error naming the variable: falling back to
+ * the default would make `500ms` silently mean 30 s.
+ */
+export function httpTimeoutMs(env: NodeJS.ProcessEnv): number {
+  const text = env.DASVC_HTTP_TIMEOUT;
+  if (text === undefined || text === '') return DEFAULT_TIMEOUT_MS;
+  const seconds = parseDuration(text, 'DASVC_HTTP_TIMEOUT');
+  if (!(seconds > 0))
+    throw new UsageError(`DASVC_HTTP_TIMEOUT must be more than 0 seconds, got "${text}"`, {
+      code: 'bad_duration',
+    });
+  return seconds * 1000;
+}
 
 export interface HttpClientOptions {
   env?: NodeJS.ProcessEnv;
@@ -43,8 +60,7 @@ function tuneForShortProcess(): void {
  */
 export function createHttpClient(options: HttpClientOptions = {}): SendFn {
   const env = options.env ?? process.env;
-  const fromEnv = Number(env.DASVC_HTTP_TIMEOUT);
-  const timeoutMs = options.timeoutMs ?? (fromEnv > 0 ? fromEnv * 1000 : DEFAULT_TIMEOUT_MS);
+  const timeoutMs = options.timeoutMs ?? httpTimeoutMs(env);
   // The trace (and its redaction) is loaded only for --verbose.
   const tracing = options.trace ? import('./trace.js') : undefined;
   return async (request: HttpRequest): Promise<HttpResponse> => {

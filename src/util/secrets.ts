@@ -14,7 +14,8 @@ export function random256(): string {
 
 /** SHA-256 of a secret: computed once for a stored secret, then compared with `matchesDigest`. */
 export function secretDigest(secret: string): Buffer {
-  return nodeCrypto().createHash('sha256').update(secret).digest();
+  // The one-shot hash (Node 20.12+) builds no Hash object: ~40 % less per check (issue 15).
+  return nodeCrypto().hash('sha256', secret, 'buffer');
 }
 
 /**

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global fetch, URLSearchParams */
+/* global URLSearchParams */
 // Stand-in browser for `dasvc login` tests, named by BROWSER/DASVC_BROWSER and run with the
 // authorization URL as its one argument. It follows the mock's redirect to the loopback like a
 // browser would, without rendering anything. Variants (env):
@@ -10,6 +10,34 @@
 //   STANDIN_MODE=none     do nothing (timeout tests)
 //   STANDIN_LOG=<file>    append what happened (the CLI ignores our stdio)
 import { appendFileSync } from 'node:fs';
+import { request } from 'node:http';
+
+/**
+ * A small fetch over node:http (the mock and the loopback are plain http on 127.0.0.1): Node's
+ * global fetch loads undici, ~45 ms of every stand-in browser's start, paid at each test login.
+ */
+function fetch(target, init = {}) {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      new URL(target),
+      { method: init.method ?? 'GET', headers: init.headers ?? {} },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode,
+            headers: { get: (name) => res.headers[name.toLowerCase()] ?? null },
+            text: async () => body,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
 
 const url = process.argv[2];
 const mode = process.env.STANDIN_MODE ?? 'follow';
@@ -45,11 +73,10 @@ async function main() {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: form.toString(),
-      redirect: 'manual',
     });
     location = answer.headers.get('location');
   } else {
-    const answer = await fetch(url, { redirect: 'manual' });
+    const answer = await fetch(url);
     location = answer.headers.get('location');
   }
   log(`location ${location ? 'received' : 'missing'}`);

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
+import { PassThrough } from 'node:stream';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, expect } from 'vitest';
+import { run as runMain } from '../../src/cli/main.js';
 import type { MockOptions } from '../../src/mock/index.js';
 import { startMockForFile, type FileMock } from './mock-client.js';
 import { scratchDir } from './scratch.js';
@@ -61,22 +63,92 @@ export function collectSecrets(configDir: string): void {
   }
 }
 
-/** Runs `node bin/dasvc.js …` with a clean environment: no TTY, CI=1, NO_COLOR unset unless given. */
-export function runCli(
-  args: string[],
-  configDir: string,
-  options: RunOptions = {},
-): Promise<CliResult> {
+/** The environment of a CLI run: a clean one (no TTY, CI=1, NO_COLOR unset unless given). */
+function cliEnv(configDir: string, given: RunOptions['env'] = {}): Record<string, string> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? tmpdir(),
     CI: '1',
     DASVC_CONFIG_DIR: configDir,
   };
-  for (const [name, value] of Object.entries(options.env ?? {})) {
+  for (const [name, value] of Object.entries(given)) {
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
+  return env;
+}
+
+/** Records a finished run for the leak scan. */
+function recordRun(args: string[], configDir: string, result: CliResult, options: RunOptions) {
+  collectSecrets(configDir);
+  transcript.push({
+    args,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    allowSecrets: Boolean(options.allowSecrets),
+  });
+}
+
+/**
+ * Runs the whole CLI in this process, argv to exit code (`run(argv, io)` of src/cli/main.ts):
+ * commander, settings, store, HTTP and report are the real ones; stdout, stderr, stdin, the
+ * environment and Ctrl-C are the run's own, so no Node start-up is paid. Tests that need a process
+ * (TTY, signals, kill -9, pipes, the exit of a real process) use `runCliProcess`.
+ */
+export async function runCli(
+  args: string[],
+  configDir: string,
+  options: RunOptions = {},
+): Promise<CliResult> {
+  const stdin = new PassThrough();
+  let stdout = '';
+  let stderr = '';
+  let written = false;
+  const interrupt = new AbortController();
+  const timer = setTimeout(
+    () => interrupt.abort(new Error('the test run timed out')),
+    options.timeoutMs ?? 25_000,
+  );
+  if (options.input !== undefined) stdin.end(options.input);
+  else if (!options.inputWhen) stdin.end();
+  const io = {
+    env: cliEnv(configDir, options.env),
+    stdin,
+    signal: interrupt.signal,
+    stdout: { isTTY: false, write: (text: string) => (stdout += text) },
+    stderr: {
+      isTTY: false,
+      write: (text: string) => {
+        stderr += text;
+        if (!written && options.inputWhen) {
+          const input = options.inputWhen(stderr);
+          if (input !== undefined) {
+            written = true;
+            stdin.write(input);
+          }
+        }
+        return true;
+      },
+    },
+  };
+  try {
+    const code = await runMain([process.execPath, BIN, ...args], io);
+    const result = { code, stdout, stderr };
+    recordRun(args, configDir, result, options);
+    return result;
+  } finally {
+    clearTimeout(timer);
+    stdin.destroy();
+  }
+}
+
+/** Runs `node bin/dasvc.js …` as a child process, in the environment of `runCli`. */
+export function runCliProcess(
+  args: string[],
+  configDir: string,
+  options: RunOptions = {},
+): Promise<CliResult> {
+  const env = cliEnv(configDir, options.env);
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -100,9 +172,9 @@ export function runCli(
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      collectSecrets(configDir);
-      transcript.push({ args, stdout, stderr, allowSecrets: Boolean(options.allowSecrets) });
-      resolvePromise({ code, stdout, stderr });
+      const result = { code, stdout, stderr };
+      recordRun(args, configDir, result, options);
+      resolvePromise(result);
     });
   });
 }

@@ -70,14 +70,14 @@ const ROUND_TRIPS: [string, Quirks, { accessTtl?: string; flags?: (url: string) 
   [
     'expiresIn milliseconds',
     { expiresIn: 'milliseconds' },
-    { accessTtl: '2s', flags: () => ['--max-wait', '5s'] },
+    { accessTtl: '1s', flags: () => ['--max-wait', '5s'] },
   ],
   ['refreshRotation false', { refreshRotation: false }, {}],
   ['oldRefreshTokenAccepted true', { oldRefreshTokenAccepted: true }, {}],
   [
     'refreshAfterExpiry true',
     { refreshAfterExpiry: true },
-    { accessTtl: '2s', flags: () => ['--max-wait', '5s'] },
+    { accessTtl: '1s', flags: () => ['--max-wait', '5s'] },
   ],
   ['revokeUnknownToken error', { revokeUnknownToken: 'error' }, {}],
   ['errorBody text', { errorBody: 'text' }, {}],

@@ -43,6 +43,18 @@ describe('bad settings, not logged in: exit 2 and the one message', () => {
       {},
       '--timeout must be more than 0 seconds',
     ],
+    [
+      'regression: DASVC_HTTP_TIMEOUT=soon rpc (it silently meant 30 s)',
+      ['rpc', 'crm', 'contacts.list', '--token', 'x', '--base-url', 'http://127.0.0.1:9'],
+      { DASVC_HTTP_TIMEOUT: 'soon' },
+      'DASVC_HTTP_TIMEOUT: cannot read "soon"',
+    ],
+    [
+      'DASVC_HTTP_TIMEOUT=0 token status',
+      ['token', 'status'],
+      { DASVC_HTTP_TIMEOUT: '0' },
+      'DASVC_HTTP_TIMEOUT must be more than 0 seconds',
+    ],
   ] as const)('%s', async (_name, args, env, message) => {
     const dir = freshConfigDir();
     const result = await runCli([...args], dir, { env });

@@ -21,7 +21,7 @@ import {
   freshConfigDir,
   journalEntries,
   loginArgs,
-  runCli,
+  runCliProcess,
   startMockForCli,
 } from '../helpers/cli.js';
 import { secretServiceTestsRun, useSecretService } from '../helpers/secret-service.js';
@@ -42,7 +42,7 @@ beforeAll(async () => {
   configDir = freshConfigDir();
   made.push(configDir);
   for (const args of [loginArgs(mock.url), ['--profile', 'work', ...loginArgs(mock.url, 'wiki')]]) {
-    const login = await runCli(args, configDir, { env: browserEnv() });
+    const login = await runCliProcess(args, configDir, { env: browserEnv() });
     expect(login.code, login.stderr).toBe(0);
   }
 });
@@ -135,13 +135,13 @@ describe('dasvc __complete (what the scripts call)', () => {
   it('caches the methods per profile: rpc.discover is asked once', async () => {
     const dir = freshConfigDir();
     made.push(dir);
-    const login = await runCli(loginArgs(mock.url), dir, { env: browserEnv() });
+    const login = await runCliProcess(loginArgs(mock.url), dir, { env: browserEnv() });
     expect(login.code, login.stderr).toBe(0);
     const discovers = async () =>
       (await journalEntries(mock.url)).filter((e) => e.path === '/webservice/json/crm').length;
     const before = await discovers();
     for (let i = 0; i < 2; i++) {
-      const run = await runCli(['__complete', '--', 'rpc', 'crm', 'contacts.l'], dir);
+      const run = await runCliProcess(['__complete', '--', 'rpc', 'crm', 'contacts.l'], dir);
       expect(run).toEqual({ code: 0, stdout: 'contacts.list\n', stderr: '' });
     }
     expect((await discovers()) - before).toBe(1);
@@ -157,7 +157,7 @@ describe('dasvc __complete (what the scripts call)', () => {
       // The default HTTP time limit is 30 s; the test's own limit of 10 s fails a run that waits for it.
       const dir = freshConfigDir();
       made.push(dir);
-      const run = await runCli(['__complete', '--', 'rpc', 'crm', ''], dir, {
+      const run = await runCliProcess(['__complete', '--', 'rpc', 'crm', ''], dir, {
         env: { DASVC_BASE_URL: `http://127.0.0.1:${port}`, DASVC_TOKEN: 'some-token-value' },
         timeoutMs: 10_000,
       });
@@ -177,10 +177,12 @@ describe.runIf(secretServiceTestsRun())('completion with tokens in the OS creden
     const dir = freshConfigDir();
     made.push(dir);
     const env = { DBUS_SESSION_BUS_ADDRESS: context.service.address };
-    const login = await runCli(loginArgs(mock.url), dir, { env: { ...browserEnv(), ...env } });
+    const login = await runCliProcess(loginArgs(mock.url), dir, {
+      env: { ...browserEnv(), ...env },
+    });
     expect(login.code, login.stderr).toBe(0);
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain('accessToken');
-    const run = await runCli(['__complete', '--', 'rpc', 'crm', 'contacts.l'], dir, { env });
+    const run = await runCliProcess(['__complete', '--', 'rpc', 'crm', 'contacts.l'], dir, { env });
     expect(run).toEqual({ code: 0, stdout: 'contacts.list\n', stderr: '' });
   });
 });

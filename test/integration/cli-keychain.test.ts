@@ -13,7 +13,7 @@ import {
   freshConfigDir,
   journalEntries,
   loginArgs,
-  runCli,
+  runCliProcess,
   secrets,
   startMockForCli,
   type RunOptions,
@@ -49,7 +49,7 @@ describe.runIf(secretServiceTestsRun())('secrets in the OS credential store', ()
     env: { DBUS_SESSION_BUS_ADDRESS: service.address, ...options.env },
   });
   const cli = (args: string[], dir: string, options?: RunOptions) =>
-    runCli(args, dir, onBus(options));
+    runCliProcess(args, dir, onBus(options));
 
   /** The entry secret-tool finds for a config dir's profile, parsed; undefined when there is none. */
   async function entry(dir: string, profile = 'default') {
@@ -177,8 +177,11 @@ describe.runIf(secretServiceTestsRun())('secrets in the OS credential store', ()
     const dir = freshConfigDir();
     // What 0.1 wrote: tokens and client secret in the file, no `secrets` member.
     expect(
-      (await runCli([...loginArgs(mock.url), '--insecure-storage'], dir, { env: browserEnv() }))
-        .code,
+      (
+        await runCliProcess([...loginArgs(mock.url), '--insecure-storage'], dir, {
+          env: browserEnv(),
+        })
+      ).code,
     ).toBe(0);
     const old = configOf(dir);
     delete old.profiles.default.secrets;
@@ -224,9 +227,42 @@ describe.runIf(secretServiceTestsRun())('secrets in the OS credential store', ()
 });
 
 describe('where no credential store answers, the file is used and the login says so once', () => {
+  // Regression: `profile list` failed as a whole when one profile's secrets were out of reach.
+  it('profile list and show describe a profile whose secrets are in an unreachable store', async () => {
+    const dir = freshConfigDir();
+    const profile = {
+      baseUrl: mock.url,
+      clientId: 'demo-client',
+      scope: 'crm',
+      secrets: 'keychain',
+    };
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({
+        profiles: { default: profile, other: { baseUrl: mock.url, secrets: 'file' } },
+      }),
+      { mode: 0o600 },
+    );
+    const env = { DBUS_SESSION_BUS_ADDRESS: undefined };
+    const list = await runCliProcess(['profile', 'list'], dir, { env });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain(
+      'default\t' + mock.url + '\tcrm\tunknown (credential store unreachable)',
+    );
+    expect(list.stdout).toMatch(/other\t.*\tlogged out/);
+    expect(list.stderr).toContain('not available here');
+    const json = await runCliProcess(['--json', 'profile', 'list'], dir, { env });
+    expect(JSON.parse(json.stdout)).toContainEqual(
+      expect.objectContaining({ name: 'default', loggedIn: null }),
+    );
+    const show = await runCliProcess(['profile', 'show', 'default'], dir, { env });
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toContain('clientSecret: [unreachable]');
+  });
+
   it('without a D-Bus session (a headless machine)', async () => {
     const dir = freshConfigDir();
-    const login = await runCli(loginArgs(mock.url), dir, {
+    const login = await runCliProcess(loginArgs(mock.url), dir, {
       env: { ...browserEnv(), DBUS_SESSION_BUS_ADDRESS: undefined },
     });
     expect(login.code, login.stderr).toBe(0);
@@ -238,10 +274,10 @@ describe('where no credential store answers, the file is used and the login says
       secrets: 'file',
       clientSecret: 'demo-secret',
     });
-    const rpc = await runCli(['rpc', 'crm', 'contacts.list'], dir);
+    const rpc = await runCliProcess(['rpc', 'crm', 'contacts.list'], dir);
     expect(rpc.code).toBe(0);
     expect(rpc.stderr).not.toContain('not available');
-    const status = await runCli(['token', 'status'], dir);
+    const status = await runCliProcess(['token', 'status'], dir);
     expect(status.stdout).toContain('storage:   config file');
   });
 
@@ -252,7 +288,7 @@ describe('where no credential store answers, the file is used and the login says
       try {
         silent.freeze();
         const dir = freshConfigDir();
-        const login = await runCli(loginArgs(mock.url), dir, {
+        const login = await runCliProcess(loginArgs(mock.url), dir, {
           env: { ...browserEnv(), DBUS_SESSION_BUS_ADDRESS: silent.address },
         });
         expect(login.code, login.stderr).toBe(0);
@@ -261,7 +297,7 @@ describe('where no credential store answers, the file is used and the login says
         );
         expect(configOf(dir).profiles.default.secrets).toBe('file');
         // Later commands read the file and never wait for the store.
-        const rpc = await runCli(['rpc', 'crm', 'contacts.list'], dir, {
+        const rpc = await runCliProcess(['rpc', 'crm', 'contacts.list'], dir, {
           env: { DBUS_SESSION_BUS_ADDRESS: silent.address },
         });
         expect(rpc.code).toBe(0);

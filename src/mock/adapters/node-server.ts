@@ -38,45 +38,64 @@ function readLimited(req: IncomingMessage, limit: number): Promise<string> {
 /** `http://authority` at the start of an absolute-form request target (RFC 9112 §3.2.2). */
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/;
 
-/** A node:http request as the core sees it; nothing is parsed that the route does not ask for. */
-function fromNodeRequest(req: IncomingMessage, fallbackHost: string): MockRequest {
-  let url = req.url ?? '/';
-  let host = req.headers.host;
-  if (!url.startsWith('/')) {
-    // Absolute form (as sent to a proxy): route by its path; its authority replaces Host.
-    const absolute = ABSOLUTE_FORM.exec(url);
-    if (absolute) {
-      host = absolute[1];
-      url = url.slice(absolute[0].length);
-      if (!url.startsWith('/')) url = `/${url}`;
+/**
+ * A node:http request as the core sees it (issue 15: no fetch objects, no closures per request):
+ * nothing is parsed that the route does not ask for, the origin included.
+ */
+class NodeRequest implements MockRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  private readonly host: string | undefined;
+  private body: Promise<string> | undefined = undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly fallbackHost: string,
+  ) {
+    let url = req.url ?? '/';
+    let host = req.headers.host;
+    if (url.charCodeAt(0) !== 47 /* / */) {
+      // Absolute form (as sent to a proxy): route by its path; its authority replaces Host.
+      const absolute = ABSOLUTE_FORM.exec(url);
+      if (absolute) {
+        host = absolute[1];
+        url = url.slice(absolute[0].length);
+        if (!url.startsWith('/')) url = `/${url}`;
+      }
     }
+    const q = url.indexOf('?');
+    this.method = req.method ?? 'GET';
+    this.path = q === -1 ? url : url.slice(0, q);
+    this.query = q === -1 ? '' : url.slice(q + 1);
+    this.host = host;
   }
-  const q = url.indexOf('?');
-  let body: Promise<string> | undefined;
-  return {
-    method: req.method ?? 'GET',
-    path: q === -1 ? url : url.slice(0, q),
-    query: q === -1 ? '' : url.slice(q + 1),
-    origin: `http://${host !== undefined && HOST_HEADER.test(host) ? host : fallbackHost}`,
-    header: (name) => {
-      const value = req.headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-    text: (limit) => (body ??= readLimited(req, limit)),
-    headerList: () => {
-      const pairs: [string, string][] = [];
-      const raw = req.rawHeaders;
-      for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i]!.toLowerCase(), raw[i + 1]!]);
-      return pairs;
-    },
-  };
+
+  get origin(): string {
+    const host = this.host;
+    return `http://${host !== undefined && HOST_HEADER.test(host) ? host : this.fallbackHost}`;
+  }
+
+  header(name: string): string | undefined {
+    const value = this.req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  text(limit: number): Promise<string> {
+    return (this.body ??= readLimited(this.req, limit));
+  }
+
+  rawHeaders(): string[] {
+    return this.req.rawHeaders;
+  }
 }
 
 /** A proxied answer (SPEC §6): headers as received, body bytes piped with back-pressure. */
 function writeStream(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
-  res.writeHead(response.status, (response.rawHeaders ?? []).flat());
+  res.writeHead(response.status, response.rawHeaders ?? []);
   if (Array.isArray(response.stream)) {
-    res.end(Buffer.concat(response.stream as Uint8Array[]));
+    const chunks = response.stream as Uint8Array[];
+    res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     return;
   }
   const source =
@@ -96,6 +115,20 @@ function write(req: IncomingMessage, res: ServerResponse, response: MockResponse
   headers['content-length'] = String(Buffer.byteLength(response.body));
   res.writeHead(response.status, headers);
   res.end(response.body);
+}
+
+/** One request: whatever fails (the handler, or writing its answer), the client gets an answer. */
+async function serveOne(
+  handle: (request: MockRequest) => Promise<MockResponse>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  fallbackHost: string,
+): Promise<void> {
+  try {
+    write(req, res, await handle(new NodeRequest(req, fallbackHost)));
+  } catch {
+    writeInternalError(req, res);
+  }
 }
 
 /** A JSON 500 if nothing was sent yet (e.g. a header value node:http refused), else a cut connection. */
@@ -216,9 +249,7 @@ export function serveNode(
   const server = createServer(nodeTimeouts(timeouts), (req, res) => {
     // Whatever fails (the handler, or writing its answer), the client gets an answer and the
     // process no unhandled rejection.
-    handle(fromNodeRequest(req, fallbackHost))
-      .then((response) => write(req, res, response))
-      .catch(() => writeInternalError(req, res));
+    void serveOne(handle, req, res, fallbackHost);
   });
   server.keepAliveTimeout = 10_000;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {

@@ -120,8 +120,11 @@ export class MockState {
   constructor(
     readonly lifetimes: Lifetimes,
     private readonly wallClock: () => number = Date.now,
-    /** Told every change, before the answer that reveals it (the state file journals them). */
-    public onChange: (change: StateChange) => void = () => {},
+    /**
+     * Told every change, before the answer that reveals it (the state file journals them); unset
+     * without a state file, so that no change record is even built (`this.onChange?.(…)`).
+     */
+    public onChange: ((change: StateChange) => void) | undefined = undefined,
   ) {}
 
   /** Virtual now in ms. */
@@ -132,7 +135,7 @@ export class MockState {
   /** Moves the virtual clock forward (POST /_mock/clock); the caller checks the range. */
   advance(seconds: number): void {
     this.offsetSeconds += seconds;
-    this.onChange({ kind: 'clock', offsetSeconds: this.offsetSeconds });
+    this.onChange?.({ kind: 'clock', offsetSeconds: this.offsetSeconds });
   }
 
   /** Forgets everything (POST /_mock/reset). */
@@ -144,16 +147,26 @@ export class MockState {
     this.rotatedOf.clear();
     this.sweeper = undefined;
     this.offsetSeconds = 0;
-    this.onChange({ kind: 'reset' });
+    this.onChange?.({ kind: 'reset' });
   }
 
   /** Issues a code after approval (SERVICE.md 4.1). */
   issueCode(record: Omit<CodeRecord, 'expiresAt' | 'grantId'>): string {
     const code = randomToken();
     this.maybeSweep();
-    const issued = { ...record, expiresAt: this.now() + this.lifetimes.codeSeconds * 1000 };
+    // Every field from the start (one object shape; redemption sets grantId), no spread.
+    const issued: CodeRecord = {
+      clientId: record.clientId,
+      redirectUri: record.redirectUri,
+      user: record.user,
+      scopes: this.intern(record.scopes),
+      challenge: record.challenge,
+      challengeMethod: record.challengeMethod,
+      expiresAt: this.now() + this.lifetimes.codeSeconds * 1000,
+      grantId: undefined,
+    };
     this.codes.set(code, issued);
-    this.onChange({ kind: 'code', code, record: issued });
+    this.onChange?.({ kind: 'code', code, record: issued });
     return code;
   }
 
@@ -171,7 +184,7 @@ export class MockState {
   redeemCode(record: CodeRecord, code: string): TokenPair {
     const grantId = this.newGrant(record);
     record.grantId = grantId;
-    this.onChange({ kind: 'code', code, record });
+    this.onChange?.({ kind: 'code', code, record });
     return this.issuePair(grantId);
   }
 
@@ -241,7 +254,7 @@ export class MockState {
         expiresAt: grant.refreshExpiresAt ?? record.expiresAt,
       };
       this.remember(grant.refresh, rotated);
-      this.onChange({ kind: 'rotated', token: grant.refresh, record: rotated });
+      this.onChange?.({ kind: 'rotated', token: grant.refresh, record: rotated });
     }
     return this.issuePair(record.grantId);
   }
@@ -254,7 +267,7 @@ export class MockState {
     if (grant.refresh) this.tokens.delete(grant.refresh);
     this.grants.delete(grantId);
     this.forgetRotated(grantId);
-    this.onChange({ kind: 'grant-ended', id: grantId });
+    this.onChange?.({ kind: 'grant-ended', id: grantId });
   }
 
   /** Revokes one token (RFC 7009); a refresh token takes its grant's access token with it. */
@@ -268,7 +281,7 @@ export class MockState {
     if (grant?.access === token) {
       grant.access = undefined;
       grant.accessExpiresAt = undefined;
-      this.onChange({ kind: 'grant', id: record.grantId, record: grant });
+      this.onChange?.({ kind: 'grant', id: record.grantId, record: grant });
     }
   }
 
@@ -445,7 +458,7 @@ export class MockState {
       : Math.min(refreshExpiresAt, grant.accessExpiresAt);
     this.tokens.set(access, grantId);
     this.tokens.set(refresh, grantId);
-    this.onChange({ kind: 'grant', id: grantId, record: grant });
+    this.onChange?.({ kind: 'grant', id: grantId, record: grant });
     return {
       access_token: access,
       // Whole seconds left, rounded down (never more than the truth; ≥ 1 as TTLs are ≥ 1 s).

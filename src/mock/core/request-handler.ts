@@ -6,7 +6,7 @@ import { BODY_LIMIT, BodyTooLargeError } from './types.js';
 import { handleApiRequest } from '../routes/api.js';
 import { handleAuthorizationRequest, handleConsentSubmission } from '../routes/authorize.js';
 import { handleControl } from '../routes/control.js';
-import { FaultQueue } from './faults.js';
+import { type Fault, FaultQueue } from './faults.js';
 import { DEFAULT_JOURNAL_SIZE, Journal, type JournalRecord, toEntry } from './journal.js';
 import { formatLogLine } from './log-line.js';
 import { parseOAuthParams } from '../routes/oauth-params.js';
@@ -75,29 +75,43 @@ export function createRequestHandler(
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
   const faults = new FaultQueue();
 
-  async function route(request: MockRequest, path: string): Promise<MockResponse> {
-    if (path.startsWith(API_PREFIX)) {
-      let instance = path.slice(API_PREFIX.length);
-      if (instance.endsWith('/')) instance = instance.slice(0, -1);
-      try {
-        instance = decodeURIComponent(instance);
-      } catch {
-        return notFound('malformed instance name');
-      }
-      if (instance === '' || instance.includes('/')) return notFound(`no endpoint ${path}`);
-      return handleApiRequest(ctx, request, instance);
+  /** The API (SERVICE.md 4.5): `/webservice/json/<instance>`. */
+  function api(request: MockRequest, path: string): MockResponse | Promise<MockResponse> {
+    let instance = path.slice(API_PREFIX.length);
+    if (instance.endsWith('/')) instance = instance.slice(0, -1);
+    try {
+      instance = decodeURIComponent(instance);
+    } catch {
+      return notFound('malformed instance name');
     }
+    if (instance === '' || instance.includes('/')) return notFound(`no endpoint ${path}`);
+    return handleApiRequest(ctx, request, instance);
+  }
+
+  /** The OAuth endpoints (SERVICE.md 4.1-4.4), their error bodies as the errorBody quirk wants. */
+  async function oauth(request: MockRequest, path: string): Promise<MockResponse> {
     // The tokenPath quirk (SPEC §7) moves the token endpoint; the old path then serves only the
     // authorization requests that may reach it without its trailing slash.
     const moved = movedTokenEndpoint(path, ctx.quirks);
     const endpoint = moved === 'token' ? 'token' : OAUTH_PATHS.get(path);
+    const body =
+      endpoint !== undefined && request.method === 'POST' ? await request.text(BODY_LIMIT) : '';
+    return quirkErrorBody(oauthAnswer(request, path, moved, endpoint, body), ctx.quirks);
+  }
+
+  function oauthAnswer(
+    request: MockRequest,
+    path: string,
+    moved: 'token' | 'gone' | undefined,
+    endpoint: 'authorize' | 'token' | 'refresh' | 'revoke' | undefined,
+    body: string,
+  ): MockResponse {
     if (endpoint === undefined) {
       // The dashboard's address typed without its slash (its relative URLs need the slash).
       if (path === '/_mock') return redirectResponse(`${basePath}/_mock/`);
       return notFound(`no endpoint ${path}`);
     }
     if (request.method !== 'GET' && request.method !== 'POST') return methodNotAllowed('GET, POST');
-    const body = request.method === 'POST' ? await request.text(BODY_LIMIT) : '';
     const params = parseOAuthParams(request.query, body, request.header('content-type') ?? '');
     const authorization = request.header('authorization');
     if (moved === 'token') return handleTokenRequest(ctx, params, authorization, 'token');
@@ -119,25 +133,34 @@ export function createRequestHandler(
     return handleTokenRequest(ctx, params, authorization, 'token');
   }
 
-  /** A service request, after any injected fault (POST /_mock/faults) for its path. */
-  async function serve(request: MockRequest, path: string): Promise<MockResponse> {
-    const fault = faults.take(path);
-    if (fault?.kind === 'latency') await new Promise((r) => setTimeout(r, fault.ms));
-    if (fault?.kind === 'error') {
+  /** A service request once past any injected fault. Awaited once, by handle(). */
+  function answer(request: MockRequest, path: string): MockResponse | Promise<MockResponse> {
+    // SPEC §6 --proxy: everything but /_mock/ is the upstream's to answer, unchanged.
+    if (ctx.proxy) return ctx.proxy.forward(request, path);
+    return path.startsWith(API_PREFIX) ? api(request, path) : oauth(request, path);
+  }
+
+  /** A service request that meets an injected fault (POST /_mock/faults) for its path. */
+  async function faulted(request: MockRequest, path: string, fault: Fault): Promise<MockResponse> {
+    if (fault.kind === 'latency') {
+      await new Promise((r) => setTimeout(r, fault.ms));
+      return answer(request, path);
+    }
+    if (fault.kind === 'error') {
       return errorResponse(
         fault.status ?? 500,
         'server_error',
         'injected fault (POST /_mock/faults)',
       );
     }
-    if (fault?.kind === 'drop') {
-      const reason = 'injected fault (POST /_mock/faults): connection dropped';
-      return { status: 0, headers: {}, body: '', drop: true, note: { code: 'dropped', reason } };
-    }
-    // SPEC §6 --proxy: everything but /_mock/ is the upstream's to answer, unchanged.
-    if (ctx.proxy) return ctx.proxy.forward(request, path);
-    const response = await route(request, path);
-    return path.startsWith(API_PREFIX) ? response : quirkErrorBody(response, ctx.quirks);
+    const reason = 'injected fault (POST /_mock/faults): connection dropped';
+    return { status: 0, headers: {}, body: '', drop: true, note: { code: 'dropped', reason } };
+  }
+
+  /** A service request, after any injected fault for its path. */
+  function serve(request: MockRequest, path: string): MockResponse | Promise<MockResponse> {
+    const fault = faults.take(path);
+    return fault === undefined ? answer(request, path) : faulted(request, path, fault);
   }
 
   return async function handle(request: MockRequest): Promise<MockResponse> {

@@ -30,7 +30,7 @@ export function pkceMatches(
   // length may decide early; the derived value is always 43 characters.
   // Not oauth/pkce.ts's s256: that module loads node:crypto eagerly, which the mock avoids.
   const crypto = nodeCrypto();
-  const derived = Buffer.from(crypto.createHash('sha256').update(verifier).digest('base64url'));
+  const derived = Buffer.from(crypto.hash('sha256', verifier, 'base64url'));
   const expected = Buffer.from(challenge);
   return derived.length === expected.length && crypto.timingSafeEqual(derived, expected);
 }

@@ -58,7 +58,7 @@ export async function handleApiRequest(
   const body = await request.text(BODY_LIMIT);
   const url = `${request.origin}${ctx.basePath}/webservice/json/${instanceName}`;
   const trace: RpcTrace = { methods: [], errors: [] };
-  const response = await processJsonRpc(
+  const reply = processJsonRpc(
     body,
     (method, params) =>
       method === 'rpc.discover' && ctx.quirks.rpcDiscover === false
@@ -66,6 +66,8 @@ export async function handleApiRequest(
         : invokeMethod(instance, auth.user, url, method, params),
     trace,
   );
+  // Static results answer synchronously: no promise to wait for (issue 15).
+  const response = reply instanceof Promise ? ((await reply) as unknown) : reply;
   if (trace.methods.length > 0) note.rpc = trace.methods;
   const first = trace.errors[0];
   if (first) {

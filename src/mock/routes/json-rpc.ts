@@ -46,7 +46,41 @@ function errorResponse(id: Id, error: RpcError): unknown {
   return { jsonrpc: '2.0', error, id };
 }
 
-async function processOne(request: unknown, invoke: RpcInvoke, trace?: RpcTrace): Promise<unknown> {
+/** A success whose result a fixture serialised already: spliced into the body as it is. */
+class PreSerialised {
+  // Members in the order of a plain response, so that JSON.stringify of it reads the same.
+  readonly jsonrpc: '2.0';
+  readonly result: unknown;
+  readonly id: Id;
+  readonly #json: string;
+  constructor(result: unknown, id: Id, json: string) {
+    this.jsonrpc = '2.0';
+    this.result = result;
+    this.id = id;
+    this.#json = json;
+  }
+
+  /** The response's JSON, the result as it was serialised once. */
+  serialise(): string {
+    return `{"jsonrpc":"2.0","result":${this.#json},"id":${JSON.stringify(this.id)}}`;
+  }
+}
+
+const internalError = (): RpcOutcome => ({ error: { code: -32603, message: 'Internal error' } });
+
+/** What to answer for one call once its outcome is known (undefined for a notification). */
+function replyTo(outcome: RpcOutcome, id: Id, hasId: boolean, trace?: RpcTrace): unknown {
+  if (trace && 'error' in outcome) {
+    trace.errors.push({ code: outcome.error.code, reason: reasonOf(outcome.error) });
+  }
+  if (!hasId) return undefined; // a notification gets no response (JSON-RPC 2.0 §4.1)
+  if ('error' in outcome) return errorResponse(id, outcome.error);
+  if (outcome.json !== undefined) return new PreSerialised(outcome.result, id, outcome.json);
+  return { jsonrpc: '2.0', result: outcome.result, id };
+}
+
+/** One call; synchronous when the method answers synchronously (static results: issue 15). */
+function processOne(request: unknown, invoke: RpcInvoke, trace?: RpcTrace): unknown {
   if (!isObject(request)) {
     trace?.errors.push({ code: INVALID_REQUEST.code, reason: 'request is not a JSON object' });
     return errorResponse(null, INVALID_REQUEST);
@@ -73,30 +107,21 @@ async function processOne(request: unknown, invoke: RpcInvoke, trace?: RpcTrace)
     return errorResponse(id, { ...INVALID_REQUEST, data: why });
   }
   trace?.methods.push(request.method);
-  let outcome: RpcOutcome;
+  let outcome: RpcOutcome | Promise<RpcOutcome>;
   try {
-    outcome = await invoke(request.method, params);
+    outcome = invoke(request.method, params);
   } catch {
-    outcome = { error: { code: -32603, message: 'Internal error' } };
+    outcome = internalError();
   }
-  if (trace && 'error' in outcome) {
-    trace.errors.push({ code: outcome.error.code, reason: reasonOf(outcome.error) });
-  }
-  if (!hasId) return undefined; // a notification gets no response (JSON-RPC 2.0 §4.1)
-  if ('error' in outcome) return errorResponse(id, outcome.error);
-  const response = { jsonrpc: '2.0', result: outcome.result, id };
-  if (outcome.json !== undefined) resultJson.set(response, outcome.json);
-  return response;
+  if (!(outcome instanceof Promise)) return replyTo(outcome, id, hasId, trace);
+  return outcome.then(
+    (settled) => replyTo(settled, id, hasId, trace),
+    () => replyTo(internalError(), id, hasId, trace),
+  );
 }
 
-/** Responses whose result comes serialised already, with that JSON. */
-const resultJson = new WeakMap<object, string>();
-
 function serialiseOne(response: unknown): string {
-  const json = resultJson.get(response as object);
-  if (json === undefined) return JSON.stringify(response);
-  const { id } = response as { id: Id };
-  return `{"jsonrpc":"2.0","result":${json},"id":${JSON.stringify(id)}}`;
+  return response instanceof PreSerialised ? response.serialise() : JSON.stringify(response);
 }
 
 /** The HTTP body of what processJsonRpc returned: static results are spliced in as serialised. */
@@ -104,15 +129,26 @@ export function serialiseRpc(value: unknown): string {
   return Array.isArray(value) ? `[${value.map(serialiseOne).join(',')}]` : serialiseOne(value);
 }
 
-/**
- * JSON-RPC 2.0 over one HTTP body (§4-§6): single calls, notifications and batches. Returns the
- * response value to send, or undefined when nothing is to be sent (HTTP 204).
- */
-export async function processJsonRpc(
-  body: string,
+/** A batch (§6): its calls one after the other, in order. */
+async function processBatch(
+  batch: unknown[],
   invoke: RpcInvoke,
   trace?: RpcTrace,
 ): Promise<unknown> {
+  const responses: unknown[] = [];
+  for (const request of batch) {
+    const response = await processOne(request, invoke, trace);
+    if (response !== undefined) responses.push(response);
+  }
+  return responses.length === 0 ? undefined : responses;
+}
+
+/**
+ * JSON-RPC 2.0 over one HTTP body (§4-§6): single calls, notifications and batches. Returns the
+ * response value to send, or undefined when nothing is to be sent (HTTP 204); a promise of it
+ * only when a method answers asynchronously (or for a batch).
+ */
+export function processJsonRpc(body: string, invoke: RpcInvoke, trace?: RpcTrace): unknown {
   let message: unknown;
   try {
     message = JSON.parse(body);
@@ -128,10 +164,5 @@ export async function processJsonRpc(
     trace?.errors.push({ code: INVALID_REQUEST.code, reason: 'empty batch' });
     return errorResponse(null, { ...INVALID_REQUEST, data: 'empty batch' });
   }
-  const responses: unknown[] = [];
-  for (const request of message) {
-    const response = await processOne(request, invoke, trace);
-    if (response !== undefined) responses.push(response);
-  }
-  return responses.length === 0 ? undefined : responses;
+  return processBatch(message, invoke, trace);
 }

@@ -1,4 +1,4 @@
-import type { InstanceFixture, MethodFixture } from '../fixtures/load-fixtures.js';
+import type { HandlerContext, InstanceFixture, MethodFixture } from '../fixtures/load-fixtures.js';
 import type { RpcError, RpcOutcome } from './json-rpc.js';
 import { findExample } from '../fixtures/example-match.js';
 import { buildOpenRpcDocument } from '../fixtures/openrpc.js';
@@ -69,14 +69,17 @@ export function methodNotFound(instance: InstanceFixture, name: string): { error
   };
 }
 
-/** Runs one method of an instance as `user` (SERVICE.md 5.4: results per authorizing user). */
-export async function invokeMethod(
+/**
+ * Runs one method of an instance as `user` (SERVICE.md 5.4: results per authorizing user);
+ * synchronous but for computed methods, whose handler may be.
+ */
+export function invokeMethod(
   instance: InstanceFixture,
   user: string,
   serverUrl: string,
   name: string,
   params: unknown,
-): Promise<RpcOutcome> {
+): RpcOutcome | Promise<RpcOutcome> {
   if (name === 'rpc.discover') {
     const empty =
       params === undefined ||
@@ -90,27 +93,7 @@ export async function invokeMethod(
   if ('error' in bound) return bound;
   const named = bound.named;
   if (method.handlerRef && !(method.examples.length > 0 && findExample(method.examples, named))) {
-    if (!method.handler) {
-      return { error: { code: -32603, message: 'Internal error', data: 'handler not loaded' } };
-    }
-    try {
-      const result = await method.handler({ params: named, user, instance: instance.name });
-      const text = JSON.stringify(result);
-      return { result: text === undefined ? null : JSON.parse(text) };
-    } catch (error) {
-      if (isRpcError(error)) {
-        const e: RpcError = { code: error.code, message: error.message };
-        if (error.data !== undefined) e.data = error.data;
-        return { error: e };
-      }
-      return {
-        error: {
-          code: -32603,
-          message: 'Internal error',
-          data: error instanceof Error ? error.message : String(error),
-        },
-      };
-    }
+    return callHandler(method, { params: named, user, instance: instance.name });
   }
   // SPEC §6 replay: a recorded answer for these params first; a static, per-user or computed
   // result answers the others; a method with recorded answers only says it has none.
@@ -131,6 +114,31 @@ export async function invokeMethod(
       ? method.byUser[user]
       : (method.value ?? null);
   return { result, json: staticJson(result) };
+}
+
+/** A computed method: its handler's result as JSON would carry it, or its error. */
+async function callHandler(method: MethodFixture, context: HandlerContext): Promise<RpcOutcome> {
+  if (!method.handler) {
+    return { error: { code: -32603, message: 'Internal error', data: 'handler not loaded' } };
+  }
+  try {
+    const result = await method.handler(context);
+    const text = JSON.stringify(result);
+    return { result: text === undefined ? null : JSON.parse(text) };
+  } catch (error) {
+    if (isRpcError(error)) {
+      const e: RpcError = { code: error.code, message: error.message };
+      if (error.data !== undefined) e.data = error.data;
+      return { error: e };
+    }
+    return {
+      error: {
+        code: -32603,
+        message: 'Internal error',
+        data: error instanceof Error ? error.message : String(error),
+      },
+    };
+  }
 }
 
 const serialised = new WeakMap<object, string>();

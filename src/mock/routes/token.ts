@@ -27,17 +27,12 @@ function issued(
   quirks: Quirks,
 ) {
   const rfc6749 = params.fromBody || typeof parseBasicAuth(authorization) === 'object';
-  const { access_token, expires_in, refresh_token } = pair;
-  return jsonResponse(
-    200,
-    {
-      access_token,
-      ...(rfc6749 ? { token_type: 'Bearer' } : {}),
-      ...quirkExpiresIn(expires_in, quirks),
-      refresh_token,
-    },
-    NO_STORE,
-  );
+  const body: Record<string, string | number> = { access_token: pair.access_token };
+  if (rfc6749) body.token_type = 'Bearer';
+  if (quirks.expiresIn === undefined) body.expires_in = pair.expires_in;
+  else Object.assign(body, quirkExpiresIn(pair.expires_in, quirks));
+  body.refresh_token = pair.refresh_token;
+  return jsonResponse(200, body, NO_STORE);
 }
 
 /**

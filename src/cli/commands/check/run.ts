@@ -1,12 +1,11 @@
 import { writeFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { InterruptedError, NetworkError, ServiceError, UsageError } from '../../../errors.js';
 import { createHttpClient } from '../../../http/http-client.js';
 import { normalizeScope } from '../../../oauth/authorization-url.js';
 import type { Endpoints } from '../../../oauth/endpoints.js';
 import { DEFAULT_LOGIN_TIMEOUT_MS, runLoginFlow } from '../../../oauth/login-flow.js';
 import { parseDuration } from '../../../util/duration.js';
-import type { CliDeps } from '../../context.js';
+import { stdinLines, type CliDeps } from '../../context.js';
 import { stdoutAnswered } from '../../output.js';
 import { parsePort } from '../../port.js';
 import { ResolvedSettings } from '../../../client/resolve-settings.js';
@@ -87,11 +86,8 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
   const placement = resolved.placement();
   const installation = baseUrl ?? new URL(endpoints.token).origin;
 
-  const stdinLines =
-    options.browser === false
-      ? createInterface({ input: process.stdin, terminal: false })
-      : undefined;
-  const pasted = stdinLines ? pasteSessions(stdinLines) : undefined;
+  const stdin = options.browser === false ? stdinLines(deps.stdin) : undefined;
+  const pasted = stdin ? pasteSessions(stdin.lines) : undefined;
   // On a terminal, one progress line per rule as it finishes; the report follows on stdout.
   const progress = deps.out.stderr.isTTY === true;
   let finished = 0;
@@ -136,8 +132,7 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
   try {
     verdicts = await done;
   } finally {
-    stdinLines?.close();
-    if (stdinLines) process.stdin.destroy();
+    stdin?.release();
     const cleanupSend = createHttpClient({
       env: deps.env,
       ...(deps.signal.aborted ? { timeoutMs: CLEANUP_AFTER_INTERRUPT_MS } : {}),

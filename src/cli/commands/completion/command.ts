@@ -1,4 +1,5 @@
 import { Command } from '../../commander.js';
+import { ioOf } from '../../io.js';
 
 /** Options of `dasvc completion`. */
 export interface CompletionOptions {
@@ -15,6 +16,6 @@ export function completionCommand(): Command {
       let root = cmd;
       while (root.parent) root = root.parent;
       const json = Boolean(cmd.optsWithGlobals<{ json?: boolean }>().json);
-      run({ shell }, { name: root.name(), stdout: process.stdout, json });
+      run({ shell }, { name: root.name(), stdout: ioOf(cmd).stdout ?? process.stdout, json });
     });
 }

@@ -1,4 +1,5 @@
 import { Command } from '../../commander.js';
+import { ioOf } from '../../io.js';
 
 /** Options of `dasvc demo`. */
 export interface DemoCommandOptions {
@@ -18,11 +19,13 @@ export function demoCommand(): Command {
         import('../../../client/browser.js'),
       ]);
       // No interrupt signal is taken: the demo holds nothing that Ctrl-C must close first.
+      const io = ioOf(cmd);
+      const env = io.env ?? process.env;
       await run(cmd.optsWithGlobals<DemoCommandOptions>(), {
-        env: process.env,
-        stdout: process.stdout,
-        stderr: process.stderr,
-        openBrowser: (url) => openBrowser(url, process.env),
+        env,
+        stdout: io.stdout ?? process.stdout,
+        stderr: io.stderr ?? process.stderr,
+        openBrowser: (url) => openBrowser(url, env),
         now: Date.now,
       });
     });

@@ -1,9 +1,8 @@
-import { createInterface } from 'node:readline';
 import { UsageError } from '../../../errors.js';
 import { DEFAULT_LOGIN_TIMEOUT_MS } from '../../../oauth/login-flow.js';
 import { parseDuration } from '../../../util/duration.js';
 import { parsePort } from '../../port.js';
-import { openClient, type CliDeps } from '../../context.js';
+import { openClient, stdinLines, type CliDeps } from '../../context.js';
 import { describeExpiry, sessionSummary, tokenStateJson } from '../../token-state.js';
 import type { LoginOptions } from './command.js';
 
@@ -27,12 +26,12 @@ export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
       ? undefined
       : parseDuration(String(options.refreshMargin), '--refresh-margin');
   const noBrowser = options.browser === false;
-  const lines = noBrowser ? createInterface({ input: process.stdin, terminal: false }) : undefined;
+  const stdin = noBrowser ? stdinLines(deps.stdin) : undefined;
   let outcome;
   try {
     outcome = await client.login({
       noBrowser,
-      ...(lines ? { pasted: lines } : {}),
+      ...(stdin ? { pasted: stdin.lines } : {}),
       port,
       pkce: options.pkce !== false,
       timeoutMs: timeoutSeconds * 1000,
@@ -40,8 +39,7 @@ export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
       insecureStorage: options.insecureStorage === true,
     });
   } finally {
-    lines?.close();
-    if (lines) process.stdin.destroy();
+    stdin?.release();
   }
   const { profile: name, settings, tokens } = outcome;
   // Said by the login that stores them, once; later commands find them in the file (SPEC §9).
