@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { run as runMain } from '../../src/cli/main.js';
 import type { MockOptions } from '../../src/mock/index.js';
 import { startMockForFile, type FileMock } from './mock-client.js';
@@ -257,6 +257,28 @@ export function expectNoLeaksAfterAll(): void {
 /** A quiet mock for the file's CLI runs (see `startMockForFile`); approves as alice unless told otherwise. */
 export function startMockForCli(options: MockOptions = { autoApprove: 'alice' }): FileMock {
   return startMockForFile({ log: () => undefined, ...options });
+}
+
+/**
+ * A config dir logged in to `mock` with `scope` (through the stand-in browser) before the file's
+ * tests, by `runner` (in-process `runCli` unless a process is the point); returns its getter.
+ */
+export function loggedInBeforeAll(
+  mock: FileMock,
+  scope: string,
+  runner: typeof runCli = runCli,
+): () => string {
+  let dir: string | undefined;
+  beforeAll(async () => {
+    const fresh = freshConfigDir();
+    const login = await runner(loginArgs(mock.url, scope), fresh, { env: browserEnv() });
+    expect(login.code, login.stderr).toBe(0);
+    dir = fresh;
+  });
+  return () => {
+    if (dir === undefined) throw new Error('not logged in yet (beforeAll has not run)');
+    return dir;
+  };
 }
 
 /** The authorization URL the CLI printed on stderr. */
