@@ -5,10 +5,14 @@
 // (sequential calls on one keep-alive connection, median) and req/s under load (autocannon).
 // For scale, the same through the smallest possible proxy (node:http + undici, no journal, no
 // taps): what the machine allows three processes on its cores. Upstream, proxy and load
-// generator are separate processes.
-// Usage: node scripts/bench-proxy.mjs [--duration 3] [--connections 20] [--calls 2000]
+// generator are separate processes. Under load each server's CPU time per request is read from
+// /proc (Linux): the proxy's CPU per proxied request against the upstream's own per request is
+// the steadier figure on a shared machine, where req/s moves with whatever else runs. Direct,
+// proxied and bare runs alternate for `--rounds` rounds; each figure is the median of its rounds.
+// Usage: node scripts/bench-proxy.mjs [--duration 3] [--connections 20] [--calls 2000] [--rounds 3]
 /* global fetch */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -20,6 +24,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '3' },
     connections: { type: 'string', default: '20' },
     calls: { type: 'string', default: '2000' },
+    rounds: { type: 'string', default: '3' },
   },
 });
 
@@ -112,8 +117,19 @@ async function sequential(base, token, calls) {
   };
 }
 
-/** autocannon req/s against the API (non-2xx answers count as errors). */
-async function load(base, token) {
+/** CPU time (user + system) of a process so far, in ms (from /proc: Linux only). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * autocannon against the API (non-2xx answers count as errors): req/s, and the CPU µs per request
+ * of each process in `pids` (by name) and of the load generator (this process).
+ */
+async function load(base, token, pids) {
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+  const self = process.cpuUsage();
   const result = await autocannon({
     url: `${base}/webservice/json/crm`,
     method: 'POST',
@@ -124,8 +140,17 @@ async function load(base, token) {
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
+  const total = Math.max(1, result.requests.total);
+  const cpuUs = {};
+  for (const [name, pid] of Object.entries(pids)) {
+    cpuUs[name] = ((cpuMs(pid) - before[name]) * 1000) / total;
+  }
+  const used = process.cpuUsage(self);
+  cpuUs.loader = (used.user + used.system) / total;
+  return { rps: total / result.duration, cpuUs };
 }
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const upstream = await startMock([]);
 const proxy = await startMock(['--proxy', upstream.url]);
@@ -141,9 +166,21 @@ try {
   const proxied = await sequential(proxy.url, token, calls);
   const added = proxied.median - direct.median;
   const bareCall = await sequential(bare.url, token, calls);
-  const directRps = await load(upstream.url, token);
-  const proxiedRps = await load(proxy.url, token);
-  const bareRps = await load(bare.url, token);
+  const runs = { direct: [], proxied: [], bare: [] };
+  for (let round = 0; round < Number(args.rounds); round++) {
+    runs.direct.push(await load(upstream.url, token, { upstream: upstream.child.pid }));
+    runs.proxied.push(
+      await load(proxy.url, token, { upstream: upstream.child.pid, proxy: proxy.child.pid }),
+    );
+    runs.bare.push(
+      await load(bare.url, token, { upstream: upstream.child.pid, proxy: bare.child.pid }),
+    );
+  }
+  const rps = (name) => median(runs[name].map((r) => r.rps));
+  const cpu = (name, who) => median(runs[name].map((r) => r.cpuUs[who]));
+  const directRps = rps('direct');
+  const proxiedRps = rps('proxied');
+  const bareRps = rps('bare');
   const ratio = proxiedRps / directRps;
   const mark = (ok) => (ok ? 'ok' : 'MISSED');
   console.log(
@@ -153,10 +190,21 @@ try {
       `${(bareCall.median - direct.median).toFixed(3)} ms`,
   );
   console.log(
-    `req/s (${args.connections} connections, ${args.duration} s): direct ${Math.round(directRps)}, ` +
-      `through --proxy ${Math.round(proxiedRps)} = ${ratio.toFixed(2)}x (goal >= 0.5x: ${mark(ratio >= 0.5)}); ` +
+    `req/s (${args.connections} connections, ${args.duration} s, median of ${args.rounds} ` +
+      `alternating rounds: ${runs.proxied.map((r, i) => (r.rps / runs.direct[i].rps).toFixed(2)).join(', ')}): ` +
+      `direct ${Math.round(directRps)}, through --proxy ${Math.round(proxiedRps)} = ` +
+      `${ratio.toFixed(2)}x (goal >= 0.5x: ${mark(ratio >= 0.5)}); ` +
       `bare proxy ${Math.round(bareRps)} = ${(bareRps / directRps).toFixed(2)}x`,
   );
+  const us = (n) => `${n.toFixed(1)} µs`;
+  console.log(
+    `CPU per request under load: upstream ${us(cpu('direct', 'upstream'))} (direct run), ` +
+      `--proxy ${us(cpu('proxied', 'proxy'))} = ${(cpu('proxied', 'proxy') / cpu('direct', 'upstream')).toFixed(2)}x ` +
+      `the upstream's, bare proxy ${us(cpu('bare', 'proxy'))} = ` +
+      `${(cpu('bare', 'proxy') / cpu('direct', 'upstream')).toFixed(2)}x; load generator ` +
+      `${us(cpu('direct', 'loader'))} direct, ${us(cpu('proxied', 'loader'))} proxied`,
+  );
+  process.exitCode = added < 1 && ratio >= 0.5 ? 0 : 1;
 } finally {
   // The proxies first: an upstream gone under them would only add noise to their last answers.
   proxy.child.kill('SIGTERM');

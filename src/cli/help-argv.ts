@@ -20,10 +20,14 @@ export function helpAsFlag(program: Command, argv: readonly string[]): string[] 
     }
     const sub = (name: string | undefined) =>
       command.commands.find((c) => c.name() === name || c.aliases().includes(name ?? ''));
-    // `help <unknown>` stays commander's, which names the unknown command.
     if (arg === 'help' && sub(args[i + 1])) {
       return [...head, ...args.slice(0, i), ...args.slice(i + 1), '--help'];
     }
+    // `help <unknown>`: commander showed nothing at all (exit 2); without `help` it names the
+    // unknown command, as `dasvc frobnicate` does.
+    const name = args[i + 1];
+    if (arg === 'help' && command.commands.length > 0 && name && !name.startsWith('-'))
+      return [...head, ...args.slice(0, i), ...args.slice(i + 1)];
     const next = sub(arg);
     if (!next) break;
     command = next;

@@ -32,7 +32,11 @@ const EXAMPLES: Record<string, string[]> = {
   'profile remove': ['dasvc profile remove work'],
   init: ['dasvc init'],
   completion: ['source <(dasvc completion bash)', 'dasvc completion fish | source'],
-  mock: ['dasvc mock', 'dasvc mock --port 0 --auto-approve alice'],
+  mock: [
+    'dasvc mock --port 0 --auto-approve alice',
+    'dasvc mock --proxy https://das.example.com --record ./recorded --scrub email',
+    'dasvc mock --fixtures ./recorded',
+  ],
   demo: ['dasvc demo', 'dasvc demo --browser'],
   check: [
     'dasvc check',

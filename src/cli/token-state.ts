@@ -1,5 +1,4 @@
 import { sessionStatus, type SessionStatus } from '../client/status.js';
-import { secretsLocation } from '../store/profile-secrets.js';
 import { formatDuration } from '../util/duration.js';
 import { secondsLeft, type TokenTimes } from '../store/expiry.js';
 import type { Profile, StoreData, StoredTokens } from '../store/profile-store.js';
@@ -55,15 +54,10 @@ export function sessionSummary(
 }
 
 /** The token state as scripts read it (`--json`), never the tokens themselves. */
-export function stateJson(
-  status: SessionStatus,
-  profile: Profile | undefined,
-): Record<string, unknown> {
+export function stateJson(status: SessionStatus): Record<string, unknown> {
   const state: Record<string, unknown> = { ...status };
   delete state.loggedIn;
   delete state.usable;
-  // Where the tokens live (SPEC §9): `keychain` (the OS credential store) or `file`.
-  state.storage = secretsLocation(profile);
   return state;
 }
 
@@ -74,5 +68,5 @@ export function tokenStateJson(
   tokens: StoredTokens,
   now: number,
 ): Record<string, unknown> {
-  return stateJson(sessionStatus(name, profile, tokens, now), profile);
+  return stateJson(sessionStatus(name, profile, tokens, now));
 }

@@ -237,7 +237,8 @@ export class Client {
   async status(): Promise<SessionStatus> {
     const { name, profile } = this.load();
     const tokens = await this.deps.tokens.load(name);
-    return sessionStatus(name, profile, tokens, this.deps.now());
+    const memory = this.deps.profiles === undefined;
+    return sessionStatus(name, profile, tokens, this.deps.now(), memory ? 'memory' : undefined);
   }
 
   /**

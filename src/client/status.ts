@@ -1,5 +1,6 @@
 import { canRefresh, isExpired, secondsLeft } from '../store/expiry.js';
 import type { Profile, StoredTokens } from '../store/profile-store.js';
+import { secretsLocation } from '../store/profile-secrets.js';
 
 /** A session's state as scripts and integrators read it (SPEC §3 `token status --json`), never a token. */
 export interface SessionStatus {
@@ -16,6 +17,11 @@ export interface SessionStatus {
   revoked: boolean;
   refreshable: boolean;
   obtainedAt: string | null;
+  /**
+   * Where the tokens live (SPEC §9): the OS credential store, the config file (0600), or this
+   * client object alone (`store: 'memory'`).
+   */
+  storage: 'keychain' | 'file' | 'memory';
 }
 
 /** The state of one profile's session at `now` (pure). */
@@ -24,6 +30,7 @@ export function sessionStatus(
   profile: Profile | undefined,
   tokens: StoredTokens | undefined,
   now: number,
+  storage: SessionStatus['storage'] = secretsLocation(profile),
 ): SessionStatus {
   const left = tokens ? secondsLeft(tokens, now) : null;
   const revoked = tokens ? tokens.accessToken === null : false;
@@ -45,5 +52,6 @@ export function sessionStatus(
     revoked,
     refreshable,
     obtainedAt: tokens ? new Date(tokens.obtainedAt).toISOString() : null,
+    storage,
   };
 }

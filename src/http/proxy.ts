@@ -1,4 +1,4 @@
-import type { EnvHttpProxyAgent } from 'undici';
+import type { Agent, EnvHttpProxyAgent } from 'undici';
 import type { HttpRequest, HttpResponse } from './types.js';
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
@@ -41,6 +41,19 @@ function bypassed(noProxy: string, hostname: string, port: number): boolean {
   return false;
 }
 
+/**
+ * undici's EnvHttpProxyAgent reading the proxy variables from `env` (SPEC §1), not from
+ * process.env: the one place that turns them into an agent (the CLI, `dasvc mock --proxy`).
+ */
+export async function createEnvProxyAgent(
+  env: NodeJS.ProcessEnv,
+  options: Agent.Options = {},
+): Promise<EnvHttpProxyAgent> {
+  const undici = await import('undici');
+  const { http, https, noProxy } = proxyVariables(env);
+  return new undici.EnvHttpProxyAgent({ ...options, httpProxy: http, httpsProxy: https, noProxy });
+}
+
 /** Sends through undici's EnvHttpProxyAgent, configured from `env` (loaded only when a proxy applies). */
 export async function sendThroughProxy(
   request: HttpRequest,
@@ -52,7 +65,7 @@ export async function sendThroughProxy(
   const key = `${http}\n${https}\n${noProxy}`;
   let agent = agents.get(key);
   if (!agent) {
-    agent = new undici.EnvHttpProxyAgent({ httpProxy: http, httpsProxy: https, noProxy });
+    agent = await createEnvProxyAgent(env);
     agents.set(key, agent);
   }
   const res = await undici.fetch(request.url, {

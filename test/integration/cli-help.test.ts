@@ -34,6 +34,9 @@ describe('dasvc help', () => {
       [['token', 'frob'], "dasvc: unknown command 'frob'\nhint: dasvc token --help\n"],
       [['rpc'], "dasvc: missing required argument 'scope'\nhint: dasvc rpc --help\n"],
       [['frobnicate'], "dasvc: unknown command 'frobnicate'\nhint: dasvc --help\n"],
+      // Regression: `help <unknown>` printed the whole root help and not the unknown name.
+      [['help', 'frobnicate'], "dasvc: unknown command 'frobnicate'\nhint: dasvc --help\n"],
+      [['token', 'help', 'frob'], "dasvc: unknown command 'frob'\nhint: dasvc token --help\n"],
     ];
     for (const [args, stderr] of cases) {
       const result = await runCli(args, dir);

@@ -227,6 +227,39 @@ describe.runIf(secretServiceTestsRun())('secrets in the OS credential store', ()
 });
 
 describe('where no credential store answers, the file is used and the login says so once', () => {
+  // Regression: `profile list` failed as a whole when one profile's secrets were out of reach.
+  it('profile list and show describe a profile whose secrets are in an unreachable store', async () => {
+    const dir = freshConfigDir();
+    const profile = {
+      baseUrl: mock.url,
+      clientId: 'demo-client',
+      scope: 'crm',
+      secrets: 'keychain',
+    };
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({
+        profiles: { default: profile, other: { baseUrl: mock.url, secrets: 'file' } },
+      }),
+      { mode: 0o600 },
+    );
+    const env = { DBUS_SESSION_BUS_ADDRESS: undefined };
+    const list = await runCliProcess(['profile', 'list'], dir, { env });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain(
+      'default\t' + mock.url + '\tcrm\tunknown (credential store unreachable)',
+    );
+    expect(list.stdout).toMatch(/other\t.*\tlogged out/);
+    expect(list.stderr).toContain('not available here');
+    const json = await runCliProcess(['--json', 'profile', 'list'], dir, { env });
+    expect(JSON.parse(json.stdout)).toContainEqual(
+      expect.objectContaining({ name: 'default', loggedIn: null }),
+    );
+    const show = await runCliProcess(['profile', 'show', 'default'], dir, { env });
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toContain('clientSecret: [unreachable]');
+  });
+
   it('without a D-Bus session (a headless machine)', async () => {
     const dir = freshConfigDir();
     const login = await runCliProcess(loginArgs(mock.url), dir, {

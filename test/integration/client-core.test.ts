@@ -111,6 +111,11 @@ describe('the library and the CLI share one profile (SPEC §1)', () => {
     await statusRun({}, status.deps);
     expect(JSON.parse(status.stdout.text)).toMatchObject({ profile: 'default', revoked: false });
     expect(t.store.profile('default')!.tokens).toEqual(after);
+    // The library says where the pair lives, as `token status` does (SPEC §9).
+    const { secrets } = t.store.read().profiles!.default!;
+    expect(await client.status()).toMatchObject({
+      storage: secrets === 'keychain' ? secrets : 'file',
+    });
   });
 
   it('store: memory keeps the tokens in the client alone', async () => {
@@ -122,7 +127,11 @@ describe('the library and the CLI share one profile (SPEC §1)', () => {
       send,
     });
     await client.login({ openBrowser: approvingBrowser(app) });
-    expect(await client.status()).toMatchObject({ loggedIn: true, usable: true });
+    expect(await client.status()).toMatchObject({
+      loggedIn: true,
+      usable: true,
+      storage: 'memory',
+    });
     expect(t.store.read()).toEqual({});
     await client.logout();
     expect(await client.status()).toMatchObject({ loggedIn: false });

@@ -24,7 +24,10 @@ describe('`dasvc help <command path>` shows the help of the whole path (issue 9.
     const program = await buildProgram(argv('help'));
     const rewrite = (...args: string[]) => helpAsFlag(program, argv(...args)).slice(2);
     expect(rewrite('help')).toEqual(['help']);
-    expect(rewrite('help', 'frobnicate')).toEqual(['help', 'frobnicate']);
+    // An unknown name goes to commander without `help`, which then names it.
+    expect(rewrite('help', 'frobnicate')).toEqual(['frobnicate']);
+    expect(rewrite('token', 'help', 'frob')).toEqual(['token', 'frob']);
+    expect(rewrite('help', '--json')).toEqual(['help', '--json']);
     // After rpc, `help` is a method name, not a command.
     expect(rewrite('rpc', 'crm', 'help')).toEqual(['rpc', 'crm', 'help']);
     expect(rewrite('token', 'status')).toEqual(['token', 'status']);

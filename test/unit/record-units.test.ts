@@ -8,7 +8,12 @@ import { findExample, sameJson } from '../../src/mock/fixtures/example-match.js'
 import { pairCalls } from '../../src/mock/record/rpc-exchange.js';
 import { canonicalJson, InstanceRecording } from '../../src/mock/record/recording.js';
 import { parseOpenRpcInstance } from '../../src/mock/fixtures/openrpc-format.js';
-import { endToEndHeaders, upstreamFailure } from '../../src/mock/adapters/proxy.js';
+import { upstreamFailure } from '../../src/mock/adapters/proxy.js';
+import {
+  endToEndHeaders,
+  headerStrings,
+  rawHeader,
+} from '../../src/mock/adapters/proxy-headers.js';
 
 describe('inferSchema / mergeSchemas', () => {
   it('infers types, object members (all required) and array items', () => {
@@ -189,23 +194,46 @@ describe('InstanceRecording', () => {
 });
 
 describe('proxy headers and failures', () => {
-  it('drops hop-by-hop headers, Host, and what Connection names', () => {
+  it('drops hop-by-hop headers, Host, Expect, and what Connection names; keeps names as sent', () => {
     expect(
       endToEndHeaders(
         [
-          ['host', 'a'],
-          ['connection', 'keep-alive, x-private'],
-          ['x-private', '1'],
-          ['keep-alive', 'timeout=5'],
-          ['transfer-encoding', 'chunked'],
-          ['proxy-authorization', 'Basic x'],
-          ['authorization', 'Bearer t'],
-          ['set-cookie', 'a=1'],
-          ['set-cookie', 'b=2'],
+          'Host',
+          'a',
+          'Connection',
+          'keep-alive, X-Private',
+          'x-private',
+          '1',
+          'Keep-Alive',
+          'timeout=5',
+          'transfer-encoding',
+          'chunked',
+          'Proxy-Authorization',
+          'Basic x',
+          'Expect',
+          '100-continue',
+          'Content-Length',
+          '2',
+          'Authorization',
+          'Bearer t',
+          'set-cookie',
+          'a=1',
+          'Set-Cookie',
+          'b=2',
         ],
-        ['content-length'],
+        new Set(['content-length']),
       ),
-    ).toEqual(['authorization', 'Bearer t', 'set-cookie', 'a=1', 'set-cookie', 'b=2']);
+    ).toEqual(['Authorization', 'Bearer t', 'set-cookie', 'a=1', 'Set-Cookie', 'b=2']);
+  });
+  it('reads a raw list by lower-case name, repeated values joined', () => {
+    const raw = ['Set-Cookie', 'a=1', 'Content-Type', 'text/plain', 'set-cookie', 'b=2'];
+    expect(rawHeader(raw, 'set-cookie')).toBe('a=1, b=2');
+    expect(rawHeader(raw, 'content-type')).toBe('text/plain');
+    expect(rawHeader(raw, 'location')).toBeUndefined();
+    expect(headerStrings([Buffer.from('X-Name'), Buffer.from([0x63, 0xe9])])).toEqual([
+      'X-Name',
+      'c\u00e9',
+    ]);
   });
   it('502 naming the upstream; 504 on a timeout', () => {
     const refused = upstreamFailure(

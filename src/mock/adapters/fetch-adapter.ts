@@ -34,7 +34,7 @@ export function fromFetchRequest(request: Request): MockRequest {
     origin: url.origin,
     header: (name) => request.headers.get(name) ?? undefined,
     text: (limit) => (body ??= readLimited(request, limit)),
-    headerList: () => [...request.headers],
+    rawHeaders: () => [...request.headers].flat(),
   };
 }
 
@@ -63,12 +63,19 @@ function streamed(response: MockResponse, stream: NonNullable<MockResponse['stre
   try {
     return new Response(noBody ? null : (Readable.toWeb(source) as ReadableStream), {
       status: response.status,
-      headers: new Headers(response.rawHeaders ?? []),
+      headers: headerPairs(response.rawHeaders ?? []),
     });
   } catch {
     source.destroy();
     return internalError();
   }
+}
+
+/** A flat raw header list (`name, value, …`) as the pairs fetch takes. */
+function headerPairs(raw: string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!]);
+  return pairs;
 }
 
 /** JSON 500, as node-server answers when writing fails. */

@@ -85,19 +85,17 @@ class NodeRequest implements MockRequest {
     return (this.body ??= readLimited(this.req, limit));
   }
 
-  headerList(): [string, string][] {
-    const pairs: [string, string][] = [];
-    const raw = this.req.rawHeaders;
-    for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i]!.toLowerCase(), raw[i + 1]!]);
-    return pairs;
+  rawHeaders(): string[] {
+    return this.req.rawHeaders;
   }
 }
 
 /** A proxied answer (SPEC §6): headers as received, body bytes piped with back-pressure. */
 function writeStream(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
-  res.writeHead(response.status, (response.rawHeaders ?? []).flat());
+  res.writeHead(response.status, response.rawHeaders ?? []);
   if (Array.isArray(response.stream)) {
-    res.end(Buffer.concat(response.stream as Uint8Array[]));
+    const chunks = response.stream as Uint8Array[];
+    res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     return;
   }
   const source =

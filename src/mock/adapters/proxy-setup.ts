@@ -17,7 +17,10 @@ export async function startProxying(
   now: () => number,
 ): Promise<ProxyHost> {
   const secrets = new SecretValues();
-  const taps: ProxyTap[] = [new SecretTap(secrets)];
+  // The secret collector serves the recorder and the contract check (which mask what they keep):
+  // a plain --proxy has no tap at all, and forwards without building anything for one.
+  const taps: ProxyTap[] = [];
+  if (options.record !== undefined || options.validate) taps.push(new SecretTap(secrets));
   let recorder: Recorder | undefined;
   if (options.record !== undefined) {
     recorder = new Recorder({

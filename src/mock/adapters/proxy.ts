@@ -1,11 +1,15 @@
 // `dasvc mock --proxy <upstream>` (SPEC §6): every service request goes to the real installation
 // and its answer comes back unchanged, streamed. Taps (the recorder, the contract validator, the
 // secret collector) see each exchange; when one wants the body, the answer is buffered first.
+// This is the mock's hot path under --proxy: undici's dispatch API with raw header arrays, no
+// fetch objects, nothing built for taps when there are none.
+import { Readable } from 'node:stream';
 import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import type { MockRequest, MockResponse } from '../core/types.js';
-import { BodyTooLargeError } from '../core/types.js';
 import { jsonResponse } from '../core/responses.js';
+import { createEnvProxyAgent, proxyFor } from '../../http/proxy.js';
+import { endToEndHeaders, headerStrings, rawHeader } from './proxy-headers.js';
 
 /** One exchange as the taps see it: the request, the status and headers, the body if buffered. */
 export interface Exchange {
@@ -31,40 +35,11 @@ export interface ProxyTap {
 /** The largest request body forwarded (JSON-RPC and forms are far smaller); larger is a 413. */
 const REQUEST_LIMIT = 16 * 1024 * 1024;
 
-/** RFC 9110 §7.6.1 hop-by-hop headers, plus Host (the upstream's own) and the recomputed length. */
-const DROPPED = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'trailers',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-]);
-
 /** Bodies up to this size (by Content-Length) are read whole before they are passed on. */
 const SMALL_BODY = 64 * 1024;
 
-const PROXY_VARS = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
-
-/** Header pairs less hop-by-hop ones and those the Connection header names. */
-export function endToEndHeaders(pairs: [string, string][], extra: string[] = []): string[] {
-  const named = new Set(extra);
-  for (const [name, value] of pairs) {
-    if (name === 'connection') {
-      for (const token of value.split(',')) named.add(token.trim().toLowerCase());
-    }
-  }
-  const out: string[] = [];
-  for (const [name, value] of pairs) {
-    if (!DROPPED.has(name) && !named.has(name)) out.push(name, value);
-  }
-  return out;
-}
+/** undici sets the length of the body it sends. */
+const REQUEST_EXTRA = new Set(['content-length']);
 
 /** 502 (504 on a timeout) with an RFC 6749-shaped body naming the upstream (SPEC §6). */
 export function upstreamFailure(upstream: string, error: unknown): MockResponse {
@@ -90,105 +65,187 @@ function decode(bytes: Buffer, encoding: string | undefined): string {
   return bytes.toString('utf8');
 }
 
-function headerPairs(headers: Record<string, string | string[] | undefined>): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) pairs.push([name.toLowerCase(), v]);
-  }
-  return pairs;
-}
-
-function lookup(pairs: [string, string][]): (name: string) => string | undefined {
-  return (name) => {
-    const values = pairs.filter(([n]) => n === name).map(([, v]) => v);
-    return values.length === 0 ? undefined : values.join(', ');
-  };
-}
-
 /** The forwarding side of the mock. */
 export interface Proxy {
   forward(request: MockRequest, path: string): Promise<MockResponse>;
   close(): Promise<void>;
 }
 
+/** What every exchange of one proxy shares. */
+interface Upstream {
+  /** The upstream base URL as given (named in 502s). */
+  url: string;
+  taps: ProxyTap[];
+}
+
+/**
+ * One forwarded exchange, as undici's dispatch callbacks (the handler API that hands over the raw
+ * header bytes: no header object, no body stream is built unless the answer streams on). Settles
+ * with the answer once it is whole, or at its headers when its body streams.
+ */
+class Forwarding implements Dispatcher.DispatchHandler {
+  private abort: ((error?: Error) => void) | undefined;
+  private resume: (() => void) | undefined;
+  private status = 0;
+  private headers: string[] = [];
+  private chunks: Buffer[] | undefined;
+  private stream: Readable | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly upstream: Upstream,
+    /** What the taps see, when there are taps. */
+    private readonly exchange: Exchange | undefined,
+    /** A tap wants the answer's body: it is buffered whatever its size. */
+    private readonly wantsBody: boolean,
+    private readonly settle: (response: MockResponse) => void,
+  ) {}
+
+  onConnect(abort: (error?: Error) => void): void {
+    this.abort = abort;
+  }
+
+  onHeaders(status: number, raw: Buffer[], resume: () => void): boolean {
+    this.status = status;
+    this.resume = resume;
+    this.headers = endToEndHeaders(headerStrings(raw));
+    // Small bodies are read whole (one write is cheaper than a stream pipeline); large or
+    // unsized ones stream on as they come, unless a tap needs them.
+    const length = Number(rawHeader(this.headers, 'content-length') ?? Infinity);
+    if (length <= SMALL_BODY || this.wantsBody) {
+      this.chunks = [];
+      return true;
+    }
+    this.stream = new Readable({
+      read: () => this.resume?.(),
+      destroy: (error, callback) => {
+        // The client went away (or the pipe failed): the upstream exchange ends too.
+        if (!this.ended) this.abort?.(error ?? new Error('client closed'));
+        callback(error);
+      },
+    });
+    this.answer([], this.stream);
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.chunks) {
+      this.chunks.push(chunk);
+      return true;
+    }
+    // false pauses undici's parser until the client drains (read() resumes it).
+    return this.stream!.push(chunk);
+  }
+
+  onComplete(): void {
+    this.ended = true;
+    if (this.stream) {
+      this.stream.push(null);
+      return;
+    }
+    const chunks = this.chunks!;
+    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    this.answer([bytes], undefined, bytes);
+  }
+
+  onError(error: Error): void {
+    this.ended = true;
+    // Cut half-way while streaming: the client's connection is cut too (node-server does that).
+    if (this.stream) this.stream.destroy(error);
+    else this.settle(upstreamFailure(this.upstream.url, error));
+  }
+
+  private answer(bytes: Buffer[], stream?: Readable, whole?: Buffer): void {
+    const exchange = this.exchange;
+    if (exchange) {
+      exchange.status = this.status;
+      const headers = this.headers;
+      exchange.responseHeader = (name) => rawHeader(headers, name);
+      if (whole && this.wantsBody) {
+        exchange.responseBody = decode(whole, rawHeader(headers, 'content-encoding'));
+      }
+      observe(this.upstream.taps, exchange);
+    }
+    this.settle({
+      status: this.status,
+      headers: {},
+      body: '',
+      rawHeaders: this.headers,
+      stream: stream ?? bytes,
+    });
+  }
+}
+
+function observe(taps: ProxyTap[], exchange: Exchange): void {
+  for (const tap of taps) {
+    try {
+      tap.observe(exchange);
+    } catch {
+      // A tap never changes or stops what passes; its own failures it reports itself.
+    }
+  }
+}
+
 /**
  * A proxy to `upstream` through undici: keep-alive connections, `DASVC_HTTP_TIMEOUT` (default
- * 30 s) for headers and between body chunks, and HTTP(S)_PROXY/NO_PROXY as the CLI honours them.
+ * 30 s) for connect, headers and between body chunks, and HTTP(S)_PROXY/NO_PROXY as the CLI
+ * honours them (SPEC §6).
  */
 export async function createProxy(
   upstream: string,
   taps: ProxyTap[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Proxy> {
-  const undici = await import('undici');
   const fromEnv = Number(env.DASVC_HTTP_TIMEOUT);
   const timeout = fromEnv > 0 ? fromEnv * 1000 : 30_000;
-  const limits = { headersTimeout: timeout, bodyTimeout: timeout, connect: { timeout } };
-  const dispatcher: Dispatcher = PROXY_VARS.some((name) => env[name])
-    ? new undici.EnvHttpProxyAgent(limits)
-    : new undici.Agent({ ...limits, keepAliveTimeout: 10_000 });
+  const options = {
+    headersTimeout: timeout,
+    bodyTimeout: timeout,
+    connect: { timeout },
+    keepAliveTimeout: 10_000,
+  };
+  const base = new URL(upstream);
+  const origin = base.origin;
+  // The upstream's own path (an installation under `/das`) goes before every forwarded path.
+  const prefix = base.pathname.replace(/\/+$/, '');
+  // One origin: a Pool of keep-alive connections to it, unless a proxy variable applies to it.
+  const dispatcher: Dispatcher = proxyFor(base, env)
+    ? await createEnvProxyAgent(env, options)
+    : new (await import('undici')).Pool(origin, options);
+  const context: Upstream = { url: upstream, taps };
 
   async function forward(request: MockRequest, path: string): Promise<MockResponse> {
-    const url = `${upstream}${path}${request.query === '' ? '' : `?${request.query}`}`;
-    const pairs = request.headerList?.() ?? [];
-    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+    const method = request.method;
+    const hasBody = method !== 'GET' && method !== 'HEAD';
     const body = hasBody ? await request.text(REQUEST_LIMIT) : '';
-    let answer: Dispatcher.ResponseData;
-    try {
-      answer = await undici.request(url, {
-        method: request.method as Dispatcher.HttpMethod,
-        // content-length: undici sets it for the body it sends.
-        headers: endToEndHeaders(pairs, ['content-length']),
-        ...(hasBody ? { body } : {}),
-        dispatcher,
-      });
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) throw error;
-      return upstreamFailure(upstream, error);
+    const raw = request.rawHeaders?.() ?? [];
+    // Without taps (plain --proxy) nothing is built for them.
+    let exchange: Exchange | undefined;
+    let wantsBody = false;
+    if (taps.length > 0) {
+      exchange = {
+        method,
+        path,
+        query: request.query,
+        requestHeader: (name) => rawHeader(raw, name),
+        requestBody: body,
+        status: 0,
+        responseHeader: () => undefined,
+      };
+      wantsBody = taps.some((tap) => tap.wantsBody(path));
     }
-    const responsePairs = headerPairs(answer.headers);
-    const kept = endToEndHeaders(responsePairs);
-    const rawHeaders: [string, string][] = [];
-    for (let i = 0; i < kept.length; i += 2) rawHeaders.push([kept[i]!, kept[i + 1]!]);
-    const exchange: Exchange = {
-      method: request.method,
-      path,
-      query: request.query,
-      requestHeader: lookup(pairs),
-      requestBody: body,
-      status: answer.statusCode,
-      responseHeader: lookup(responsePairs),
-    };
-    const base = { status: answer.statusCode, headers: {}, body: '', rawHeaders };
-    // Small bodies are read whole (one write is cheaper than a stream pipeline); large or
-    // unsized ones stream on as they come, unless a tap needs them.
-    const length = Number(answer.headers['content-length'] ?? Infinity);
-    if (!(length <= SMALL_BODY) && !taps.some((tap) => tap.wantsBody(path))) {
-      observe(exchange);
-      return { ...base, stream: answer.body };
-    }
-    let bytes: Buffer;
-    try {
-      bytes = Buffer.from(await answer.body.arrayBuffer());
-    } catch (error) {
-      return upstreamFailure(upstream, error);
-    }
-    if (taps.some((tap) => tap.wantsBody(path))) {
-      exchange.responseBody = decode(bytes, exchange.responseHeader('content-encoding'));
-    }
-    observe(exchange);
-    return { ...base, stream: [bytes] };
-  }
-
-  function observe(exchange: Exchange): void {
-    for (const tap of taps) {
-      try {
-        tap.observe(exchange);
-      } catch {
-        // A tap never changes or stops what passes; its own failures it reports itself.
-      }
-    }
+    return new Promise<MockResponse>((settle) => {
+      dispatcher.dispatch(
+        {
+          origin,
+          path: `${prefix}${path}${request.query === '' ? '' : `?${request.query}`}`,
+          method: method as Dispatcher.HttpMethod,
+          headers: endToEndHeaders(raw, REQUEST_EXTRA),
+          body: hasBody ? body : null,
+        },
+        new Forwarding(context, exchange, wantsBody, settle),
+      );
+    });
   }
 
   let closing: Promise<void> | undefined;

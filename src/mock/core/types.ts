@@ -75,8 +75,11 @@ export interface MockRequest {
   header(name: string): string | undefined;
   /** Body as text; rejects with BodyTooLargeError past `limit` bytes. */
   text(limit: number): Promise<string>;
-  /** Every header as received, names lower-case, repeated ones repeated (the proxy forwards them). */
-  headerList?(): [string, string][];
+  /**
+   * Every header as received, flat (`name, value, name, value`, node's `rawHeaders`), repeated
+   * ones repeated (the proxy forwards them).
+   */
+  rawHeaders?(): string[];
 }
 
 /** The answer as the core handler produces it; adapters write it out. */
@@ -88,8 +91,11 @@ export interface MockResponse {
   drop?: boolean;
   /** A proxied answer: the body as bytes, streamed as they come (`body` is then unused). */
   stream?: AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
-  /** A proxied answer's headers as received, repeated ones repeated (`headers` is then unused). */
-  rawHeaders?: [string, string][];
+  /**
+   * A proxied answer's headers as received, flat (`name, value, …`), repeated ones repeated
+   * (`headers` is then unused).
+   */
+  rawHeaders?: string[];
   /** Why the mock answered so (SPEC §8): set where the answer is decided, read by log and journal. */
   note?: RequestNote;
 }

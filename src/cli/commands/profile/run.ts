@@ -1,9 +1,26 @@
-import { UsageError } from '../../../errors.js';
+import { DasvcError, UsageError } from '../../../errors.js';
 import type { CliDeps } from '../../context.js';
 import type { ProfileOptions } from './command.js';
 import { tokenStateJson } from '../../token-state.js';
 import type { Profile } from '../../../store/profile-store.js';
 import { checkProfileName } from '../../../store/store-shape.js';
+
+/**
+ * A profile's secrets, or why they cannot be read: list and show still describe a profile whose
+ * secrets are in an OS credential store that is not reachable here (a headless session), with its
+ * login state unknown, instead of failing as a whole.
+ */
+function secretsOf(profile: Profile): Pick<Profile, 'tokens' | 'clientSecret'> & {
+  unreachable?: string;
+} {
+  try {
+    return { tokens: profile.tokens, clientSecret: profile.clientSecret };
+  } catch (error) {
+    if (error instanceof DasvcError && error.code === 'keychain_unavailable')
+      return { unreachable: error.message };
+    throw error;
+  }
+}
 
 function summary(
   name: string,
@@ -11,19 +28,31 @@ function summary(
   active: boolean,
   now: number,
 ): Record<string, unknown> {
+  const { tokens, clientSecret, unreachable } = secretsOf(profile);
   return {
     name,
     active,
     baseUrl: profile.baseUrl ?? null,
     clientId: profile.clientId ?? null,
-    clientSecret: profile.clientSecret ? '[set]' : null,
+    clientSecret: unreachable ? '[unreachable]' : clientSecret ? '[set]' : null,
     scope: profile.scope ?? null,
     endpoints: profile.endpoints ?? {},
     params: profile.params ?? 'query',
     refreshMargin: profile.refreshMargin ?? null,
-    loggedIn: Boolean(profile.tokens),
-    tokens: profile.tokens ? tokenStateJson(name, profile, profile.tokens, now) : null,
+    // null: unknown, the OS credential store that holds the tokens is not reachable here.
+    loggedIn: unreachable ? null : Boolean(tokens),
+    tokens: tokens ? tokenStateJson(name, profile, tokens, now) : null,
+    ...(unreachable ? { unreachable } : {}),
   };
+}
+
+/** The list's login column. */
+function loginState(loggedIn: unknown): string {
+  return loggedIn === null
+    ? 'unknown (credential store unreachable)'
+    : loggedIn
+      ? 'logged in'
+      : 'logged out';
 }
 
 /** A profile's name, marked `*` when it is the active one: the same in list and show (issue 9.11). */
@@ -51,10 +80,12 @@ export async function run(options: ProfileOptions, deps: CliDeps): Promise<void>
           loggedIn,
         })),
       );
+    const unknown = rows.find((row) => row.unreachable);
+    if (unknown) deps.out.warn(String(unknown.unreachable));
     if (rows.length === 0) return deps.out.info('No profiles yet; run dasvc login or dasvc init.');
     for (const row of rows) {
       deps.out.line(
-        `${marked(String(row.name), row.active === true)}\t${String(row.baseUrl ?? '')}\t${String(row.scope ?? '')}\t${row.loggedIn ? 'logged in' : 'logged out'}`,
+        `${marked(String(row.name), row.active === true)}\t${String(row.baseUrl ?? '')}\t${String(row.scope ?? '')}\t${loginState(row.loggedIn)}`,
       );
     }
     return;
@@ -68,10 +99,11 @@ export async function run(options: ProfileOptions, deps: CliDeps): Promise<void>
     });
   if (action === 'show') {
     const view = summary(name, profile, name === active, deps.now());
+    if (view.unreachable) deps.out.warn(String(view.unreachable));
     if (deps.out.json) return deps.out.result(view);
     deps.out.line(marked(name, name === active));
     for (const [key, value] of Object.entries(view)) {
-      if (key === 'tokens' || key === 'name' || key === 'active' || value === null) continue;
+      if (['tokens', 'name', 'active', 'unreachable'].includes(key) || value === null) continue;
       deps.out.line(`${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
     }
     const tokens = view.tokens as Record<string, unknown> | null;

@@ -1,7 +1,7 @@
 import { AuthError } from '../../../errors.js';
 import { notLoggedIn } from '../../../client/session.js';
 import { openClient, type CliDeps } from '../../context.js';
-import { describeSecretsLocation, secretsLocation } from '../../../store/profile-secrets.js';
+import { describeSecretsLocation } from '../../../store/profile-secrets.js';
 import { stdoutAnswered } from '../../output.js';
 import { describeExpiry, stateJson } from '../../token-state.js';
 import type { TokenOptions } from './command.js';
@@ -14,7 +14,7 @@ export async function run(options: TokenOptions, deps: CliDeps): Promise<void> {
   if (!tokens) throw notLoggedIn(name);
   const now = deps.now();
   if (deps.out.json) {
-    deps.out.result(stateJson(status, deps.store.profile(name)));
+    deps.out.result(stateJson(status));
   } else {
     const refresh = status.refreshable
       ? 'possible'
@@ -30,9 +30,9 @@ export async function run(options: TokenOptions, deps: CliDeps): Promise<void> {
     deps.out.line(`scope:     ${status.scope ?? '(none)'}`);
     deps.out.line(`access:    ${access}`);
     deps.out.line(`refresh:   ${refresh}`);
-    deps.out.line(
-      `storage:   ${describeSecretsLocation(secretsLocation(deps.store.profile(name)), deps.store.file)}`,
-    );
+    // The CLI's client always stores in the profiles file or the OS store, never in memory.
+    if (status.storage !== 'memory')
+      deps.out.line(`storage:   ${describeSecretsLocation(status.storage, deps.store.file)}`);
   }
   if (!status.usable) {
     const detail = { profile: name };
