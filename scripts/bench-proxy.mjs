@@ -40,22 +40,41 @@ function startMock(extra) {
   return listening(child);
 }
 
-/** The smallest proxy: buffers the body, forwards it with undici, answers with what came back. */
+/**
+ * The smallest proxy: node:http in, undici's dispatch API out (raw headers, no body stream), the
+ * answer collected and written in one piece; no hop-by-hop handling beyond Host and Connection.
+ */
 const BARE_PROXY = `
 const { createServer } = require('node:http');
-const { Agent, request } = require('undici');
-const upstream = process.argv[1];
-const dispatcher = new Agent({ keepAliveTimeout: 10000 });
-const server = createServer(async (req, res) => {
+const { Pool } = require('undici');
+const pool = new Pool(process.argv[1], { keepAliveTimeout: 10000 });
+const hop = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding']);
+const skip = new Set([...hop, 'content-length']); // undici sets the length of what it sends
+const server = createServer((req, res) => {
   const chunks = [];
-  for await (const c of req) chunks.push(c);
-  const headers = { ...req.headers };
-  delete headers.host;
-  delete headers.connection;
-  const r = await request(upstream + req.url, { method: req.method, headers, body: Buffer.concat(chunks), dispatcher });
-  const body = Buffer.from(await r.body.arrayBuffer());
-  res.writeHead(r.statusCode, { 'content-type': r.headers['content-type'], 'content-length': body.length });
-  res.end(body);
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const headers = [];
+    const raw = req.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) if (!skip.has(raw[i].toLowerCase())) headers.push(raw[i], raw[i + 1]);
+    const body = [];
+    let status = 0;
+    const answer = [];
+    pool.dispatch({ path: req.url, method: req.method, headers, body: Buffer.concat(chunks) }, {
+      onConnect() {},
+      onError() { res.writeHead(502).end(); },
+      onHeaders(s, h) {
+        status = s;
+        for (let i = 0; i < h.length; i += 2) {
+          const name = h[i].toString('latin1');
+          if (!hop.has(name.toLowerCase())) answer.push(name, h[i + 1].toString('latin1'));
+        }
+        return true;
+      },
+      onData(c) { body.push(c); return true; },
+      onComplete() { res.writeHead(status, answer); res.end(Buffer.concat(body)); },
+    });
+  });
 });
 server.keepAliveTimeout = 10000;
 server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
