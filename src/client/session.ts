@@ -1,11 +1,11 @@
 import { AuthError } from '../errors.js';
-import type { SendFn } from '../http/types.js';
+import type { HttpRequest, HttpResponse, SendFn } from '../http/types.js';
 import type { ParamsPlacement } from '../oauth/endpoints.js';
 import type { ClientCredentials } from '../oauth/token-request.js';
 import type { TokenSet } from '../oauth/token-response.js';
 import { isExpired, isRefreshDue } from '../store/expiry.js';
 import type { StoredTokens } from '../store/profile-store.js';
-import type { TokenStore } from '../store/token-store.js';
+import type { SaveTokens, TokenStore } from '../store/token-store.js';
 
 /** What a refresh needs besides the stored tokens (resolved option > env > profile). */
 export interface RefreshSettings {
@@ -129,13 +129,14 @@ export async function currentTokens(
       placement: settings.placement,
     });
     let next: TokenSet;
+    // Told after the write: nothing (a slow terminal) may come between the answer and the write.
+    const notices: string[] = [];
+    const refreshToken = tokens.refreshToken;
     try {
-      next = processTokenResponse(
-        await deps.send(request),
-        deps.now(),
-        'refresh request',
-        tokens.refreshToken,
-        deps.tell,
+      next = await exchangeAndSave(deps.send, request, save, (response) =>
+        processTokenResponse(response, deps.now(), 'refresh request', refreshToken, (message) =>
+          notices.push(message),
+        ),
       );
     } catch (error) {
       if (error instanceof AuthError && error.code === 'invalid_grant') {
@@ -161,10 +162,46 @@ export async function currentTokens(
       }
       throw error;
     }
-    // The rotated pair is written first: the service already forgot the old one.
-    await save(next);
+    for (const message of notices) deps.tell?.(message);
     return { tokens: next, refreshed: true };
   });
+}
+
+/**
+ * Sends a refresh (SERVICE.md §4.3) and saves the rotated pair the moment the answer is whole: in
+ * the transport's own callback when it offers one (`onAnswer`), else as soon as the answer
+ * resolves. The service forgot the old pair when it answered, so nothing may come first (issue
+ * 14.3). `read` checks the answer and throws what it refuses.
+ */
+async function exchangeAndSave(
+  send: SendFn,
+  request: HttpRequest,
+  save: SaveTokens,
+  read: (response: HttpResponse) => TokenSet,
+): Promise<TokenSet> {
+  // An object, not two variables: they are set in a callback the compiler cannot follow.
+  const outcome: { saved?: { next: TokenSet; saving: Promise<void> }; refused?: unknown } = {};
+  const onAnswer = (response: HttpResponse): void => {
+    if (outcome.saved || 'refused' in outcome) return;
+    try {
+      const next = read(response);
+      const saving = Promise.resolve(save(next));
+      // Awaited below; until then its failure is not an unhandled rejection.
+      saving.catch(() => undefined);
+      outcome.saved = { next, saving };
+    } catch (error) {
+      outcome.refused = error;
+    }
+  };
+  try {
+    onAnswer(await send({ ...request, onAnswer }));
+  } catch (error) {
+    // The connection failed after the whole answer was in: the answer stands.
+    if (!outcome.saved && !('refused' in outcome)) throw error;
+  }
+  if ('refused' in outcome) throw outcome.refused;
+  await outcome.saved!.saving;
+  return outcome.saved!.next;
 }
 
 /**

@@ -31,17 +31,34 @@ export function sendDirect(request: HttpRequest, signal: AbortSignal): Promise<H
     req.on('error', fail);
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', fail);
-      res.on('end', () => {
-        signal.removeEventListener('abort', onAbort);
+      let received = 0;
+      const length = Number(res.headers['content-length'] ?? Number.NaN);
+      let answer: HttpResponse | undefined;
+      const whole = (): HttpResponse => {
+        if (answer) return answer;
         const text = Buffer.concat(chunks).toString('utf8');
-        resolve({
+        answer = {
           status: res.statusCode ?? 0,
           headers: flatHeaders(res.headers),
           // fetch's text() drops a byte-order mark; so does this.
           text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text,
-        });
+        };
+        request.onAnswer?.(answer);
+        return answer;
+      };
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        received += chunk.length;
+        // The last byte of a Content-Length body: the answer is whole now (issue 14.3).
+        if (received === length && request.onAnswer) whole();
+      });
+      res.on('error', fail);
+      // Starts reading now rather than on the next tick: the body that follows the head in the
+      // same packet then arrives as 'data' at once, and `onAnswer` runs before anything else.
+      if (request.onAnswer) res.read(0);
+      res.on('end', () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(whole());
       });
     });
     if (signal.aborted) onAbort();

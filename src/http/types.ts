@@ -4,6 +4,13 @@ export interface HttpRequest {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /**
+   * Told the answer synchronously, in the transport's own callback, the moment it is whole (before
+   * the promise resolves and before Node runs its end-of-message bookkeeping): a refresh stores its
+   * rotated pair there (issue 14.3). A transport may not call it (a proxy, an embedder's `send`);
+   * the caller then handles the resolved answer. It must not throw.
+   */
+  onAnswer?: (response: HttpResponse) => void;
 }
 
 /** The answer as read off the wire: status, lower-cased headers and the whole body as text. */

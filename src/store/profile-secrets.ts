@@ -112,14 +112,7 @@ export function storeSecrets(
     const loaded = loadedSecrets.get(profile);
     if (wasInStore && loaded && JSON.stringify(loaded.value ?? {}) === JSON.stringify(secrets))
       continue;
-    writes.push({
-      name,
-      run: () => {
-        if (secrets.clientSecret === undefined && secrets.tokens === undefined)
-          keychain().deleteNow(name);
-        else keychain().setNow(name, secrets);
-      },
-    });
+    writes.push({ name, run: () => storeSecretsNow(keychain(), name, secrets) });
   }
   for (const [name, before] of Object.entries(onDisk.profiles ?? {})) {
     if (before.secrets !== 'keychain' || data.profiles?.[name]?.secrets === 'keychain') continue;
@@ -139,6 +132,26 @@ export function storeSecrets(
   const file: StoreData = { ...data };
   if (data.profiles !== undefined) file.profiles = profiles;
   return file;
+}
+
+/**
+ * Replaces the profile's entry in the OS store with `secrets` (none: the entry goes), in one call:
+ * its client secret and both tokens of the pair together, so that no kill leaves the new refresh
+ * token without its access token or the reverse (SPEC §9, issue 14.3).
+ */
+export function storeSecretsNow(
+  keychain: Keychain,
+  profile: string,
+  secrets: ProfileSecrets,
+): void {
+  try {
+    if (secrets.clientSecret === undefined && secrets.tokens === undefined)
+      keychain.deleteNow(profile);
+    else keychain.setNow(profile, secrets);
+  } catch (error) {
+    if (error instanceof KeychainUnavailable) throw keychainUnreachable(profile, error);
+    throw error;
+  }
 }
 
 /**

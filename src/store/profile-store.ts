@@ -4,7 +4,15 @@ import { UsageError } from '../errors.js';
 import type { Endpoints, ParamsPlacement } from '../oauth/endpoints.js';
 import type { TokenSet } from '../oauth/token-response.js';
 import { Keychain } from './keychain.js';
-import { attachSecrets, storeSecrets, type SecretsLocation } from './profile-secrets.js';
+import {
+  attachSecrets,
+  secretsLocation,
+  storeSecrets,
+  storeSecretsNow,
+  type SecretsLocation,
+} from './profile-secrets.js';
+import { prepareReplace, replaceFile, type PreparedReplace } from './replace-file.js';
+import { storeText, tokensTemplate } from './store-text.js';
 import { checkProfileName, storeShapeProblem } from './store-shape.js';
 
 /**
@@ -44,9 +52,9 @@ export interface StoreData {
 export const DEFAULT_PROFILE = 'default';
 
 /**
- * Profiles and tokens on disk. Reads parse the file directly (fast: the `rpc` hot path never loads
- * `conf`); writes go through `conf` (atomic write, mode 0600) under the lock file beside the store,
- * each one a read-modify-write of the file as it is at that moment.
+ * Profiles and tokens on disk. Reads parse the file directly; writes replace it atomically (mode
+ * 0600, replace-file.ts) under the lock file beside the store, each one a read-modify-write of the
+ * file as it is at that moment.
  */
 export class ProfileStore {
   readonly lockPath: string;
@@ -130,41 +138,65 @@ export class ProfileStore {
     });
   }
 
-  /** Writes the whole file through conf (atomic, mode 0600). Callers hold the lock. */
+  /** Writes the whole file (atomic, mode 0600), the OS store's secrets first. Callers hold the lock. */
   async writeUnlocked(data: StoreData): Promise<void> {
-    (await this.openWriter())(data);
+    // First the OS store (its errors are its own), then the file without the secrets.
+    const fileData = storeSecrets(data, this.readFile(), () => this.keychain);
+    this.replace(storeText(fileData));
   }
 
   /**
-   * Loads and opens everything a write needs, and returns the write itself: synchronous, so that a
-   * caller holding the lock can store a rotated token pair as the very first thing after the answer
-   * arrives (issue 14.3: a kill in between must not lose the session).
+   * Under the lock: reads the file once and prepares the write of one profile's tokens, which is
+   * then synchronous and as short as it can be (issue 14.3: a rotated pair must be stored before a
+   * kill can lose it). The file's text is serialised now with the tokens left open and the temp
+   * file opened; the write only serialises the new pair, splices it in, writes and renames
+   * (replace-file.ts). For a `secrets: 'keychain'` profile the write is one call to the OS store,
+   * its client secret read now: the file does not change. `release` drops what was not used.
    */
-  async openWriter(): Promise<(data: StoreData) => void> {
-    this.ensureDir();
-    const { default: Conf } = await import('conf');
-    let conf: InstanceType<typeof Conf<StoreData>>;
+  prepareTokensWrite(profile: string): {
+    data: StoreData;
+    write: (tokens: StoredTokens | undefined) => void;
+    release: () => void;
+  } {
+    const data = this.readFile();
+    if (secretsLocation(data.profiles?.[profile]) === 'keychain') {
+      attachSecrets(data, () => this.keychain);
+      const clientSecret = data.profiles![profile]!.clientSecret;
+      const write = (tokens: StoredTokens | undefined) =>
+        storeSecretsNow(this.keychain, profile, {
+          ...(clientSecret === undefined ? {} : { clientSecret }),
+          ...(tokens === undefined ? {} : { tokens }),
+        });
+      return { data, write, release: () => undefined };
+    }
+    // Before the secrets are attached: the template holds only what the file holds.
+    const render = tokensTemplate(data, profile);
+    attachSecrets(data, () => this.keychain);
+    let prepared: PreparedReplace | undefined;
     try {
-      conf = new Conf<StoreData>({
-        cwd: dirname(this.file),
-        configName: this.file.replace(/^.*[\\/]/, '').replace(/\.json$/, ''),
-        configFileMode: 0o600,
-        clearInvalidConfig: false,
-        accessPropertiesByDotNotation: false,
-        projectName: 'dasvc',
-      });
+      prepared = prepareReplace(this.file);
     } catch (error) {
       throw this.unwritable(error);
     }
-    return (data) => {
-      // First the OS store (its errors are its own), then the file without the secrets.
-      const fileData = storeSecrets(data, this.readFile(), () => this.keychain);
+    const write = (tokens: StoredTokens | undefined) => {
       try {
-        conf.store = fileData;
+        // A second write in the same hold opens a temp file of its own.
+        const replace = prepared ?? prepareReplace(this.file);
+        prepared = undefined;
+        replace.commit(render(tokens));
       } catch (error) {
         throw this.unwritable(error);
       }
     };
+    return { data, write, release: () => prepared?.abandon() };
+  }
+
+  private replace(text: string): void {
+    try {
+      replaceFile(this.file, text);
+    } catch (error) {
+      throw this.unwritable(error);
+    }
   }
 
   private unwritable(error: unknown): UsageError {

@@ -42,16 +42,12 @@ export function fileTokenStore(store: ProfileStore): TokenStore {
     fn: (data: StoreData, save: SaveTokens) => Promise<void | unknown>,
   ) =>
     store.locked(async () => {
-      const write = await store.openWriter();
-      const data = store.read();
-      const save: SaveTokens = async (tokens) => {
-        const profiles = (data.profiles ??= {});
-        const entry = (profiles[profile] ??= {});
-        if (tokens === undefined) delete entry.tokens;
-        else entry.tokens = tokens;
-        write(data);
-      };
-      return fn(data, save);
+      const { data, write, release } = store.prepareTokensWrite(profile);
+      try {
+        return await fn(data, async (tokens) => write(tokens));
+      } finally {
+        release();
+      }
     });
   return {
     load: async (profile) => normalizeTokens(store.read().profiles?.[profile]?.tokens),

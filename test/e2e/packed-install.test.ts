@@ -288,16 +288,19 @@ console.log(JSON.stringify([answer.status, (await answer.json()).error]));
     writeFileSync(
       join(project, 'typed.ts'),
       `
-import { dasvc, DasvcError } from 'dasvc';
+import { dasvc, DasvcError, type DasvcClient, type SessionStatus, type TokenSet } from 'dasvc';
 import { createMockApp, startMockServer } from 'dasvc/mock';
 import { createMockHandlers } from 'dasvc/msw';
 
-const client = dasvc({ baseUrl: 'http://127.0.0.1:1', clientId: 'a', clientSecret: 'b' });
+const client: DasvcClient = dasvc({ baseUrl: 'http://127.0.0.1:1', clientId: 'a', clientSecret: 'b' });
+const memory: DasvcClient = dasvc({ baseUrl: 'http://127.0.0.1:1', store: 'memory' });
+const storage: Promise<'keychain' | 'file' | 'memory'> = memory.status().then((s: SessionStatus) => s.storage);
 const handler: (request: Request) => Promise<Response> = createMockApp({ accessTtl: '1h' });
 const server: Promise<{ url: string; close(): Promise<void> }> = startMockServer({ port: 0 });
 const handlers: unknown[] = createMockHandlers({ baseUrl: 'https://x.test', codeTtl: 60 });
 const isError = (value: unknown): value is DasvcError => value instanceof DasvcError;
-export { client, handler, server, handlers, isError };
+let tokens: TokenSet | undefined;
+export { client, memory, storage, handler, server, handlers, isError, tokens };
 `,
     );
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');

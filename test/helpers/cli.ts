@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { run as runMain } from '../../src/cli/main.js';
 import type { MockOptions } from '../../src/mock/index.js';
 import { startMockForFile, type FileMock } from './mock-client.js';
@@ -205,6 +205,35 @@ export function spawnCli(args: string[], configDir: string, env: Record<string, 
   return child;
 }
 
+/**
+ * Resolves once a child CLI has installed its Ctrl-C handler and then sits idle (its CPU time
+ * unchanged for 100 ms): it is waiting on something (stdin, a socket). Read from /proc (Linux),
+ * bounded by `timeoutMs`; a wait for the event instead of a fixed sleep.
+ */
+export async function untilWaiting(pid: number, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  const handlesSigint = () => {
+    const caught = /^SigCgt:\s*([0-9a-f]+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return caught !== null && (BigInt(`0x${caught[1]}`) & 2n) === 2n; // bit 1: SIGINT (2)
+  };
+  const cpuTicks = () => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[11]) + Number(fields[12]); // utime + stime
+  };
+  let last = -1;
+  let still = 0;
+  while (Date.now() < until) {
+    if (handlesSigint()) {
+      const ticks = cpuTicks();
+      still = ticks === last ? still + 1 : 0;
+      last = ticks;
+      if (still >= 4) return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`process ${pid} did not settle into a wait within ${timeoutMs} ms`);
+}
+
 /** The leak scan: no secret seen anywhere may appear in output that was not asked for it. */
 export function leaks(): string[] {
   const found: string[] = [];
@@ -228,6 +257,28 @@ export function expectNoLeaksAfterAll(): void {
 /** A quiet mock for the file's CLI runs (see `startMockForFile`); approves as alice unless told otherwise. */
 export function startMockForCli(options: MockOptions = { autoApprove: 'alice' }): FileMock {
   return startMockForFile({ log: () => undefined, ...options });
+}
+
+/**
+ * A config dir logged in to `mock` with `scope` (through the stand-in browser) before the file's
+ * tests, by `runner` (in-process `runCli` unless a process is the point); returns its getter.
+ */
+export function loggedInBeforeAll(
+  mock: FileMock,
+  scope: string,
+  runner: typeof runCli = runCli,
+): () => string {
+  let dir: string | undefined;
+  beforeAll(async () => {
+    const fresh = freshConfigDir();
+    const login = await runner(loginArgs(mock.url, scope), fresh, { env: browserEnv() });
+    expect(login.code, login.stderr).toBe(0);
+    dir = fresh;
+  });
+  return () => {
+    if (dir === undefined) throw new Error('not logged in yet (beforeAll has not run)');
+    return dir;
+  };
 }
 
 /** The authorization URL the CLI printed on stderr. */

@@ -3,6 +3,20 @@ import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/dasvc.js', import.meta.url));
 
+/**
+ * A child's environment: the bare minimum (PATH, HOME, NO_COLOR=1) plus what the test gives, so
+ * that nothing of the developer's or CI's environment (a DASVC_* variable, a proxy) leaks in.
+ */
+function minimalEnv(env: Record<string, string | undefined> = {}): Record<string, string> {
+  const out: Record<string, string> = { PATH: process.env.PATH ?? '', NO_COLOR: '1' };
+  if (process.env.HOME) out.HOME = process.env.HOME;
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) delete out[name];
+    else out[name] = value;
+  }
+  return out;
+}
+
 /** A `dasvc mock` child process with its output collected. */
 export interface MockProcess {
   child: ChildProcessWithoutNullStreams;
@@ -18,7 +32,7 @@ export interface MockProcess {
 export function runDasvc(
   args: string[],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [BIN, ...args], { env: minimalEnv() });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -35,7 +49,7 @@ export function spawnMock(
   { globals = [], env = {} }: { globals?: string[]; env?: Record<string, string | undefined> } = {},
 ): Promise<MockProcess> {
   const child = spawn(process.execPath, [BIN, ...globals, 'mock', '--port', '0', ...args], {
-    env: { ...process.env, NO_COLOR: '1', ...env },
+    env: minimalEnv(env),
   });
   let stdout = '';
   let stderr = '';

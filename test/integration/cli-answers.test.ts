@@ -8,6 +8,7 @@ import {
   runCli,
   secrets,
   spawnCli,
+  untilWaiting,
 } from '../helpers/cli.js';
 
 /**
@@ -165,8 +166,8 @@ describe('dasvc rpc accepts only the JSON-RPC answer it expects', () => {
     );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // stdin stays open: the CLI waits for the params. Give it time to get there.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // stdin stays open: the CLI waits for the params.
+    await untilWaiting(child.pid!);
     const sent = Date.now();
     child.kill('SIGINT');
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -1,49 +1,45 @@
 // Exit codes end to end (SPEC §4): one real process per code, the way a script sees them. The
 // other CLI tests run the same main in-process (test/helpers/cli.ts `runCli`); these prove that
 // what main returns is what the process exits with, and that stdout stays clean on failures.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  browserEnv,
   expectNoLeaksAfterAll,
   freshConfigDir,
-  loginArgs,
+  loggedInBeforeAll,
   runCliProcess,
   startMockForCli,
 } from '../helpers/cli.js';
 
 const mock = startMockForCli();
 expectNoLeaksAfterAll();
-let dir: string;
-
-beforeAll(async () => {
-  dir = freshConfigDir();
-  const login = await runCliProcess(loginArgs(mock.url, 'crm'), dir, { env: browserEnv() });
-  expect(login.code, login.stderr).toBe(0);
-});
+const configDir = loggedInBeforeAll(mock, 'crm', runCliProcess);
 
 describe('exit codes of a real process', () => {
   it('0: a call that succeeds, its result on stdout', async () => {
-    const result = await runCliProcess(['rpc', 'crm', 'contacts.list'], dir);
+    const result = await runCliProcess(['rpc', 'crm', 'contacts.list'], configDir());
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toHaveLength(2);
   });
 
   it('1: a JSON-RPC error from the service', async () => {
-    const result = await runCliProcess(['rpc', 'crm', 'contacts.get', 'id=1'], dir);
+    const result = await runCliProcess(['rpc', 'crm', 'contacts.get', 'id=1'], configDir());
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error -32602: /m);
     expect(result.stdout).toBe('');
   });
 
   it('2: a bad flag value, before any work', async () => {
-    const result = await runCliProcess(['rpc', 'crm', 'contacts.list', '--params', 'bogus'], dir);
+    const result = await runCliProcess(
+      ['rpc', 'crm', 'contacts.list', '--params', 'bogus'],
+      configDir(),
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--params');
     expect(result.stdout).toBe('');
   });
 
   it('3: a scope that was not granted', async () => {
-    const result = await runCliProcess(['rpc', 'wiki', 'pages.list'], dir);
+    const result = await runCliProcess(['rpc', 'wiki', 'pages.list'], configDir());
     expect(result.code, result.stderr).toBe(3);
     expect(result.stdout).toBe('');
   });

@@ -1,7 +1,8 @@
 // Issue 14.3: `kill -9` during `dasvc token refresh` must not lose the session. The service rotates
 // the pair when it answers; a CLI killed between that answer and its write would keep the old
-// refresh token, whose next use is a reuse that revokes the grant. The CLI loads and opens all it
-// needs before sending and writes the new pair first after the answer: this test kills it at
+// refresh token, whose next use is a reuse that revokes the grant. The CLI prepares the write
+// before sending (config read, new text serialised but for the pair, temp file open) and stores
+// the pair in the transport's callback the moment the answer is whole: this test kills it at
 // random moments of its life and counts the sessions that no longer refresh.
 import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -68,7 +69,7 @@ async function sessionAlive(dir: string): Promise<boolean> {
 }
 
 describe('kill -9 during dasvc token refresh (issue 14.3)', () => {
-  it(`loses at most 4 sessions in ${KILLS} kills at random moments (goal: 1)`, async () => {
+  it(`loses at most 2 sessions in ${KILLS} kills at random moments (goal: 1 on average)`, async () => {
     // The span to aim at: one whole refresh, start-up included, measured here.
     const whole = await refresh(await loggedInDir());
     expect(whole.code).toBe(0);
@@ -85,11 +86,13 @@ describe('kill -9 during dasvc token refresh (issue 14.3)', () => {
     console.log(
       `kill -9 during token refresh: ${lost} of ${KILLS} sessions lost (whole refresh ${Math.round(whole.ms)} ms; kills at ${delays.join(', ')} ms)`,
     );
-    // The goal is ≤ 1 in 40 (measured 0–1 on an idle machine, README "Refresh across processes").
-    // What is left is the few milliseconds between the service's answer and the rename of the
-    // config file, which a loaded 2-core machine stretches (3 in 40 seen at load average 10). The
-    // bound here sits between that and the old behaviour (9–12 in 40, writing after loading the
-    // config library), so a regression fails every time and scheduling noise does not.
-    expect(lost, `delays ${delays.join(', ')}`).toBeLessThanOrEqual(4);
+    // The goal, ≤ 1 in 40, is met on average: 22 lost in 1,700 kills (0.5 per 40) on this 2-core
+    // machine at load average 4–10. What is left is not the CLI's: a kill after the request is
+    // written loses the session even before the service has answered (it still rotates), so the
+    // window is the service's own work, two wake-ups and the CLI's ~0.8 ms from answer to rename
+    // (README "Refresh across processes"). At 0.5 per 40 a single run of 40 sees 2 about one time
+    // in ten by chance alone, so the bound is 2 (a chance failure under 2 % of runs); putting work
+    // back between the answer and the write (12 in 40 before issue 14.3) fails every run.
+    expect(lost, `delays ${delays.join(', ')}`).toBeLessThanOrEqual(2);
   }, 120_000);
 });

@@ -1,15 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  browserEnv,
   clearJournal,
   control,
   expectNoLeaksAfterAll,
   freshConfigDir,
   journalEntries,
-  loginArgs,
+  loggedInBeforeAll,
   mintTokens,
   runCli,
   startMockForCli,
@@ -17,17 +16,11 @@ import {
 
 const mock = startMockForCli();
 expectNoLeaksAfterAll();
-let dir: string;
-
-beforeAll(async () => {
-  dir = freshConfigDir();
-  const login = await runCli(loginArgs(mock.url, 'crm'), dir, { env: browserEnv() });
-  expect(login.code, login.stderr).toBe(0);
-});
+const configDir = loggedInBeforeAll(mock, 'crm');
 
 describe('dasvc rpc', () => {
   it('prints the result compactly when piped', async () => {
-    const result = await runCli(['rpc', 'crm', 'contacts.list'], dir);
+    const result = await runCli(['rpc', 'crm', 'contacts.list'], configDir());
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe(`${JSON.stringify(JSON.parse(result.stdout))}\n`);
     expect(JSON.parse(result.stdout).map((c: { id: number }) => c.id)).toEqual([1, 2]);
@@ -35,18 +28,18 @@ describe('dasvc rpc', () => {
   });
 
   it('reads params in every form of the grammar', async () => {
-    const idFile = join(dir, 'id.json');
+    const idFile = join(configDir(), 'id.json');
     writeFileSync(idFile, '1');
-    const textFile = join(dir, 'id.txt');
+    const textFile = join(configDir(), 'id.txt');
     writeFileSync(textFile, '1');
     for (const params of [['{"id":1}'], ['id:=1'], [`id:=@${idFile}`]]) {
-      const result = await runCli(['rpc', 'crm', 'contacts.get', ...params], dir);
+      const result = await runCli(['rpc', 'crm', 'contacts.get', ...params], configDir());
       expect(result.code, `${params.join(' ')}: ${result.stderr}`).toBe(0);
       expect(JSON.parse(result.stdout)).toMatchObject({ id: 1, name: 'Ada Lovelace' });
     }
     // key=value and key=@file send strings: the mock checks the declared integer type (-32602).
     for (const params of [['id=1'], [`id=@${textFile}`]]) {
-      const result = await runCli(['rpc', 'crm', 'contacts.get', ...params], dir);
+      const result = await runCli(['rpc', 'crm', 'contacts.get', ...params], configDir());
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/^error -32602: /m);
     }
@@ -54,7 +47,7 @@ describe('dasvc rpc', () => {
 
   // Regression: a bad placement was only noticed when a refresh happened to be due.
   it('refuses a bad DASVC_PARAMS with exit 2 even when no refresh is due', async () => {
-    const result = await runCli(['rpc', 'crm', 'contacts.list'], dir, {
+    const result = await runCli(['rpc', 'crm', 'contacts.list'], configDir(), {
       env: { DASVC_PARAMS: 'bogus' },
     });
     expect(result.code).toBe(2);
@@ -63,19 +56,21 @@ describe('dasvc rpc', () => {
   });
 
   it('reads params from stdin with -', async () => {
-    const result = await runCli(['rpc', 'crm', 'contacts.get', '-'], dir, { input: '{"id": 2}' });
+    const result = await runCli(['rpc', 'crm', 'contacts.get', '-'], configDir(), {
+      input: '{"id": 2}',
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ id: 2 });
   });
 
   it('prints a JSON-RPC error as "error <code>: <message>" (and data), exit 1', async () => {
-    const other = await runCli(['rpc', 'crm', 'contacts.get', 'id:=3'], dir);
+    const other = await runCli(['rpc', 'crm', 'contacts.get', 'id:=3'], configDir());
     expect(other.code).toBe(1);
     expect(other.stdout).toBe('');
     expect(other.stderr).toMatch(/^error -32004: Contact not found$/m);
     expect(other.stderr).toContain('data: {"id":3}');
     expect(other.stderr).not.toContain('Alan');
-    const missing = await runCli(['rpc', 'crm', 'no.such.method'], dir);
+    const missing = await runCli(['rpc', 'crm', 'no.such.method'], configDir());
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^error -32601: /m);
   });
@@ -83,17 +78,17 @@ describe('dasvc rpc', () => {
   it('--raw prints the whole response, --id sets the id', async () => {
     const result = await runCli(
       ['rpc', 'crm', 'contacts.get', 'id:=1', '--raw', '--id', '42'],
-      dir,
+      configDir(),
     );
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ jsonrpc: '2.0', id: 42, result: { id: 1 } });
-    const error = await runCli(['rpc', 'crm', 'contacts.get', 'id:=3', '--raw'], dir);
+    const error = await runCli(['rpc', 'crm', 'contacts.get', 'id:=3', '--raw'], configDir());
     expect(error.code).toBe(1);
     expect(JSON.parse(error.stdout).error.code).toBe(-32004);
   });
 
   it('--notify sends no id and prints nothing', async () => {
-    const result = await runCli(['rpc', 'crm', 'contacts.list', '--notify'], dir);
+    const result = await runCli(['rpc', 'crm', 'contacts.list', '--notify'], configDir());
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('');
   });
@@ -104,28 +99,28 @@ describe('dasvc rpc', () => {
       { jsonrpc: '2.0', method: 'contacts.list', params: {} },
       { jsonrpc: '2.0', method: 'contacts.list', params: {}, id: 'b' },
     ];
-    const file = join(dir, 'batch.json');
+    const file = join(configDir(), 'batch.json');
     writeFileSync(file, JSON.stringify(batch));
-    const result = await runCli(['rpc', 'crm', '--batch', file], dir);
+    const result = await runCli(['rpc', 'crm', '--batch', file], configDir());
     expect(result.code, result.stderr).toBe(0);
     const answers = JSON.parse(result.stdout) as { id: unknown }[];
     expect(answers.map((a) => a.id).sort()).toEqual([1, 'b']);
-    const fromStdin = await runCli(['rpc', 'crm', '--batch', '-'], dir, {
+    const fromStdin = await runCli(['rpc', 'crm', '--batch', '-'], configDir(), {
       input: JSON.stringify([batch[0], { jsonrpc: '2.0', method: 'nope', id: 2 }]),
     });
     expect(fromStdin.code).toBe(1);
     expect(JSON.parse(fromStdin.stdout)).toHaveLength(2);
-    const notGood = await runCli(['rpc', 'crm', '--batch', '-'], dir, {
+    const notGood = await runCli(['rpc', 'crm', '--batch', '-'], configDir(), {
       input: '{"not":"an array"}',
     });
     expect(notGood.code).toBe(2);
   });
 
   it('regression: --id or --notify together with --batch is a usage error (exit 2)', async () => {
-    const file = join(dir, 'one.json');
+    const file = join(configDir(), 'one.json');
     writeFileSync(file, JSON.stringify([{ jsonrpc: '2.0', method: 'contacts.list', id: 1 }]));
     for (const flags of [['--id', '7'], ['--notify']]) {
-      const result = await runCli(['rpc', 'crm', '--batch', file, ...flags], dir);
+      const result = await runCli(['rpc', 'crm', '--batch', file, ...flags], configDir());
       expect(result.code, flags.join(' ')).toBe(2);
       expect(result.stderr).toContain('--batch');
       expect(result.stdout).toBe('');
@@ -139,13 +134,13 @@ describe('dasvc rpc', () => {
     expect(result.stderr).toContain('not logged in (profile default)');
     expect(result.stderr).toContain('hint: dasvc login');
     expect(result.stderr).not.toContain('base URL');
-    const other = await runCli(['--profile', 'work', 'rpc', 'crm', 'contacts.list'], dir);
+    const other = await runCli(['--profile', 'work', 'rpc', 'crm', 'contacts.list'], configDir());
     expect(other.code).toBe(3);
     expect(other.stderr).toContain('hint: dasvc login --profile work');
   });
 
   it('regression: --json prints a JSON-RPC error as the human line on stderr and its object on stdout', async () => {
-    const result = await runCli(['rpc', 'crm', 'contacts.get', 'id:=3', '--json'], dir);
+    const result = await runCli(['rpc', 'crm', 'contacts.get', 'id:=3', '--json'], configDir());
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error -32004: Contact not found$/m);
     expect(result.stderr).toContain('data: {"id":3}');
@@ -153,36 +148,44 @@ describe('dasvc rpc', () => {
       error: { code: -32004, message: 'Contact not found', data: { id: 3 } },
     });
     // Other errors too: human on stderr, one JSON object on stdout.
-    const missing = await runCli(['rpc', 'nowhere', 'x.y', '--json'], dir);
+    const missing = await runCli(['rpc', 'nowhere', 'x.y', '--json'], configDir());
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^dasvc: no API for scope nowhere/m);
     expect(JSON.parse(missing.stdout)).toEqual({
       error: { exitCode: 1, code: 'http_404', message: expect.stringContaining('no API') },
     });
     // --raw already puts the error response on stdout: still one document.
-    const raw = await runCli(['rpc', 'crm', 'contacts.get', 'id:=3', '--json', '--raw'], dir);
+    const raw = await runCli(
+      ['rpc', 'crm', 'contacts.get', 'id:=3', '--json', '--raw'],
+      configDir(),
+    );
     expect(raw.code).toBe(1);
     expect(JSON.parse(raw.stdout)).toMatchObject({ jsonrpc: '2.0', error: { code: -32004 } });
   });
 
   it('refuses unreadable params as usage errors (exit 2)', async () => {
     for (const params of [['id:=nope'], ['novalue'], ['id=@/nonexistent/file'], ['{broken']]) {
-      const result = await runCli(['rpc', 'crm', 'contacts.get', ...params], dir);
+      const result = await runCli(['rpc', 'crm', 'contacts.get', ...params], configDir());
       expect(result.code, params.join(' ')).toBe(2);
     }
-    expect((await runCli(['rpc', 'crm'], dir)).code).toBe(2);
-    expect((await runCli(['rpc', 'crm', 'contacts.list', '--bogus-flag'], dir)).code).toBe(2);
+    expect((await runCli(['rpc', 'crm'], configDir())).code).toBe(2);
+    expect((await runCli(['rpc', 'crm', 'contacts.list', '--bogus-flag'], configDir())).code).toBe(
+      2,
+    );
   });
 
   it('401 → exit 3 blaming the token given; 403 → exit 3, a login with both scopes; 404 → exit 1', async () => {
-    const bad = await runCli(['rpc', 'crm', 'contacts.list', '--token', 'not-a-real-token'], dir);
+    const bad = await runCli(
+      ['rpc', 'crm', 'contacts.list', '--token', 'not-a-real-token'],
+      configDir(),
+    );
     expect(bad.code).toBe(3);
     expect(bad.stderr).toContain('hint: --token holds a token the service refused');
-    const forbidden = await runCli(['rpc', 'wiki', 'pages.list'], dir);
+    const forbidden = await runCli(['rpc', 'wiki', 'pages.list'], configDir());
     expect(forbidden.code).toBe(3);
     // The login keeps the scope the profile holds (issue 9.6: it hinted --scope wiki alone).
     expect(forbidden.stderr).toContain('hint: dasvc login --scope "crm wiki"');
-    const unknown = await runCli(['rpc', 'nosuchinstance', 'x.y'], dir);
+    const unknown = await runCli(['rpc', 'nosuchinstance', 'x.y'], configDir());
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('404');
   });
@@ -239,16 +242,16 @@ describe('dasvc rpc', () => {
       status: 500,
       path: '/webservice/json',
     });
-    const failed = await runCli(['rpc', 'crm', 'contacts.list'], dir);
+    const failed = await runCli(['rpc', 'crm', 'contacts.list'], configDir());
     expect(failed.code).toBe(1);
     await control(mock.url, 'faults', { kind: 'drop', count: 1, path: '/webservice/json' });
-    const dropped = await runCli(['rpc', 'crm', 'contacts.list'], dir);
+    const dropped = await runCli(['rpc', 'crm', 'contacts.list'], configDir());
     expect(dropped.code).toBe(4);
   });
 
   it('--verbose traces the exchange on stderr with the token redacted, stdout unchanged', async () => {
     await clearJournal(mock.url);
-    const result = await runCli(['--verbose', 'rpc', 'crm', 'contacts.list'], dir);
+    const result = await runCli(['--verbose', 'rpc', 'crm', 'contacts.list'], configDir());
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/> POST http:\/\/127\.0\.0\.1:\d+\/webservice\/json\/crm/);
     expect(result.stderr).toContain('> authorization: Bearer [redacted]');
