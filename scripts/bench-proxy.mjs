@@ -9,7 +9,7 @@
 // /proc (Linux): the proxy's CPU per proxied request against the upstream's own per request is
 // the steadier figure on a shared machine, where req/s moves with whatever else runs. Direct,
 // proxied and bare runs alternate for `--rounds` rounds; each figure is the median of its rounds.
-// Usage: node scripts/bench-proxy.mjs [--duration 3] [--connections 20] [--calls 2000] [--rounds 3]
+// Usage: node scripts/bench-proxy.mjs [--duration 3] [--connections 20] [--calls 2000] [--rounds 5]
 /* global fetch */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -24,7 +24,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '3' },
     connections: { type: 'string', default: '20' },
     calls: { type: 'string', default: '2000' },
-    rounds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
   },
 });
 

@@ -9,6 +9,7 @@ import type { Dispatcher } from 'undici';
 import type { MockRequest, MockResponse } from '../core/types.js';
 import { jsonResponse } from '../core/responses.js';
 import { createEnvProxyAgent, proxyFor } from '../../http/proxy.js';
+import { httpTimeoutMs } from '../../http/timeout.js';
 import { answerHeaders, endToEndHeaders, rawHeader } from './proxy-headers.js';
 
 /** One exchange as the taps see it: the request, the status and headers, the body if buffered. */
@@ -196,8 +197,7 @@ export async function createProxy(
   taps: ProxyTap[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Proxy> {
-  const fromEnv = Number(env.DASVC_HTTP_TIMEOUT);
-  const timeout = fromEnv > 0 ? fromEnv * 1000 : 30_000;
+  const timeout = httpTimeoutMs(env);
   const options = {
     headersTimeout: timeout,
     bodyTimeout: timeout,
