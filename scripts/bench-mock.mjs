@@ -2,7 +2,7 @@
 // The mock's figures (issue 15), each a ratio against its baseline measured side by side in this
 // same run on 127.0.0.1, with autocannon as the load generator (a separate process from the
 // servers, fast enough that the bare baseline is not limited by the client), and the server's CPU
-// time per request beside req/s:
+// time per request (which the goals are judged on) beside req/s:
 //   authenticated contacts.list, refresh with rotation, code exchange with PKCE (S256)
 //     vs a bare node:http server answering a fixed JSON body (rounds interleaved, medians);
 //   `dasvc mock` start-to-listening vs a bare node:http server's;
@@ -11,6 +11,7 @@
 /* global fetch, URLSearchParams, performance, setImmediate */
 // Usage: node scripts/bench-mock.mjs [--duration 3] [--connections 50] [--rounds 3] [--runs 7]
 //        [--tokens 1000000]   (the memory part: token pairs; lower it on a small machine)
+//        [--parts throughput,startup,memory]   (which parts to run; all three by default)
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -27,6 +28,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     runs: { type: 'string', default: '7' },
     tokens: { type: 'string', default: process.env.DASVC_BENCH_TOKENS ?? '1000000' },
+    parts: { type: 'string', default: 'throughput,startup,memory' },
     memory: { type: 'string' }, // internal: run the memory part in this process with this count
   },
 });
@@ -126,6 +128,14 @@ async function post(url, body) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/** One line of information: value vs reference and the ratio, no target. */
+function info(name, value, unit, reference, ratio) {
+  const fmt = (v) => v.toFixed(v < 100 ? 1 : 0).padStart(9);
+  console.log(
+    `${name.padEnd(40)} ${fmt(value)} ${unit.padEnd(6)} ref ${fmt(reference)}  ratio ${ratio.toFixed(2)}`,
+  );
+}
+
 /** One line: value vs reference, the ratio, and whether it meets its target. */
 function line(name, value, unit, reference, ratio, target, better) {
   const pass = better === 'higher' ? ratio >= target : ratio <= target;
@@ -178,8 +188,12 @@ async function throughput() {
           {
             method: 'POST',
             setupRequest: (req) => ({ ...req, path: path + (pool.pop() ?? 'none') }),
+            // The token is cut out rather than parsed: autocannon shares the cores with the
+            // server, and a refresh answered slower than the server can serve idles it.
             onResponse: (status, body) => {
-              if (status === 200) pool.push(JSON.parse(body).refresh_token);
+              if (status !== 200) return;
+              const at = body.indexOf('"refresh_token":"') + 17;
+              pool.push(body.slice(at, body.indexOf('"', at)));
             },
           },
         ],
@@ -252,15 +266,18 @@ async function throughput() {
       `refresh ${pick('refresh', 'cpuUs').toFixed(1)} µs, code exchange ${pick('exchange', 'cpuUs').toFixed(1)} µs`,
   );
   const results = [];
+  // The goals are judged on server CPU per request (bare / mock: the throughput ratio of one
+  // core): on a shared 2-core machine req/s also measures the neighbours and autocannon, which
+  // shares the cores with the server. req/s is printed beside it, for information.
   for (const [name, label, target] of [
     ['rpc', 'contacts.list (authenticated)', 0.9],
     ['refresh', 'refresh (rotation)', 0.6],
     ['exchange', 'code exchange (PKCE S256)', 0.4],
   ]) {
-    const rps = pick(name, 'rps');
-    results.push(line(`${label} req/s`, rps, 'req/s', bareRps, rps / bareRps, target, 'higher'));
     const cpu = pick(name, 'cpuUs');
-    line(`${label} CPU/req`, cpu, 'µs', bareCpu, bareCpu / cpu, target, 'higher');
+    results.push(line(`${label} CPU/req`, cpu, 'µs', bareCpu, bareCpu / cpu, target, 'higher'));
+    const rps = pick(name, 'rps');
+    info(`${label} req/s`, rps, 'req/s', bareRps, rps / bareRps);
   }
   return results;
 }
@@ -361,6 +378,8 @@ async function memoryChild(count) {
 
 if (args.memory) await memoryChild(Number(args.memory));
 else {
-  const results = [...(await throughput()), ...(await startup()), ...(await memory())];
+  const parts = { throughput, startup, memory };
+  const results = [];
+  for (const part of args.parts.split(',')) results.push(...(await parts[part]()));
   process.exitCode = results.every(Boolean) ? 0 : 1;
 }

@@ -2,10 +2,11 @@
 // Builds the CLI bundle that bin/dasvc.js runs (issue 15): src/cli/main.ts and everything it
 // imports, as a small entry plus chunks that its dynamic import()s load on demand, in dist/bin/.
 // dist/ itself stays tsc's output for the library exports. Dependencies stay external (node_modules),
-// except commander, which every command needs (one file instead of seven at start-up).
+// except commander, which every command needs (one file instead of seven at start-up). Beside it,
+// dist/bin/rpc.js: everything `dasvc rpc` needs in one file (see rpcOnly below).
 import { build } from 'esbuild';
 import { readFile, rm } from 'node:fs/promises';
-import { dirname, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -20,7 +21,7 @@ const outdir = `${root}dist/bin`;
 const tscLayout = {
   name: 'tsc-layout-import-meta-url',
   setup(b) {
-    b.onLoad({ filter: /\/src\/.*\.ts$/ }, async (args) => {
+    b.onLoad({ filter: /\/src\/.*\.ts$/, namespace: 'file' }, async (args) => {
       let contents = await readFile(args.path, 'utf8');
       if (args.path === `${src}cli/commander.ts`) {
         // In the bundle, commander is part of the chunk: a plain import, no require() needed.
@@ -51,21 +52,66 @@ const externals = {
   },
 };
 
-await rm(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: { main: `${src}cli/main.ts` },
+/**
+ * The rpc bundle (issue 15.1): `dasvc rpc` in one file, with no chunk to resolve and load. Dynamic
+ * imports that `dasvc rpc` never takes (the other commands, login, the browser, the mock, check,
+ * demo) are left out: each becomes a module that throws, naming it. The entry checks the command
+ * with the CLI's own parser and hands anything but rpc to the full bundle (dist/bin/main.js).
+ */
+const NOT_ON_THE_RPC_PATH =
+  /\/src\/(cli\/commands\/(?!rpc\/)|client\/(login|browser)\.ts$|mock\/|check\/|demo\/)/;
+const rpcOnly = {
+  name: 'rpc-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const path = join(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
+      return NOT_ON_THE_RPC_PATH.test(path)
+        ? { path, namespace: 'not-on-the-rpc-path' }
+        : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'not-on-the-rpc-path' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${relative(root, args.path)} is not in the rpc bundle`)});`,
+      loader: 'js',
+    }));
+  },
+};
+const rpcEntry = `
+import { commandNameIn } from './program.ts';
+import { run as runHere } from './main.ts';
+export function run(argv, io) {
+  if (commandNameIn(argv) === 'rpc') return runHere(argv, io);
+  // The full bundle beside this file (a URL, not a literal: esbuild leaves it to run time).
+  return import(new URL('./main.js', import.meta.url).href).then((m) => m.run(argv, io));
+}
+`;
+
+const common = {
   outdir,
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  chunkNames: 'chunk-[hash]',
-  plugins: [tscLayout, externals],
   logLevel: 'warning',
   legalComments: 'none',
   // commander is CommonJS and require()s node builtins: give the ESM chunks a require().
   banner: {
     js: "import { createRequire as __dasvcRequire } from 'node:module'; const require = __dasvcRequire(import.meta.url);",
   },
+};
+
+await rm(outdir, { recursive: true, force: true });
+await build({
+  ...common,
+  entryPoints: { main: `${src}cli/main.ts` },
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
+  plugins: [tscLayout, externals],
+});
+await build({
+  ...common,
+  stdin: { contents: rpcEntry, resolveDir: `${src}cli`, sourcefile: 'rpc-entry.js', loader: 'js' },
+  outfile: `${outdir}/rpc.js`,
+  outdir: undefined,
+  plugins: [rpcOnly, tscLayout, externals],
 });

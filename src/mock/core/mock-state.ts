@@ -1,4 +1,6 @@
 import { randomToken } from './secrets.js';
+import { GrantTable } from './grant-table.js';
+import { TokenIndex } from './token-index.js';
 
 /** An issued authorization code (SERVICE.md 2.2) and what it is bound to. */
 export interface CodeRecord {
@@ -101,9 +103,9 @@ export const ROTATED_PER_GRANT = 8;
  */
 export class MockState {
   readonly codes = new Map<string, CodeRecord>();
-  readonly grants = new Map<number, GrantRecord>();
+  readonly grants = new GrantTable<GrantRecord>();
   /** Live access and refresh tokens → grant id. */
-  readonly tokens = new Map<string, number>();
+  readonly tokens = new TokenIndex();
   /** Rotated refresh tokens → grant id and expiry. */
   readonly rotated = new Map<string, { grantId: number; expiresAt: number }>();
   offsetSeconds = 0;
@@ -312,7 +314,8 @@ export class MockState {
         now = this.now();
       }
     }
-    for (const [id, grant] of this.grants) {
+    // Live: grants deleted or added meanwhile are fine (those added are not expired).
+    for (const [id, grant] of this.grants.live()) {
       if (grant.access !== undefined && grant.accessExpiresAt! <= now) {
         this.tokens.delete(grant.access);
         grant.access = undefined;
