@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-/* global __dirname */
+/* global __dirname, require */
 'use strict';
 // The executable (SPEC §1), CommonJS (bin/package.json): `--version` is answered here without
 // starting the ES module loader at all (target: within 1.1× `node -e 0`). Everything else runs the
 // CLI bundle (dist/bin/, built by scripts/build-bin.mjs: a small entry whose chunks load as
-// commands need them, and rpc.js for `dasvc rpc`), or tsc's output when the bundle is not built.
+// commands need them, and rpc.cjs for `dasvc rpc`), or tsc's output when the bundle is not built.
 const argv = process.argv;
 const fs = process.getBuiltinModule('node:fs');
 if (argv.length === 3 && argv[2] === '--version') {
@@ -16,12 +16,19 @@ if (argv.length === 3 && argv[2] === '--version') {
   } catch (error) {
     if (error.code !== 'EPIPE') throw error;
   }
+} else if (argv.includes('rpc') && fs.existsSync(`${__dirname}/../dist/bin/rpc.cjs`)) {
+  // `dasvc rpc` has a one-file CommonJS bundle of its own (issue 15.1), loaded synchronously; it
+  // checks the command with the CLI's own parser and hands anything else to the full bundle, so a
+  // cheap guess is enough here.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous on purpose
+  require('../dist/bin/rpc.cjs')
+    .run(argv)
+    .then((code) => {
+      process.exitCode = code;
+    });
 } else {
-  // `dasvc rpc` has a one-file bundle of its own (issue 15.1), which checks the command with the
-  // CLI's own parser and hands anything else to the full bundle: a cheap guess is enough here.
-  const bundle = argv.includes('rpc') ? 'rpc' : 'main';
-  const bundled = fs.existsSync(`${__dirname}/../dist/bin/${bundle}.js`);
-  import(bundled ? `../dist/bin/${bundle}.js` : '../dist/cli/main.js').then(async ({ run }) => {
+  const bundled = fs.existsSync(`${__dirname}/../dist/bin/main.js`);
+  import(bundled ? '../dist/bin/main.js' : '../dist/cli/main.js').then(async ({ run }) => {
     process.exitCode = await run(argv);
   });
 }

@@ -3,7 +3,7 @@
 // imports, as a small entry plus chunks that its dynamic import()s load on demand, in dist/bin/.
 // dist/ itself stays tsc's output for the library exports. Dependencies stay external (node_modules),
 // except commander, which every command needs (one file instead of seven at start-up). Beside it,
-// dist/bin/rpc.js: everything `dasvc rpc` needs in one file (see rpcOnly below).
+// dist/bin/rpc.cjs: everything `dasvc rpc` needs in one CommonJS file (see rpcOnly below).
 import { build } from 'esbuild';
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
@@ -42,6 +42,30 @@ const tscLayout = {
   },
 };
 
+/**
+ * commander require()s child_process at load for executable subcommands, which dasvc has none of:
+ * loaded on first use instead (~2 ms of start-up, issue 15.1). Should a commander release word it
+ * otherwise, the build says so and the bundle merely loads it as before.
+ */
+const CHILD_PROCESS = "const childProcess = require('node:child_process');";
+const lazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const contents = await readFile(args.path, 'utf8');
+      if (!contents.includes(CHILD_PROCESS)) {
+        return {
+          contents,
+          warnings: [{ text: 'commander no longer requires child_process as expected' }],
+        };
+      }
+      const lazy =
+        "const childProcess = { get spawn() { return require('node:child_process').spawn; } };";
+      return { contents: contents.replace(CHILD_PROCESS, lazy), loader: 'js' };
+    });
+  },
+};
+
 /** Every dependency but commander stays in node_modules. */
 const externals = {
   name: 'externals',
@@ -53,10 +77,12 @@ const externals = {
 };
 
 /**
- * The rpc bundle (issue 15.1): `dasvc rpc` in one file, with no chunk to resolve and load. Dynamic
- * imports that `dasvc rpc` never takes (the other commands, login, the browser, the mock, check,
- * demo) are left out: each becomes a module that throws, naming it. The entry checks the command
- * with the CLI's own parser and hands anything but rpc to the full bundle (dist/bin/main.js).
+ * The rpc bundle (issue 15.1): `dasvc rpc` in one CommonJS file, which bin/dasvc.js require()s
+ * synchronously: no chunk to resolve and load, and no ES module loader at all on the hot path.
+ * Dynamic imports that `dasvc rpc` never takes (the other commands, login, the browser, the mock,
+ * check, demo) are left out: each becomes a module that throws, naming it. The entry checks the
+ * command with the CLI's own parser and hands anything but rpc to the full bundle
+ * (dist/bin/main.js, an ES module: `import()` works from CommonJS, as for the ESM-only packages).
  */
 const NOT_ON_THE_RPC_PATH =
   /\/src\/(cli\/commands\/(?!rpc\/)|client\/(login|browser)\.ts$|mock\/|check\/|demo\/)/;
@@ -106,12 +132,18 @@ await build({
   entryPoints: { main: `${src}cli/main.ts` },
   splitting: true,
   chunkNames: 'chunk-[hash]',
-  plugins: [tscLayout, externals],
+  plugins: [tscLayout, lazyChildProcess, externals],
 });
 await build({
   ...common,
+  format: 'cjs',
+  // The sources are ES modules, strict by nature; `import.meta.url` is this file's URL.
+  banner: {
+    js: "'use strict';\nconst __dasvcMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+  },
+  define: { 'import.meta.url': '__dasvcMetaUrl' },
   stdin: { contents: rpcEntry, resolveDir: `${src}cli`, sourcefile: 'rpc-entry.js', loader: 'js' },
-  outfile: `${outdir}/rpc.js`,
+  outfile: `${outdir}/rpc.cjs`,
   outdir: undefined,
-  plugins: [rpcOnly, tscLayout, externals],
+  plugins: [rpcOnly, tscLayout, lazyChildProcess, externals],
 });

@@ -1,4 +1,4 @@
-// Issue 15.1: `dasvc rpc` runs from a one-file bundle of its own (dist/bin/rpc.js, built by
+// Issue 15.1: `dasvc rpc` runs from a one-file bundle of its own (dist/bin/rpc.cjs, built by
 // scripts/build-bin.mjs), which checks the command with the CLI's own parser and hands anything
 // else to the full bundle. These run the real executable, as users do.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import {
 } from '../helpers/cli.js';
 
 const mock = startMockForCli();
-const RPC_BUNDLE = join(ROOT, 'dist/bin/rpc.js');
+const RPC_BUNDLE = join(ROOT, 'dist/bin/rpc.cjs');
 
 /** A config dir whose default profile holds a pair minted at the mock, expiring in `seconds`. */
 async function loggedIn(seconds: number): Promise<string> {
