@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -206,32 +206,31 @@ export function spawnCli(args: string[], configDir: string, env: Record<string, 
 }
 
 /**
- * Resolves once a child CLI has installed its Ctrl-C handler and then sits idle (its CPU time
- * unchanged for 100 ms): it is waiting on something (stdin, a socket). Read from /proc (Linux),
- * bounded by `timeoutMs`; a wait for the event instead of a fixed sleep.
+ * Resolves once a child process is reading `fd` (stdin by default): libuv has added it to the
+ * process's epoll set, which /proc/<pid>/fdinfo lists (Linux). The event itself, not a sleep nor
+ * an idle guess; bounded by `timeoutMs`.
  */
-export async function untilWaiting(pid: number, timeoutMs = 10_000): Promise<void> {
+export async function untilReading(pid: number, fd = 0, timeoutMs = 10_000): Promise<void> {
   const until = Date.now() + timeoutMs;
-  const handlesSigint = () => {
-    const caught = /^SigCgt:\s*([0-9a-f]+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return caught !== null && (BigInt(`0x${caught[1]}`) & 2n) === 2n; // bit 1: SIGINT (2)
-  };
-  const cpuTicks = () => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return Number(fields[11]) + Number(fields[12]); // utime + stime
-  };
-  let last = -1;
-  let still = 0;
-  while (Date.now() < until) {
-    if (handlesSigint()) {
-      const ticks = cpuTicks();
-      still = ticks === last ? still + 1 : 0;
-      last = ticks;
-      if (still >= 4) return;
+  const watched = () => {
+    for (const entry of readdirSync(`/proc/${pid}/fd`)) {
+      let target = '';
+      try {
+        target = readlinkSync(`/proc/${pid}/fd/${entry}`);
+      } catch {
+        continue; // closed meanwhile
+      }
+      if (!target.includes('eventpoll')) continue;
+      const info = readFileSync(`/proc/${pid}/fdinfo/${entry}`, 'utf8');
+      if (new RegExp(`^tfd:\\s+${fd}\\s`, 'm').test(info)) return true;
     }
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    return false;
+  };
+  while (Date.now() < until) {
+    if (watched()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  throw new Error(`process ${pid} did not settle into a wait within ${timeoutMs} ms`);
+  throw new Error(`process ${pid} did not start reading fd ${fd} within ${timeoutMs} ms`);
 }
 
 /** The leak scan: no secret seen anywhere may appear in output that was not asked for it. */

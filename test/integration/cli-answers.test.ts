@@ -8,7 +8,7 @@ import {
   runCli,
   secrets,
   spawnCli,
-  untilWaiting,
+  untilReading,
 } from '../helpers/cli.js';
 
 /**
@@ -167,7 +167,7 @@ describe('dasvc rpc accepts only the JSON-RPC answer it expects', () => {
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     // stdin stays open: the CLI waits for the params.
-    await untilWaiting(child.pid!);
+    await untilReading(child.pid!);
     const sent = Date.now();
     child.kill('SIGINT');
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
