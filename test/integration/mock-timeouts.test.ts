@@ -1,10 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { rawHttp, startMock, startMockForFile, withMock } from '../helpers/mock-client.js';
 import { runDasvc, spawnMock } from '../helpers/mock-process.js';
 
 // Short timeouts: the test waits for the 408, never for the 10 s / 30 s defaults.
 const mock = startMockForFile({ headersTimeout: '300ms', requestTimeout: '700ms' });
+
+// The mock shares this process's event loop: the first fetch() loads and compiles undici (100 ms
+// and more on a loaded machine) between the connect and the request head, which a 300 ms head
+// timeout then took for a stalled client (a 408, once in CI). Loaded before, with no socket.
+beforeAll(async () => {
+  await (await fetch('data:,warm')).text();
+});
 
 describe('the mock under stalled and odd requests (issue 14.6)', () => {
   it('regression: CONNECT gets a 405 JSON answer like other methods, and the server lives on', async () => {
