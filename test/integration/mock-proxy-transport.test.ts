@@ -107,8 +107,11 @@ describe('the proxy’s outgoing connections', () => {
     }
   });
 
-  it('give up after DASVC_HTTP_TIMEOUT: 504 naming the upstream', async () => {
-    const proxy = await createProxy(silentUrl, [], { DASVC_HTTP_TIMEOUT: '0.2' });
+  it('give up after DASVC_HTTP_TIMEOUT (read as the CLI reads it): 504 naming the upstream', async () => {
+    await expect(createProxy(silentUrl, [], { DASVC_HTTP_TIMEOUT: 'soon' })).rejects.toThrow(
+      /DASVC_HTTP_TIMEOUT/,
+    );
+    const proxy = await createProxy(silentUrl, [], { DASVC_HTTP_TIMEOUT: '200ms' });
     try {
       const response = await proxy.forward(get('/webservice/json/x'), '/webservice/json/x');
       expect(response.status).toBe(504);

@@ -23,6 +23,9 @@ const BIG_HASH = createHash('sha256').update(BIG).digest('hex');
 let upstream: Server;
 let upstreamUrl: string;
 let seen: { url: string; headers: IncomingHttpHeaders; body: string }[] = [];
+/** Endless answers whose connection closed before they were written whole; a wait for the next. */
+let endlessCut = 0;
+let onEndlessCut: (() => void) | undefined;
 let dir: string;
 let plain: MockServer;
 let recording: MockServer;
@@ -46,6 +49,26 @@ beforeAll(async () => {
       if (path.endsWith('/big')) {
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(BIG);
+      }
+      if (path.endsWith('/endless')) {
+        // 1 GiB in 64 KiB chunks, each written when the last has drained: far more than loopback
+        // buffers hold, so only a reader that keeps reading gets to the end.
+        const chunk = Buffer.alloc(64 * 1024, 'x');
+        let left = 16 * 1024;
+        res.on('close', () => {
+          if (left === 0) return;
+          endlessCut += 1;
+          onEndlessCut?.();
+        });
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        const more = () => {
+          while (left > 0 && !res.destroyed) {
+            left -= 1;
+            if (left === 0) return res.end(chunk);
+            if (!res.write(chunk)) return res.once('drain', more);
+          }
+        };
+        return more();
       }
       if (path.endsWith('/cut')) {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000000' });
@@ -150,6 +173,32 @@ describe.each([
     seen = [];
     expect((await fetch(`${base()}/_mock/journal`)).status).toBe(200);
     expect(seen).toEqual([]);
+  });
+});
+
+describe('a client that goes away mid-body', () => {
+  it('ends the streamed upstream exchange too; the proxy keeps serving', async () => {
+    const before = endlessCut;
+    const cut = new Promise<void>((resolve) => (onEndlessCut = resolve));
+    await new Promise<void>((resolve, reject) => {
+      const req = request(`${plain.url}/webservice/json/endless`, {
+        method: 'POST',
+        agent: false,
+      });
+      req.on('error', () => resolve());
+      req.on('response', (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+        res.on('error', () => undefined);
+      });
+      req.on('timeout', reject);
+      req.end('{}');
+    });
+    await cut;
+    expect(endlessCut).toBe(before + 1);
+    expect((await post(plain.url, '/webservice/json/e500')).status).toBe(500);
   });
 });
 

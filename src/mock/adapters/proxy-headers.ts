@@ -47,11 +47,21 @@ export function endToEndHeaders(raw: readonly string[], extra?: ReadonlySet<stri
   return out;
 }
 
-/** undici's raw answer headers (bytes) as strings: latin1, so that every byte passes unchanged. */
-export function headerStrings(raw: readonly Buffer[]): string[] {
-  const out = new Array<string>(raw.length);
-  for (let i = 0; i < raw.length; i++) out[i] = raw[i]!.toString('latin1');
-  return out;
+/**
+ * undici's raw answer headers (bytes) as a raw list of strings less the hop-by-hop ones (as
+ * endToEndHeaders), in one pass; latin1, so that every byte passes unchanged.
+ */
+export function answerHeaders(raw: readonly Buffer[]): string[] {
+  const out: string[] = [];
+  let connection: string[] | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toString('latin1');
+    const lower = name.toLowerCase();
+    if (lower === 'connection') (connection ??= []).push(name, raw[i + 1]!.toString('latin1'));
+    else if (!DROPPED.has(lower)) out.push(name, raw[i + 1]!.toString('latin1'));
+  }
+  // Rare: a Connection header naming more headers to drop.
+  return connection ? endToEndHeaders([...connection, ...out]) : out;
 }
 
 /** A header's value in a raw list by lower-case name; repeated ones joined with ", ". */

@@ -9,7 +9,8 @@ import type { Dispatcher } from 'undici';
 import type { MockRequest, MockResponse } from '../core/types.js';
 import { jsonResponse } from '../core/responses.js';
 import { createEnvProxyAgent, proxyFor } from '../../http/proxy.js';
-import { endToEndHeaders, headerStrings, rawHeader } from './proxy-headers.js';
+import { httpTimeoutMs } from '../../http/timeout.js';
+import { answerHeaders, endToEndHeaders, rawHeader } from './proxy-headers.js';
 
 /** One exchange as the taps see it: the request, the status and headers, the body if buffered. */
 export interface Exchange {
@@ -108,7 +109,7 @@ class Forwarding implements Dispatcher.DispatchHandler {
   onHeaders(status: number, raw: Buffer[], resume: () => void): boolean {
     this.status = status;
     this.resume = resume;
-    this.headers = endToEndHeaders(headerStrings(raw));
+    this.headers = answerHeaders(raw);
     // Small bodies are read whole (one write is cheaper than a stream pipeline); large or
     // unsized ones stream on as they come, unless a tap needs them.
     const length = Number(rawHeader(this.headers, 'content-length') ?? Infinity);
@@ -196,8 +197,7 @@ export async function createProxy(
   taps: ProxyTap[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Proxy> {
-  const fromEnv = Number(env.DASVC_HTTP_TIMEOUT);
-  const timeout = fromEnv > 0 ? fromEnv * 1000 : 30_000;
+  const timeout = httpTimeoutMs(env);
   const options = {
     headersTimeout: timeout,
     bodyTimeout: timeout,
