@@ -53,8 +53,8 @@ export function createHttpClient(options: HttpClientOptions = {}): SendFn {
     if (options.signal?.aborted) throw new InterruptedError('interrupted');
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+    const proxied = viaProxy(request.url, env);
     try {
-      const proxied = viaProxy(request.url, env);
       if (proxied && options.shortLived) tuneForShortProcess();
       response = proxied
         ? await sendThroughProxy(request, env, signal)
@@ -64,7 +64,7 @@ export function createHttpClient(options: HttpClientOptions = {}): SendFn {
         options.trace?.('< interrupted');
         throw new InterruptedError('interrupted', { cause: error });
       }
-      const networkError = networkErrorFrom(error, request.url, timeoutMs);
+      const networkError = networkErrorFrom(error, request.url, timeoutMs, proxied);
       options.trace?.(`< no answer: ${networkError.message}`);
       throw networkError;
     }
@@ -75,12 +75,13 @@ export function createHttpClient(options: HttpClientOptions = {}): SendFn {
   };
 }
 
-function viaProxy(url: string, env: NodeJS.ProcessEnv): boolean {
+/** The proxy that applies to `url` (SPEC §1), or undefined for a direct request. */
+function viaProxy(url: string, env: NodeJS.ProcessEnv): string | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return false; // sendDirect fails on it, and the error is mapped like any other
+    return undefined; // sendDirect fails on it, and the error is mapped like any other
   }
-  return proxyFor(parsed, env) !== undefined;
+  return proxyFor(parsed, env);
 }

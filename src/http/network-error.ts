@@ -31,8 +31,18 @@ function tlsReason(code: string): string | undefined {
  * (the URL without its query, which may carry secrets), a hint, and a stable `code`; never a
  * library's code such as UND_ERR_SOCKET (issue 9.8).
  */
-export function networkErrorFrom(error: unknown, url: string, timeoutMs: number): NetworkError {
+export function networkErrorFrom(
+  error: unknown,
+  url: string,
+  timeoutMs: number,
+  proxy?: string,
+): NetworkError {
   const where = safeUrl(url);
+  // Through a proxy, dasvc only ever connects to the proxy: a refused, unresolvable or
+  // unreachable connection is the proxy's, and the sentence names it (never its credentials).
+  const proxyAt = proxy === undefined ? undefined : safeUrl(proxy).replace(/\/$/, '');
+  const to = proxyAt ? `the proxy ${proxyAt} for ${where}` : where;
+  const proxyHint = 'check HTTP_PROXY / HTTPS_PROXY, or list the host in NO_PROXY';
   const err = error as FailureLike | undefined;
   const make = (message: string, code: string, hint?: string) =>
     new NetworkError(message, { code, cause: error, ...(hint ? { hint } : {}) });
@@ -46,12 +56,12 @@ export function networkErrorFrom(error: unknown, url: string, timeoutMs: number)
   // fetch wraps the socket error as `cause`; node:http hands it over as is.
   const inner = err?.cause ?? (typeof err?.code === 'string' ? err : undefined);
   const code = inner?.code ?? '';
-  const host = hostOf(url);
+  const host = hostOf(proxy ?? url);
   if (code === 'ECONNREFUSED')
     return make(
-      `cannot connect to ${where}: connection refused (nothing listens at ${host})`,
+      `cannot connect to ${to}: connection refused (nothing listens at ${host})`,
       'connection_refused',
-      'check the address, and that the service is running',
+      proxyAt ? proxyHint : 'check the address, and that the service is running',
     );
   if (['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'].includes(code))
     return make(
@@ -61,21 +71,23 @@ export function networkErrorFrom(error: unknown, url: string, timeoutMs: number)
     );
   if (['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT'].includes(code))
     return make(
-      `connecting to ${where} timed out`,
+      `connecting to ${to} timed out`,
       'timeout',
-      'check the address and your network; DASVC_HTTP_TIMEOUT=<seconds> allows more time',
+      proxyAt
+        ? proxyHint
+        : 'check the address and your network; DASVC_HTTP_TIMEOUT=<seconds> allows more time',
     );
   if (['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA'].includes(code))
     return make(
-      `cannot find the host ${host} (DNS lookup ${code === 'EAI_AGAIN' ? 'failed for now' : 'found no such name'}) for ${where}`,
+      `cannot find the host ${host} (DNS lookup ${code === 'EAI_AGAIN' ? 'failed for now' : 'found no such name'}) for ${to}`,
       'dns',
-      'check the host name in the base URL, and your network or DNS settings',
+      proxyAt ? proxyHint : 'check the host name in the base URL, and your network or DNS settings',
     );
   if (['EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'].includes(code))
     return make(
-      `cannot reach ${where}: no route to ${host}`,
+      `cannot reach ${to}: no route to ${host}`,
       'unreachable',
-      'check your network connection (and VPN or proxy settings)',
+      proxyAt ? proxyHint : 'check your network connection (and VPN or proxy settings)',
     );
   const tls = tlsReason(code);
   if (tls)

@@ -132,6 +132,43 @@ describe('network failures in words (SPEC §4 exit 4)', () => {
   });
 });
 
+describe('through a proxy (SPEC §1 proxy variables)', () => {
+  // Regression: a proxy that refused was reported as the service refusing.
+  it('a proxy that refuses: the sentence names the proxy, never its credentials', async () => {
+    const send = createHttpClient({
+      env: { HTTPS_PROXY: `http://user:proxy-password@127.0.0.1:${refusedPort}` },
+      timeoutMs: 5000,
+    });
+    const error = (await send({
+      method: 'POST',
+      url: 'https://das.example.com/webservice/json/crm?token=abc',
+      headers: {},
+      body: '{}',
+    }).catch((e: unknown) => e)) as NetworkError;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.message).toBe(
+      `cannot connect to the proxy http://127.0.0.1:${refusedPort} for https://das.example.com/webservice/json/crm: connection refused (nothing listens at 127.0.0.1:${refusedPort})`,
+    );
+    expect(error.hint).toBe('check HTTP_PROXY / HTTPS_PROXY, or list the host in NO_PROXY');
+  });
+
+  it('a proxy host that does not resolve (as undici reports it)', () => {
+    const lookup = Object.assign(new Error('getaddrinfo ENOTFOUND proxy.invalid'), {
+      code: 'ENOTFOUND',
+      hostname: 'proxy.invalid',
+    });
+    const error = networkErrorFrom(
+      lookup,
+      'https://das.example.com/webservice/json/crm',
+      1000,
+      'http://proxy.invalid:3128',
+    );
+    expect(error.message).toBe(
+      'cannot find the host proxy.invalid:3128 (DNS lookup found no such name) for the proxy http://proxy.invalid:3128 for https://das.example.com/webservice/json/crm',
+    );
+  });
+});
+
 describe('through the CLI (issue 9.8: it showed UND_ERR_SOCKET)', () => {
   const mock = startMockForCli();
 
