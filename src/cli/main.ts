@@ -37,7 +37,6 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
     output,
     { helpAsFlag },
     { shapeHelp },
-    { hintFor },
     { attachIo },
   ] = await Promise.all([
     import('./program.js'),
@@ -45,10 +44,9 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
     import('./output.js'),
     import('./help-argv.js'),
     import('./help-text.js'),
-    import('./hints.js'),
     import('./io.js'),
   ]);
-  const say: Say = { stdout, stderr, json, answered: output.isStdoutAnswered, hintFor };
+  const say: Say = { stdout, stderr, json, answered: output.isStdoutAnswered };
   // `dasvc mock` stops on Ctrl-C as its normal end (exit 0) and handles the signal itself.
   const stopHandling = io || commandNameIn(argv) === 'mock' ? () => undefined : handleInterrupts();
   const interrupted = () => (io ? io.signal?.aborted === true : wasInterrupted());
@@ -75,11 +73,11 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
     };
     inherit(program);
     await program.parseAsync(helpAsFlag(program, argv));
-    if (interrupted()) return report(new InterruptedError('interrupted'), say);
+    if (interrupted()) return await report(new InterruptedError('interrupted'), say);
     return ExitCode.ok;
   } catch (error) {
     const stopped = interrupted() && !(error instanceof InterruptedError);
-    return report(stopped ? new InterruptedError('interrupted') : error, say);
+    return await report(stopped ? new InterruptedError('interrupted') : error, say);
   } finally {
     stopHandling();
   }
@@ -91,7 +89,6 @@ interface Say {
   stderr: Writer;
   json: boolean;
   answered: (error: unknown) => boolean;
-  hintFor: (error: DasvcError) => string | undefined;
 }
 
 interface CommanderErrorLike {
@@ -124,8 +121,8 @@ function printJsonError(stdout: Writer, exitCode: number, code: string, message:
   stdout.write(`${JSON.stringify({ error: { exitCode, code, message } })}\n`);
 }
 
-function report(error: unknown, say: Say): number {
-  const { stdout, stderr, json, answered: isStdoutAnswered, hintFor } = say;
+async function report(error: unknown, say: Say): Promise<number> {
+  const { stdout, stderr, json, answered: isStdoutAnswered } = say;
   if (isCommanderError(error)) {
     // commander already printed its message (or the help); explicit help and version are successes.
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
@@ -160,6 +157,9 @@ function report(error: unknown, say: Say): number {
       return error.exitCode;
     }
     stderr.write(`dasvc: ${error.message}\n`);
+    // Loaded only on this path: the hints read profile names, which a command that succeeds (or
+    // `dasvc mock` starting) has no need of.
+    const { hintFor } = await import('./hints.js');
     const hint = hintFor(error);
     if (hint) stderr.write(`hint: ${hint}\n`);
     if (json && !isStdoutAnswered(error))
