@@ -56,7 +56,7 @@ export function prepareReplace(file: string): PreparedReplace {
       if (fd === undefined) throw new Error(`${temp} is no longer open`);
       try {
         writeFileSync(fd, text);
-        renameSync(temp, file);
+        renameOver(temp, file);
       } catch (error) {
         abandon();
         throw error;
@@ -91,6 +91,25 @@ export function prepareReplace(file: string): PreparedReplace {
  */
 export function replaceFile(file: string, text: string): void {
   prepareReplace(file).commit(text);
+}
+
+/**
+ * rename(2), which on Windows fails while another process has the file open (a dasvc reading it
+ * without the lock, an antivirus scanner): retried there for up to ~1 s, as `conf` (through
+ * `atomically`) did. Untested here: the CI runs on Linux.
+ */
+function renameOver(temp: string, file: string): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      renameSync(temp, file);
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const busy = code === 'EPERM' || code === 'EACCES' || code === 'EBUSY';
+      if (process.platform !== 'win32' || !busy || attempt === 50) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
 }
 
 /** Makes the rename itself durable; file systems and platforms that cannot fsync a directory skip it. */

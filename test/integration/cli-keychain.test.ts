@@ -3,7 +3,7 @@
 // and logout work on the OS store, parallel processes refresh once, a corrupt entry is a clear
 // error, a file-stored profile keeps working and moves at the next login; and without a D-Bus
 // session, or with a store that never answers, the login says once that the file is used.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -104,10 +104,19 @@ describe.runIf(secretServiceTestsRun())('secrets in the OS credential store', ()
     expect(rpc.code, rpc.stderr).toBe(0);
     expect(JSON.parse(rpc.stdout)).toHaveLength(2);
 
+    const file = join(dir, 'config.json');
+    const before = { text: readFileSync(file, 'utf8'), ino: statSync(file).ino };
     const refreshed = await cli(['token', 'refresh'], dir);
     expect(refreshed.code, refreshed.stderr).toBe(0);
     const rotated = await entry(dir);
     expect(rotated!.tokens!.refreshToken).not.toBe(stored!.tokens!.refreshToken);
+    // Both tokens of the pair and the client secret in the one entry; the file, which holds none
+    // of them, is not rewritten (issue 14.3: the write after the answer is one call to the store).
+    expect(rotated).toMatchObject({
+      clientSecret: 'demo-secret',
+      tokens: { accessToken: expect.any(String) },
+    });
+    expect({ text: readFileSync(file, 'utf8'), ino: statSync(file).ino }).toEqual(before);
     fileHoldsNoSecret(dir, rotated!);
 
     const logout = await cli(['logout'], dir);

@@ -2,10 +2,13 @@ import type { MockResponse, RequestNote } from './types.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
+const NO_CACHE_CONTROL = 'no-store';
+const NO_PRAGMA = 'no-cache';
+
 /** Headers that keep tokens and OAuth errors out of caches (RFC 6749 §5.1). */
 export const NO_STORE: Readonly<Record<string, string>> = {
-  'cache-control': 'no-store',
-  pragma: 'no-cache',
+  'cache-control': NO_CACHE_CONTROL,
+  pragma: NO_PRAGMA,
 };
 
 /** Body of the mock's JSON 500, shared by the core handler and both adapters. */
@@ -18,7 +21,15 @@ export function jsonResponse(
   value: unknown,
   extra?: Record<string, string>,
 ): MockResponse {
-  return { status, headers: { 'content-type': JSON_TYPE, ...extra }, body: JSON.stringify(value) };
+  // Literals for the two common cases (every token answer is no-store) rather than a spread, which
+  // builds the object the slow way. Always a fresh object: the node adapter adds Content-Length.
+  const headers: Record<string, string> =
+    extra === undefined
+      ? { 'content-type': JSON_TYPE }
+      : extra === NO_STORE
+        ? { 'content-type': JSON_TYPE, 'cache-control': NO_CACHE_CONTROL, pragma: NO_PRAGMA }
+        : { 'content-type': JSON_TYPE, ...extra };
+  return { status, headers, body: JSON.stringify(value) };
 }
 
 /** Adds to the explanation of an answer (SPEC §8) without dropping what is there; returns it. */
