@@ -214,10 +214,9 @@ export async function createProxy(
     : new (await import('undici')).Pool(origin, options);
   const context: Upstream = { url: upstream, taps };
 
-  async function forward(request: MockRequest, path: string): Promise<MockResponse> {
+  /** Sends the request on once its body is in (`null`: GET and HEAD send none). */
+  function send(request: MockRequest, path: string, body: string | null): Promise<MockResponse> {
     const method = request.method;
-    const hasBody = method !== 'GET' && method !== 'HEAD';
-    const body = hasBody ? await request.text(REQUEST_LIMIT) : '';
     const raw = request.rawHeaders?.() ?? [];
     // Without taps (plain --proxy) nothing is built for them.
     let exchange: Exchange | undefined;
@@ -228,7 +227,7 @@ export async function createProxy(
         path,
         query: request.query,
         requestHeader: (name) => rawHeader(raw, name),
-        requestBody: body,
+        requestBody: body ?? '',
         status: 0,
         responseHeader: () => undefined,
       };
@@ -241,11 +240,16 @@ export async function createProxy(
           path: `${prefix}${path}${request.query === '' ? '' : `?${request.query}`}`,
           method: method as Dispatcher.HttpMethod,
           headers: endToEndHeaders(raw, REQUEST_EXTRA),
-          body: hasBody ? body : null,
+          body,
         },
         new Forwarding(context, exchange, wantsBody, settle),
       );
     });
+  }
+
+  function forward(request: MockRequest, path: string): Promise<MockResponse> {
+    if (request.method === 'GET' || request.method === 'HEAD') return send(request, path, null);
+    return request.text(REQUEST_LIMIT).then((body) => send(request, path, body));
   }
 
   let closing: Promise<void> | undefined;

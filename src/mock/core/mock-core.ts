@@ -81,6 +81,9 @@ export function createMockCore(options: MockOptions = {}): MockCore {
   const ctx: MockContext = { fixtures, state, autoApprove: options.autoApprove, basePath, quirks };
   state.refreshOutlivesAccess = () => ctx.quirks.refreshAfterExpiry === true;
   let loading: Promise<void> | undefined;
+  // A plain --proxy serves nothing from the fixtures' methods (every call goes upstream): it
+  // needs neither their schemas (ajv) nor their handler modules, only the proxy, before a call.
+  const proxyOnly = upstream !== undefined && !options.validate && options.fixtures === undefined;
   let loaded = !needsLoading(fixtures) && upstream === undefined;
   let proxyStarting: Promise<void> | undefined;
   const startProxy = () =>
@@ -92,6 +95,12 @@ export function createMockCore(options: MockOptions = {}): MockCore {
   let handlersLoading: Promise<void> | undefined;
   const loadHandlersOnce = () => (handlersLoading ??= loadHandlers(fixtures));
   const prepare = () => {
+    if (proxyOnly) {
+      loading ??= startProxy().then(() => {
+        loaded = true;
+      });
+      return loading;
+    }
     // Schemas compile (ajv loads) and handler modules import at once, before the first call;
     // the proxy starts after them (--validate checks against the compiled schemas).
     loading ??= Promise.all([compileSchemas(fixtures), loadHandlersOnce()])
