@@ -82,7 +82,10 @@ interface Upstream {
 /**
  * One forwarded exchange, as undici's dispatch callbacks (the handler API that hands over the raw
  * header bytes: no header object, no body stream is built unless the answer streams on). Settles
- * with the answer once it is whole, or at its headers when its body streams.
+ * with the answer once it is whole, or at its headers when its body streams. These are undici 7's
+ * `onConnect`/`onHeaders`/… callbacks, marked deprecated in its types but the ones its Request
+ * calls directly; the newer `onResponseStart` API parses every answer's headers into an object
+ * first. A move to undici 8 revisits this class (the tests of mock-proxy-* cover it).
  */
 class Forwarding implements Dispatcher.DispatchHandler {
   private abort: ((error?: Error) => void) | undefined;
