@@ -3,7 +3,7 @@
 // CLI start-up figures (issues 3 and 15), each a ratio measured in this one run: N interleaved runs
 // per command, medians compared. Needs a build (`npm run build`). Usage: node scripts/bench-cli.mjs [N]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +76,7 @@ const line = (label, a, b, target) => {
 
 const mock = await startMock();
 let ok = true;
+let dir;
 try {
   const minted = await (
     await fetch(`${mock.url}/_mock/tokens`, {
@@ -84,7 +85,7 @@ try {
       body: JSON.stringify({ user: 'alice', scope: 'crm wiki' }),
     })
   ).json();
-  const dir = mkdtempSync(join(tmpdir(), 'dasvc-bench-'));
+  dir = mkdtempSync(join(tmpdir(), 'dasvc-bench-'));
   const now = Date.now();
   writeFileSync(
     join(dir, 'config.json'),
@@ -149,5 +150,6 @@ try {
   line('bare fetch script vs bare node:http script', m.bareFetch, m.bareHttp);
 } finally {
   mock.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }
 process.exitCode = ok ? 0 : 1;
