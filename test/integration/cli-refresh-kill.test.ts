@@ -12,7 +12,7 @@ import { AuthError, dasvc } from '../../src/index.js';
 import { BIN, mintTokens, startMockForCli } from '../helpers/cli.js';
 import { scratchDir } from '../helpers/scratch.js';
 
-const KILLS = 40;
+const KILLS = 80;
 const mock = startMockForCli();
 /** A config dir whose default profile holds a fresh pair minted at the mock. */
 async function loggedInDir(): Promise<string> {
@@ -69,7 +69,7 @@ async function sessionAlive(dir: string): Promise<boolean> {
 }
 
 describe('kill -9 during dasvc token refresh (issue 14.3)', () => {
-  it(`loses at most 2 sessions in ${KILLS} kills at random moments (goal: 1 on average)`, async () => {
+  it(`loses at most 4 sessions in ${KILLS} kills at random moments (goal: 1 in 40 on average)`, async () => {
     // The span to aim at: one whole refresh, start-up included, measured here.
     const whole = await refresh(await loggedInDir());
     expect(whole.code).toBe(0);
@@ -87,12 +87,13 @@ describe('kill -9 during dasvc token refresh (issue 14.3)', () => {
       `kill -9 during token refresh: ${lost} of ${KILLS} sessions lost (whole refresh ${Math.round(whole.ms)} ms; kills at ${delays.join(', ')} ms)`,
     );
     // The goal, ≤ 1 in 40, is met on average: 22 lost in 1,700 kills (0.5 per 40) on this 2-core
-    // machine at load average 4–10. What is left is not the CLI's: a kill after the request is
-    // written loses the session even before the service has answered (it still rotates), so the
-    // window is the service's own work, two wake-ups and the CLI's ~0.8 ms from answer to rename
-    // (README "Refresh across processes"). At 0.5 per 40 a single run of 40 sees 2 about one time
-    // in ten by chance alone, so the bound is 2 (a chance failure under 2 % of runs); putting work
-    // back between the answer and the write (12 in 40 before issue 14.3) fails every run.
-    expect(lost, `delays ${delays.join(', ')}`).toBeLessThanOrEqual(2);
-  }, 120_000);
+    // machine at load average 4–10, and 3 in 240 on a quiet one. What is left is not the CLI's: a
+    // kill after the request is written loses the session even before the service has answered
+    // (it still rotates), so the window is the service's own work, two wake-ups and the CLI's
+    // ~0.8 ms from answer to rename (README "Refresh across processes"). At 0.5 per 40, a run of
+    // 40 bounded by 2 still failed by chance (3 of 40, twice that afternoon); 80 kills
+    // bounded by 4 hold the same rate (1 in 20) with a chance failure near 0.4 %, while putting
+    // work back between the answer and the write (12 in 40 before issue 14.3) fails every run.
+    expect(lost, `delays ${delays.join(', ')}`).toBeLessThanOrEqual(4);
+  }, 240_000);
 });
