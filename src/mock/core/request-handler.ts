@@ -40,11 +40,14 @@ const OAUTH_PATHS = new Map<string, 'authorize' | 'token' | 'refresh' | 'revoke'
  */
 function explainFromBody(response: MockResponse): void {
   let body: unknown;
-  try {
-    body = JSON.parse(response.body);
-  } catch {
-    body = undefined;
-  }
+  // Only an object can explain; a proxied answer's `body` is '' (its bytes stream), and a throw
+  // per refused proxied call is a cost for nothing.
+  if (/^\s*\{/.test(response.body))
+    try {
+      body = JSON.parse(response.body);
+    } catch {
+      body = undefined;
+    }
   const error = isObject(body) && typeof body.error === 'string' ? body.error : undefined;
   const description =
     isObject(body) && typeof body.error_description === 'string'
