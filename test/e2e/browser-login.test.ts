@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer } from '../../src/mock/index.js';
-import { ROOT as root, runCli } from '../helpers/cli.js';
+import { loginArgs, ROOT as root, runCli } from '../helpers/cli.js';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = existsSync(chromium);
@@ -57,22 +57,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('login in a real headless Chro
     });
 
   const login = (e: Record<string, string>) =>
-    dasvc(
-      [
-        'login',
-        '--base-url',
-        mock.url,
-        '--client-id',
-        'demo-client',
-        '--client-secret',
-        'demo-secret',
-        '--scope',
-        'crm',
-        '--timeout',
-        '45',
-      ],
-      e,
-    );
+    dasvc([...loginArgs(mock.url, 'crm'), '--timeout', '45'], e);
 
   it('approves on the consent page, then calls the API with the stored token', async () => {
     // The README's pictures are refreshed with UPDATE_SCREENSHOTS=1; a plain run keeps the tree clean.
