@@ -1,41 +1,16 @@
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
 import { createHttpClient } from '../../src/http/http-client.js';
 import { proxyFor } from '../../src/http/proxy.js';
 import { NetworkError } from '../../src/errors.js';
+import { forwardProxyForFile } from '../helpers/forward-proxy.js';
 import { startMockForFile } from '../helpers/mock-client.js';
 
 const mock = startMockForFile();
 
 /** A forward proxy on 127.0.0.1 that tunnels CONNECT (as undici's ProxyAgent asks) and counts. */
-let proxy: Server;
-let proxyUrl: string;
-let tunnels = 0;
-const tunnelSockets = new Set<{ destroy(): void }>();
-beforeAll(async () => {
-  proxy = createServer((_req, res) => res.writeHead(405).end());
-  proxy.on('connect', (req, client, head) => {
-    tunnels += 1;
-    tunnelSockets.add(client);
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = connect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client).pipe(upstream);
-    });
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  // Tunnels are upgraded sockets, which closeAllConnections() does not see.
-  for (const socket of tunnelSockets) socket.destroy();
-  proxy.closeAllConnections();
-  await new Promise((resolve) => proxy.close(resolve));
-});
+const forward = forwardProxyForFile();
 
 const discover = (url: string) => ({
   method: 'POST' as const,
@@ -46,23 +21,25 @@ const discover = (url: string) => ({
 
 describe('transport choice (SPEC §1: node:http direct, undici EnvHttpProxyAgent behind a proxy)', () => {
   it('goes direct without a proxy variable, and answers like fetch', async () => {
-    const before = tunnels;
+    const before = forward.tunnels;
     const send = createHttpClient({ env: {} });
     const res = await send(discover(mock.url));
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(JSON.parse(res.text)).toHaveProperty('access_token');
-    expect(tunnels).toBe(before);
+    expect(forward.tunnels).toBe(before);
   });
 
   it('goes through HTTP_PROXY when it applies, and direct when NO_PROXY names the host', async () => {
-    const before = tunnels;
-    const proxied = await createHttpClient({ env: { HTTP_PROXY: proxyUrl } })(discover(mock.url));
+    const before = forward.tunnels;
+    const proxied = await createHttpClient({ env: { HTTP_PROXY: forward.url } })(
+      discover(mock.url),
+    );
     expect(proxied.status).toBe(200);
-    expect(tunnels).toBe(before + 1);
-    const bypass = createHttpClient({ env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+    expect(forward.tunnels).toBe(before + 1);
+    const bypass = createHttpClient({ env: { HTTP_PROXY: forward.url, NO_PROXY: '127.0.0.1' } });
     expect((await bypass(discover(mock.url))).status).toBe(200);
-    expect(tunnels).toBe(before + 1);
+    expect(forward.tunnels).toBe(before + 1);
   });
 
   it('maps a refused connection to one sentence on both transports (naming the proxy behind one)', async () => {

@@ -3,20 +3,18 @@
 // (answered by node:http, not forwarded). createProxy gets its environment as an argument, so
 // nothing here touches process.env.
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy } from '../../src/mock/adapters/proxy.js';
 import type { MockRequest, MockResponse } from '../../src/mock/core/types.js';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
+import { forwardProxyForFile } from '../helpers/forward-proxy.js';
 
 let upstream: Server;
 let upstreamUrl: string;
 let seen: { url: string; headers: IncomingHttpHeaders; body: string }[] = [];
 /** A forward proxy that tunnels CONNECT (as undici's ProxyAgent asks) and counts the tunnels. */
-let forwardProxy: Server;
-let forwardProxyUrl: string;
-let tunnels = 0;
-const tunnelSockets = new Set<{ destroy(): void }>();
+const forward = forwardProxyForFile();
 /** Accepts requests and never answers. */
 let silent: Server;
 let silentUrl: string;
@@ -37,27 +35,12 @@ beforeAll(async () => {
     });
   });
   upstreamUrl = await listen(upstream);
-  forwardProxy = createServer((_req, res) => res.writeHead(405).end());
-  forwardProxy.on('connect', (req, client, head) => {
-    tunnels += 1;
-    tunnelSockets.add(client);
-    const [host, port] = (req.url ?? '').split(':');
-    const target = connect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      target.write(head);
-      target.pipe(client).pipe(target);
-    });
-    target.on('error', () => client.destroy());
-    client.on('error', () => target.destroy());
-  });
-  forwardProxyUrl = await listen(forwardProxy);
   silent = createServer(() => undefined);
   silentUrl = await listen(silent);
 });
 
 afterAll(async () => {
-  for (const socket of tunnelSockets) socket.destroy();
-  for (const server of [upstream, forwardProxy, silent]) {
+  for (const server of [upstream, silent]) {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
@@ -84,24 +67,24 @@ async function bodyText(response: MockResponse): Promise<string> {
 
 describe('the proxy’s outgoing connections', () => {
   it('go through HTTP_PROXY when it applies, and direct when NO_PROXY names the upstream', async () => {
-    const before = tunnels;
-    const proxied = await createProxy(upstreamUrl, [], { HTTP_PROXY: forwardProxyUrl });
+    const before = forward.tunnels;
+    const proxied = await createProxy(upstreamUrl, [], { HTTP_PROXY: forward.url });
     try {
       const response = await proxied.forward(get('/webservice/json/a'), '/webservice/json/a');
       expect(response.status).toBe(200);
       expect(await bodyText(response)).toBe('got /webservice/json/a');
-      expect(tunnels).toBe(before + 1);
+      expect(forward.tunnels).toBe(before + 1);
     } finally {
       await proxied.close();
     }
     const bypass = await createProxy(upstreamUrl, [], {
-      HTTP_PROXY: forwardProxyUrl,
+      HTTP_PROXY: forward.url,
       NO_PROXY: '127.0.0.1',
     });
     try {
       const response = await bypass.forward(get('/webservice/json/b'), '/webservice/json/b');
       expect(await bodyText(response)).toBe('got /webservice/json/b');
-      expect(tunnels).toBe(before + 1);
+      expect(forward.tunnels).toBe(before + 1);
     } finally {
       await bypass.close();
     }
