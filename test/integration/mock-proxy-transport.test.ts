@@ -3,7 +3,7 @@
 // (answered by node:http, not forwarded). createProxy gets its environment as an argument, so
 // nothing here touches process.env.
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy } from '../../src/mock/adapters/proxy.js';
 import type { MockRequest, MockResponse } from '../../src/mock/core/types.js';
@@ -87,6 +87,29 @@ describe('the proxy’s outgoing connections', () => {
       expect(forward.tunnels).toBe(before + 1);
     } finally {
       await bypass.close();
+    }
+  });
+
+  // Regression: undici hands a 103 Early Hints to the handler too; it was taken for the answer.
+  it('pass on the final answer after an informational 103, not the 103', async () => {
+    const early = createNetServer((socket) => {
+      socket.once('data', () => {
+        socket.write('HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n');
+        socket.end(
+          'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello',
+        );
+      });
+    });
+    await new Promise<void>((resolve) => early.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(early.address() as AddressInfo).port}`;
+    const proxy = await createProxy(url, [], {});
+    try {
+      const response = await proxy.forward(get('/webservice/json/x'), '/webservice/json/x');
+      expect(response.status).toBe(200);
+      expect(await bodyText(response)).toBe('hello');
+    } finally {
+      await proxy.close();
+      await new Promise((resolve) => early.close(resolve));
     }
   });
 

@@ -110,6 +110,8 @@ class Forwarding implements Dispatcher.DispatchHandler {
   }
 
   onHeaders(status: number, raw: Buffer[], resume: () => void): boolean {
+    // undici hands informational answers (103 Early Hints) here too; the answer is the final one.
+    if (status < 200) return true;
     this.status = status;
     this.resume = resume;
     this.headers = answerHeaders(raw);
