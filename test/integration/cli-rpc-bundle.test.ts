@@ -38,6 +38,12 @@ async function loggedIn(seconds: number): Promise<string> {
   return dir;
 }
 
+/** The bundles a run of the executable loaded, as Node's module debug log names them. */
+function bundlesLoaded(stderr: string): string[] {
+  return [...new Set(stderr.match(/dist\/bin\/(?:rpc\.cjs|main\.js)/g) ?? [])].sort();
+}
+const TRACE = { NODE_DEBUG: 'module,esm' };
+
 describe('the rpc bundle (issue 15.1)', () => {
   it('holds the rpc path and nothing of the other commands, the mock, check or demo', () => {
     const text = readFileSync(RPC_BUNDLE, 'utf8');
@@ -55,8 +61,10 @@ describe('the rpc bundle (issue 15.1)', () => {
 
   it('answers dasvc rpc, and refreshes a due session on the way', async () => {
     const fresh = await loggedIn(3600);
-    const ok = await runCliProcess(['rpc', 'crm', 'contacts.list'], fresh);
+    const ok = await runCliProcess(['rpc', 'crm', 'contacts.list'], fresh, { env: TRACE });
     expect(ok.code, ok.stderr).toBe(0);
+    // Answered by the rpc bundle alone: the full bundle never loaded.
+    expect(bundlesLoaded(ok.stderr)).toEqual(['dist/bin/rpc.cjs']);
     expect(JSON.parse(ok.stdout)).toEqual(
       expect.arrayContaining([expect.objectContaining({ id: 1 })]),
     );
@@ -72,12 +80,20 @@ describe('the rpc bundle (issue 15.1)', () => {
 
   it('hands every other command to the full bundle, even with "rpc" in its arguments', async () => {
     const dir = await loggedIn(3600);
-    const status = await runCliProcess(['--profile', 'rpc', 'token', 'status'], dir);
+    const status = await runCliProcess(['--profile', 'rpc', 'token', 'status'], dir, {
+      env: TRACE,
+    });
     expect(status.code).toBe(3);
+    // The bin's cheap guess loads the rpc bundle, which hands the command on.
+    expect(bundlesLoaded(status.stderr)).toEqual(['dist/bin/main.js', 'dist/bin/rpc.cjs']);
     expect(status.stderr).toMatch(/not logged in \(profile rpc\)/);
     expect(status.stderr).not.toMatch(/rpc bundle/);
     const help = await runCliProcess(['help', 'rpc'], dir);
     expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/Usage: dasvc rpc/);
+    const mockHelp = await runCliProcess(['mock', 'rpc'], dir, { env: TRACE });
+    expect(mockHelp.code).toBe(2);
+    expect(mockHelp.stderr).toMatch(/^dasvc: too many arguments/m);
+    expect(bundlesLoaded(mockHelp.stderr)).toEqual(['dist/bin/main.js', 'dist/bin/rpc.cjs']);
   });
 });
