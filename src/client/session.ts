@@ -5,7 +5,7 @@ import type { ClientCredentials } from '../oauth/token-request.js';
 import type { TokenSet } from '../oauth/token-response.js';
 import { isExpired, isRefreshDue } from '../store/expiry.js';
 import type { StoredTokens } from '../store/profile-store.js';
-import type { SaveTokens, TokenStore } from '../store/token-store.js';
+import { normalizeTokens, type SaveTokens, type TokenStore } from '../store/token-store.js';
 
 /** What a refresh needs besides the stored tokens (resolved option > env > profile). */
 export interface RefreshSettings {
@@ -50,9 +50,12 @@ export function notLoggedIn(profile: string): AuthError {
   return sessionError(profile, `not logged in (profile ${profile})`, 'not_logged_in');
 }
 
-/** The stored access token, or null when it was revoked. */
+/**
+ * The stored access token, or null when it was revoked, in any of the encodings a TokenStore may
+ * hand back (the interface is public: an embedder's store need not normalise as the file does).
+ */
 export function usableAccessToken(tokens: StoredTokens): string | null {
-  return tokens.accessToken === '' ? null : tokens.accessToken;
+  return normalizeTokens(tokens)!.accessToken;
 }
 
 function asTokenSet(tokens: StoredTokens, accessToken: string): TokenSet {

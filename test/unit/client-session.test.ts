@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { AuthError, UsageError } from '../../src/errors.js';
 import type { HttpRequest, HttpResponse } from '../../src/http/types.js';
 import { activeProfileName, ProfileStore } from '../../src/store/profile-store.js';
-import { currentTokens, forgetTokens, type SessionDeps } from '../../src/client/session.js';
+import {
+  currentTokens,
+  forgetTokens,
+  usableAccessToken,
+  type SessionDeps,
+} from '../../src/client/session.js';
 import { hintFor } from '../../src/cli/hints.js';
 import { fileTokenStore } from '../../src/store/token-store.js';
 import { scratchDir } from '../helpers/scratch.js';
@@ -128,6 +133,18 @@ describe('currentTokens', () => {
       currentTokens(deps(store, () => Promise.reject(new Error()))),
     ).rejects.toBeInstanceOf(UsageError);
     expect(readFileSync(store.file, 'utf8')).toBe('{oops');
+  });
+});
+
+describe('usableAccessToken', () => {
+  // Regression: only '' read as revoked; a TokenStore of an embedder's own (the interface is
+  // public) may hand back any encoding the file ever had.
+  it('reads every encoding of a revoked access token as null', () => {
+    const base = { refreshToken: 'R', obtainedAt: 1, expiresAt: 2 };
+    expect(usableAccessToken({ ...base, accessToken: 'A' })).toBe('A');
+    expect(usableAccessToken({ ...base, accessToken: null })).toBeNull();
+    expect(usableAccessToken({ ...base, accessToken: '' })).toBeNull();
+    expect(usableAccessToken({ ...base, accessToken: 'A', accessRevoked: true })).toBeNull();
   });
 });
 
