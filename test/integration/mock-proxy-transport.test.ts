@@ -55,6 +55,7 @@ function get(path: string): MockRequest {
     origin: 'http://mock.test',
     header: () => undefined,
     text: () => Promise.resolve(''),
+    bytes: () => Promise.resolve(new Uint8Array()),
     rawHeaders: () => ['Accept', 'text/plain'],
   };
 }

@@ -22,7 +22,7 @@ const BIG_HASH = createHash('sha256').update(BIG).digest('hex');
 
 let upstream: Server;
 let upstreamUrl: string;
-let seen: { url: string; headers: IncomingHttpHeaders; body: string }[] = [];
+let seen: { url: string; headers: IncomingHttpHeaders; body: string; bytes: Buffer }[] = [];
 /** Endless answers whose connection closed before they were written whole; a wait for the next. */
 let endlessCut = 0;
 let onEndlessCut: (() => void) | undefined;
@@ -32,10 +32,11 @@ let recording: MockServer;
 
 beforeAll(async () => {
   upstream = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      seen.push({ url: req.url!, headers: req.headers, body });
+      const bytes = Buffer.concat(chunks);
+      seen.push({ url: req.url!, headers: req.headers, body: bytes.toString(), bytes });
       const path = req.url!.split('?')[0]!;
       if (path.endsWith('/reset')) return req.socket.destroy();
       if (path.endsWith('/e500')) {
@@ -167,6 +168,21 @@ describe.each([
     expect(forwarded.headers['x-app']).toBe('mine');
     expect(forwarded.headers['x-hop']).toBeUndefined();
     expect(forwarded.headers.host).toBe(new URL(upstreamUrl).host);
+  });
+
+  it('a request body that is not UTF-8 reaches the upstream byte for byte', async () => {
+    seen = [];
+    // Latin-1 and a lone continuation byte: a UTF-8 round trip would turn each into U+FFFD.
+    const bytes = Buffer.from([0x7b, 0xe9, 0x80, 0x00, 0xff, 0x7d]);
+    const res = await fetch(`${base()}/webservice/json/e500`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: bytes,
+    });
+    expect(res.status).toBe(500);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.bytes).toEqual(bytes);
+    expect(seen[0]!.headers['content-length']).toBe(String(bytes.length));
   });
 
   it('/_mock/ stays local', async () => {

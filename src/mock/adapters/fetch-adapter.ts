@@ -3,11 +3,11 @@ import type { MockRequest, MockResponse } from '../core/types.js';
 import { BodyTooLargeError } from '../core/types.js';
 import { INTERNAL_ERROR_BODY, JSON_TYPE } from '../core/responses.js';
 
-/** Reads a fetch body as text, refusing past `limit` bytes (checked on Content-Length and while streaming). */
-async function readLimited(request: Request, limit: number): Promise<string> {
+/** Reads a fetch body, refusing past `limit` bytes (checked on Content-Length and while streaming). */
+async function readLimited(request: Request, limit: number): Promise<Buffer> {
   const declared = Number(request.headers.get('content-length'));
   if (declared > limit) throw new BodyTooLargeError(limit);
-  if (!request.body) return '';
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -20,20 +20,22 @@ async function readLimited(request: Request, limit: number): Promise<string> {
   // Drained, not cancelled: msw's interceptor never settles a request whose body reader was
   // cancelled half-way, and these bodies are in memory already (this adapter is in-process only).
   if (size > limit) throw new BodyTooLargeError(limit);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /** A fetch Request as the core sees it. */
 export function fromFetchRequest(request: Request): MockRequest {
   const url = new URL(request.url);
-  let body: Promise<string> | undefined;
+  let body: Promise<Buffer> | undefined;
+  const bytes = (limit: number) => (body ??= readLimited(request, limit));
   return {
     method: request.method,
     path: url.pathname,
     query: url.search.slice(1),
     origin: url.origin,
     header: (name) => request.headers.get(name) ?? undefined,
-    text: (limit) => (body ??= readLimited(request, limit)),
+    text: (limit) => bytes(limit).then((read) => read.toString('utf8')),
+    bytes,
     rawHeaders: () => [...request.headers].flat(),
   };
 }

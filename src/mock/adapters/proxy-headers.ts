@@ -21,30 +21,37 @@ const DROPPED = new Set([
   'expect',
 ]);
 
-/** The lower-case header names a `Connection` value lists (RFC 9110 §7.6.1). */
-function connectionTokens(raw: readonly string[]): Set<string> | undefined {
-  let named: Set<string> | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.length !== 10 || raw[i]!.toLowerCase() !== 'connection') continue;
-    named ??= new Set();
-    for (const token of raw[i + 1]!.split(',')) named.add(token.trim().toLowerCase());
-  }
-  return named;
+/**
+ * The lengths of the names in DROPPED and `content-length`: a name of any other length is kept
+ * without lower-casing it (a copy per header, on the proxy's hot path).
+ */
+const DROPPED_LENGTHS = new Set([...DROPPED, 'content-length'].map((name) => name.length));
+
+/** The lower-case header names `Connection` values list (RFC 9110 §7.6.1), added to `named`. */
+function addConnectionTokens(named: Set<string>, value: string): void {
+  for (const token of value.split(',')) named.add(token.trim().toLowerCase());
 }
 
 /**
  * A raw header list (`name, value, …`) less hop-by-hop headers, those the Connection header names
- * and the lower-case names in `extra` (RFC 9110 §7.6.1); names keep their case.
+ * and the lower-case names in `extra` (RFC 9110 §7.6.1); names keep their case. One pass; a
+ * Connection header that names others (rare) takes a second.
  */
 export function endToEndHeaders(raw: readonly string[], extra?: ReadonlySet<string>): string[] {
-  const named = connectionTokens(raw);
   const out: string[] = [];
+  let named: Set<string> | undefined;
   for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (DROPPED.has(name) || named?.has(name) || extra?.has(name)) continue;
-    out.push(raw[i]!, raw[i + 1]!);
+    const name = raw[i]!;
+    if (DROPPED_LENGTHS.has(name.length)) {
+      const lower = name.toLowerCase();
+      if (lower === 'connection') addConnectionTokens((named ??= new Set()), raw[i + 1]!);
+      if (DROPPED.has(lower) || extra?.has(lower)) continue;
+    }
+    out.push(name, raw[i + 1]!);
   }
-  return out;
+  if (named === undefined) return out;
+  const listed = named;
+  return out.filter((_, i, all) => !listed.has(all[i - (i % 2)]!.toLowerCase()));
 }
 
 /**
@@ -52,16 +59,9 @@ export function endToEndHeaders(raw: readonly string[], extra?: ReadonlySet<stri
  * endToEndHeaders), in one pass; latin1, so that every byte passes unchanged.
  */
 export function answerHeaders(raw: readonly Buffer[]): string[] {
-  const out: string[] = [];
-  let connection: string[] | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toString('latin1');
-    const lower = name.toLowerCase();
-    if (lower === 'connection') (connection ??= []).push(name, raw[i + 1]!.toString('latin1'));
-    else if (!DROPPED.has(lower)) out.push(name, raw[i + 1]!.toString('latin1'));
-  }
-  // Rare: a Connection header naming more headers to drop.
-  return connection ? endToEndHeaders([...connection, ...out]) : out;
+  const strings: string[] = new Array<string>(raw.length);
+  for (let i = 0; i < raw.length; i++) strings[i] = raw[i]!.toString('latin1');
+  return endToEndHeaders(strings);
 }
 
 /** A header's value in a raw list by lower-case name; repeated ones joined with ", ". */

@@ -220,7 +220,11 @@ export async function createProxy(
   const context: Upstream = { url: upstream, taps };
 
   /** Sends the request on once its body is in (`null`: GET and HEAD send none). */
-  function send(request: MockRequest, path: string, body: string | null): Promise<MockResponse> {
+  function send(
+    request: MockRequest,
+    path: string,
+    body: Uint8Array | null,
+  ): Promise<MockResponse> {
     const method = request.method;
     const raw = request.rawHeaders?.() ?? [];
     // Without taps (plain --proxy) nothing is built for them.
@@ -232,7 +236,10 @@ export async function createProxy(
         path,
         query: request.query,
         requestHeader: (name) => rawHeader(raw, name),
-        requestBody: body ?? '',
+        requestBody:
+          body === null
+            ? ''
+            : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'),
         status: 0,
         responseHeader: () => undefined,
       };
@@ -254,7 +261,7 @@ export async function createProxy(
 
   function forward(request: MockRequest, path: string): Promise<MockResponse> {
     if (request.method === 'GET' || request.method === 'HEAD') return send(request, path, null);
-    return request.text(REQUEST_LIMIT).then((body) => send(request, path, body));
+    return request.bytes(REQUEST_LIMIT).then((body) => send(request, path, body));
   }
 
   let closing: Promise<void> | undefined;

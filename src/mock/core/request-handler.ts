@@ -166,39 +166,38 @@ export function createRequestHandler(
     return fault === undefined ? answer(request, path) : faulted(request, path, fault);
   }
 
-  return async function handle(request: MockRequest): Promise<MockResponse> {
-    const started = performance.now();
-    let path = request.path;
-    let response: MockResponse | undefined;
-    if (basePath !== '') {
-      if (path === basePath || path.startsWith(`${basePath}/`))
-        path = path.slice(basePath.length) || '/';
-      else response = notFound(`no endpoint ${path}`);
-    }
-    const control = path.startsWith('/_mock/');
-    try {
-      const pending = loading();
-      if (pending) await pending;
-      response ??= control
-        ? await handleControl({ ctx, journal, faults }, request, path)
-        : await serve(request, path);
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) response = tooLarge(error.limit);
-      // A fixtures problem found late (a computed method that fails to load) is the mock's fault,
-      // not the client's; its message says what to fix.
-      else if (error instanceof UsageError)
-        response = errorResponse(500, 'server_error', error.message);
-      else {
-        const message = error instanceof Error ? error.message : String(error);
-        log?.(`internal error: ${message}`);
-        response = {
-          status: 500,
-          headers: { 'content-type': JSON_TYPE },
-          body: INTERNAL_ERROR_BODY,
-          note: { code: 'server_error', reason: `internal error in the mock: ${message}` },
-        };
-      }
-    }
+  /** A request's route: the control API, or a service request past any injected fault. */
+  function route(
+    request: MockRequest,
+    path: string,
+    control: boolean,
+  ): MockResponse | Promise<MockResponse> {
+    return control ? handleControl({ ctx, journal, faults }, request, path) : serve(request, path);
+  }
+
+  /** The answer to a route that threw or rejected. */
+  function failed(error: unknown): MockResponse {
+    if (error instanceof BodyTooLargeError) return tooLarge(error.limit);
+    // A fixtures problem found late (a computed method that fails to load) is the mock's fault,
+    // not the client's; its message says what to fix.
+    if (error instanceof UsageError) return errorResponse(500, 'server_error', error.message);
+    const message = error instanceof Error ? error.message : String(error);
+    log?.(`internal error: ${message}`);
+    return {
+      status: 500,
+      headers: { 'content-type': JSON_TYPE },
+      body: INTERNAL_ERROR_BODY,
+      note: { code: 'server_error', reason: `internal error in the mock: ${message}` },
+    };
+  }
+
+  /** The journal and the log take the answer on its way out. */
+  function finish(
+    request: MockRequest,
+    response: MockResponse,
+    started: number,
+    control: boolean,
+  ): MockResponse {
     if (response.status >= 400 && response.note?.code === undefined) explainFromBody(response);
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
     const record: JournalRecord = {
@@ -219,5 +218,37 @@ export function createRequestHandler(
       else requestLog!(formatLogLine(entry));
     }
     return response;
+  }
+
+  // Not an async function: a proxied request (the mock's hot path under --proxy) settles with the
+  // upstream's promise plus one `then`, without an async frame and its extra promise around it.
+  return function handle(request: MockRequest): Promise<MockResponse> {
+    const started = performance.now();
+    let path = request.path;
+    if (basePath !== '') {
+      if (path === basePath || path.startsWith(`${basePath}/`)) {
+        path = path.slice(basePath.length) || '/';
+      } else {
+        const response = notFound(`no endpoint ${path}`);
+        return Promise.resolve(finish(request, response, started, path.startsWith('/_mock/')));
+      }
+    }
+    const control = path.startsWith('/_mock/');
+    let outcome: MockResponse | Promise<MockResponse>;
+    try {
+      const pending = loading();
+      outcome = pending
+        ? pending.then(() => route(request, path, control))
+        : route(request, path, control);
+    } catch (error) {
+      outcome = failed(error);
+    }
+    if (outcome instanceof Promise) {
+      return outcome.then(
+        (response) => finish(request, response, started, control),
+        (error: unknown) => finish(request, failed(error), started, control),
+      );
+    }
+    return Promise.resolve(finish(request, outcome, started, control));
   };
 }

@@ -73,8 +73,10 @@ export interface MockRequest {
   origin: string;
   /** Header value by lower-case name; repeated headers joined with ", ". */
   header(name: string): string | undefined;
-  /** Body as text; rejects with BodyTooLargeError past `limit` bytes. */
+  /** Body as text (UTF-8); rejects with BodyTooLargeError past `limit` bytes. */
   text(limit: number): Promise<string>;
+  /** Body as received, byte for byte (the proxy forwards it); the same limit and error as text. */
+  bytes(limit: number): Promise<Uint8Array>;
   /**
    * Every header as received, flat (`name, value, name, value`, node's `rawHeaders`), repeated
    * ones repeated (the proxy forwards them).
