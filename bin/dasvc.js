@@ -4,7 +4,7 @@
 // The executable (SPEC §1), CommonJS (bin/package.json): `--version` is answered here without
 // starting the ES module loader at all (target: within 1.1× `node -e 0`). Everything else runs the
 // CLI bundle (dist/bin/, built by scripts/build-bin.mjs: a small entry whose chunks load as
-// commands need them, and rpc.cjs for `dasvc rpc`), or tsc's output when the bundle is not built.
+// commands need them, and rpc.cjs and mock.cjs for `dasvc rpc` and `dasvc mock`), or tsc's output when the bundle is not built.
 const argv = process.argv;
 const fs = process.getBuiltinModule('node:fs');
 if (argv.length === 3 && argv[2] === '--version') {
@@ -16,12 +16,12 @@ if (argv.length === 3 && argv[2] === '--version') {
   } catch (error) {
     if (error.code !== 'EPIPE') throw error;
   }
-} else if (argv.includes('rpc') && fs.existsSync(`${__dirname}/../dist/bin/rpc.cjs`)) {
-  // `dasvc rpc` has a one-file CommonJS bundle of its own (issue 15.1), loaded synchronously; it
-  // checks the command with the CLI's own parser and hands anything else to the full bundle, so a
-  // cheap guess is enough here.
+} else if (bundleFor(argv)) {
+  // `dasvc rpc` and `dasvc mock` have one-file CommonJS bundles of their own (issue 15.1), loaded
+  // synchronously; each checks the command with the CLI's own parser and hands anything else to
+  // the full bundle, so a cheap guess is enough here.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous on purpose
-  require('../dist/bin/rpc.cjs')
+  require(bundleFor(argv))
     .run(argv)
     .then((code) => {
       process.exitCode = code;
@@ -31,4 +31,11 @@ if (argv.length === 3 && argv[2] === '--version') {
   import(bundled ? '../dist/bin/main.js' : '../dist/cli/main.js').then(async ({ run }) => {
     process.exitCode = await run(argv);
   });
+}
+
+/** The one-command bundle the first `rpc` or `mock` in argv points to, if it is built. */
+function bundleFor(args) {
+  const command = args.slice(2).find((arg) => arg === 'rpc' || arg === 'mock');
+  const file = command && `${__dirname}/../dist/bin/${command}.cjs`;
+  return file && fs.existsSync(file) ? file : undefined;
 }

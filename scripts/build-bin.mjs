@@ -77,36 +77,39 @@ const externals = {
 };
 
 /**
- * The rpc bundle (issue 15.1): `dasvc rpc` in one CommonJS file, which bin/dasvc.js require()s
- * synchronously: no chunk to resolve and load, and no ES module loader at all on the hot path.
- * Dynamic imports that `dasvc rpc` never takes (the other commands, login, the browser, the mock,
- * check, demo) are left out: each becomes a module that throws, naming it. The entry checks the
- * command with the CLI's own parser and hands anything but rpc to the full bundle
- * (dist/bin/main.js, an ES module: `import()` works from CommonJS, as for the ESM-only packages).
+ * One-command bundles (issue 15.1): `dasvc rpc` and `dasvc mock` each in one CommonJS file, which
+ * bin/dasvc.js require()s synchronously: no chunk to resolve and load (`dasvc mock` loaded 29 of
+ * them before it listened), and no ES module loader at all on the hot path. Dynamic imports the
+ * command never takes (the other commands; for rpc also login, the browser, the mock, check and
+ * the demo) are left out: each becomes a module that throws, naming it. The entry checks the
+ * command with the CLI's own parser and hands any other to the full bundle (dist/bin/main.js, an
+ * ES module: `import()` works from CommonJS, as for the ESM-only packages).
  */
-const NOT_ON_THE_RPC_PATH =
-  /\/src\/(cli\/commands\/(?!rpc\/)|client\/(login|browser)\.ts$|mock\/|check\/|demo\/)/;
-const rpcOnly = {
-  name: 'rpc-only',
+const OFF_THE_PATH = {
+  rpc: /\/src\/(cli\/commands\/(?!rpc\/)|client\/(login|browser)\.ts$|mock\/|check\/|demo\/)/,
+  // The mock's own modules (its request handler, fixtures, proxy, recorder) load after it
+  // listens, as in the full bundle: inside this file they cost a parse only when first used.
+  mock: /\/src\/(cli\/commands\/(?!mock\/)|client\/(login|browser)\.ts$|check\/|demo\/)/,
+};
+const onlyOnThePath = (command) => ({
+  name: `${command}-only`,
   setup(b) {
     b.onResolve({ filter: /^\.\.?\// }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
       const path = join(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
-      return NOT_ON_THE_RPC_PATH.test(path)
-        ? { path, namespace: 'not-on-the-rpc-path' }
-        : undefined;
+      return OFF_THE_PATH[command].test(path) ? { path, namespace: 'off-the-path' } : undefined;
     });
-    b.onLoad({ filter: /.*/, namespace: 'not-on-the-rpc-path' }, (args) => ({
-      contents: `throw new Error(${JSON.stringify(`${relative(root, args.path)} is not in the rpc bundle`)});`,
+    b.onLoad({ filter: /.*/, namespace: 'off-the-path' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${relative(root, args.path)} is not in the ${command} bundle`)});`,
       loader: 'js',
     }));
   },
-};
-const rpcEntry = `
+});
+const commandEntry = (command) => `
 import { commandNameIn } from './program.ts';
 import { run as runHere } from './main.ts';
 export function run(argv, io) {
-  if (commandNameIn(argv) === 'rpc') return runHere(argv, io);
+  if (commandNameIn(argv) === ${JSON.stringify(command)}) return runHere(argv, io);
   // The full bundle beside this file (a URL, not a literal: esbuild leaves it to run time).
   return import(new URL('./main.js', import.meta.url).href).then((m) => m.run(argv, io));
 }
@@ -134,16 +137,23 @@ await build({
   chunkNames: 'chunk-[hash]',
   plugins: [tscLayout, lazyChildProcess, externals],
 });
-await build({
-  ...common,
-  format: 'cjs',
-  // The sources are ES modules, strict by nature; `import.meta.url` is this file's URL.
-  banner: {
-    js: "'use strict';\nconst __dasvcMetaUrl = require('node:url').pathToFileURL(__filename).href;",
-  },
-  define: { 'import.meta.url': '__dasvcMetaUrl' },
-  stdin: { contents: rpcEntry, resolveDir: `${src}cli`, sourcefile: 'rpc-entry.js', loader: 'js' },
-  outfile: `${outdir}/rpc.cjs`,
-  outdir: undefined,
-  plugins: [rpcOnly, tscLayout, lazyChildProcess, externals],
-});
+for (const command of Object.keys(OFF_THE_PATH)) {
+  await build({
+    ...common,
+    format: 'cjs',
+    // The sources are ES modules, strict by nature; `import.meta.url` is this file's URL.
+    banner: {
+      js: "'use strict';\nconst __dasvcMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+    },
+    define: { 'import.meta.url': '__dasvcMetaUrl' },
+    stdin: {
+      contents: commandEntry(command),
+      resolveDir: `${src}cli`,
+      sourcefile: `${command}-entry.js`,
+      loader: 'js',
+    },
+    outfile: `${outdir}/${command}.cjs`,
+    outdir: undefined,
+    plugins: [onlyOnThePath(command), tscLayout, lazyChildProcess, externals],
+  });
+}
