@@ -136,7 +136,7 @@ class Authorize implements Step {
   toString = () => `authorize(${this.client})`;
 }
 
-/** Exchange a code (SERVICE.md 4.2): single use; a second use ends what it issued. */
+/** Exchange a code (SERVICE.md 4.2): single use; a second use, even once expired, ends what it issued. */
 class Exchange implements Step {
   constructor(
     readonly pick: number,
@@ -151,13 +151,17 @@ class Exchange implements Step {
       redirect_uri: REDIRECT,
       ...credentials(this.client),
     });
-    if (c.exp <= m.now || c.client !== this.client) {
+    if (c.client !== this.client) {
       expect(res.status).toBe(400);
       expect(res.json.error).toBe('invalid_grant');
     } else if (c.grant !== undefined) {
+      // A second use, however late (SPEC §5): refused, and what the code issued ends.
       expect(res.status).toBe(400);
       expect(res.json.error).toBe('invalid_grant');
       end(m.grants[c.grant]!);
+    } else if (c.exp <= m.now) {
+      expect(res.status).toBe(400);
+      expect(res.json.error).toBe('invalid_grant');
     } else {
       expect(res.status).toBe(200);
       const g: ModelGrant = {
@@ -253,7 +257,7 @@ class Revoke implements Step {
     if (live && g.client !== this.client) {
       // Another client's token: refused, and it stays valid.
       expect(res.status).toBe(400);
-      expect(res.json.error).toBe('unauthorized_client');
+      expect(res.json.error).toBe('invalid_grant');
     } else {
       expect(res.status).toBe(200);
       expect(res.json).toEqual({ result: 'Token revoked' });

@@ -278,7 +278,7 @@ describe('revoke refusals (RFC 7009)', () => {
       token_type_hint: 'access_token',
       token: t.access_token,
     });
-    refused(other.entry, 'unauthorized_client', 'issued to demo-client, not other-client');
+    refused(other.entry, 'invalid_grant', 'issued to demo-client, not other-client');
     // Not refusals, but the log still says what happened (RFC 7009 answers both the same).
     const unknown = await revoke({ ...demo, token_type_hint: 'access_token', token: 'nope' });
     expect(unknown.entry.code).toBeUndefined();
@@ -346,7 +346,10 @@ describe('authorization endpoint refusals (error page or error redirect)', () =>
           ...extra,
         }),
       });
-    refused((await consent({ decision: 'deny' })).entry, 'access_denied', 'denied consent');
+    const denied = await consent({ decision: 'deny', user: 'alice' });
+    refused(denied.entry, 'access_denied', 'denied consent');
+    expect(denied.entry.user).toBe('alice');
+    expect((await consent({ decision: 'deny' })).entry.user).toBeUndefined();
     refused((await consent({ decision: 'maybe' })).entry, 'invalid_request', 'without decision');
     refused((await consent({ decision: 'approve' })).entry, 'invalid_request', 'without a user');
     refused(
@@ -356,7 +359,7 @@ describe('authorization endpoint refusals (error page or error redirect)', () =>
     );
     const bob = await consent({ decision: 'approve', user: 'bob' });
     refused(bob.entry, 'invalid_scope', 'user bob cannot access instance "wiki"');
-    expect(bob.entry.client).toBe(DEMO.id);
+    expect(bob.entry).toMatchObject({ user: 'bob', client: DEMO.id });
   });
 });
 

@@ -50,10 +50,10 @@ describe('revoke endpoint (SERVICE.md 4.4, RFC 7009)', () => {
     });
   });
 
-  it("another client's token is refused (unauthorized_client) and stays valid", async () => {
+  it("another client's token is refused (invalid_grant) and stays valid", async () => {
     const t = await mint(mock.url);
     const res = await revoke(mock.url, t.access_token, 'access_token', OTHER);
-    expect(await oauthErrorOf(res)).toMatchObject({ status: 400, error: 'unauthorized_client' });
+    expect(await oauthErrorOf(res)).toMatchObject({ status: 400, error: 'invalid_grant' });
     expect(await tokenWorks(mock.url, t.access_token)).toBe(true);
     const r = await revoke(mock.url, t.refresh_token, 'refresh_token', OTHER);
     expect(r.status).toBe(400);

@@ -172,14 +172,23 @@ export class MockState {
     return code;
   }
 
-  /** A code still within its validity (used or not); expired ones are dropped. */
+  /**
+   * A code within its validity, or a used one whose tokens live on (SPEC §5: a second use revokes
+   * them, however late it comes); other expired ones are dropped.
+   */
   findCode(code: string): CodeRecord | undefined {
     const record = this.codes.get(code);
-    if (record && record.expiresAt <= this.now()) {
+    if (record && this.codeIsGone(record, this.now())) {
       this.codes.delete(code);
       return undefined;
     }
     return record;
+  }
+
+  /** Expired, and not a used code whose grant still holds tokens. */
+  private codeIsGone(record: CodeRecord, now: number): boolean {
+    if (record.expiresAt > now) return false;
+    return record.grantId === undefined || !this.grants.has(record.grantId);
   }
 
   /** Marks a code used and issues its first token pair. */
@@ -308,7 +317,7 @@ export class MockState {
     let now = this.now();
     let n = 0;
     for (const [code, record] of this.codes) {
-      if (record.expiresAt <= now) this.codes.delete(code);
+      if (this.codeIsGone(record, now)) this.codes.delete(code);
       if (++n % SWEEP_STEP === 0) {
         yield;
         now = this.now();

@@ -121,12 +121,13 @@ function approve(ctx: MockContext, request: AuthorizationRequest, userId: string
   const user = ctx.fixtures.users.get(userId)!;
   const denied = request.scopes.find((s) => !user.instances.has(s));
   if (denied !== undefined) {
-    return errorRedirect(
+    const refused = errorRedirect(
       request.redirectUri,
       'invalid_scope',
       request.state,
       `user ${userId} cannot access instance "${denied}"`,
     );
+    return explain(refused, { user: userId });
   }
   const code = ctx.state.issueCode({
     clientId: request.client.id,
@@ -194,8 +195,12 @@ function decide(ctx: MockContext, params: OAuthParams): MockResponse {
   if (!('client' in request)) return request;
   const decision = params.values.get('decision');
   // SPEC §5: exactly `<redirect_uri>?error=access_denied&state=<state>`.
-  if (decision === 'deny')
-    return errorRedirect(request.redirectUri, 'access_denied', request.state);
+  if (decision === 'deny') {
+    const denied = errorRedirect(request.redirectUri, 'access_denied', request.state);
+    // The form's user select, when it was sent: who denied (SPEC §8, the user where it applies).
+    const user = params.values.get('user');
+    return user !== undefined && ctx.fixtures.users.has(user) ? explain(denied, { user }) : denied;
+  }
   if (decision !== 'approve') {
     return explain(consentPage(ctx, request, 400, 'Choose Approve or Deny.'), {
       code: 'invalid_request',

@@ -48,7 +48,7 @@ function revoke(
     const grant = ctx.state.grantOf(record)!;
     note.user = grant.user;
     if (!safeEqual(grant.clientId, client.id)) {
-      return explain(oauthError('unauthorized_client', 'the token was issued to another client'), {
+      return explain(oauthError('invalid_grant', 'the token was issued to another client'), {
         reason: `the token was issued to ${grant.clientId}, not ${client.id}; it stays valid`,
       });
     }
