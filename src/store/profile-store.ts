@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
+import type Conf from 'conf';
 import { UsageError } from '../errors.js';
 import type { Endpoints, ParamsPlacement } from '../oauth/endpoints.js';
 import type { TokenSet } from '../oauth/token-response.js';
@@ -11,7 +12,7 @@ import {
   storeSecretsNow,
   type SecretsLocation,
 } from './profile-secrets.js';
-import { prepareReplace, replaceFile, type PreparedReplace } from './replace-file.js';
+import { prepareReplace, type PreparedReplace } from './replace-file.js';
 import { storeText, tokensTemplate } from './store-text.js';
 import { checkProfileName, storeShapeProblem } from './store-shape.js';
 
@@ -52,9 +53,10 @@ export interface StoreData {
 export const DEFAULT_PROFILE = 'default';
 
 /**
- * Profiles and tokens on disk. Reads parse the file directly; writes replace it atomically (mode
- * 0600, replace-file.ts) under the lock file beside the store, each one a read-modify-write of the
- * file as it is at that moment.
+ * Profiles and tokens on disk. Reads parse the file directly; writes go through `conf` (atomic,
+ * mode 0600) under the lock file beside the store, each one a read-modify-write of the file as it
+ * is at that moment. A refresh's rotated pair alone is written by a replace prepared before its
+ * request (replace-file.ts, issue 14.3): one write and one rename after the answer.
  */
 export class ProfileStore {
   readonly lockPath: string;
@@ -138,11 +140,40 @@ export class ProfileStore {
     });
   }
 
-  /** Writes the whole file (atomic, mode 0600), the OS store's secrets first. Callers hold the lock. */
+  /**
+   * Writes the whole file through `conf` (SPEC §1: profiles and tokens on disk; an atomic write,
+   * mode 0600, the same tab-indented JSON as storeText), the OS store's secrets first. Callers
+   * hold the lock. Loaded here, on a write: reads (the rpc hot path) parse the file themselves, and
+   * a refresh writes its rotated pair through a write prepared before the request (below).
+   */
   async writeUnlocked(data: StoreData): Promise<void> {
+    const conf = await this.conf();
     // First the OS store (its errors are its own), then the file without the secrets.
     const fileData = storeSecrets(data, this.readFile(), () => this.keychain);
-    this.replace(storeText(fileData));
+    try {
+      conf.store = fileData;
+    } catch (error) {
+      throw this.unwritable(error);
+    }
+  }
+
+  private async conf(): Promise<Conf<StoreData>> {
+    const { default: Conf } = await import('conf');
+    try {
+      return new Conf<StoreData>({
+        cwd: dirname(this.file),
+        configName: basename(this.file).replace(/\.json$/, ''),
+        configFileMode: 0o600,
+        // A file dasvc cannot read is reported (readFile) and never replaced.
+        clearInvalidConfig: false,
+        // Profile names may hold dots: keys are taken as they are.
+        accessPropertiesByDotNotation: false,
+        serialize: storeText,
+        projectName: 'dasvc',
+      });
+    } catch (error) {
+      throw this.unwritable(error);
+    }
   }
 
   /**
@@ -189,14 +220,6 @@ export class ProfileStore {
       }
     };
     return { data, write, release: () => prepared?.abandon() };
-  }
-
-  private replace(text: string): void {
-    try {
-      replaceFile(this.file, text);
-    } catch (error) {
-      throw this.unwritable(error);
-    }
   }
 
   private unwritable(error: unknown): UsageError {

@@ -27,9 +27,20 @@ function unlinkQuietly(path: string): void {
 
 /**
  * Opens, ahead of the write, the temp file that will replace `file` (SPEC §2: mode 0600): so that
- * when the text is known only write and rename are left (issue 14.3). Callers hold the store's
- * lock, the only one that writes temp files here: those found beside the file were left by a
+ * when the text is known only write and rename are left (issue 14.3: what a refresh runs between
+ * the service's answer and the moment its rotated pair is safe from a kill). A reader or a `kill
+ * -9` at any moment sees the old file or the new one, whole. Callers hold the store's lock, the
+ * only one that writes temp files named so here: those found beside the file were left by a
  * killed holder (or one robbed of the lock), and go.
+ *
+ * fsync comes after the rename, not before (decision, issue 14.3). A `kill -9` cannot lose what
+ * write() and rename() have handed to the kernel; only an OS crash or power cut can, and an fsync
+ * before the rename would add ~0.5 ms (measured here) to the window in which a kill loses the
+ * session, for a crash in that same millisecond. After the rename the file and its directory are
+ * fsynced, so the command reports success only once the new file is durable. What remains is an OS
+ * crash in the ~1 ms between rename and fsync, on a file system that would then commit the rename
+ * before the data; ext4 (auto_da_alloc, its default) and btrfs flush the data of a file renamed
+ * over another first, so the old file or the new one is found after such a crash there too.
  */
 export function prepareReplace(file: string): PreparedReplace {
   const dir = dirname(file);
@@ -71,26 +82,6 @@ export function prepareReplace(file: string): PreparedReplace {
       syncDirectory(dir);
     },
   };
-}
-
-/**
- * Replaces `file` with `text` atomically: a temp file beside it, created with mode 0600, renamed
- * over it, so that a reader or a `kill -9` at any moment sees the old file or the new one, whole.
- * Prepared ahead (`prepareReplace`), only two system calls stand between the text and the rename
- * (write, rename): what a refresh runs between the service's answer and the moment its rotated pair
- * is safe from a kill (issue 14.3).
- *
- * fsync comes after the rename, not before (decision, issue 14.3). A `kill -9` cannot lose what
- * write() and rename() have handed to the kernel; only an OS crash or power cut can, and an fsync
- * before the rename would add ~0.5 ms (measured here) to the window in which a kill loses the
- * session, for a crash in that same millisecond. After the rename the file and its directory are
- * fsynced, so the command reports success only once the new file is durable. What remains is an OS
- * crash in the ~1 ms between rename and fsync, on a file system that would then commit the rename
- * before the data; ext4 (auto_da_alloc, its default) and btrfs flush the data of a file renamed
- * over another first, so the old file or the new one is found after such a crash there too.
- */
-export function replaceFile(file: string, text: string): void {
-  prepareReplace(file).commit(text);
 }
 
 /**

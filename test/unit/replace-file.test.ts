@@ -1,10 +1,12 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { prepareReplace, replaceFile } from '../../src/store/replace-file.js';
+import { prepareReplace } from '../../src/store/replace-file.js';
 import { scratchDir } from '../helpers/scratch.js';
 
-describe('replaceFile (SPEC §2: the config file, atomic and 0600)', () => {
+const replaceFile = (file: string, text: string) => prepareReplace(file).commit(text);
+
+describe('prepareReplace (SPEC §2: the config file, atomic and 0600)', () => {
   it('replaces the file whole, mode 0600, and leaves no temp file', () => {
     const dir = scratchDir('dasvc-replace-');
     const file = join(dir, 'config.json');
