@@ -43,6 +43,23 @@ export abstract class DasvcError extends Error {
   }
 }
 
+/**
+ * A new error of the same class as `error` (so the same kind and exit code), with its code and
+ * status unless `options` says otherwise: for a failure retold with more context or a hint.
+ */
+export function sameKind(
+  error: DasvcError,
+  message: string,
+  options: DasvcErrorOptions = {},
+): DasvcError {
+  const Kind = error.constructor as new (message: string, o: DasvcErrorOptions) => DasvcError;
+  return new Kind(message, {
+    ...(error.code === undefined ? {} : { code: error.code }),
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...options,
+  });
+}
+
 /** The service answered with an error: JSON-RPC error, non-auth OAuth error, HTTP 5xx (exit 1). */
 export class ServiceError extends DasvcError {
   readonly kind = 'service';

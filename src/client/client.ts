@@ -1,4 +1,4 @@
-import { AuthError, DasvcError, NetworkError, UsageError } from '../errors.js';
+import { AuthError, DasvcError, NetworkError, sameKind, UsageError } from '../errors.js';
 import type { SendFn } from '../http/types.js';
 import { apiUrlFor } from '../oauth/endpoints.js';
 import type { TokenTypeHint } from '../oauth/token-request.js';
@@ -85,6 +85,11 @@ export interface LogoutOutcome {
 export class Client {
   private readonly given: ResolvedSettings;
   private loaded: { name: string; profile: Profile | undefined } | undefined;
+  /**
+   * With `store: 'memory'`, the settings the last login used (prompted ones included): this
+   * client's profile, kept in the client alone, so that refreshes and `status()` know them.
+   */
+  private memoryProfile: Profile | undefined;
 
   constructor(
     options: object,
@@ -102,7 +107,7 @@ export class Client {
     if (!this.loaded) {
       const explicit = this.given.explicit('profile')?.value;
       if (!this.deps.profiles) {
-        this.loaded = { name: explicit ?? DEFAULT_PROFILE, profile: undefined };
+        this.loaded = { name: explicit ?? DEFAULT_PROFILE, profile: this.memoryProfile };
       } else {
         const data = this.deps.profiles.read();
         const name = activeProfileName(explicit, {}, data);
@@ -238,7 +243,15 @@ export class Client {
     const { name, profile } = this.load();
     const tokens = await this.deps.tokens.load(name);
     const memory = this.deps.profiles === undefined;
-    return sessionStatus(name, profile, tokens, this.deps.now(), memory ? 'memory' : undefined);
+    // What this client uses: its options and variables over the profile (SPEC §1's order).
+    const settings = this.settings();
+    const shown: Profile = {
+      ...profile,
+      baseUrl: settings.value('baseUrl'),
+      clientId: settings.value('clientId'),
+      scope: settings.value('scope'),
+    };
+    return sessionStatus(name, shown, tokens, this.deps.now(), memory ? 'memory' : undefined);
   }
 
   /**
@@ -316,8 +329,11 @@ export class Client {
   }
 
   /**
-   * Logs out (SPEC §3 `logout`): revokes the access token, then the refresh token (best effort,
-   * each failure reported), then forgets both. Idempotent: logging out twice is not an error.
+   * Logs out (SPEC §3 `logout`): revokes the access token, then the refresh token, then forgets
+   * both. When the service could not be reached or refused, the tokens are kept (they may still be
+   * valid there) and the call fails with the first failure's kind (SPEC §1: failures are
+   * DasvcErrors), unless `forget`: then they are forgotten anyway and the failures are reported
+   * in the outcome. Idempotent: logging out twice is not an error.
    */
   async logout(options: { forget?: boolean } = {}): Promise<LogoutOutcome> {
     const { name } = this.load();
@@ -361,8 +377,10 @@ export class Client {
     if (outcome.failures.length === 0 || options.forget) {
       await forgetTokens(this.deps.tokens, name, 'all');
       outcome.forgotten = true;
-    } else if (outcome.revoked.access_token) await forgetTokens(this.deps.tokens, name, 'access');
-    return outcome;
+      return outcome;
+    }
+    if (outcome.revoked.access_token) await forgetTokens(this.deps.tokens, name, 'access');
+    throw keptTokens(name, outcome.failures[0]!.error);
   }
 
   /**
@@ -374,9 +392,19 @@ export class Client {
     // Loaded on use: the flow's listener and PKCE stay off the rpc path.
     const { loginWith } = await import('./login.js');
     const outcome = await loginWith(this.settings(), name, options, this.deps);
+    if (!this.deps.profiles) this.memoryProfile = outcome.settings;
     this.reload();
     return outcome;
   }
+}
+
+/** The failure of a logout that kept the tokens: the first failure's kind and code, its cause. */
+function keptTokens(profile: string, first: DasvcError): DasvcError {
+  return sameKind(
+    first,
+    `could not revoke the tokens of profile ${profile} (${first.message}); they are kept, since they may still be valid at the service`,
+    { detail: { profile, keptTokens: true }, cause: first },
+  );
 }
 
 /** A network or service failure while revoking, in words for people. */

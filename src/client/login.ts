@@ -7,8 +7,12 @@ import type { ResolvedSettings } from './resolve-settings.js';
 
 /** Options of one login (SPEC §1 `client.login`, SPEC §3 `dasvc login`). */
 export interface LoginOptions {
-  /** Opens the authorization URL; default: the system browser (DASVC_BROWSER, BROWSER, open). */
-  openBrowser?: (url: string) => Promise<void>;
+  /**
+   * Whether and how the authorization URL is opened: `true` (default) the system browser
+   * (DASVC_BROWSER, BROWSER, open), `false` none (as `noBrowser`: the URL goes to `tell`), or a
+   * function of one's own.
+   */
+  openBrowser?: boolean | ((url: string) => Promise<void>);
   /** Do not open any browser: the URL goes to `tell`, and a pasted redirect URL may complete it. */
   noBrowser?: boolean;
   /** Lines pasted by the user (a redirect URL completes the flow like the loopback). */
@@ -57,11 +61,14 @@ export async function loginWith(
   const resolved = baseUrl === settings.value('baseUrl') ? settings : settings.withBaseUrl(baseUrl);
   const endpoints = resolved.endpoints();
   const placement = resolved.placement();
-  const openBrowser = options.noBrowser
-    ? undefined
-    : (options.openBrowser ??
-      deps.openBrowser ??
-      (async (url: string) => (await import('./browser.js')).openBrowser(url, deps.env)));
+  const given = options.openBrowser;
+  const openBrowser =
+    options.noBrowser || given === false
+      ? undefined
+      : typeof given === 'function'
+        ? given
+        : (deps.openBrowser ??
+          (async (url: string) => (await import('./browser.js')).openBrowser(url, deps.env)));
   const result = await runLoginFlow(
     {
       authorizeUrl: resolved.endpoint('authorize'),

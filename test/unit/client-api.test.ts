@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dasvc, ServiceError, ExitCode, NetworkError, type SendFn } from '../../src/index.js';
 import { startMockServer } from '../../src/mock/index.js';
+import { browserEnv } from '../helpers/cli.js';
 
 let mock: Awaited<ReturnType<typeof startMockServer>>;
 beforeAll(async () => {
@@ -46,6 +47,48 @@ describe('programmatic client (export `dasvc`)', () => {
   });
 });
 
+describe('programmatic client status() (SPEC §1, like token status)', () => {
+  it('shows the settings in use, with store: memory too, and no token', async () => {
+    const client = dasvc({ ...settings(), store: 'memory' });
+    const before = await client.status();
+    expect(before).toMatchObject({ loggedIn: false, baseUrl: mock.url, scope: 'crm' });
+    const { tokens } = await client.login({ openBrowser: approve });
+    const after = await client.status();
+    expect(after).toMatchObject({
+      profile: 'default',
+      loggedIn: true,
+      usable: true,
+      baseUrl: mock.url,
+      clientId: 'demo-client',
+      scope: 'crm',
+      storage: 'memory',
+    });
+    expect(JSON.stringify(after)).not.toContain(tokens.accessToken);
+    expect(JSON.stringify(after)).not.toContain('demo-secret');
+  });
+});
+
+describe('programmatic client logout (SPEC §1, §3)', () => {
+  it('fails with a DasvcError and keeps the tokens when revoking fails; forget: true forgets them', async () => {
+    const client = dasvc({
+      ...settings(),
+      // Nothing listens on port 1: the revocation cannot reach the service.
+      revokeUrl: 'http://127.0.0.1:1/webservice/authorize/revoke',
+      store: 'memory',
+    });
+    await client.login({ openBrowser: approve });
+    const error = await client.logout().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ kind: 'network', exitCode: ExitCode.network });
+    expect((error as Error).message).toMatch(/they are kept/);
+    expect(await client.status()).toMatchObject({ loggedIn: true, usable: true });
+    const forced = await client.logout({ forget: true });
+    expect(forced).toMatchObject({ forgotten: true, revoked: { access_token: false } });
+    expect(forced.failures.length).toBeGreaterThan(0);
+    expect(await client.status()).toMatchObject({ loggedIn: false });
+  });
+});
+
 describe('programmatic client login without a tell callback', () => {
   it('prints nothing (SPEC §1) and still completes', async () => {
     const client = dasvc({ ...settings(), store: 'memory' });
@@ -70,6 +113,29 @@ describe('programmatic client login without a tell callback', () => {
     }
     expect(url).toContain('/webservice/authorize/?response_type=code');
     expect(written.join('')).toBe('');
+  });
+
+  it('openBrowser: true opens the system browser (BROWSER), as the default does', async () => {
+    const client = dasvc({ ...settings(), env: browserEnv(), store: 'memory' });
+    const { tokens } = await client.login({ openBrowser: true, timeoutMs: 20_000 });
+    expect(tokens.accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('openBrowser: false opens none: the URL goes to tell', async () => {
+    const told: string[] = [];
+    let approved: Promise<void> | undefined;
+    const tell = (message: string) => {
+      told.push(message);
+      const url = /https?:\/\/\S+\/webservice\/authorize\/\?\S+/.exec(message)?.[0];
+      if (url) approved ??= approve(url);
+    };
+    // A browser that starts and does nothing: had it been started, the client would have said
+    // "Waiting for the browser…" (on its spawn, long before the approval's round trips end).
+    const client = dasvc({ ...settings(), env: browserEnv('none'), store: 'memory', tell });
+    const { tokens } = await client.login({ openBrowser: false, timeoutMs: 20_000 });
+    expect(approved).toBeDefined();
+    expect(tokens.accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(told.join('\n')).not.toMatch(/browser…|open a browser/);
   });
 
   it('hands what a person should see to tell', async () => {

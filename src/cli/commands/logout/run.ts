@@ -1,4 +1,5 @@
-import type { DasvcError, DasvcErrorOptions } from '../../../errors.js';
+import { DasvcError, sameKind } from '../../../errors.js';
+import { isObject } from '../../../util/guards.js';
 import { DEFAULT_PROFILE } from '../../../store/profile-store.js';
 import { revokeFailureReason } from '../../../client/client.js';
 import { openClient, type CliDeps } from '../../context.js';
@@ -9,28 +10,16 @@ import type { LogoutOptions } from './command.js';
  * is said), then forget both locally. Idempotent: logging out twice is not an error.
  */
 export async function run(options: LogoutOptions, deps: CliDeps): Promise<void> {
-  const outcome = await openClient(options, deps).logout({ forget: options.forget === true });
+  const client = openClient(options, deps);
+  const outcome = await client.logout({ forget: options.forget === true }).catch((error) => {
+    throw withForgetHint(error, client.profileName());
+  });
   const name = outcome.profile;
   if (!outcome.loggedIn) {
     if (deps.out.json)
       deps.out.result({ profile: name, loggedIn: false, revoked: {}, forgotten: false });
     deps.out.info(`Not logged in (profile ${name}); nothing to do.`);
     return;
-  }
-  if (!outcome.forgotten) {
-    // SPEC §3: kept, since they may still be valid at the service; the failure's exit code.
-    const first = outcome.failures[0]!.error;
-    const Kind = first.constructor as new (message: string, o: DasvcErrorOptions) => DasvcError;
-    const forget = `dasvc logout${name === DEFAULT_PROFILE ? '' : ` --profile ${name}`} --forget`;
-    throw new Kind(
-      `could not revoke the tokens of profile ${name} (${first.message}); they are kept, since they may still be valid at the service`,
-      {
-        ...(first.code === undefined ? {} : { code: first.code }),
-        ...(first.status === undefined ? {} : { status: first.status }),
-        hint: `${forget} deletes them locally anyway`,
-        cause: first,
-      },
-    );
   }
   for (const { kind, error } of outcome.failures) {
     if (kind === 'all')
@@ -50,4 +39,16 @@ export async function run(options: LogoutOptions, deps: CliDeps): Promise<void> 
       ? `Logged out: tokens of profile ${name} revoked at the service and forgotten`
       : `Logged out locally: tokens of profile ${name} forgotten, but not (all) revoked at the service`,
   );
+}
+
+/** A logout that kept the tokens (SPEC §3), with the next step: `--forget`. Other errors pass. */
+function withForgetHint(error: unknown, name: string): unknown {
+  const kept = error instanceof DasvcError && isObject(error.detail) && error.detail.keptTokens;
+  if (!kept) return error;
+  const forget = `dasvc logout${name === DEFAULT_PROFILE ? '' : ` --profile ${name}`} --forget`;
+  return sameKind(error, error.message, {
+    detail: error.detail,
+    hint: `${forget} deletes them locally anyway`,
+    cause: error.cause,
+  });
 }
