@@ -286,6 +286,25 @@ export function startCheck(
     await deps.sleep(ms);
   }
 
+  /**
+   * Without `expires_in` the access lifetime is observed instead (SPEC §7: refresh.after-expiry
+   * runs when the observed lifetime is at most --max-wait): the token is tried at intervals, at
+   * most 20 times, until the API refuses it or --max-wait has passed since it was issued.
+   */
+  async function expiredWithin(access: string, issuedAt: number): Promise<boolean> {
+    if (settings.maxWaitMs <= 0) return false;
+    const deadline = issuedAt + settings.maxWaitMs + EXPIRY_SLACK_MS;
+    const step = Math.min(5000, Math.max(250, settings.maxWaitMs / 20));
+    deps.tell?.(
+      `Trying the access token for up to ${settings.maxWaitMs / 1000} s to see it expire (refresh.after-expiry)…`,
+    );
+    while (deps.now() < deadline) {
+      await deps.sleep(Math.min(step, deadline - deps.now()));
+      if (tokenWorked(await probes.call(scope, 'rpc.discover', access)) === false) return true;
+    }
+    return false;
+  }
+
   async function phaseC(): Promise<void> {
     const auth = await authorize();
     const why = unusable(auth);
@@ -310,28 +329,34 @@ export function startCheck(
     if (want('refresh.after-expiry')) {
       const lifetimeMs =
         'value' in expiresIn
-          ? expiresIn.value * (expiresInUnit(probe) === 'milliseconds' ? 1 : 1000)
+          ? expiresIn.value * (expiresInUnit(probe, expiresIn.value) === 'milliseconds' ? 1 : 1000)
           : undefined;
       if (refresh === undefined) {
         give('refresh.after-expiry', {
           status: 'skipped',
           observed: 'the token answer had no refresh_token',
         });
-      } else if (lifetimeMs === undefined) {
+      } else if (lifetimeMs === undefined && !(await expiredWithin(access, auth.at))) {
+        const max = settings.maxWaitMs / 1000;
         give('refresh.after-expiry', {
           status: 'skipped',
-          observed: 'the access lifetime is unknown (no expires_in)',
+          observed:
+            max === 0
+              ? 'the access lifetime is unknown (no expires_in), and --max-wait is 0s'
+              : `the access lifetime is unknown (no expires_in), and the token still worked after --max-wait ${max}s`,
         });
-      } else if (lifetimeMs > settings.maxWaitMs) {
+      } else if (lifetimeMs !== undefined && lifetimeMs > settings.maxWaitMs) {
         give('refresh.after-expiry', {
           status: 'skipped',
           observed: `the access lifetime ${lifetimeMs / 1000}s exceeds --max-wait ${settings.maxWaitMs / 1000}s`,
         });
       } else {
-        await sleepUntil(
-          auth.at + lifetimeMs + EXPIRY_SLACK_MS,
-          'for the access token to expire (refresh.after-expiry)',
-        );
+        if (lifetimeMs !== undefined) {
+          await sleepUntil(
+            auth.at + lifetimeMs + EXPIRY_SLACK_MS,
+            'for the access token to expire (refresh.after-expiry)',
+          );
+        }
         const attempt = await probes.refresh(refresh);
         give('refresh.after-expiry', afterExpiryRule(deps.now() - auth.at, attempt));
         const next = refreshedTokens(attempt);
