@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockApp, type MockApp } from '../../src/mock/index.js';
+import { InstanceRecording } from '../../src/mock/record/recording.js';
 
 const BASE = 'http://mock.test';
 
@@ -259,6 +260,49 @@ describe('a broken OpenRPC document', () => {
       });
     } finally {
       rmSync(broken, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a recorded method called both by name and by position (SPEC §6 replay)', () => {
+  it('replays each call as recorded: positional params bind to the recorder’s arg0, arg1, …', async () => {
+    const recording = new InstanceRecording('echo');
+    recording.add('echo', { t: 'a', n: 2 }, { result: 'named' });
+    recording.add('echo', ['a', 2], { result: 'positional' });
+    const folder = mkdtempSync(join(tmpdir(), 'dasvc-openrpc-'));
+    mkdirSync(join(folder, 'instances'));
+    writeFileSync(join(folder, 'clients.txt'), 'c:s\n');
+    writeFileSync(join(folder, 'users.json'), JSON.stringify({ dee: { instances: ['echo'] } }));
+    writeFileSync(
+      join(folder, 'instances', 'echo.openrpc.json'),
+      JSON.stringify(recording.document(undefined)),
+    );
+    const echo = createMockApp({ fixtures: folder });
+    try {
+      const minted = await echo(
+        new Request(`${BASE}/_mock/tokens`, {
+          method: 'POST',
+          body: JSON.stringify({ user: 'dee', scope: 'echo', client_id: 'c' }),
+        }),
+      );
+      const bearer = ((await minted.json()) as { access_token: string }).access_token;
+      const send = async (params: unknown) => {
+        const res = await echo(
+          new Request(`${BASE}/webservice/json/echo`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${bearer}` },
+            body: JSON.stringify({ jsonrpc: '2.0', method: 'echo', id: 1, params }),
+          }),
+        );
+        return (await res.json()) as Record<string, unknown>;
+      };
+      expect((await send(['a', 2])).result).toBe('positional');
+      expect((await send({ n: 2, t: 'a' })).result).toBe('named');
+      expect((await send(['a', 3])).error).toMatchObject({ code: -32001 });
+      expect((await send(['a', 2, 'extra'])).error).toMatchObject({ code: -32602 });
+    } finally {
+      await echo.close();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });

@@ -25,12 +25,13 @@ export function bindParams(method: MethodFixture, params: unknown): Bound {
     }
   }
   if (Array.isArray(params)) {
-    if (params.length > declared.length) {
+    const slots = method.positionalNames ?? declared.map((p) => p.name);
+    if (params.length > slots.length) {
       return invalidParams(
-        `${method.name} takes at most ${declared.length} params, got ${params.length}`,
+        `${method.name} takes at most ${slots.length} params, got ${params.length}`,
       );
     }
-    params.forEach((value, i) => (named[declared[i]!.name] = value));
+    params.forEach((value, i) => (named[slots[i]!] = value));
   } else if (params !== undefined) {
     for (const [name, value] of Object.entries(params as Record<string, unknown>)) {
       if (!declared.some((p) => p.name === name)) return invalidParams(`unknown param "${name}"`);
