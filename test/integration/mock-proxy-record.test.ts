@@ -229,9 +229,21 @@ describe('--proxy --record', () => {
         params: { limit: 2 },
         id: 1,
       });
+      // A notification (204, no answer): its method is seen, with its params and no example.
+      const touched = await rpc(again.url, access, 'wiki', {
+        jsonrpc: '2.0',
+        method: 'pages.touch',
+        params: { slug: 'home' },
+      });
+      expect(touched.status).toBe(204);
     } finally {
       await again.close();
     }
+    const touch = loadFixtures(dir).instances.get('wiki')!.methods.get('pages.touch')!;
+    expect(touch.params.map((p) => [p.name, p.required, p.schema])).toEqual([
+      ['slug', true, { type: 'string' }],
+    ]);
+    expect(touch.examples).toEqual([]);
     const wiki = loadFixtures(dir).instances.get('wiki')!;
     expect(wiki.methods.get('pages.list')!.examples.map((e) => e.params)).toEqual([
       { limit: 1 },

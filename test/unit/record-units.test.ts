@@ -120,7 +120,7 @@ describe('pairCalls', () => {
     ]);
     expect(pairCalls(request, response)).toEqual([
       { method: 'a', params: { x: 1 }, outcome: { result: null } },
-      { method: 'b', params: undefined },
+      { method: 'b', params: undefined, notification: true },
       { method: 'c', params: undefined, outcome: { error: { code: 5, message: 'no', data: 1 } } },
     ]);
     expect(pairCalls('not json', '{}')).toEqual([]);
@@ -166,6 +166,32 @@ describe('InstanceRecording', () => {
       ],
     });
     expect(find.examples).toHaveLength(2);
+  });
+
+  it('records a method seen only in notifications: its params shape the schemas, no example', () => {
+    const r = new InstanceRecording('t');
+    r.add('ping', { at: 1 }, undefined);
+    r.add('ping', { at: 2, note: 'x' }, undefined);
+    const doc = r.document(undefined);
+    const ping = (doc.methods as Record<string, unknown>[])[0]!;
+    expect(ping).toMatchObject({
+      name: 'ping',
+      'x-recorded': true,
+      params: [
+        { name: 'at', required: true, schema: { type: 'integer' } },
+        { name: 'note', required: false, schema: { type: 'string' } },
+      ],
+      result: { name: 'result', schema: {} },
+      examples: [],
+    });
+    // Recording again from the folder, with no call of ping this time: its params stay as they were.
+    const again = new InstanceRecording('t', {
+      document: doc,
+      methods: parseOpenRpcInstance('t', JSON.parse(JSON.stringify(doc)), 'f').methods,
+    });
+    again.add('other', {}, { result: 1 });
+    const kept = (again.document(undefined).methods as Record<string, unknown>[])[0]!;
+    expect(kept.params).toEqual(ping.params);
   });
 
   it('a hand-written method keeps its contract and only gains examples', () => {

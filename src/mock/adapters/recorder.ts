@@ -125,7 +125,9 @@ export class Recorder implements ProxyTap {
       this.dirty.add('');
     }
     const instance = apiInstance(exchange.path);
-    if (instance !== undefined && exchange.status === 200 && exchange.responseBody !== undefined) {
+    // 204: a notification (or a batch of them), answered with no body.
+    const answered = exchange.status === 200 || exchange.status === 204;
+    if (instance !== undefined && answered && exchange.responseBody !== undefined) {
       this.record(instance, exchange);
     }
     if (this.dirty.size > 0) this.schedule();
@@ -140,15 +142,18 @@ export class Recorder implements ProxyTap {
       return;
     }
     for (const call of pairCalls(exchange.requestBody, exchange.responseBody)) {
-      if (!call.outcome || call.method.startsWith('rpc.')) continue;
+      // A call whose answer did not come back whole has nothing to record; a notification has
+      // no answer by design, and records its method and params (SPEC §6: every method seen).
+      if (call.method.startsWith('rpc.') || (!call.outcome && !call.notification)) continue;
       let recording = this.recordings.get(instance);
       if (!recording) {
         recording = new InstanceRecording(instance);
         this.recordings.set(instance, recording);
       }
       const paths = this.options.scrub;
-      const outcome =
-        'result' in call.outcome
+      const outcome = !call.outcome
+        ? undefined
+        : 'result' in call.outcome
           ? { result: scrub(call.outcome.result, paths) }
           : {
               error: {

@@ -23,11 +23,18 @@ interface MethodRecord {
   byName: boolean;
   byPosition: boolean;
   examples: Map<string, Example>;
+  /** Distinct params of notifications (no answer to pair): they shape the params' schemas. */
+  notified: Map<string, Record<string, unknown>>;
+  /** The params as the folder's document declared them, for those no call of this run shows. */
+  past: Map<string, { schema: unknown; required: boolean }>;
 }
+
+/** Notifications kept per method for schema inference: distinct params, bounded. */
+const NOTIFIED_LIMIT = 100;
 
 /** A method of the document already in the folder, as the fixtures loader read it. */
 export interface PastMethod {
-  params: { name: string }[];
+  params: { name: string; schema?: unknown; required?: boolean }[];
   paramStructure: 'by-name' | 'by-position' | 'either';
   examples: Example[];
 }
@@ -83,22 +90,41 @@ export class InstanceRecording {
         byName: past.paramStructure !== 'by-position',
         byPosition: past.paramStructure !== 'by-name',
         examples,
+        notified: new Map(),
+        past: new Map(
+          past.params.map((p) => [
+            p.name,
+            { schema: p.schema ?? {}, required: p.required === true },
+          ]),
+        ),
       });
     }
   }
 
-  /** Adds one answered call; the latest answer for the same params wins. */
-  add(method: string, params: unknown, outcome: Example['outcome']): void {
+  /**
+   * Adds one call: answered, an example (the latest answer for the same params wins); a
+   * notification (no outcome), a method seen and params that shape its schemas, no example.
+   */
+  add(method: string, params: unknown, outcome: Example['outcome'] | undefined): void {
     const { named, positional } = namedParams(params);
     let record = this.methods.get(method);
     if (!record) {
-      record = { names: [], byName: false, byPosition: false, examples: new Map() };
+      record = {
+        names: [],
+        byName: false,
+        byPosition: false,
+        examples: new Map(),
+        notified: new Map(),
+        past: new Map(),
+      };
       this.methods.set(method, record);
     }
     if (positional) record.byPosition = true;
     else record.byName = true;
     for (const key of Object.keys(named)) if (!record.names.includes(key)) record.names.push(key);
-    record.examples.set(canonicalJson(named), { params: named, outcome });
+    const key = canonicalJson(named);
+    if (outcome) record.examples.set(key, { params: named, outcome });
+    else if (record.notified.size < NOTIFIED_LIMIT) record.notified.set(key, named);
   }
 
   /** The OpenRPC document to write: recorded methods rebuilt, other methods given new examples. */
@@ -134,21 +160,31 @@ export class InstanceRecording {
 
   private method(name: string, record: MethodRecord): Record<string, unknown> {
     const examples = [...record.examples.values()];
-    const schemas = new Map<string, InferredSchema>();
+    const calls = [...examples.map((example) => example.params), ...record.notified.values()];
+    const schemas = new Map<string, unknown>();
     const counts = new Map<string, number>();
     let result: InferredSchema | undefined;
-    for (const example of examples) {
-      for (const [param, value] of Object.entries(example.params)) {
-        const seen = schemas.get(param);
+    for (const params of calls) {
+      for (const [param, value] of Object.entries(params)) {
+        const seen = schemas.get(param) as InferredSchema | undefined;
         schemas.set(param, seen ? mergeSchemas(seen, inferSchema(value)) : inferSchema(value));
         counts.set(param, (counts.get(param) ?? 0) + 1);
       }
+    }
+    for (const example of examples) {
       if ('result' in example.outcome) {
         const schema = inferSchema(example.outcome.result);
         result = result ? mergeSchemas(result, schema) : schema;
       }
     }
-    const required = (param: string) => counts.get(param) === examples.length;
+    // A param no call of this run shows keeps what the folder's document said of it.
+    for (const [param, past] of record.past) {
+      if (!counts.has(param)) schemas.set(param, past.schema);
+    }
+    const required = (param: string) =>
+      counts.has(param)
+        ? counts.get(param) === calls.length
+        : calls.length === 0 && record.past.get(param)?.required === true;
     // OpenRPC: required params come first (positional ones are a prefix already).
     const names = [...record.names.filter(required), ...record.names.filter((n) => !required(n))];
     return {

@@ -8,6 +8,8 @@ export interface RpcCall {
   method: string;
   params: unknown;
   outcome?: Example['outcome'];
+  /** Sent without an id (JSON-RPC 2.0 §4.1): no answer is due. */
+  notification?: true;
 }
 
 function parse(text: string | undefined): unknown {
@@ -50,7 +52,7 @@ export function pairCalls(requestBody: string, responseBody: string | undefined)
     if ('id' in r) {
       const outcome = outcomeOf(byId.get(JSON.stringify(r.id)));
       if (outcome) call.outcome = outcome;
-    }
+    } else call.notification = true;
     calls.push(call);
   }
   return calls;
