@@ -277,9 +277,11 @@ describe('a recorded method called both by name and by position (SPEC §6 replay
       join(folder, 'instances', 'echo.openrpc.json'),
       JSON.stringify(recording.document(undefined)),
     );
-    const echo = createMockApp({ fixtures: folder });
+    let echo: MockApp | undefined;
     try {
-      const minted = await echo(
+      echo = createMockApp({ fixtures: folder });
+      const app = echo;
+      const minted = await app(
         new Request(`${BASE}/_mock/tokens`, {
           method: 'POST',
           body: JSON.stringify({ user: 'dee', scope: 'echo', client_id: 'c' }),
@@ -287,7 +289,7 @@ describe('a recorded method called both by name and by position (SPEC §6 replay
       );
       const bearer = ((await minted.json()) as { access_token: string }).access_token;
       const send = async (params: unknown) => {
-        const res = await echo(
+        const res = await app(
           new Request(`${BASE}/webservice/json/echo`, {
             method: 'POST',
             headers: { authorization: `Bearer ${bearer}` },
@@ -301,7 +303,7 @@ describe('a recorded method called both by name and by position (SPEC §6 replay
       expect((await send(['a', 3])).error).toMatchObject({ code: -32001 });
       expect((await send(['a', 2, 'extra'])).error).toMatchObject({ code: -32602 });
     } finally {
-      await echo.close();
+      await echo?.close();
       rmSync(folder, { recursive: true, force: true });
     }
   });
