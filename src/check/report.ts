@@ -1,5 +1,6 @@
 import type { Quirks } from '../mock/core/quirks.js';
 import { parseQuirks, QUIRK_MEMBERS } from '../mock/core/quirks.js';
+import { requestSecrets } from '../http/request-secrets.js';
 import { redactBody, redactHeader, redactUrl } from '../util/redact.js';
 import type { Exchange, Verdict } from './types.js';
 
@@ -11,8 +12,16 @@ function cut(text: string): string {
   return flat.length > BODY_LIMIT ? `${flat.slice(0, BODY_LIMIT)}…` : flat;
 }
 
-/** An exchange as evidence lines (SPEC §7): request and answer, secrets redacted. */
+/**
+ * An exchange as evidence lines (SPEC §7): request and answer, secrets redacted by name and, where
+ * the installation echoed one back, by value.
+ */
 export function evidenceLines(exchange: Exchange): string[] {
+  const secrets = requestSecrets(exchange.request);
+  return exchangeLines(exchange).map((line) => secrets.maskText(line));
+}
+
+function exchangeLines(exchange: Exchange): string[] {
   const { request, response } = exchange;
   const lines = [`> ${request.method} ${redactUrl(request.url)}`];
   if (request.headers.authorization !== undefined) {

@@ -3,6 +3,8 @@ import { sendDirect } from './direct.js';
 import { networkErrorFrom } from './network-error.js';
 import { httpTimeoutMs } from './timeout.js';
 import { proxyFor, sendThroughProxy } from './proxy.js';
+import { maskedResponse, requestSecrets } from './request-secrets.js';
+import type { SecretValues } from '../util/secret-values.js';
 import type { HttpRequest, HttpResponse, SendFn } from './types.js';
 
 export interface HttpClientOptions {
@@ -44,10 +46,24 @@ export function createHttpClient(options: HttpClientOptions = {}): SendFn {
   const timeoutMs = options.timeoutMs ?? httpTimeoutMs(env);
   // The trace (and its redaction) is loaded only for --verbose.
   const tracing = options.trace ? import('./trace.js') : undefined;
-  return async (request: HttpRequest): Promise<HttpResponse> => {
+  return async (original: HttpRequest): Promise<HttpResponse> => {
+    // A refusal (4xx/5xx) may echo what was sent: its secrets are masked before anyone reads it,
+    // so no error message, hint, trace or report can carry them. Success answers stay whole (a
+    // refresh without rotation answers the refresh token it was sent).
+    let secrets: SecretValues | undefined;
+    const known = () => (secrets ??= requestSecrets(original));
+    const shown = (answer: HttpResponse) =>
+      answer.status >= 400 ? maskedResponse(answer, known()) : answer;
+    const onAnswer = original.onAnswer;
+    const request = onAnswer
+      ? { ...original, onAnswer: (answer: HttpResponse) => onAnswer(shown(answer)) }
+      : original;
     const tracer = tracing && (await tracing);
-    if (tracer && options.trace)
-      for (const line of tracer.traceRequest(request)) options.trace(line);
+    const trace =
+      tracer && options.trace
+        ? (line: string) => options.trace!(known().maskText(line))
+        : undefined;
+    if (tracer && trace) for (const line of tracer.traceRequest(request)) trace(line);
     const started = performance.now();
     let response: HttpResponse;
     if (options.signal?.aborted) throw new InterruptedError('interrupted');
@@ -68,9 +84,9 @@ export function createHttpClient(options: HttpClientOptions = {}): SendFn {
       options.trace?.(`< no answer: ${networkError.message}`);
       throw networkError;
     }
-    if (tracer && options.trace)
-      for (const line of tracer.traceResponse(response, performance.now() - started))
-        options.trace(line);
+    response = shown(response);
+    if (tracer && trace)
+      for (const line of tracer.traceResponse(response, performance.now() - started)) trace(line);
     return response;
   };
 }

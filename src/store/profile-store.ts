@@ -15,6 +15,7 @@ import {
 import { prepareReplace, type PreparedReplace } from './replace-file.js';
 import { storeText, tokensTemplate } from './store-text.js';
 import { checkProfileName, storeShapeProblem } from './store-shape.js';
+import { jsonSyntaxProblem } from '../util/json-error.js';
 
 /**
  * Tokens as stored: a TokenSet whose access token may be gone. After `token revoke` of the access
@@ -101,7 +102,7 @@ export class ProfileStore {
       data = JSON.parse(text);
     } catch (error) {
       throw new UsageError(
-        `config file ${this.file} is not valid JSON (${(error as Error).message}); fix or remove it`,
+        `config file ${this.file} is not valid JSON (${jsonSyntaxProblem(error)}); fix or remove it`,
         {
           code: 'config_corrupt',
         },

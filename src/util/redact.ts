@@ -14,6 +14,15 @@ export const SECRET_NAMES = new Set([
 
 export const REDACTED = '[redacted]';
 
+/**
+ * Whether a parameter or member holds a secret, however it is spelt: `Token`, `CLIENT_SECRET` and
+ * a stray `?code` (from `??code=`) are not the service's names, but their values are still secrets
+ * that a log must not show.
+ */
+function isSecretName(name: string): boolean {
+  return SECRET_NAMES.has(name) || SECRET_NAMES.has(name.replace(/^\?+/, '').toLowerCase());
+}
+
 /** Hides the whole value: even a prefix of a bearer token is too much in a shared log. */
 function mask(value: string): string {
   return value.length === 0 ? value : REDACTED;
@@ -39,7 +48,7 @@ export function redactQuery(query: string): string {
       } catch {
         name = pair.slice(0, eq);
       }
-      return SECRET_NAMES.has(name) ? `${pair.slice(0, eq)}=${mask(pair.slice(eq + 1))}` : pair;
+      return isSecretName(name) ? `${pair.slice(0, eq)}=${mask(pair.slice(eq + 1))}` : pair;
     })
     .join('&');
 }
@@ -62,7 +71,7 @@ export function redactJson(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [key, member] of Object.entries(value)) {
       out[key] =
-        SECRET_NAMES.has(key) && typeof member === 'string' ? mask(member) : redactJson(member);
+        isSecretName(key) && typeof member === 'string' ? mask(member) : redactJson(member);
     }
     return out;
   }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { inferSchema, mergeSchemas } from '../../src/mock/record/infer-schema.js';
 import { parseScrubList, scrub } from '../../src/mock/record/scrub.js';
-import { SecretValues } from '../../src/mock/record/secret-values.js';
+import { SecretValues } from '../../src/util/secret-values.js';
 import { findExample, sameJson } from '../../src/mock/fixtures/example-match.js';
 import { pairCalls } from '../../src/mock/record/rpc-exchange.js';
 import { canonicalJson, InstanceRecording } from '../../src/mock/record/recording.js';

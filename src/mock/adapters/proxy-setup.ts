@@ -4,7 +4,7 @@ import type { Fixtures } from '../fixtures/load-fixtures.js';
 import type { MockOptions } from '../core/types.js';
 import type { ProxyHost } from '../core/context.js';
 import { parseScrubList } from '../record/scrub.js';
-import { SecretValues } from '../record/secret-values.js';
+import { SecretValues } from '../../util/secret-values.js';
 import { createProxy, type ProxyTap } from './proxy.js';
 import { Recorder } from './recorder.js';
 import { ContractTap, SecretTap } from './taps.js';

@@ -11,7 +11,7 @@ import { parseOpenRpcInstance } from '../fixtures/openrpc-format.js';
 import { InstanceRecording } from '../record/recording.js';
 import { pairCalls } from '../record/rpc-exchange.js';
 import { scrub } from '../record/scrub.js';
-import type { SecretValues } from '../record/secret-values.js';
+import type { SecretValues } from '../../util/secret-values.js';
 import type { Exchange, ProxyTap } from './proxy.js';
 import { apiInstance } from './taps.js';
 

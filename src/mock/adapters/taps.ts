@@ -4,7 +4,7 @@
 import type { Fixtures } from '../fixtures/load-fixtures.js';
 import { contractProblems } from '../record/contract.js';
 import { pairCalls } from '../record/rpc-exchange.js';
-import type { SecretValues } from '../record/secret-values.js';
+import type { SecretValues } from '../../util/secret-values.js';
 import type { Exchange, ProxyTap } from './proxy.js';
 
 export const API_PREFIX = '/webservice/json/';

@@ -12,6 +12,7 @@ import { UsageError } from '../../errors.js';
 import type { StateChange, StateSnapshot } from './mock-state.js';
 import { MAX_SECONDS } from './types.js';
 import { isObject } from '../../util/guards.js';
+import { jsonSyntaxProblem } from '../../util/json-error.js';
 
 type Check = (value: unknown) => boolean;
 
@@ -175,7 +176,7 @@ function parseSnapshot(file: string, text: string): StateSnapshot {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw corrupt(file, `not valid JSON (${(error as Error).message})`);
+    throw corrupt(file, `not valid JSON (${jsonSyntaxProblem(error)})`);
   }
   const problem = snapshotProblem(value);
   if (problem) throw corrupt(file, problem);

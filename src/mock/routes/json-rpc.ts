@@ -1,4 +1,5 @@
 import { isObject } from '../../util/guards.js';
+import { jsonSyntaxProblem } from '../../util/json-error.js';
 
 /** A JSON-RPC 2.0 error object (§5.1). */
 export interface RpcError {
@@ -155,7 +156,7 @@ export function processJsonRpc(body: string, invoke: RpcInvoke, trace?: RpcTrace
   } catch (error) {
     trace?.errors.push({
       code: PARSE_ERROR.code,
-      reason: `body is not valid JSON (${(error as Error).message})`,
+      reason: `body is not valid JSON (${jsonSyntaxProblem(error)})`,
     });
     return errorResponse(null, PARSE_ERROR);
   }

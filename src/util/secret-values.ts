@@ -1,7 +1,8 @@
-// SPEC §6: nothing secret is ever written to the record folder or shown in a violation. Every
-// secret that passes the proxy (tokens, codes, client secrets, PKCE verifiers, state values,
-// Authorization values) is remembered, and any string that contains one is masked. Pure.
-import { REDACTED } from '../../util/redact.js';
+// Masking secrets by value, where names cannot find them. SPEC §6: nothing secret is ever written
+// to the record folder or shown in a violation — every secret that passes the proxy is remembered.
+// SPEC §3: what the CLI sent is never shown back, even when a service echoes it in a refusal
+// (src/http/request-secrets.ts). Any string that contains a remembered secret is masked. Pure.
+import { REDACTED } from './redact.js';
 
 /** OAuth parameters and token-response members whose values are secrets (SERVICE.md 4, RFC 6749). */
 const SECRET_PARAMS = [

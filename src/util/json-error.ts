@@ -1,0 +1,9 @@
+/**
+ * What JSON.parse said, without V8's quote of the text (`Unexpected token 'V', "{"token":Vhrjc"...
+ * is not valid JSON` → `Unexpected token 'V'`): the text may be a config file, a state file or a
+ * request body, and hold tokens (SPEC §3: never printed, never logged).
+ */
+export function jsonSyntaxProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/, "[\s\S]*"(\.\.\.)? is not valid JSON$/, '');
+}
