@@ -98,4 +98,11 @@ describe('--state-file as a journal (issue 14.5)', () => {
       expect(readFileSync(file, 'utf8')).toBe(broken);
     }
   });
+
+  it('a state file in a folder that does not exist is a start-up error naming it, not a 500 per mint', async () => {
+    const file = join(tempDir(), 'missing', 'state.json');
+    await expect(startMock({ stateFile: file })).rejects.toThrow(
+      /cannot write state file .*missing\/state\.json: .*ENOENT/,
+    );
+  });
 });

@@ -1,4 +1,6 @@
 import {
+  accessSync,
+  constants,
   closeSync,
   fsyncSync,
   openSync,
@@ -275,6 +277,17 @@ export class StateJournal {
     private exists: boolean,
   ) {
     if (exists) this.compact();
+    else {
+      // A new file is written on the first change: a folder that cannot take it is said at start
+      // (exit 2), not as a 500 on every mint.
+      try {
+        accessSync(dirname(file), constants.W_OK);
+      } catch (error) {
+        throw new UsageError(`cannot write state file ${file}: ${(error as Error).message}`, {
+          code: 'bad_state_file',
+        });
+      }
+    }
   }
 
   /** Appends one change; compacts when the journal has grown past its bound. */
