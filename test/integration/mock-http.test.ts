@@ -21,6 +21,27 @@ describe('node:http adapter', () => {
     expect(JSON.parse(token.body)).toMatchObject({ error: 'invalid_client' });
   });
 
+  it('a mock on loopback refuses control requests naming another Host (DNS rebinding)', async () => {
+    const port = new URL(mock.url).port;
+    const mintAs = (host: string) =>
+      rawHttp(
+        mock.url,
+        `POST /_mock/tokens HTTP/1.1\r\nHost: ${host}\r\nOrigin: http://${host}\r\nContent-Type: application/json\r\nContent-Length: 30\r\nConnection: close\r\n\r\n{"user":"alice","scope":"crm"}`,
+      );
+    const rebound = await mintAs(`evil.example:${port}`);
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body)).toMatchObject({ error: 'forbidden' });
+    expect(rebound.body).not.toContain('access_token');
+    const journal = await rawHttp(
+      mock.url,
+      `GET /_mock/journal HTTP/1.1\r\nHost: evil.example:${port}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(journal.status).toBe(403);
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+      expect((await mintAs(host)).status, host).toBe(200);
+    }
+  });
+
   it('the consent form posts to a path-relative action, whatever the Host header says', async () => {
     const page = await rawHttp(
       mock.url,

@@ -10,6 +10,14 @@ import { parseDuration } from '../../util/duration.js';
 
 const HOST_HEADER = /^[A-Za-z0-9.\-:[\]]{1,300}$/;
 
+/** A loopback name, with or without a port: 127.x.y.z, localhost, [::1]. */
+const LOOPBACK_HOST = /^(127(\.\d{1,3}){3}|localhost|\[::1\])(:\d{1,5})?$/i;
+
+/** Whether the server's own address is a loopback one (its requests then name loopback hosts). */
+function isLoopbackAddress(host: string): boolean {
+  return /^127\./.test(host) || host === '::1' || host === 'localhost';
+}
+
 /**
  * A header's value from node's raw list, without `req.headers` (node builds that object on first
  * use, every header lower-cased: a cost on the proxy's path, which forwards the raw list).
@@ -60,6 +68,8 @@ class NodeRequest implements MockRequest {
   constructor(
     private readonly req: IncomingMessage,
     private readonly fallbackHost: string,
+    /** The server listens on a loopback address: Host must name one too (loopbackHost). */
+    private readonly loopbackOnly: boolean,
   ) {
     let url = req.url ?? '/';
     let host: string | undefined;
@@ -77,6 +87,13 @@ class NodeRequest implements MockRequest {
     this.path = q === -1 ? url : url.slice(0, q);
     this.query = q === -1 ? '' : url.slice(q + 1);
     this.absoluteHost = host;
+  }
+
+  get loopbackHost(): boolean | undefined {
+    if (!this.loopbackOnly) return undefined;
+    // No Host at all (HTTP/1.0 tools) is no browser: a rebound page always sends its name.
+    const host = this.absoluteHost ?? this.req.headers.host ?? '';
+    return host === '' || LOOPBACK_HOST.test(host);
   }
 
   get origin(): string {
@@ -139,10 +156,11 @@ function serveOne(
   req: IncomingMessage,
   res: ServerResponse,
   fallbackHost: string,
+  loopbackOnly: boolean,
 ): void {
   let answer: Promise<MockResponse>;
   try {
-    answer = handle(new NodeRequest(req, fallbackHost));
+    answer = handle(new NodeRequest(req, fallbackHost, loopbackOnly));
   } catch {
     writeInternalError(req, res);
     return;
@@ -274,8 +292,9 @@ export function serveNode(
   timeouts: ServerTimeouts = DEFAULT_TIMEOUTS,
 ): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   let fallbackHost = `${host}:${port}`;
+  const loopbackOnly = isLoopbackAddress(host);
   const server = createServer(nodeTimeouts(timeouts), (req, res) => {
-    serveOne(handle, req, res, fallbackHost);
+    serveOne(handle, req, res, fallbackHost, loopbackOnly);
   });
   server.keepAliveTimeout = 10_000;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {

@@ -63,6 +63,13 @@ export async function handleControl(
 ): Promise<MockResponse> {
   const { ctx, journal, faults } = deps;
   const method = request.method;
+  if (request.loopbackHost === false) {
+    return errorResponse(
+      403,
+      'forbidden',
+      `the control API of a mock listening on loopback answers to 127.0.0.1, localhost or [::1] only, not to Host ${request.header('host') ?? ''} (DNS rebinding)`,
+    );
+  }
   // A page of another site may post a form here (no preflight for a simple POST); browsers name
   // its origin, so a change of the mock's state asked from elsewhere is refused (CSRF).
   const from = request.header('origin');
