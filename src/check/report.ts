@@ -7,7 +7,7 @@ import type { Exchange, Verdict } from './types.js';
 /** Longest body shown in evidence; the rest is cut (a page of HTML says nothing more). */
 const BODY_LIMIT = 300;
 
-function cut(text: string): string {
+function shorten(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > BODY_LIMIT ? `${flat.slice(0, BODY_LIMIT)}…` : flat;
 }
@@ -18,10 +18,12 @@ function cut(text: string): string {
  */
 export function evidenceLines(exchange: Exchange): string[] {
   const secrets = requestSecrets(exchange.request);
-  return exchangeLines(exchange).map((line) => secrets.maskText(line));
+  // Masked before any cut: a secret across the cut would no longer match whole.
+  const cut = (text: string) => shorten(secrets.maskText(text));
+  return exchangeLines(exchange, cut).map((line) => secrets.maskText(line));
 }
 
-function exchangeLines(exchange: Exchange): string[] {
+function exchangeLines(exchange: Exchange, cut: (text: string) => string): string[] {
   const { request, response } = exchange;
   const lines = [`> ${request.method} ${redactUrl(request.url)}`];
   if (request.headers.authorization !== undefined) {

@@ -294,7 +294,7 @@ export function startCheck(
   async function expiredWithin(access: string, issuedAt: number): Promise<boolean> {
     if (settings.maxWaitMs <= 0) return false;
     const deadline = issuedAt + settings.maxWaitMs + EXPIRY_SLACK_MS;
-    const step = Math.min(5000, Math.max(250, settings.maxWaitMs / 20));
+    const step = Math.max(250, settings.maxWaitMs / 20);
     deps.tell?.(
       `Trying the access token for up to ${settings.maxWaitMs / 1000} s to see it expire (refresh.after-expiry)…`,
     );
@@ -329,7 +329,7 @@ export function startCheck(
     if (want('refresh.after-expiry')) {
       const lifetimeMs =
         'value' in expiresIn
-          ? expiresIn.value * (expiresInUnit(probe, expiresIn.value) === 'milliseconds' ? 1 : 1000)
+          ? expiresIn.value * (expiresInUnit(probe) === 'milliseconds' ? 1 : 1000)
           : undefined;
       if (refresh === undefined) {
         give('refresh.after-expiry', {

@@ -243,15 +243,26 @@ export class Client {
     const { name, profile } = this.load();
     const tokens = await this.deps.tokens.load(name);
     const memory = this.deps.profiles === undefined;
-    // What this client uses: its options and variables over the profile (SPEC §1's order).
-    const settings = this.settings();
-    const shown: Profile = {
-      ...profile,
-      baseUrl: settings.value('baseUrl'),
-      clientId: settings.value('clientId'),
-      scope: settings.value('scope'),
-    };
+    // The session's own settings: the profile's (with `store: 'memory'`, those of the client's
+    // login); before any login, the settings given, when they are valid (status never fails on
+    // them: it reports, it does not call).
+    const shown = profile ?? this.givenSettingsShown();
     return sessionStatus(name, shown, tokens, this.deps.now(), memory ? 'memory' : undefined);
+  }
+
+  /** The base URL, client id and scope given (options, variables), or nothing when one is bad. */
+  private givenSettingsShown(): Profile | undefined {
+    try {
+      const settings = this.settings();
+      const shown: Profile = {};
+      for (const key of ['baseUrl', 'clientId', 'scope'] as const) {
+        const value = settings.value(key);
+        if (value !== undefined) shown[key] = value;
+      }
+      return shown;
+    } catch {
+      return undefined;
+    }
   }
 
   /**

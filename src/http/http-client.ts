@@ -47,13 +47,13 @@ export function createHttpClient(options: HttpClientOptions = {}): SendFn {
   // The trace (and its redaction) is loaded only for --verbose.
   const tracing = options.trace ? import('./trace.js') : undefined;
   return async (original: HttpRequest): Promise<HttpResponse> => {
-    // A refusal (4xx/5xx) may echo what was sent: its secrets are masked before anyone reads it,
-    // so no error message, hint, trace or report can carry them. Success answers stay whole (a
-    // refresh without rotation answers the refresh token it was sent).
+    // A refusal may echo what was sent: its secrets are masked before anyone reads it, so no
+    // error message, hint, trace or report can carry them. Success answers stay whole (a refresh
+    // without rotation answers the refresh token it was sent).
     let secrets: SecretValues | undefined;
     const known = () => (secrets ??= requestSecrets(original));
     const shown = (answer: HttpResponse) =>
-      answer.status >= 400 ? maskedResponse(answer, known()) : answer;
+      isRefusal(answer) ? maskedResponse(answer, known()) : answer;
     const onAnswer = original.onAnswer;
     const request = onAnswer
       ? { ...original, onAnswer: (answer: HttpResponse) => onAnswer(shown(answer)) }
@@ -100,4 +100,12 @@ function viaProxy(url: string, env: NodeJS.ProcessEnv): string | undefined {
     return undefined; // sendDirect fails on it, and the error is mapped like any other
   }
   return proxyFor(parsed, env);
+}
+
+/**
+ * An answer that refuses: an HTTP error, or a body with an `error` member — an OAuth error sent
+ * with 200 (SERVICE.md shows no error status) or a JSON-RPC error. A success never carries one.
+ */
+function isRefusal(answer: HttpResponse): boolean {
+  return answer.status >= 400 || answer.text.includes('"error"');
 }

@@ -18,7 +18,8 @@ export function configDir(
   if (platform === 'darwin') return join(home, 'Library', 'Preferences', name);
   if (platform === 'win32')
     return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), name, 'Config');
-  return resolve(env.XDG_CONFIG_HOME ?? join(home, '.config'), name);
+  // An empty XDG_CONFIG_HOME is unset (XDG Base Directory spec), as env-paths reads it.
+  return resolve(env.XDG_CONFIG_HOME || join(home, '.config'), name);
 }
 
 /** The config file itself (`config.json`, conf's default name). */

@@ -38,10 +38,18 @@ const MIN_LENGTH = 6;
 export class SecretValues {
   private readonly values = new Set<string>();
 
-  /** Remembers one value (and its URL-decoded form). */
+  /**
+   * Remembers one value, and the forms a URL or a form body gives it (`+/=` as `%2B%2F%3D`, a
+   * space as `+`): an echo of the raw query carries those.
+   */
   add(value: string | undefined): void {
     if (value === undefined || value.length < MIN_LENGTH) return;
     this.values.add(value);
+    const encoded = encodeURIComponent(value);
+    if (encoded !== value) {
+      this.values.add(encoded);
+      this.values.add(encoded.replace(/%20/g, '+'));
+    }
   }
 
   /** Remembers the secret parameters of a query string or form body. */

@@ -72,8 +72,6 @@ const ROUND_TRIPS: [string, Quirks, { accessTtl?: string; flags?: (url: string) 
     { expiresIn: 'milliseconds' },
     { accessTtl: '1s', flags: () => ['--max-wait', '5s'] },
   ],
-  // An hour in milliseconds, too long to wait for: 3600000 seconds would be 42 days (inferred).
-  ['expiresIn milliseconds, untimed', { expiresIn: 'milliseconds' }, {}],
   [
     'expiresIn absent, refreshAfterExpiry true (the lifetime observed by trying the token)',
     { expiresIn: 'absent', refreshAfterExpiry: true },

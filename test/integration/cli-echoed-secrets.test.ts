@@ -32,6 +32,11 @@ beforeAll(async () => {
         });
         return res.end(`<html>refused: ${echo}</html>`);
       }
+      if (req.url!.startsWith('/r200')) {
+        // A refusal sent with 200 (SERVICE.md shows no error status), quoting the raw query.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ error: 'invalid_request', error_description: echo }));
+      }
       if (req.url!.includes('revoke')) {
         res.writeHead(503, { 'content-type': 'text/plain' });
         return res.end(`down; you sent ${echo}`);
@@ -97,6 +102,24 @@ describe('a service that echoes what it was sent', () => {
   });
 });
 
+describe('a refusal sent with HTTP 200, quoting the raw (percent-encoded) query', () => {
+  it('masks the token in both its forms', async () => {
+    const token = 'Tok+en/with=signs-0123456789';
+    const r = await runCli(['token', 'revoke', '--token', token], freshConfigDir(), {
+      env: {
+        DASVC_BASE_URL: base,
+        DASVC_REVOKE_URL: `${base}/r200`,
+        DASVC_CLIENT_ID: 'demo-client',
+        DASVC_CLIENT_SECRET: SECRET,
+      },
+    });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('invalid_request');
+    for (const form of [token, encodeURIComponent(token)]) expect(r.stderr).not.toContain(form);
+    expectNoSecret(r.stdout + r.stderr);
+  });
+});
+
 describe('masking by value and by name', () => {
   it('check evidence masks what the installation echoed, in any body', () => {
     const lines = evidenceLines({
@@ -117,6 +140,16 @@ describe('masking by value and by name', () => {
     });
     expectNoSecret(lines.join('\n'));
     expect(lines.join('\n')).toContain('[redacted]');
+    // A secret across the 300-character cut of a body is masked before the cut.
+    const long = evidenceLines({
+      request: { method: 'GET', url: `${base}/x?token=${ACCESS}`, headers: {} },
+      response: {
+        status: 200,
+        headers: { 'content-type': 'text/plain' },
+        text: `${'x'.repeat(280)}${ACCESS}`,
+      },
+    });
+    expect(long.join('\n')).not.toContain(ACCESS.slice(0, 12));
   });
 
   it('secret parameter names in any case, and after a stray "?"', () => {

@@ -37,7 +37,7 @@ describe('node:http adapter', () => {
       `GET /_mock/journal HTTP/1.1\r\nHost: evil.example:${port}\r\nConnection: close\r\n\r\n`,
     );
     expect(journal.status).toBe(403);
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST.:${port}`, '127.1']) {
       expect((await mintAs(host)).status, host).toBe(200);
     }
   });

@@ -28,5 +28,6 @@ describe('configDir / configFile', () => {
   it('follows XDG_CONFIG_HOME, else ~/.config, on Linux', () => {
     expect(configDir({ XDG_CONFIG_HOME: '/x' }, 'linux')).toBe('/x/dasvc-nodejs');
     expect(configDir({}, 'linux')).toMatch(/\/\.config\/dasvc-nodejs$/);
+    expect(configDir({ XDG_CONFIG_HOME: '' }, 'linux')).toBe(configDir({}, 'linux'));
   });
 });

@@ -80,32 +80,16 @@ export interface UnitProbe {
   evidence: Exchange;
 }
 
-/**
- * Longer than any access token is meant to live (decision): an `expires_in` of more seconds than
- * this that no probe could time is read as milliseconds. 3600000 — the mock's hour under the
- * `expiresIn: "milliseconds"` quirk — would be 41 days as seconds; as milliseconds it is the hour
- * most installations give. 30 days is the default refresh lifetime (SPEC §5).
- */
-export const IMPLAUSIBLE_SECONDS = 30 * 86_400;
-
-/**
- * The unit `expires_in` was found to have: what a probe proved, else seconds, unless `value`
- * seconds would be implausibly long for an access token (then milliseconds, inferred).
- */
-export function expiresInUnit(
-  probe: UnitProbe | undefined,
-  value: number,
-): 'seconds' | 'milliseconds' {
-  if (probe?.stillWorks !== undefined) return probe.stillWorks ? 'seconds' : 'milliseconds';
-  return value > IMPLAUSIBLE_SECONDS ? 'milliseconds' : 'seconds';
+/** The unit `expires_in` was found to have: what a probe proved, else seconds (SPEC §7). */
+export function expiresInUnit(probe: UnitProbe | undefined): 'seconds' | 'milliseconds' {
+  return probe?.stillWorks === false ? 'milliseconds' : 'seconds';
 }
-
-const days = (seconds: number) => Math.round(seconds / 86_400);
 
 /**
  * `token.expires-in` (SPEC §7): the type, and the unit when `N` milliseconds fitted in --max-wait
- * (a probe waited that long and tried the token); otherwise seconds is assumed and said, unless
- * `N` seconds would be implausibly long (IMPLAUSIBLE_SECONDS): milliseconds, inferred and said.
+ * (a probe waited that long and tried the token); otherwise seconds is assumed and said. No
+ * value alone tells the unit: an hour in milliseconds (3600000) is 42 days in seconds, and access
+ * tokens of 60 days in seconds (5184000) exist.
  */
 export function expiresInRule(
   expiresIn: ExpiresIn,
@@ -121,13 +105,8 @@ export function expiresInRule(
   }
   const n = expiresIn.value;
   let unitText: string;
-  const unit = expiresInUnit(probe, n);
-  if (probe?.stillWorks === undefined && unit === 'milliseconds') {
-    const why = probe
-      ? `the API gave no clear answer after ${probe.waitedMs} ms`
-      : `${n} ms does not fit in --max-wait ${maxWaitMs / 1000}s`;
-    unitText = `milliseconds inferred (${n} seconds would be ${days(n)} days, longer than an access token lives; ${why})`;
-  } else if (!probe) {
+  const unit = expiresInUnit(probe);
+  if (!probe) {
     unitText = `seconds assumed (${n} ms does not fit in --max-wait ${maxWaitMs / 1000}s)`;
   } else if (probe.stillWorks === undefined) {
     unitText = `seconds assumed (the API gave no clear answer after ${probe.waitedMs} ms)`;

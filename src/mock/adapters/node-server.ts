@@ -11,11 +11,13 @@ import { parseDuration } from '../../util/duration.js';
 const HOST_HEADER = /^[A-Za-z0-9.\-:[\]]{1,300}$/;
 
 /** A loopback name, with or without a port: 127.x.y.z, localhost, [::1]. */
-const LOOPBACK_HOST = /^(127(\.\d{1,3}){3}|localhost|\[::1\])(:\d{1,5})?$/i;
+const LOOPBACK_HOST =
+  /^(127(\.\d{1,3}){1,3}|localhost\.?|\[::1\]|\[::ffff:127(\.\d{1,3}){3}\])(:\d{1,5})?$/i;
 
 /** Whether the server's own address is a loopback one (its requests then name loopback hosts). */
 function isLoopbackAddress(host: string): boolean {
-  return /^127\./.test(host) || host === '::1' || host === 'localhost';
+  const name = host.toLowerCase();
+  return /^127\./.test(name) || name === '::1' || name === 'localhost';
 }
 
 /**
@@ -92,8 +94,13 @@ class NodeRequest implements MockRequest {
   get loopbackHost(): boolean | undefined {
     if (!this.loopbackOnly) return undefined;
     // No Host at all (HTTP/1.0 tools) is no browser: a rebound page always sends its name.
-    const host = this.absoluteHost ?? this.req.headers.host ?? '';
+    const host = this.authority;
     return host === '' || LOOPBACK_HOST.test(host);
+  }
+
+  /** The authority the request names: an absolute-form target's, else its Host header. */
+  get authority(): string {
+    return this.absoluteHost ?? this.req.headers.host ?? '';
   }
 
   get origin(): string {

@@ -22,10 +22,22 @@ const DROPPED = new Set([
 ]);
 
 /**
- * The lengths of the names in DROPPED and `content-length`: a name of any other length is kept
- * without lower-casing it (a copy per header, on the proxy's hot path).
+ * The lengths of the names dropped (DROPPED, and a call's `extra`): a name of any other length is
+ * kept without lower-casing it (a copy per header, on the proxy's hot path). Per `extra` set,
+ * computed once.
  */
-const DROPPED_LENGTHS = new Set([...DROPPED, 'content-length'].map((name) => name.length));
+const DROPPED_LENGTHS = new Set([...DROPPED].map((name) => name.length));
+const lengthsWith = new WeakMap<ReadonlySet<string>, Set<number>>();
+
+function droppedLengths(extra: ReadonlySet<string> | undefined): Set<number> {
+  if (extra === undefined) return DROPPED_LENGTHS;
+  let lengths = lengthsWith.get(extra);
+  if (!lengths) {
+    lengths = new Set([...DROPPED_LENGTHS, ...[...extra].map((name) => name.length)]);
+    lengthsWith.set(extra, lengths);
+  }
+  return lengths;
+}
 
 /** The lower-case header names `Connection` values list (RFC 9110 §7.6.1), added to `named`. */
 function addConnectionTokens(named: Set<string>, value: string): void {
@@ -39,10 +51,11 @@ function addConnectionTokens(named: Set<string>, value: string): void {
  */
 export function endToEndHeaders(raw: readonly string[], extra?: ReadonlySet<string>): string[] {
   const out: string[] = [];
+  const lengths = droppedLengths(extra);
   let named: Set<string> | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (DROPPED_LENGTHS.has(name.length)) {
+    if (lengths.has(name.length)) {
       const lower = name.toLowerCase();
       if (lower === 'connection') addConnectionTokens((named ??= new Set()), raw[i + 1]!);
       if (DROPPED.has(lower) || extra?.has(lower)) continue;

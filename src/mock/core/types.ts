@@ -83,6 +83,8 @@ export interface MockRequest {
    * check, so the control API refuses it. Absent (in-process apps, msw) or true: nothing to refuse.
    */
   readonly loopbackHost?: boolean;
+  /** The host the request names (an absolute-form target's authority, else Host), for messages. */
+  readonly authority?: string;
   /**
    * Every header as received, flat (`name, value, name, value`, node's `rawHeaders`), repeated
    * ones repeated (the proxy forwards them).

@@ -67,7 +67,7 @@ export async function handleControl(
     return errorResponse(
       403,
       'forbidden',
-      `the control API of a mock listening on loopback answers to 127.0.0.1, localhost or [::1] only, not to Host ${request.header('host') ?? ''} (DNS rebinding)`,
+      `the control API of a mock listening on loopback answers to 127.0.0.1, localhost or [::1] only, not to ${request.authority ?? request.header('host') ?? ''} (DNS rebinding)`,
     );
   }
   // A page of another site may post a form here (no preflight for a simple POST); browsers name
