@@ -288,8 +288,9 @@ export function startCheck(
 
   /**
    * Without `expires_in` the access lifetime is observed instead (SPEC §7: refresh.after-expiry
-   * runs when the observed lifetime is at most --max-wait): the token is tried at intervals, at
-   * most 20 times, until the API refuses it or --max-wait has passed since it was issued.
+   * runs when the observed lifetime is at most --max-wait): the token is tried every twentieth
+   * of --max-wait (at least 250 ms apart, so about 20 tries), until the API refuses it or
+   * --max-wait (and the usual 0.3 s of slack) has passed since it was issued.
    */
   async function expiredWithin(access: string, issuedAt: number): Promise<boolean> {
     if (settings.maxWaitMs <= 0) return false;
