@@ -76,7 +76,9 @@ export async function createDeps(
     send: createHttpClient({ env, trace, shortLived: true, signal }),
     prompter: isInteractive(env, stdin, stdout) ? inquirerPrompter() : undefined,
     // Loaded on use: only login opens a browser (and node:child_process stays off the rpc path).
-    openBrowser: async (url) => (await import('../client/browser.js')).openBrowser(url, env),
+    openBrowser:
+      io.openBrowser ??
+      (async (url) => (await import('../client/browser.js')).openBrowser(url, env)),
     signal,
   });
 }

@@ -17,6 +17,8 @@ export interface ContextIo {
   env?: NodeJS.ProcessEnv;
   /** Aborted to stand for Ctrl-C; the process's SIGINT handling when absent. */
   signal?: AbortSignal;
+  /** Opens the authorization URL; DASVC_BROWSER, BROWSER or the system's browser when absent. */
+  openBrowser?: (url: string) => Promise<void>;
 }
 
 const ioOfProgram = new WeakMap<Command, ContextIo>();

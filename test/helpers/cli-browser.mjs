@@ -9,8 +9,11 @@
 //   STANDIN_MODE=favicon  GET /favicon.ico on the loopback first, then follow
 //   STANDIN_MODE=none     do nothing (timeout tests)
 //   STANDIN_LOG=<file>    append what happened (the CLI ignores our stdio)
+// In-process CLI runs (runCli) call `standIn` directly instead of spawning this file: the same
+// browser without a Node start-up per login (~140 of them in the suite).
 import { appendFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { pathToFileURL } from 'node:url';
 
 /**
  * A small fetch over node:http (the mock and the loopback are plain http on 127.0.0.1): Node's
@@ -39,12 +42,18 @@ function fetch(target, init = {}) {
   });
 }
 
-const url = process.argv[2];
-const mode = process.env.STANDIN_MODE ?? 'follow';
-const log = (line) =>
-  process.env.STANDIN_LOG && appendFileSync(process.env.STANDIN_LOG, `${line}\n`);
+/** What the stand-in does with the authorization URL, as STANDIN_MODE and STANDIN_LOG in `env` say. */
+export async function standIn(url, env) {
+  const mode = env.STANDIN_MODE ?? 'follow';
+  const log = (line) => env.STANDIN_LOG && appendFileSync(env.STANDIN_LOG, `${line}\n`);
+  try {
+    await visit(url, mode, log);
+  } catch (error) {
+    log(`error ${error.message}`);
+  }
+}
 
-async function main() {
+async function visit(url, mode, log) {
   if (mode === 'none') return;
   let location;
   if (mode === 'deny') {
@@ -93,4 +102,6 @@ async function main() {
   log(`callback ${page.status} ${/Logged in/.test(body) ? 'success-page' : 'error-page'}`);
 }
 
-main().catch((error) => log(`error ${error.message}`));
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await standIn(process.argv[2], process.env);
+}

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { run as runMain } from '../../src/cli/main.js';
 import type { MockOptions } from '../../src/mock/index.js';
+import { standIn } from './cli-browser.mjs';
 import { startMockForFile, type FileMock } from './mock-client.js';
 import { scratchDir } from './scratch.js';
 
@@ -13,6 +14,7 @@ import { scratchDir } from './scratch.js';
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin/dasvc.js');
 export const STANDIN_BROWSER = join(ROOT, 'test/helpers/cli-browser.mjs');
+const STANDIN_COMMAND = `${process.execPath} ${STANDIN_BROWSER}`;
 
 export interface CliResult {
   code: number | null;
@@ -111,10 +113,16 @@ export async function runCli(
   );
   if (options.input !== undefined) stdin.end(options.input);
   else if (!options.inputWhen) stdin.end();
+  const env = cliEnv(configDir, options.env);
   const io = {
-    env: cliEnv(configDir, options.env),
+    env,
     stdin,
     signal: interrupt.signal,
+    // The stand-in browser runs here rather than as a process of its own (as a browser does, on its
+    // own: the CLI does not wait for it). Any other browser command is spawned as usual.
+    ...(env.BROWSER === STANDIN_COMMAND && !env.DASVC_BROWSER
+      ? { openBrowser: (url: string) => (void standIn(url, env), Promise.resolve()) }
+      : {}),
     stdout: { isTTY: false, write: (text: string) => (stdout += text) },
     stderr: {
       isTTY: false,
@@ -355,7 +363,7 @@ export function loginArgs(base: string, scope = 'crm wiki'): string[] {
 /** Env naming the stand-in browser. */
 export function browserEnv(mode = 'follow', log?: string): Record<string, string> {
   return {
-    BROWSER: `${process.execPath} ${STANDIN_BROWSER}`,
+    BROWSER: STANDIN_COMMAND,
     STANDIN_MODE: mode,
     ...(log ? { STANDIN_LOG: log } : {}),
   };
