@@ -304,7 +304,9 @@ export { client, memory, storage, handler, server, handlers, isError, tokens };
 `,
     );
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-    // skipLibCheck only under bundler: node16 checks every shipped declaration in full once.
+    // skipLibCheck only under bundler: node16 checks every shipped declaration in full once, ours
+    // and our dependencies' (TypeScript's own lib files excepted: ~1.5 s of CPU that checks no
+    // declaration of ours).
     const check = (name: string, module: string, moduleResolution: string) => {
       writeFileSync(
         join(project, name),
@@ -316,6 +318,7 @@ export { client, memory, storage, handler, server, handlers, isError, tokens };
             target: 'ES2022',
             noEmit: true,
             skipLibCheck: moduleResolution === 'Bundler',
+            skipDefaultLibCheck: true,
             types: ['node'],
             lib: ['ES2022', 'DOM'],
           },
