@@ -77,7 +77,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('dashboard in a real Chromium'
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.goto(`${mock.url}/_mock/`);
-    await row('invalid_grant: authorization code already used');
+    await row('invalid_grant: code already used; its tokens were revoked');
     await row('invalid_token: unknown, expired or revoked access token');
     expect(await grantRow('bob').textContent()).toContain('other-client');
     expect(await grantRow('bob').textContent()).toMatch(/in (59 min|1 h)/);

@@ -27,7 +27,7 @@ describe('dasvc mock log (SPEC §8)', () => {
         .split('\n')
         .find((l) => l.includes('already used'))!;
       expect(line).toMatch(
-        /^\S+Z POST \/webservice\/authorize\?\S+ 400 \d+\.\dms user=alice client=demo-client invalid_grant: authorization code already used; the tokens issued for it are revoked$/,
+        /^\S+Z POST \/webservice\/authorize\?\S+ 400 \d+\.\dms user=alice client=demo-client invalid_grant: code already used; its tokens were revoked$/,
       );
       expect(line).not.toContain(code);
     });

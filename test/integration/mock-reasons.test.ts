@@ -210,7 +210,7 @@ describe('token endpoint refusals (RFC 6749 §5.2)', () => {
 
     expect((await exchange(c1)).res.status).toBe(200);
     const replay = await exchange(c1);
-    refused(replay.entry, 'invalid_grant', 'already used; the tokens issued for it are revoked');
+    refused(replay.entry, 'invalid_grant', 'code already used; its tokens were revoked');
     expect(replay.entry.user).toBe('alice');
 
     refused(
@@ -454,6 +454,18 @@ describe('refusals outside the protocol', () => {
     const injected = await send('/webservice/authorize', { method: 'POST' });
     expect(injected.res.status).toBe(503);
     refused(injected.entry, 'server_error', 'injected fault');
+  });
+
+  it('POST /_mock/tokens names its user and client, minted or refused', async () => {
+    const mint = (body: unknown) =>
+      send('/_mock/tokens', { method: 'POST', body: JSON.stringify(body) });
+    const minted = await mint({ user: 'bob', scope: 'crm', client_id: OTHER.id });
+    expect(minted.res.status).toBe(200);
+    expect(minted.entry).toMatchObject({ user: 'bob', client: OTHER.id });
+    expect(formatLogLine(minted.entry)).toContain(`user=bob client=${OTHER.id}`);
+    const denied = await mint({ user: 'alice', scope: 'nowhere' });
+    expect(denied.entry).toMatchObject({ user: 'alice', client: DEMO.id });
+    refused(denied.entry, 'invalid_scope', 'unknown instance "nowhere"');
   });
 });
 

@@ -5,7 +5,13 @@ import { BODY_LIMIT, MAX_SECONDS } from '../core/types.js';
 import { FaultQueue } from '../core/faults.js';
 import { parseDuration } from '../../util/duration.js';
 import { isObject } from '../../util/guards.js';
-import { errorResponse, jsonResponse, methodNotAllowed, notFound } from '../core/responses.js';
+import {
+  errorResponse,
+  explain,
+  jsonResponse,
+  methodNotAllowed,
+  notFound,
+} from '../core/responses.js';
 import { handleGrants } from './control-grants.js';
 import { scopeList } from './scope-list.js';
 import { dashboardResponse } from './dashboard.js';
@@ -179,6 +185,11 @@ function mint(ctx: MockContext, body: unknown): MockResponse {
   if (typeof user !== 'string') return badRequest('missing member: user');
   if (typeof scope !== 'string') return badRequest('missing member: scope');
   if (typeof clientId !== 'string') return badRequest('client_id must be a string');
+  // The log line and the journal name the user and client, as for a token request (SPEC §8).
+  return explain(mintFor(ctx, user, scope, clientId), { user, client: clientId });
+}
+
+function mintFor(ctx: MockContext, user: string, scope: string, clientId: string): MockResponse {
   const fixtureUser = ctx.fixtures.users.get(user);
   if (!fixtureUser) return badRequest(`unknown user "${user}"`);
   if (!ctx.fixtures.clients.has(clientId)) return invalidClient(`unknown client "${clientId}"`);

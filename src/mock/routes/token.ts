@@ -92,10 +92,7 @@ function exchangeCode(
   }
   if (record.grantId !== undefined) {
     ctx.state.replayCode(record);
-    return oauthError(
-      'invalid_grant',
-      'authorization code already used; the tokens issued for it are revoked',
-    );
+    return oauthError('invalid_grant', 'code already used; its tokens were revoked');
   }
   const redirectUri = params.values.get('redirect_uri');
   if (redirectUri !== undefined && redirectUri !== record.redirectUri) {
