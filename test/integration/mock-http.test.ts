@@ -15,7 +15,7 @@ describe('node:http adapter', () => {
     expect(JSON.parse(clock.body)).toMatchObject({ offsetSeconds: 0 });
     const token = await rawHttp(
       mock.url,
-      'POST http://127.0.0.1/webservice/authorize?client_id=demo-client HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+      'POST http://127.0.0.1/webservice/authorize?client_id=demo-client&client_secret=wrong HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
     );
     expect(token.status).toBe(401);
     expect(JSON.parse(token.body)).toMatchObject({ error: 'invalid_client' });

@@ -108,7 +108,13 @@ describe('token endpoint refusals (RFC 6749 §5.2)', () => {
     [{ grant_type: 'authorization_code' }, 'invalid_request', 'missing parameter: client_id'],
     [
       { client_id: DEMO.id, grant_type: 'authorization_code' },
-      'invalid_client',
+      'invalid_request',
+      'missing parameter: client_secret',
+    ],
+    [
+      // An empty value is no value, as for every parameter.
+      { client_id: DEMO.id, client_secret: '', grant_type: 'authorization_code' },
+      'invalid_request',
       'missing parameter: client_secret',
     ],
     [

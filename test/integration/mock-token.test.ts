@@ -106,7 +106,8 @@ describe('token endpoint (SERVICE.md 4.2)', () => {
 
   it.each([
     ['wrong secret', { client_secret: 'wrong' }, 401, 'invalid_client'],
-    ['missing secret', { client_secret: undefined }, 401, 'invalid_client'],
+    ['missing secret', { client_secret: undefined }, 400, 'invalid_request'],
+    ['empty secret', { client_secret: '' }, 400, 'invalid_request'],
     ['unknown client', { client_id: 'nobody' }, 401, 'invalid_client'],
     ['missing client_id', { client_id: undefined }, 400, 'invalid_request'],
     ['missing grant_type', { grant_type: undefined }, 400, 'invalid_request'],
@@ -120,8 +121,11 @@ describe('token endpoint (SERVICE.md 4.2)', () => {
     expect(res.status).toBe(status);
     expect(body.error).toBe(error);
     expect(typeof body.description).toBe('string');
-    if (error === 'invalid_request') expect(body.description).toMatch(/client_id|grant_type|code/);
-    if (_name === 'missing secret') expect(body.description).toContain('client_secret');
+    if (error === 'invalid_request') {
+      expect(body.description).toMatch(/client_id|client_secret|grant_type|code/);
+    }
+    if (_name.endsWith(' secret') && status === 400)
+      expect(body.description).toContain('client_secret');
     // RFC 9110 §15.5.2: every 401 carries a challenge, also without HTTP Basic in the request.
     expect(res.headers.get('www-authenticate')).toBe(
       status === 401 ? 'Basic realm="dasvc-mock"' : null,

@@ -56,9 +56,10 @@ function check(
     if (secret === undefined || secret === '') return client;
     return invalidClient(`client "${id}" is public and has no secret`);
   }
-  if (secret === undefined || secret === '') {
-    return invalidClient('missing parameter: client_secret');
-  }
+  // SERVICE.md §5.1: client_secret is a required parameter; one not sent (or empty, as for every
+  // parameter) is a missing parameter like any other (SPEC §5: invalid_request naming it). One
+  // sent that does not match is a failed authentication.
+  if (secret === undefined) return missing('client_secret');
   if (!matchesStored(client, client.secret, secret)) {
     // The client learns no more than RFC 6749 §5.2 says; the mock's log says which check failed.
     return explain(invalidClient('client authentication failed'), {
