@@ -68,12 +68,13 @@ export function redactHeader(name: string, value: string): string {
 export function redactJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactJson);
   if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, member] of Object.entries(value)) {
-      out[key] =
-        isSecretName(key) && typeof member === 'string' ? mask(member) : redactJson(member);
-    }
-    return out;
+    // fromEntries, not assignment: a member named `__proto__` stays a member of the copy.
+    return Object.fromEntries(
+      Object.entries(value).map(([key, member]) => [
+        key,
+        isSecretName(key) && typeof member === 'string' ? mask(member) : redactJson(member),
+      ]),
+    );
   }
   return value;
 }

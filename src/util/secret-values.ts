@@ -108,11 +108,12 @@ export class SecretValues {
     if (typeof value === 'string') return this.maskText(value);
     if (Array.isArray(value)) return value.map((v) => this.mask(v));
     if (value === null || typeof value !== 'object') return value;
-    const out: Record<string, unknown> = {};
-    for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
-      out[this.maskText(key)] =
-        SECRET_MEMBERS.has(key) && typeof member === 'string' ? REDACTED : this.mask(member);
-    }
-    return out;
+    // fromEntries, not assignment: a member named `__proto__` stays a member of the copy.
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([key, member]) => [
+        this.maskText(key),
+        SECRET_MEMBERS.has(key) && typeof member === 'string' ? REDACTED : this.mask(member),
+      ]),
+    );
   }
 }

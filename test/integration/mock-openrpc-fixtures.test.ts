@@ -246,6 +246,30 @@ describe('a broken OpenRPC document', () => {
       { ...DOC, methods: [{ name: 'x', params: [{ name: 'a', schema: { type: 'text' } }] }] },
       /\/methods\/0\/params\/0\/schema: invalid JSON Schema: schema is invalid/,
     ],
+    [
+      // SPEC §6: results are checked with full JSON Schema, a recorded one as the document loads.
+      {
+        ...DOC,
+        methods: [
+          {
+            name: 'x',
+            params: [{ name: 'a', schema: { type: 'integer' } }],
+            result: {
+              name: 'r',
+              schema: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } },
+            },
+            examples: [
+              {
+                name: 'e',
+                params: [{ name: 'a', value: 1 }],
+                result: { name: 'r', value: { id: 'bad' } },
+              },
+            ],
+          },
+        ],
+      },
+      /shop\.openrpc\.json: \/methods\/0\/examples\/0\/result\/value: method "x": the result does not match its result schema: result\/id must be integer/,
+    ],
   ])('names the file, the JSON pointer and the problem (%#)', async (doc, message) => {
     const broken = mkdtempSync(join(tmpdir(), 'dasvc-openrpc-'));
     try {
@@ -305,6 +329,72 @@ describe('a recorded method called both by name and by position (SPEC §6 replay
     } finally {
       await echo?.close();
       rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('results of the JSON fixture format against their declared result schema (SPEC §6)', () => {
+  const METHOD = {
+    name: 'count',
+    result: { name: 'n', schema: { type: 'integer', minimum: 0 } },
+  };
+  async function start(method: Record<string, unknown>, handler?: string) {
+    const dir = mkdtempSync(join(tmpdir(), 'dasvc-results-'));
+    mkdirSync(join(dir, 'instances'));
+    writeFileSync(join(dir, 'clients.txt'), 'c:s\n');
+    writeFileSync(join(dir, 'users.json'), '{"u":{"instances":["shop"]}}');
+    writeFileSync(join(dir, 'instances', 'shop.json'), JSON.stringify({ methods: [method] }));
+    if (handler) writeFileSync(join(dir, 'instances', 'count.js'), handler);
+    const { startMockServer } = await import('../../src/mock/index.js');
+    return { dir, started: startMockServer({ fixtures: dir, port: 0 }) };
+  }
+
+  it.each([
+    [{ value: -1 }, '/methods/0/value', 'result must be >= 0'],
+    [{ value: 1, byUser: { u: 'many' } }, '/methods/0/byUser/u', 'result must be integer'],
+  ])('a static result the schema refuses stops the start (%j)', async (extra, pointer, problem) => {
+    const { dir, started } = await start({ ...METHOD, ...extra });
+    try {
+      await expect(started).rejects.toMatchObject({
+        exitCode: 2,
+        message: expect.stringContaining(
+          `shop.json: ${pointer}: method "count": the result does not match its result schema: ${problem}`,
+        ),
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a computed result the schema refuses is a -32603 naming the problem, never the result', async () => {
+    const { dir, started } = await start(
+      { ...METHOD, handler: 'count.js' },
+      'export default ({ user }) => (user === "u" ? -5 : 3);\n',
+    );
+    const server = await started;
+    try {
+      const minted = await fetch(`${server.url}/_mock/tokens`, {
+        method: 'POST',
+        body: JSON.stringify({ user: 'u', scope: 'shop', client_id: 'c' }),
+      });
+      const { access_token: token } = (await minted.json()) as { access_token: string };
+      const answer = await fetch(`${server.url}/webservice/json/shop`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'count', id: 1 }),
+      });
+      expect(await answer.json()).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        error: {
+          code: -32603,
+          message: 'Internal error',
+          data: 'count computed a result that does not match its result schema: result must be >= 0',
+        },
+      });
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

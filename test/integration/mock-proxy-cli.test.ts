@@ -119,6 +119,8 @@ describe('dasvc mock --proxy --record (CLI)', () => {
     expect(await call(proxy.url, token, 'crm', 'contacts.get', { id: 1 })).toEqual(direct);
     await call(proxy.url, token, 'crm', 'contacts.list');
     await call(proxy.url, token, 'wiki', 'pages.list');
+    // A method name that would forge a second line is shown on one, its line break escaped.
+    await call(proxy.url, token, 'crm', 'evil\ncontract: crm x: forged');
     const res = await fetch(`${proxy.url}/_mock/violations`);
     const violations = (await res.json()) as Record<string, unknown>[];
     expect(violations.map((v) => `${v.instance} ${v.method}: ${v.problem}`)).toEqual([
@@ -126,6 +128,7 @@ describe('dasvc mock --proxy --record (CLI)', () => {
       "crm contacts.get: result must have required property 'phone'",
       'crm contacts.list: unknown method',
       'wiki pages.list: unknown instance',
+      'crm evil\ncontract: crm x: forged: unknown method',
     ]);
     expect(violations[0]).toMatchObject({ params: { id: 1 }, time: expect.any(String) });
     expect(JSON.stringify(violations)).not.toContain(token);
@@ -139,6 +142,7 @@ describe('dasvc mock --proxy --record (CLI)', () => {
       "contract: crm contacts.get: result must have required property 'phone'",
       'contract: crm contacts.list: unknown method',
       'contract: wiki pages.list: unknown instance',
+      'contract: crm evil\\u000acontract: crm x: forged: unknown method',
     ]);
   });
 

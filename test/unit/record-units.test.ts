@@ -8,6 +8,8 @@ import { findExample, sameJson } from '../../src/mock/fixtures/example-match.js'
 import { pairCalls } from '../../src/mock/record/rpc-exchange.js';
 import { canonicalJson, InstanceRecording } from '../../src/mock/record/recording.js';
 import { parseOpenRpcInstance } from '../../src/mock/fixtures/openrpc-format.js';
+import type { MethodFixture } from '../../src/mock/fixtures/load-fixtures.js';
+import { bindParams } from '../../src/mock/routes/rpc-methods.js';
 import { upstreamFailure } from '../../src/mock/adapters/proxy.js';
 import {
   answerHeaders,
@@ -145,7 +147,7 @@ describe('InstanceRecording', () => {
       { name: 'full', required: false, schema: { type: 'boolean' } },
     ]);
     const parsed = parseOpenRpcInstance('crm', JSON.parse(JSON.stringify(doc)), 'crm.openrpc.json');
-    expect(parsed.methods.get('get')!.examples).toEqual([
+    expect(parsed.methods.get('get')!.examples.map(({ resultPointer: _, ...e }) => e)).toEqual([
       { params: { id: 1 }, outcome: { result: { n: 'b' } } },
       { params: { id: 1, full: true }, outcome: { result: { n: 'a', more: 1 } } },
       { params: { id: 1, full: false }, outcome: { error: { code: 7, message: 'x' } } },
@@ -275,5 +277,84 @@ describe('proxy headers and failures', () => {
     });
     const slow = upstreamFailure('http://up.test', { code: 'UND_ERR_HEADERS_TIMEOUT' });
     expect(slow.status).toBe(504);
+  });
+});
+
+describe('members named like Object.prototype’s (a recorded answer is data, whatever its names)', () => {
+  // JSON.parse makes `__proto__` an own member; a copy by assignment would set a prototype instead.
+  const answer = JSON.parse('{"__proto__":{"x":1},"constructor":"c","k":[{"__proto__":2}]}');
+
+  it('scrub, SecretValues.mask and inferSchema keep them as members', () => {
+    expect(JSON.stringify(scrub(answer, parseScrubList(['other'])))).toBe(JSON.stringify(answer));
+    expect(JSON.stringify(new SecretValues().mask(answer))).toBe(JSON.stringify(answer));
+    const schema = inferSchema(answer);
+    expect(Object.keys(schema.properties as object)).toEqual(['__proto__', 'constructor', 'k']);
+    expect(schema.required).toEqual(['__proto__', 'constructor', 'k']);
+  });
+
+  it('mergeSchemas merges own members only', () => {
+    const merged = mergeSchemas(inferSchema({ a: 1 }), inferSchema(answer));
+    const properties = merged.properties as Record<string, unknown>;
+    expect(Object.keys(properties)).toEqual(['a', '__proto__', 'constructor', 'k']);
+    expect(properties.constructor).toEqual({ type: 'string' });
+    expect(merged.required).toEqual([]);
+  });
+
+  it('an OpenRPC example with a param named __proto__ is matched by it', () => {
+    const instance = parseOpenRpcInstance(
+      'x',
+      {
+        openrpc: '1.2.6',
+        info: { title: 'x', version: '1' },
+        methods: [
+          {
+            name: 'm',
+            params: [{ name: '__proto__', schema: {} }],
+            result: { name: 'r', schema: {} },
+            examples: [
+              {
+                name: 'e',
+                params: [{ name: '__proto__', value: 7 }],
+                result: { name: 'r', value: 1 },
+              },
+            ],
+          },
+        ],
+      },
+      'x.openrpc.json',
+    );
+    const [example] = instance.methods.get('m')!.examples!;
+    expect(Object.keys(example!.params)).toEqual(['__proto__']);
+    expect(findExample([example!], JSON.parse('{"__proto__":7}'))).toBe(example);
+    expect(findExample([example!], {})).toBeUndefined();
+  });
+});
+
+describe('bindParams with params named like Object.prototype’s', () => {
+  const method: MethodFixture = {
+    name: 'm',
+    params: [
+      { name: '__proto__', required: false },
+      { name: 'constructor', required: true },
+    ],
+    paramStructure: 'either',
+    examples: [],
+  };
+
+  it('binds them as own members, by name and by position', () => {
+    const byName = bindParams(method, JSON.parse('{"__proto__":1,"constructor":2}'));
+    expect(JSON.stringify(byName)).toBe('{"named":{"__proto__":1,"constructor":2}}');
+    const byPosition = bindParams(method, [1, 2]);
+    expect(JSON.stringify(byPosition)).toBe('{"named":{"__proto__":1,"constructor":2}}');
+  });
+
+  it('a required one not given is missing, whatever Object.prototype has', () => {
+    expect(bindParams(method, {})).toEqual({
+      error: {
+        code: -32602,
+        message: 'Invalid params',
+        data: 'missing required param "constructor"',
+      },
+    });
   });
 });

@@ -40,6 +40,11 @@ describe('redaction', () => {
       nested: [{ refresh_token: REDACTED, keep: 'k' }],
       error: { code: -32601 },
     });
+    // A member named __proto__ (JSON.parse makes it an own one) is a member of the copy too.
+    const odd = JSON.parse('{"__proto__":{"access_token":"A"},"constructor":1}');
+    expect(JSON.stringify(redactJson(odd))).toBe(
+      `{"__proto__":{"access_token":"${REDACTED}"},"constructor":1}`,
+    );
   });
 
   it('masks form bodies and shows opaque bodies only by size', () => {

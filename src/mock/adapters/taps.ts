@@ -4,6 +4,7 @@
 import type { Fixtures } from '../fixtures/load-fixtures.js';
 import { contractProblems } from '../record/contract.js';
 import { pairCalls } from '../record/rpc-exchange.js';
+import { printable } from '../../util/printable.js';
 import type { SecretValues } from '../../util/secret-values.js';
 import type { Exchange, ProxyTap } from './proxy.js';
 
@@ -86,7 +87,8 @@ export class ContractTap implements ProxyTap {
     const calls = pairCalls(exchange.requestBody, answer);
     for (const found of contractProblems(this.fixtures, instance, calls)) {
       const problem = this.secrets.maskText(found.problem);
-      this.warn?.(`contract: ${instance} ${found.method}: ${problem}`);
+      // One line per violation (SPEC §6), whatever the instance, method or problem carry.
+      this.warn?.(printable(`contract: ${instance} ${found.method}: ${problem}`));
       this.entries.push({
         time: new Date(this.now()).toISOString(),
         instance,

@@ -1,24 +1,8 @@
+import { printable } from '../../util/printable.js';
 import type { JournalEntry } from './journal.js';
 
 /** Paints text for a status (by class); the plain log uses none. */
 export type Painter = (status: number, text: string) => string;
-
-/**
- * Control characters (line breaks, ESC) in user input would forge log lines or drive the
- * terminal; they are shown as \u escapes.
- */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
-function printable(text: string): string {
-  // Most values have none: a test is cheaper than a replace that finds nothing.
-  if (!CONTROL.test(text)) return text;
-  return text.replace(
-    // eslint-disable-next-line no-control-regex
-    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
 
 /** A field value; quoted when it has spaces or quotes, so the line still splits on spaces. */
 function value(text: string): string {

@@ -24,10 +24,13 @@ export function inferSchema(value: unknown): InferredSchema {
     return items.length === 0 ? { type } : { type, items: items.reduce(mergeSchemas) };
   }
   if (type === 'object') {
-    const properties: Record<string, InferredSchema> = {};
-    for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
-      properties[key] = inferSchema(member);
-    }
+    // fromEntries defines each member: one named `__proto__` is a property like any other.
+    const properties = Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([key, member]) => [
+        key,
+        inferSchema(member),
+      ]),
+    );
     return { type, properties, required: Object.keys(properties) };
   }
   return { type };
@@ -46,11 +49,14 @@ export function mergeSchemas(a: InferredSchema, b: InferredSchema): InferredSche
   if (union.includes('object')) {
     const pa = (a.properties ?? {}) as Record<string, InferredSchema>;
     const pb = (b.properties ?? {}) as Record<string, InferredSchema>;
-    const properties: Record<string, InferredSchema> = { ...pa };
-    for (const [key, schema] of Object.entries(pb)) {
-      properties[key] = pa[key] ? mergeSchemas(pa[key], schema) : schema;
-    }
-    out.properties = properties;
+    // Own members only: a property named `constructor` or `__proto__` is not Object's.
+    const keys = new Set([...Object.keys(pa), ...Object.keys(pb)]);
+    out.properties = Object.fromEntries(
+      [...keys].map((key) => {
+        const [inA, inB] = [Object.hasOwn(pa, key), Object.hasOwn(pb, key)];
+        return [key, inA && inB ? mergeSchemas(pa[key]!, pb[key]!) : inA ? pa[key]! : pb[key]!];
+      }),
+    );
     // Required: what every object seen had. A side that saw no object does not narrow it.
     const ra = typesOf(a).includes('object') ? (a.required as string[]) : undefined;
     const rb = typesOf(b).includes('object') ? (b.required as string[]) : undefined;

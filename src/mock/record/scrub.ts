@@ -35,12 +35,15 @@ export function scrub(value: unknown, paths: string[][], at: string[] = []): unk
   if (paths.length === 0) return value;
   if (Array.isArray(value)) return value.map((item) => scrub(item, paths, at));
   if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
-    const path = [...at, key];
-    out[key] = paths.some((p) => endsWith(path, p))
-      ? placeholder(member)
-      : scrub(member, paths, path);
-  }
-  return out;
+  // fromEntries defines each member, so one named `__proto__` stays a member (an assignment would
+  // set the copy's prototype and drop it).
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).map(([key, member]) => {
+      const path = [...at, key];
+      return [
+        key,
+        paths.some((p) => endsWith(path, p)) ? placeholder(member) : scrub(member, paths, path),
+      ];
+    }),
+  );
 }

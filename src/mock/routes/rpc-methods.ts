@@ -15,6 +15,15 @@ function invalidParams(data: string): { error: RpcError } {
  */
 export function bindParams(method: MethodFixture, params: unknown): Bound {
   const named: Record<string, unknown> = {};
+  // Defined, not assigned, and looked up as own members: a param named `__proto__` or
+  // `constructor` is a param like any other, never Object.prototype's.
+  const bind = (name: string, value: unknown) =>
+    Object.defineProperty(named, name, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   const declared = method.params;
   if (Array.isArray(params) && method.paramStructure === 'by-name' && params.length > 0) {
     return invalidParams(`${method.name} takes params by name (an object)`);
@@ -31,15 +40,15 @@ export function bindParams(method: MethodFixture, params: unknown): Bound {
         `${method.name} takes at most ${slots.length} params, got ${params.length}`,
       );
     }
-    params.forEach((value, i) => (named[slots[i]!] = value));
+    params.forEach((value, i) => bind(slots[i]!, value));
   } else if (params !== undefined) {
     for (const [name, value] of Object.entries(params as Record<string, unknown>)) {
       if (!declared.some((p) => p.name === name)) return invalidParams(`unknown param "${name}"`);
-      named[name] = value;
+      bind(name, value);
     }
   }
   for (const param of declared) {
-    if (!(param.name in named)) {
+    if (!Object.hasOwn(named, param.name)) {
       if (param.required) return invalidParams(`missing required param "${param.name}"`);
       continue;
     }
@@ -123,9 +132,22 @@ async function callHandler(method: MethodFixture, context: HandlerContext): Prom
     return { error: { code: -32603, message: 'Internal error', data: 'handler not loaded' } };
   }
   try {
-    const result = await method.handler(context);
-    const text = JSON.stringify(result);
-    return { result: text === undefined ? null : JSON.parse(text) };
+    const value = await method.handler(context);
+    const text = JSON.stringify(value);
+    const result: unknown = text === undefined ? null : JSON.parse(text);
+    // SPEC §6: results are checked against the declared schema (static ones when the fixtures
+    // load); a computed one that breaks its own contract is the fixture's bug, not an answer.
+    const problem = method.result?.check?.(result, 'result');
+    if (problem) {
+      return {
+        error: {
+          code: -32603,
+          message: 'Internal error',
+          data: `${method.name} computed a result that does not match its result schema: ${problem}`,
+        },
+      };
+    }
+    return { result };
   } catch (error) {
     if (isRpcError(error)) {
       const e: RpcError = { code: error.code, message: error.message };

@@ -1,0 +1,17 @@
+/**
+ * Control characters (line breaks, ESC) in what a request carried would forge log lines or drive
+ * the terminal; they are shown as \u escapes.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** `text` for one line of a log or of stderr: control characters as `\uXXXX`. */
+export function printable(text: string): string {
+  // Most values have none: a test is cheaper than a replace that finds nothing.
+  if (!CONTROL.test(text)) return text;
+  return text.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
