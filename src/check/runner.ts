@@ -1,4 +1,4 @@
-import { DasvcError, InterruptedError } from '../errors.js';
+import { DasvcError, InterruptedError, sameKind } from '../errors.js';
 import type { SendFn } from '../http/types.js';
 import { oauthAnswerOf, tokenWorked } from './answers.js';
 import { Probes, type CheckTarget } from './probes.js';
@@ -100,6 +100,25 @@ interface Authorized {
 }
 
 /**
+ * Authorization failures that measure the client's settings or the person at the browser, not the
+ * installation: a denial at the consent page (SPEC §5's own answer to one), client credentials or
+ * a scope the installation refuses. The check cannot go on and says so with the §4 exit code (3)
+ * rather than a deviation (1), which would tell a CI job that a conformant installation is not.
+ * A changed `state`, an error redirect the installation should not give, or no redirect at all
+ * stay deviations of `redirect.code-and-state`.
+ */
+const NOT_THE_INSTALLATION = new Set([
+  'access_denied',
+  'invalid_client',
+  'unauthorized_client',
+  'invalid_scope',
+]);
+
+function stopsTheCheck(error: unknown): boolean {
+  return error instanceof DasvcError && NOT_THE_INSTALLATION.has(error.code ?? '');
+}
+
+/**
  * Runs the selected rules of SPEC §7 against an installation: first those that need no
  * authorization, then up to three authorizations (A: code and JSON-RPC rules, B: refresh and
  * access-token revoke, C: expiry and refresh-token revoke), each only when one of its rules is
@@ -132,6 +151,15 @@ export function startCheck(
       await deps.authorize(scope, probes.loginSend);
     } catch (error) {
       if (error instanceof InterruptedError) throw error;
+      if (stopsTheCheck(error)) {
+        const e = error as DasvcError;
+        throw sameKind(e, `the check's authorization did not succeed: ${e.message}`, {
+          hint:
+            e.code === 'access_denied'
+              ? 'approve the consent page: every rule after it needs the tokens'
+              : 'check --client-id, --client-secret and --scope (or the profile) against the installation',
+        });
+      }
       failure = {
         message: error instanceof Error ? error.message : String(error),
         ...(error instanceof DasvcError && error.code ? { code: error.code } : {}),

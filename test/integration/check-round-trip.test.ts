@@ -286,3 +286,37 @@ describe('on a terminal', () => {
     }
   });
 });
+
+describe('dasvc check whose own authorization does not succeed (SPEC §7: else §4)', () => {
+  it.each([
+    [
+      'denied at the consent page',
+      { autoApprove: undefined },
+      [],
+      { STANDIN_MODE: 'deny' },
+      /the check's authorization did not succeed: authorization failed: access_denied/,
+    ],
+    [
+      'a client secret the installation refuses',
+      {},
+      ['--client-secret', 'not-the-secret'],
+      {},
+      /the check's authorization did not succeed: .*invalid_client/,
+    ],
+  ])(
+    '%s: exit 3 naming why, no deviation reported of a conformant mock',
+    async (_, options, flags, env, message) => {
+      const checked = await checkAgainstMock(options, () => flags, env);
+      try {
+        const { result } = checked;
+        expect(result.code, result.stderr).toBe(3);
+        expect(result.stderr).toMatch(message);
+        expect(result.stdout).not.toMatch(/^deviates/m);
+        expect(checked.saved).toBeUndefined();
+        expect(checked.live).toEqual([]);
+      } finally {
+        cleanUp(checked);
+      }
+    },
+  );
+});
