@@ -136,7 +136,7 @@ describe('dasvc rpc accepts only the JSON-RPC answer it expects', () => {
     for (const name of ['empty', 'nocontent']) {
       const result = await batch(name, notifications);
       expect(result.code, `${name}: ${result.stderr}`).toBe(0);
-      expect(result.stdout).toBe('');
+      expect(result.stdout).toBe('[]\n');
     }
   });
 

@@ -114,6 +114,14 @@ describe('dasvc rpc', () => {
       input: '{"not":"an array"}',
     });
     expect(notGood.code).toBe(2);
+    // A batch of notifications only: the service answers 204, the array of responses is [].
+    for (const globals of [[], ['--json']]) {
+      const quiet = await runCli([...globals, 'rpc', 'crm', '--batch', '-'], configDir(), {
+        input: JSON.stringify([batch[1], batch[1]]),
+      });
+      expect(quiet.code, quiet.stderr).toBe(0);
+      expect(JSON.parse(quiet.stdout)).toEqual([]);
+    }
   });
 
   it('regression: --id or --notify together with --batch is a usage error (exit 2)', async () => {

@@ -91,17 +91,25 @@ export async function run(options: RpcOptions, deps: CliDeps): Promise<void> {
   const hint = await unknownMethodHint(answer, options.scope, options.method, () =>
     client.send(options.scope, buildCall('rpc.discover', undefined, 1)),
   );
-  report(answer, Boolean(options.raw), deps, hint);
+  report(answer, Boolean(options.raw), deps, hint, Array.isArray(body));
 }
 
 /**
  * Prints the answer (SPEC §3): `result`, the whole response with --raw, the array for a batch. A
  * JSON-RPC error is thrown for main to print (`error <code>: <message>`, exit 1).
  */
-function report(answer: ApiAnswer, raw: boolean, deps: CliDeps, hint?: string): void {
+function report(
+  answer: ApiAnswer,
+  raw: boolean,
+  deps: CliDeps,
+  hint: string | undefined,
+  batch: boolean,
+): void {
   if (answer.kind === 'none') {
-    // A notification has no answer; --json still prints one JSON document (issue 9.10).
-    if (deps.out.json) deps.out.result(null);
+    // A batch of notifications has the array of its responses, none (SPEC §3: --batch prints the
+    // array). One notification has no answer; --json still prints one JSON document (issue 9.10).
+    if (batch) deps.out.result([]);
+    else if (deps.out.json) deps.out.result(null);
     return;
   }
   const response = answer.body;
