@@ -59,14 +59,16 @@ describe('dasvc mock (SPEC §3)', () => {
     }
   });
 
-  it('--quiet prints the listening line alone; SIGINT closes it cleanly too', async () => {
+  it('--quiet prints the listening line alone; Ctrl-C (SIGINT) closes it cleanly and exits 130', async () => {
     const mock = await spawnMock(['--quiet']);
     try {
       await login(mock.url);
       const res = await fetch(`${mock.url}/_mock/journal`);
       expect(((await res.json()) as { entries: unknown[] }).entries.length).toBeGreaterThan(0);
       expect(mock.stdout()).toBe(`listening on ${mock.url}\n`);
-      expect(await mock.stop('SIGINT')).toBe(0);
+      // SPEC §3: Ctrl-C anywhere exits 130; stdout stays the listening line alone.
+      expect(await mock.stop('SIGINT')).toBe(130);
+      expect(mock.stdout()).toBe(`listening on ${mock.url}\n`);
     } finally {
       mock.child.kill('SIGKILL');
     }

@@ -75,13 +75,13 @@ describe('dasvc mock --proxy --record (CLI)', () => {
     expect(await call(replay.url, replayToken, 'wiki', 'pages.list', { limit: 1 })).toEqual(
       answers[1],
     );
-    expect(await replay.stop('SIGINT')).toBe(0);
+    expect(await replay.stop('SIGINT')).toBe(130);
 
     // And once more with the same DIR: the folder grows.
     const again = await spawn(['--proxy', upstream.url, '--record', dir]);
     await again.waitFor(`recording into ${dir}`);
     await call(again.url, token, 'crm', 'contacts.list');
-    expect(await again.stop('SIGINT')).toBe(0);
+    expect(await again.stop('SIGINT')).toBe(130);
     const grown = await spawn(['--fixtures', dir, '--quiet']);
     const grownToken = await mint(grown.url, 'recorded', 'crm', 'recorded-client');
     expect((await call(grown.url, grownToken, 'crm', 'contacts.list')).result).toHaveLength(2);

@@ -33,9 +33,9 @@ async function painter(enabled: boolean): Promise<Painter | undefined> {
 
 /**
  * What `dasvc mock` runs: start, announce, log each request (SPEC §8: a text line, or with
- * `json` one JSON object per line), stop on SIGINT/SIGTERM.
+ * `json` one JSON object per line), stop on SIGINT/SIGTERM; resolves with the signal, once closed.
  */
-export async function runMock(options: RunMockOptions): Promise<void> {
+export async function runMock(options: RunMockOptions): Promise<'SIGINT' | 'SIGTERM'> {
   const { quiet, json = false, color = true, ...rest } = options;
   const out = (line: string) => {
     process.stdout.write(`${line}\n`);
@@ -88,14 +88,15 @@ export async function runMock(options: RunMockOptions): Promise<void> {
     if (options.autoApprove !== undefined) say(`auto-approving as ${options.autoApprove}`);
     say(`dashboard: ${server.url}/_mock/`);
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => {
+  const signal = await new Promise<'SIGINT' | 'SIGTERM'>((resolve) => {
+    const stop = (name: 'SIGINT' | 'SIGTERM') => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      resolve();
+      resolve(name);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
   await server.close();
+  return signal;
 }

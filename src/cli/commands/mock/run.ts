@@ -1,4 +1,5 @@
-import { UsageError } from '../../../errors.js';
+import { InterruptedError, UsageError } from '../../../errors.js';
+import { stdoutAnswered } from '../../output.js';
 import { parsePort } from '../../port.js';
 import type { MockCommandOptions } from './command.js';
 // Static: this module loads only to run the mock, and one module-loading round less is ~1-2 ms
@@ -8,7 +9,7 @@ import { runMock } from '../../../mock/adapters/run-mock.js';
 /** `dasvc mock` (SPEC §3): flags → the options of runMock, which serves until SIGINT/SIGTERM. */
 export async function run(options: MockCommandOptions): Promise<void> {
   const port = parsePort(options.port);
-  await runMock({
+  const signal = await runMock({
     port,
     host: options.host,
     codeTtl: options.codeTtl,
@@ -30,6 +31,14 @@ export async function run(options: MockCommandOptions): Promise<void> {
     json: options.json === true,
     color: options.color !== false,
   });
+  // SPEC §3: Ctrl-C anywhere exits 130 — here once the mock has closed cleanly (state file
+  // compacted, recording complete). SIGTERM, the way a supervisor stops a server, exits 0.
+  // stdout (the --json log) gets no error object: it stays the log.
+  if (signal === 'SIGINT') {
+    throw stdoutAnswered(
+      new InterruptedError('interrupted; the mock closed cleanly', { code: 'interrupted' }),
+    );
+  }
 }
 
 /** Digits only; the range (1 to 1 000 000) is checked by the mock itself. */
