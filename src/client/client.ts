@@ -39,6 +39,11 @@ export interface ClientDeps {
   now: () => number;
   /** The profiles file; absent with `store: 'memory'`. */
   profiles: ProfileStore | undefined;
+  /**
+   * With `store: 'memory'`: the profiles file whose profile still gives settings (SPEC §1: options,
+   * then variables, then the profile), read once and never written; its tokens are not taken.
+   */
+  settingsFrom?: ProfileStore;
   tokens: TokenStore;
   /** What a person should see (the login URL, progress); the library prints nothing itself. */
   tell?: (message: string) => void;
@@ -107,7 +112,14 @@ export class Client {
     if (!this.loaded) {
       const explicit = this.given.explicit('profile')?.value;
       if (!this.deps.profiles) {
-        this.loaded = { name: explicit ?? DEFAULT_PROFILE, profile: this.memoryProfile };
+        let name = explicit ?? DEFAULT_PROFILE;
+        if (this.memoryProfile === undefined && this.deps.settingsFrom) {
+          const data = this.deps.settingsFrom.read();
+          name = activeProfileName(explicit, {}, data);
+          const stored = data.profiles?.[name];
+          if (stored) this.memoryProfile = settingsOnly(stored);
+        }
+        this.loaded = { name, profile: this.memoryProfile };
       } else {
         const data = this.deps.profiles.read();
         const name = activeProfileName(explicit, {}, data);
@@ -435,4 +447,12 @@ function refusedToken(error: unknown, detail: Record<string, string>): unknown {
     detail,
     cause: error,
   });
+}
+
+/** A stored profile's settings, without its tokens (`store: 'memory'` starts with none). */
+function settingsOnly(profile: Profile): Profile {
+  const settings = { ...profile };
+  delete settings.tokens;
+  delete settings.secrets;
+  return settings;
 }

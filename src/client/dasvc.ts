@@ -46,11 +46,10 @@ export function dasvc(options: DasvcOptions = {}): DasvcClient {
       code: 'bad_setting',
     });
   const memory = options.store === 'memory';
-  const profiles = memory
-    ? undefined
-    : new ProfileStore(
-        configFile(options.configDir ? { ...env, DASVC_CONFIG_DIR: options.configDir } : env),
-      );
+  const file = new ProfileStore(
+    configFile(options.configDir ? { ...env, DASVC_CONFIG_DIR: options.configDir } : env),
+  );
+  const profiles = memory ? undefined : file;
   const send = options.send ?? createHttpClient({ env });
   return new Client(options, {
     env,
@@ -58,6 +57,7 @@ export function dasvc(options: DasvcOptions = {}): DasvcClient {
     now: options.now ?? Date.now,
     profiles,
     tokens: profiles ? fileTokenStore(profiles) : memoryTokenStore(),
+    ...(memory ? { settingsFrom: file } : {}),
     ...(options.tell ? { tell: options.tell } : {}),
   });
 }

@@ -136,4 +136,23 @@ describe('the library and the CLI share one profile (SPEC §1)', () => {
     await client.logout();
     expect(await client.status()).toMatchObject({ loggedIn: false });
   });
+
+  it('store: memory still takes its settings from the profile (SPEC §1), never its tokens', async () => {
+    const t = terminal();
+    await loginRun({ ...LOGIN, browser: true }, t.deps);
+    const stored = t.store.read();
+    const client = dasvc({ env: { DASVC_CONFIG_DIR: t.configDir }, store: 'memory', send });
+    // The profile's settings, no session: the file's tokens are not the client's.
+    expect(await client.status()).toMatchObject({
+      baseUrl: LOGIN.baseUrl,
+      clientId: LOGIN.clientId,
+      loggedIn: false,
+      storage: 'memory',
+    });
+    // A login with no settings given uses the profile's, and keeps its pair to itself.
+    const { tokens } = await client.login({ openBrowser: approvingBrowser(app) });
+    expect(await client.rpc('crm', 'contacts.list')).toEqual(expect.any(Array));
+    expect(tokens.accessToken).not.toBe(stored.profiles!.default!.tokens!.accessToken);
+    expect(t.store.read()).toEqual(stored);
+  });
 });
