@@ -32,7 +32,8 @@ export default defineConfig({
     // ~0.3 s of CPU each (105 files: 113 → 85 s of CPU, 65 → 52 s of wall time). Tests leave no
     // state behind them (the source keeps none a test can see but the keyring's, OWN_PROCESS).
     isolate: false,
-    setupFiles: ['test/helpers/fast-check-seed.ts'],
+    setupFiles: ['test/helpers/per-file.ts'],
+    globalSetup: ['test/helpers/leftovers.ts'],
     projects: [
       {
         extends: true,

@@ -3,18 +3,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
 
 const made: string[] = [];
-
-// Registered once per test file: vitest loads this module afresh for each file.
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 /** A new empty folder `<tmp>/<prefix>XXXXXX`, removed after the test file. */
 export function scratchDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   made.push(dir);
   return dir;
+}
+
+/**
+ * Removes every scratch folder made so far: after each test file (test/helpers/per-file.ts, a
+ * setup file, which vitest runs for every file; this module is loaded once per worker, since
+ * workers keep their modules from file to file).
+ */
+export function removeScratchDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
