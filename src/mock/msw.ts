@@ -38,7 +38,13 @@ export interface MockHandlersOptions extends Omit<MockOptions, 'port' | 'host' |
  */
 export function createMockHandlers(options: MockHandlersOptions): HttpHandler[] {
   const { baseUrl, ...rest } = options;
-  const base = new URL(baseUrl);
+  const base = URL.canParse(String(baseUrl)) ? new URL(String(baseUrl)) : undefined;
+  if (!base || (base.protocol !== 'http:' && base.protocol !== 'https:')) {
+    throw new UsageError(
+      `baseUrl must be the http(s) URL the handlers answer for, got ${JSON.stringify(baseUrl)}`,
+      { code: 'bad_url' },
+    );
+  }
   const basePath = base.pathname.replace(/\/+$/, '');
   const app = createMockApp({ ...rest, basePath });
   const origin = `${base.origin}${basePath}`;

@@ -17,6 +17,14 @@ export function parseDuration(input: string | number, what = 'duration'): number
     if (Number.isFinite(input) && input >= 0) return input;
     throw new UsageError(`${what} must be a non-negative number of seconds, got ${input}`);
   }
+  if (typeof input !== 'string') {
+    throw new UsageError(
+      `${what} must be a duration (e.g. "90s", "1h") or seconds, got ${typeof input}`,
+      {
+        code: 'bad_duration',
+      },
+    );
+  }
   const text = input.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
   const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)];

@@ -153,10 +153,16 @@ describe('dasvc mock (SPEC §3)', () => {
   it.each([
     [['--auto-approve', 'mallory'], /unknown user "mallory"/],
     [['--access-ttl', 'soon'], /--access-ttl/],
-    [['--code-ttl', '0'], /--code-ttl must be between 1s and 100 years/],
-    [['--access-ttl', '0'], /--access-ttl must be between 1s and 100 years/],
-    [['--refresh-ttl', '0'], /--refresh-ttl must be between 1s and 100 years/],
-    [['--access-ttl', '999ms'], /--access-ttl must be between 1s and 100 years/],
+    [['--code-ttl', '0'], /--code-ttl \(option codeTtl\) must be between 1s and 100 years/],
+    [['--access-ttl', '0'], /--access-ttl \(option accessTtl\) must be between 1s and 100 years/],
+    [
+      ['--refresh-ttl', '0'],
+      /--refresh-ttl \(option refreshTtl\) must be between 1s and 100 years/,
+    ],
+    [
+      ['--access-ttl', '999ms'],
+      /--access-ttl \(option accessTtl\) must be between 1s and 100 years/,
+    ],
     [['--port', 'http'], /--port/],
     [['--state-file', '/dev/null/x'], /state file/],
   ])('%j exits 2', async (args, message) => {

@@ -1,3 +1,4 @@
+import { UsageError } from '../../errors.js';
 import type { MockOptions } from '../core/types.js';
 import { createMockCore } from '../core/mock-core.js';
 import { parseServerTimeouts, serveNode } from './node-server.js';
@@ -13,6 +14,9 @@ export interface MockServer {
   users?: string;
 }
 
+/** Why a listen fails that the caller can fix: a port in use or not allowed, a host not here. */
+const LISTEN_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN']);
+
 function urlHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
   if (host === '::') return '[::1]';
@@ -25,11 +29,40 @@ function urlHost(host: string): string {
  * just after, while the caller announces the URL.
  */
 export async function startMockServer(options: MockOptions = {}): Promise<MockServer> {
+  const port = options.port ?? 8080;
+  // node:http would take a string port for a pipe path, and throws RangeErrors of its own.
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new UsageError(`--port (option port) must be 0–65535, got ${JSON.stringify(port)}`, {
+      code: 'bad_port',
+    });
+  }
+  const host = options.host ?? '127.0.0.1';
+  if (typeof host !== 'string' || host === '') {
+    throw new UsageError(
+      `--host (option host) must be a host name or address, got ${JSON.stringify(host)}`,
+      {
+        code: 'bad_host',
+      },
+    );
+  }
   const timeouts = parseServerTimeouts(options);
   const core = createMockCore(options);
   await core.ready();
-  const host = options.host ?? '127.0.0.1';
-  const served = await serveNode(core.handle, host, options.port ?? 8080, timeouts);
+  let served;
+  try {
+    served = await serveNode(core.handle, host, port, timeouts);
+  } catch (error) {
+    await core.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code && LISTEN_ERRORS.has(code)) {
+      throw new UsageError(`cannot listen on ${host}:${port}: ${code}`, {
+        code,
+        hint: 'choose another --port (0 picks a free one) or --host',
+        cause: error,
+      });
+    }
+    throw error;
+  }
   // setImmediate: after the caller's synchronous "listening on" line, not before it.
   setImmediate(() => core.warm().catch(() => undefined));
   const clients = core.ctx.fixtures.clients;

@@ -236,12 +236,12 @@ export function parseServerTimeouts(options: {
   const headersMs = timeoutMs(
     options.headersTimeout,
     DEFAULT_TIMEOUTS.headersMs,
-    '--headers-timeout',
+    '--headers-timeout (option headersTimeout)',
   );
   const requestMs = timeoutMs(
     options.requestTimeout,
     Math.max(DEFAULT_TIMEOUTS.requestMs, headersMs),
-    '--request-timeout',
+    '--request-timeout (option requestTimeout)',
   );
   if (requestMs < headersMs) {
     throw new UsageError('--request-timeout must not be shorter than --headers-timeout', {

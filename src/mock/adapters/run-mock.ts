@@ -1,4 +1,3 @@
-import { UsageError } from '../../errors.js';
 import type { MockOptions } from '../core/types.js';
 import type { JournalEntry } from '../core/journal.js';
 import { formatLogLine, type Painter } from '../core/log-line.js';
@@ -49,27 +48,15 @@ export async function runMock(options: RunMockOptions): Promise<'SIGINT' | 'SIGT
   const onRequest = json
     ? (entry: JournalEntry) => out(JSON.stringify(entry))
     : (entry: JournalEntry) => out(formatLogLine(entry, paint));
-  let server;
-  try {
-    server = await startMockServer({
-      ...rest,
-      // --quiet: nothing after the listening line, request lines and messages alike (as before
-      // issue 12); a log function would also receive every request line.
-      ...(quiet ? {} : { log: say, onRequest }),
-      // Contract violations and recording failures are problems: stderr, even with --quiet.
-      warn: err,
-    });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${code}`, {
-        code,
-        hint: 'choose another --port (0 picks a free one) or --host',
-        cause: error,
-      });
-    }
-    throw error;
-  }
+  // A port in use or a host not here is a usage error naming them (startMockServer).
+  const server = await startMockServer({
+    ...rest,
+    // --quiet: nothing after the listening line, request lines and messages alike (as before
+    // issue 12); a log function would also receive every request line.
+    ...(quiet ? {} : { log: say, onRequest }),
+    // Contract violations and recording failures are problems: stderr, even with --quiet.
+    warn: err,
+  });
   // SPEC §3: the first stdout line is exactly `listening on <base_url>`. `--quiet` leaves out all
   // that follows it (credentials, users, request lines): scripts read one line and nothing else.
   out(`listening on ${server.url}`);

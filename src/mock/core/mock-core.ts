@@ -44,9 +44,9 @@ function parseLifetime(input: string | number, flag: string): number {
  */
 export function createMockCore(options: MockOptions = {}): MockCore {
   const lifetimes = {
-    codeSeconds: parseLifetime(options.codeTtl ?? '1h', '--code-ttl'),
-    accessSeconds: parseLifetime(options.accessTtl ?? '1h', '--access-ttl'),
-    refreshSeconds: parseLifetime(options.refreshTtl ?? '30d', '--refresh-ttl'),
+    codeSeconds: parseLifetime(options.codeTtl ?? '1h', '--code-ttl (option codeTtl)'),
+    accessSeconds: parseLifetime(options.accessTtl ?? '1h', '--access-ttl (option accessTtl)'),
+    refreshSeconds: parseLifetime(options.refreshTtl ?? '30d', '--refresh-ttl (option refreshTtl)'),
   };
   const upstream = checkProxyOptions(options);
   const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
@@ -58,10 +58,13 @@ export function createMockCore(options: MockOptions = {}): MockCore {
   }
   const fixtures = loadFixtures(options.fixtures);
   if (options.autoApprove !== undefined && !fixtures.users.has(options.autoApprove)) {
-    throw new UsageError(`--auto-approve: unknown user "${options.autoApprove}"`, {
-      code: 'unknown_user',
-      hint: `users in the fixtures: ${[...fixtures.users.keys()].join(', ')}`,
-    });
+    throw new UsageError(
+      `--auto-approve (option autoApprove): unknown user "${options.autoApprove}"`,
+      {
+        code: 'unknown_user',
+        hint: `users in the fixtures: ${[...fixtures.users.keys()].join(', ')}`,
+      },
+    );
   }
   const quirks = resolveQuirksOption(options.quirks);
   const state = new MockState(lifetimes, options.now ?? Date.now);

@@ -1,0 +1,58 @@
+// SPEC §1: the mock's library options mirror the `dasvc mock` flags, and a bad one fails as the
+// flag does — a DasvcError of kind usage (exit code 2) naming it — never a TypeError, a RangeError
+// of node:http, or a server listening somewhere else than asked (a string port is a pipe path to
+// node:http).
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { createMockApp, startMockServer } from '../../src/mock/index.js';
+import { createMockHandlers } from '../../src/mock/msw.js';
+
+const usage = (message: RegExp) =>
+  expect.objectContaining({ kind: 'usage', exitCode: 2, message: expect.stringMatching(message) });
+
+describe('startMockServer, createMockApp and createMockHandlers with bad options', () => {
+  it.each([
+    [{ port: 'abc' }, /--port \(option port\) must be 0–65535, got "abc"/],
+    [{ port: -1 }, /--port \(option port\) must be 0–65535, got -1/],
+    [{ port: 70000 }, /got 70000/],
+    [{ port: 1.5 }, /got 1.5/],
+    [{ host: '' }, /--host \(option host\)/],
+    [
+      { port: 0, host: 'nonexistent.invalid' },
+      /cannot listen on nonexistent\.invalid:0: (ENOTFOUND|EAI_AGAIN)/,
+    ],
+    [{ port: 0, codeTtl: true }, /--code-ttl \(option codeTtl\) must be a duration/],
+  ])('startMockServer(%j) rejects with a usage error naming it', async (options, message) => {
+    await expect(startMockServer(options as never)).rejects.toEqual(usage(message));
+    expect(existsSync('abc')).toBe(false);
+  });
+
+  it('a port in use is a usage error naming host and port', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      await expect(startMockServer({ port })).rejects.toEqual(
+        usage(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: EADDRINUSE`)),
+      );
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('createMockApp names the option of a bad duration', () => {
+    expect(() => createMockApp({ accessTtl: 0 })).toThrow(
+      usage(/--access-ttl \(option accessTtl\) must be between 1s and 100 years/),
+    );
+  });
+
+  it.each([{}, { baseUrl: 'not a url' }, { baseUrl: 'ftp://x.test' }])(
+    'createMockHandlers(%j) throws a usage error naming baseUrl',
+    (options) => {
+      expect(() => createMockHandlers(options as never)).toThrow(
+        usage(/^baseUrl must be the http\(s\) URL/),
+      );
+    },
+  );
+});
