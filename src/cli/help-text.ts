@@ -13,7 +13,10 @@ const EXAMPLES: Record<string, string[]> = {
   logout: ['dasvc logout', 'dasvc logout --forget'],
   token: ['dasvc token status', 'dasvc token refresh'],
   'token status': ['dasvc token status', 'dasvc token status --json'],
-  'token print': ['dasvc token print', 'curl -H "Authorization: Bearer $(dasvc token print)" …'],
+  'token print': [
+    'dasvc token print',
+    `curl -H "Authorization: Bearer $(dasvc token print)" -d '{"jsonrpc":"2.0","method":"contacts.list","id":1}' http://127.0.0.1:8080/webservice/json/crm`,
+  ],
   'token refresh': ['dasvc token refresh', 'dasvc --profile work token refresh'],
   'token revoke': [
     'dasvc token revoke',

@@ -1,7 +1,8 @@
 import { AuthError } from '../errors.js';
 import { createHttpClient } from '../http/http-client.js';
 import type { SendFn } from '../http/types.js';
-import { dasvc } from '../index.js';
+import { Client } from '../client/client.js';
+import { memoryTokenStore } from '../store/token-store.js';
 import { DEFAULT_LOGIN_TIMEOUT_MS } from '../oauth/login-flow.js';
 import type { MockServer } from '../mock/index.js';
 import { redactUrl } from '../util/redact.js';
@@ -21,6 +22,8 @@ export interface DemoDeps {
   openBrowser: (url: string) => Promise<void>;
   startMock: (options: { port: number; autoApprove?: string }) => Promise<MockServer>;
   now: () => number;
+  /** The HTTP variables (DASVC_HTTP_TIMEOUT, proxies) of the run; the settings ones are not read. */
+  env?: NodeJS.ProcessEnv;
 }
 
 const CLIENT = { clientId: 'demo-client', clientSecret: 'demo-secret' };
@@ -33,6 +36,9 @@ const SCOPE = 'crm';
 export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<DemoStep[]> {
   const started = deps.now();
   const { style } = deps;
+  // Before the mock starts: a bad DASVC_HTTP_TIMEOUT or proxy variable is a usage error (exit 2)
+  // with nothing left listening.
+  const http = createHttpClient(deps.env ? { env: deps.env } : {});
   const mock = await deps.startMock({
     port: 0,
     ...(options.browser ? {} : { autoApprove: 'alice' }),
@@ -54,7 +60,6 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
   }
 
   let wire: Exchange[] = [];
-  const http = createHttpClient();
   const send: SendFn = async (request) => {
     const response = await http(request);
     wire.push(summarise(request, response));
@@ -65,17 +70,26 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
     wire = [];
     return taken;
   };
-  // Hermetic: no variable of the user's shell and no profile; the tokens live in this client alone.
-  const settings = { baseUrl: mock.url, ...CLIENT, scope: SCOPE, env: {}, send };
-  const client = dasvc({
-    ...settings,
-    store: 'memory',
-    tell: (message) => {
-      if (options.browser && !options.json) deps.stderr.write(`${message}\n`);
-    },
+  // Hermetic: no variable of the user's shell and no profile (not even for settings, as a
+  // `store: 'memory'` client of the library would read them); the tokens live in the client alone.
+  const settings = { baseUrl: mock.url, ...CLIENT, scope: SCOPE };
+  const hermetic = (extra: object, tell?: (message: string) => void) =>
+    new Client(
+      { ...settings, ...extra },
+      {
+        env: {},
+        send,
+        now: Date.now,
+        profiles: undefined,
+        tokens: memoryTokenStore(),
+        ...(tell ? { tell } : {}),
+      },
+    );
+  const client = hermetic({}, (message) => {
+    if (options.browser && !options.json) deps.stderr.write(`${message}\n`);
   });
   /** A client that presents one given access token, as any holder of it could. */
-  const holding = (token: string) => dasvc({ ...settings, store: 'memory', token });
+  const holding = (token: string) => hermetic({ token });
 
   try {
     show({

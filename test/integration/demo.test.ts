@@ -1,6 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshConfigDir, runCli } from '../helpers/cli.js';
+import { freshConfigDir, runCli, runCliProcess } from '../helpers/cli.js';
 
 // Every token, code, verifier and state the mock or the CLI makes is 43 base64url characters;
 // the only such string the demo may show is the PKCE challenge, which is public by design.
@@ -52,5 +53,19 @@ describe('dasvc demo (npm start)', () => {
     const statuses = report.steps.flatMap((s) => s.exchanges.map((x) => x.status));
     expect(statuses).toEqual([302, 200, 200, 200, 200, 401, 200, 401]);
     expect(secretLooking(run.stdout)).toEqual([]);
+  });
+
+  it('is hermetic: a corrupt config file is not read; a bad HTTP variable is exit 2, nothing left listening', async () => {
+    const corrupt = freshConfigDir();
+    writeFileSync(join(corrupt, 'config.json'), '{ not json');
+    const hermetic = await runCli(['demo'], corrupt);
+    expect(hermetic.code, hermetic.stderr).toBe(0);
+    // A process: one that kept its mock listening would never exit (and be killed: code null).
+    const bad = await runCliProcess(['demo'], freshConfigDir(), {
+      env: { DASVC_HTTP_TIMEOUT: 'bogus' },
+      timeoutMs: 10_000,
+    });
+    expect(bad.code, bad.stderr).toBe(2);
+    expect(bad.stderr).toMatch(/DASVC_HTTP_TIMEOUT/);
   });
 });

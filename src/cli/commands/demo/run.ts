@@ -25,6 +25,7 @@ export async function run(options: DemoCommandOptions, deps: DemoRunDeps): Promi
       openBrowser: deps.openBrowser,
       startMock: startMockServer,
       now: deps.now,
+      env: deps.env,
     },
   );
 }
