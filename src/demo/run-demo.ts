@@ -13,6 +13,8 @@ export interface DemoOptions {
   /** Open the real consent page in a browser instead of auto-approving as alice. */
   browser: boolean;
   json: boolean;
+  /** `--verbose`: the HTTP trace on stderr (redacted), besides the narration. */
+  verbose?: boolean;
 }
 
 export interface DemoDeps {
@@ -38,7 +40,12 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
   const { style } = deps;
   // Before the mock starts: a bad DASVC_HTTP_TIMEOUT or proxy variable is a usage error (exit 2)
   // with nothing left listening.
-  const http = createHttpClient(deps.env ? { env: deps.env } : {});
+  const http = createHttpClient({
+    ...(deps.env ? { env: deps.env } : {}),
+    ...(options.verbose
+      ? { trace: (line: string) => void deps.stderr.write(`${style.dim(line)}\n`) }
+      : {}),
+  });
   const mock = await deps.startMock({
     port: 0,
     ...(options.browser ? {} : { autoApprove: 'alice' }),

@@ -55,6 +55,17 @@ describe('dasvc demo (npm start)', () => {
     expect(secretLooking(run.stdout)).toEqual([]);
   });
 
+  it('--verbose adds the HTTP trace on stderr, secrets masked', async () => {
+    const run = await runCli(['--verbose', 'demo'], freshConfigDir());
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(
+      /^> POST http:\/\/127\.0\.0\.1:\d+\/webservice\/authorize\?\S*client_secret=\[redacted\]/m,
+    );
+    expect(run.stderr).toMatch(/^< 200 \(\d+ ms\)$/m);
+    expect(run.stderr).not.toContain('demo-secret');
+    expect(secretLooking(run.stderr)).toEqual([]);
+  });
+
   it('is hermetic: a corrupt config file is not read; a bad HTTP variable is exit 2, nothing left listening', async () => {
     const corrupt = freshConfigDir();
     writeFileSync(join(corrupt, 'config.json'), '{ not json');

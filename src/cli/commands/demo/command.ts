@@ -6,6 +6,7 @@ export interface DemoCommandOptions {
   browser?: boolean;
   json?: boolean;
   color?: boolean;
+  verbose?: boolean;
 }
 
 /** `dasvc demo` (SPEC §3, also `npm start`): the whole flow on an embedded mock, narrated. */

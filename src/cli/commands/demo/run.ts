@@ -17,7 +17,11 @@ export async function run(options: DemoCommandOptions, deps: DemoRunDeps): Promi
     import('../../../mock/index.js'),
   ]);
   await runDemo(
-    { browser: Boolean(options.browser), json: Boolean(options.json) },
+    {
+      browser: Boolean(options.browser),
+      json: Boolean(options.json),
+      verbose: Boolean(options.verbose),
+    },
     {
       stdout: deps.stdout,
       stderr: deps.stderr,
