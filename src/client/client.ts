@@ -188,7 +188,11 @@ export class Client {
       const { name } = this.load();
       if (!(await this.deps.tokens.load(name))) throw notLoggedIn(name);
     }
-    const url = apiUrlFor(this.settings(needProfile).endpoint('api'), scope);
+    const settings = await this.settings(needProfile).prompted(
+      { endpoint: 'api' },
+      this.deps.prompter,
+    );
+    const url = apiUrlFor(settings.endpoint('api'), scope);
     const call = async (token: string): Promise<ApiAnswer> =>
       processApiResponse(await this.deps.send(buildApiRequest(url, token, body)), scope, body);
     if (explicit !== undefined) {
@@ -306,7 +310,11 @@ export class Client {
         !this.given.explicit('clientSecret') ||
         (!this.given.explicit('baseUrl') && !this.given.explicit('revokeUrl'));
       const kind = hint ?? 'access_token';
-      const answer = await revokeToken(this.deps.send, this.settings(needStore), explicit, kind);
+      const settings = await this.settings(needStore).prompted(
+        { endpoint: 'revoke', client: true },
+        this.deps.prompter,
+      );
+      const answer = await revokeToken(this.deps.send, settings, explicit, kind);
       onRevoked?.(kind, answer);
       return { revoked: { [kind]: answer }, skipped: [] };
     }

@@ -87,6 +87,30 @@ export class ResolvedSettings {
     );
   }
 
+  /**
+   * These settings with what `needs` lacks asked on the terminal (SPEC §2: flag > variable >
+   * profile > prompt > error): the base URL when the endpoint cannot be made without it, and the
+   * client id and secret. Without a prompter (no TTY, CI), nothing is asked and nothing changes:
+   * the usage error naming flag and variable comes where the value is read.
+   */
+  async prompted(
+    needs: { endpoint?: keyof Endpoints; client?: boolean },
+    prompter: Prompter | undefined,
+  ): Promise<ResolvedSettings> {
+    if (!prompter) return this;
+    const given: Given = { ...this.given };
+    const answer = async (key: SettingKey) => {
+      if (this.pick(key)) return;
+      given[key] = { value: await this.ask(key, prompter), source: 'prompt' };
+    };
+    if (needs.endpoint && this.endpoints()[needs.endpoint] === undefined) await answer('baseUrl');
+    if (needs.client) {
+      await answer('clientId');
+      await answer('clientSecret');
+    }
+    return new ResolvedSettings(given, this.profile);
+  }
+
   /** A value given by option or variable alone, ignoring the profile. */
   explicit(key: SettingKey): Picked | undefined {
     return this.given[key];

@@ -7,6 +7,7 @@ import {
   BIN,
   freshConfigDir,
   loginArgs,
+  mintTokens,
   STANDIN_BROWSER,
   startMockForCli,
 } from '../helpers/cli.js';
@@ -79,5 +80,34 @@ describe.skipIf(!existsSync(SCRIPT) && !process.env.CI)('summaries on a terminal
     const refresh = await onTerminal([process.execPath, BIN, 'token', 'refresh'], env).exited;
     expect(refresh.code, refresh.screen).toBe(0);
     expect(refresh.screen.match(/expires/g), refresh.screen).toHaveLength(1);
+  });
+
+  it('rpc and token revoke with a token alone ask for what is missing (SPEC §2: … > prompt > error)', async () => {
+    const dir = freshConfigDir();
+    const env = { PATH: process.env.PATH ?? '', HOME: dir, DASVC_CONFIG_DIR: dir };
+    const { access_token: token } = await mintTokens(mock.url, 'alice', 'crm');
+    const rpc = onTerminal(
+      [process.execPath, BIN, 'rpc', 'crm', 'contacts.list', '--token', token],
+      env,
+    );
+    await rpc.waitFor(['Base URL']);
+    rpc.type(`${mock.url}\r`);
+    const called = await rpc.exited;
+    expect(called.code, called.screen).toBe(0);
+    expect(called.screen).toContain('Ada Lovelace');
+    const revoke = onTerminal(
+      [process.execPath, BIN, 'token', 'revoke', '--token', token, '--base-url', mock.url],
+      env,
+    );
+    for (const [prompt, answer] of [
+      ['Client id', 'demo-client'],
+      ['Client secret', 'demo-secret'],
+    ]) {
+      await revoke.waitFor([prompt!]);
+      revoke.type(`${answer}\r`);
+    }
+    const revoked = await revoke.exited;
+    expect(revoked.code, revoked.screen).toBe(0);
+    expect(revoked.screen).not.toContain('demo-secret');
   });
 });
