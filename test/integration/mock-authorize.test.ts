@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/mock/index.js';
+import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import {
   approve,
   authorizeQuery,
@@ -76,7 +76,29 @@ describe('authorization endpoint: consent page (SERVICE.md 4.1, SPEC §5)', () =
 
   it('deny redirects to exactly <redirect_uri>?error=access_denied&state=<state>', async () => {
     const location = await approve(mock.url, { state: 'x y&z' }, 'deny');
-    expect(location.href).toBe(`${REDIRECT}?error=access_denied&state=x%20y%26z`);
+    // The state as the authorization request wrote it (form-encoded: x+y%26z), carried through
+    // the consent form.
+    expect(location.href).toBe(`${REDIRECT}?error=access_denied&state=x+y%26z`);
+  });
+
+  it('echoes state as the request wrote it, byte for byte (SPEC §5), with --auto-approve too', async () => {
+    const auto = await startMockServer({ port: 0, autoApprove: 'alice' });
+    try {
+      const query = (raw: string) =>
+        `${auto.url}/webservice/authorize/?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(REDIRECT)}&scope=crm&state=${raw}`;
+      for (const raw of ['a+b~%7E:/?!$()*,;=@', 'plain', '%C3%BC%20x']) {
+        const res = await fetch(query(raw), { redirect: 'manual' });
+        expect(res.status).toBe(302);
+        expect(res.headers.get('location')).toMatch(
+          new RegExp(`\\?state=${raw.replace(/[?()*+$]/g, '\\$&')}&code=`),
+        );
+      }
+      // Text that is not plain query text is echoed by its value, percent-encoded.
+      const odd = await fetch(query("a'b%zz"), { redirect: 'manual' });
+      expect(new URL(odd.headers.get('location')!).searchParams.get('state')).toBe("a'b%zz");
+    } finally {
+      await auto.close();
+    }
   });
 
   it('a scope the user cannot access redirects with error=invalid_scope, state, then the description', async () => {

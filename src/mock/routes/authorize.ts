@@ -1,9 +1,9 @@
 import type { ClientFixture } from '../fixtures/load-fixtures.js';
 import type { MockContext } from '../core/context.js';
-import type { OAuthParams } from './oauth-params.js';
 import type { MockResponse } from '../core/types.js';
 import { renderConsentPage, renderErrorPage } from './consent-page.js';
 import { buildRedirect, redirectUriProblem } from './redirect-uri.js';
+import { decodeComponent, type OAuthParams } from './oauth-params.js';
 import { explain, htmlResponse, redirectResponse } from '../core/responses.js';
 import { scopeList } from './scope-list.js';
 
@@ -13,6 +13,8 @@ interface AuthorizationRequest {
   redirectUri: string;
   scopes: string[];
   state: string;
+  /** `state` as the request wrote it, when it can be echoed as is (see echoable). */
+  rawState?: string;
   challenge?: string;
   challengeMethod?: 'S256' | 'plain';
   /** The request's own parameters, re-sent by the consent form. */
@@ -22,6 +24,19 @@ interface AuthorizationRequest {
 const CARRIED = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state'];
 const PKCE_CARRIED = ['code_challenge', 'code_challenge_method'];
 const CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
+/** What a query value may hold as is (RFC 3986 §3.4, `&` and `#` excepted): safe in a Location. */
+const QUERY_TEXT = /^(?:[A-Za-z0-9\-._~!$'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*$/;
+/** The consent form's hidden field carrying the raw `state` from the GET to the POST. */
+const RAW_STATE = 'raw_state';
+
+/**
+ * SPEC §5: `state` goes back "byte-for-byte as received": its text as the request wrote it (`a+b`
+ * stays `a+b`, not `a%20b`), when that text is plain query text that reads as the same value.
+ */
+function echoable(raw: string | undefined, state: string): string | undefined {
+  if (raw === undefined || !QUERY_TEXT.test(raw)) return undefined;
+  return decodeComponent(raw) === state ? raw : undefined;
+}
 
 function errorPage(error: string, description: string): MockResponse {
   return explain(htmlResponse(400, renderErrorPage(error, description)), {
@@ -36,13 +51,18 @@ function errorRedirect(
   error: string,
   state: string | undefined,
   description?: string,
+  rawState?: string,
 ): MockResponse {
   return redirectResponse(
-    buildRedirect(redirectUri, [
-      ['error', error],
-      ['state', state],
-      ['error_description', description],
-    ]),
+    buildRedirect(
+      redirectUri,
+      [
+        ['error', error],
+        ['state', state],
+        ['error_description', description],
+      ],
+      { state: rawState },
+    ),
     { code: error, reason: description ?? 'the user denied consent' },
   );
 }
@@ -73,8 +93,11 @@ function validate(ctx: MockContext, params: OAuthParams): MockResponse | Authori
 
   // From here on the redirect URI is trusted enough to carry errors back (RFC 6749 §4.1.2.1).
   const state = params.repeated === 'state' ? undefined : v.get('state');
+  // The GET's own text, or on the consent form's POST the one it carried over.
+  const rawState =
+    state === undefined ? undefined : echoable(params.rawState ?? v.get(RAW_STATE), state);
   const fail = (error: string, description: string) =>
-    errorRedirect(redirectUri, error, state, description);
+    errorRedirect(redirectUri, error, state, description, rawState);
   if (params.repeated)
     return fail('invalid_request', `parameter ${params.repeated} is given more than once`);
   const responseType = v.get('response_type');
@@ -90,7 +113,14 @@ function validate(ctx: MockContext, params: OAuthParams): MockResponse | Authori
   if (scopes.length === 0) return fail('invalid_scope', 'scope names no instance');
   if (unknown !== undefined) return fail('invalid_scope', `unknown instance "${unknown}" in scope`);
 
-  const request: AuthorizationRequest = { client, redirectUri, scopes, state, hidden: [] };
+  const request: AuthorizationRequest = {
+    client,
+    redirectUri,
+    scopes,
+    state,
+    ...(rawState === undefined ? {} : { rawState }),
+    hidden: [],
+  };
   const challenge = v.get('code_challenge');
   const method = v.get('code_challenge_method');
   if (challenge === undefined && method !== undefined) {
@@ -113,6 +143,7 @@ function validate(ctx: MockContext, params: OAuthParams): MockResponse | Authori
     const value = v.get(name);
     if (value !== undefined) request.hidden.push([name, value]);
   }
+  if (rawState !== undefined) request.hidden.push([RAW_STATE, rawState]);
   return request;
 }
 
@@ -126,6 +157,7 @@ function approve(ctx: MockContext, request: AuthorizationRequest, userId: string
       'invalid_scope',
       request.state,
       `user ${userId} cannot access instance "${denied}"`,
+      request.rawState,
     );
     return explain(refused, { user: userId });
   }
@@ -139,10 +171,14 @@ function approve(ctx: MockContext, request: AuthorizationRequest, userId: string
       : { challenge: request.challenge, challengeMethod: request.challengeMethod! }),
   });
   return redirectResponse(
-    buildRedirect(request.redirectUri, [
-      ['state', request.state],
-      ['code', code],
-    ]),
+    buildRedirect(
+      request.redirectUri,
+      [
+        ['state', request.state],
+        ['code', code],
+      ],
+      { state: request.rawState },
+    ),
     { user: userId },
   );
 }
@@ -196,7 +232,13 @@ function decide(ctx: MockContext, params: OAuthParams): MockResponse {
   const decision = params.values.get('decision');
   // SPEC §5: exactly `<redirect_uri>?error=access_denied&state=<state>`.
   if (decision === 'deny') {
-    const denied = errorRedirect(request.redirectUri, 'access_denied', request.state);
+    const denied = errorRedirect(
+      request.redirectUri,
+      'access_denied',
+      request.state,
+      undefined,
+      request.rawState,
+    );
     // The form's user select, when it was sent: who denied (SPEC §8, the user where it applies).
     const user = params.values.get('user');
     return user !== undefined && ctx.fixtures.users.has(user) ? explain(denied, { user }) : denied;

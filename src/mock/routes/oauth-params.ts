@@ -7,6 +7,8 @@ export interface OAuthParams {
   malformed: string | undefined;
   /** Whether a form body carried parameters (the RFC 6749 way, not SERVICE.md's query string). */
   fromBody: boolean;
+  /** `state` as it was written in the query string, still percent-encoded (SPEC §5: echoed byte for byte). */
+  rawState?: string;
 }
 
 /** A lone `%` stays literal, as in URLSearchParams. */
@@ -27,7 +29,7 @@ function isUtf8Encoded(raw: string): boolean {
  * One component of a form-encoded pair, decoded as URLSearchParams decodes it, or undefined when
  * its percent-encoding is not valid UTF-8 (where URLSearchParams would put U+FFFD instead).
  */
-function decodeComponent(raw: string): string | undefined {
+export function decodeComponent(raw: string): string | undefined {
   const spaced = raw.includes('+') ? raw.replaceAll('+', ' ') : raw;
   if (!spaced.includes('%')) return spaced;
   try {
@@ -47,7 +49,8 @@ export function parseOAuthParams(query: string, body: string, contentType: strin
   let repeated: string | undefined;
   let malformed: string | undefined;
   let fromBody = false;
-  const add = (source: string) => {
+  let rawState: string | undefined;
+  const add = (source: string, isQuery: boolean) => {
     if (source === '') return 0;
     let count = 0;
     for (const pair of source.split('&')) {
@@ -75,13 +78,16 @@ export function parseOAuthParams(query: string, body: string, contentType: strin
       }
       if (value === '') continue;
       if (values.has(name)) repeated ??= name;
-      else values.set(name, value);
+      else {
+        values.set(name, value);
+        if (isQuery && name === 'state') rawState = rawValue;
+      }
     }
     return count;
   };
-  add(query);
-  if (body !== '' && isFormType(contentType)) fromBody = add(body) > 0;
-  return { values, repeated, malformed, fromBody };
+  add(query, true);
+  if (body !== '' && isFormType(contentType)) fromBody = add(body, false) > 0;
+  return { values, repeated, malformed, fromBody, ...(rawState === undefined ? {} : { rawState }) };
 }
 
 /** Whether a Content-Type names a form body. */

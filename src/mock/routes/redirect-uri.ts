@@ -35,13 +35,18 @@ export function redirectUriProblem(value: string): string | undefined {
 /**
  * `<redirect_uri>?state=<state>&code=<code>` (SERVICE.md 4.1); keeps any query of redirect_uri.
  * The base is the URL's serialization (`new URL().href`: ASCII only, so always a valid Location);
- * each value is percent-encoded. `redirectUri` must have passed redirectUriProblem().
+ * each value is percent-encoded, unless `encoded` gives its text as the request wrote it (`state`,
+ * echoed byte for byte). `redirectUri` must have passed redirectUriProblem().
  */
-export function buildRedirect(redirectUri: string, params: [string, string | undefined][]): string {
+export function buildRedirect(
+  redirectUri: string,
+  params: [string, string | undefined][],
+  encoded: Partial<Record<string, string>> = {},
+): string {
   const base = new URL(redirectUri).href;
   const pairs = params
     .filter((p): p is [string, string] => p[1] !== undefined)
-    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .map(([k, v]) => `${k}=${encoded[k] ?? encodeURIComponent(v)}`)
     .join('&');
   if (pairs === '') return base;
   const q = base.indexOf('?');
