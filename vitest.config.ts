@@ -29,8 +29,9 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 3,
     // A worker runs file after file with the modules it has loaded: a fresh process per file cost
-    // ~0.3 s of CPU each (105 files: 113 → 85 s of CPU, 65 → 52 s of wall time). Tests leave no
-    // state behind them (the source keeps none a test can see but the keyring's, OWN_PROCESS).
+    // ~0.3 s of CPU each (105 files: 113 → 75 s of CPU, 65 → 46 s of wall time). The source keeps
+    // no state a test can see but the keyring's (OWN_PROCESS); a helper's once-per-file hooks go in
+    // test/helpers/per-file.ts, since a module's top level now runs once per worker.
     isolate: false,
     setupFiles: ['test/helpers/per-file.ts'],
     globalSetup: ['test/helpers/leftovers.ts'],
