@@ -45,7 +45,14 @@ export class SecretValues {
   add(value: string | undefined): void {
     if (value === undefined || value.length < MIN_LENGTH) return;
     this.values.add(value);
-    const encoded = encodeURIComponent(value);
+    let encoded: string;
+    try {
+      encoded = encodeURIComponent(value);
+    } catch {
+      // A lone surrogate has no URL form: the value itself is kept, and the secrets after it
+      // still are (addJson would otherwise stop at this one).
+      return;
+    }
     if (encoded !== value) {
       this.values.add(encoded);
       this.values.add(encoded.replace(/%20/g, '+'));
