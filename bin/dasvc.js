@@ -4,10 +4,13 @@
 // The executable (SPEC §1), CommonJS (bin/package.json): `--version` is answered here without
 // starting the ES module loader at all (target: within 1.1× `node -e 0`). Everything else runs the
 // CLI bundle (dist/bin/, built by scripts/build-bin.mjs: a small entry whose chunks load as
-// commands need them, and rpc.cjs and mock.cjs for `dasvc rpc` and `dasvc mock`), or tsc's output when the bundle is not built.
+// commands need them, and rpc.cjs and mock.cjs for `dasvc rpc` and `dasvc mock`), or tsc's
+// output when the bundle is not built.
 const argv = process.argv;
 const fs = process.getBuiltinModule('node:fs');
-if (argv.length === 3 && argv[2] === '--version') {
+const isVersion = argv.length === 3 && argv[2] === '--version';
+const bundle = isVersion ? undefined : bundleFor(argv);
+if (isVersion) {
   const pkg = JSON.parse(fs.readFileSync(`${__dirname}/../package.json`, 'utf8'));
   // fs.writeSync, not process.stdout: creating that stream costs ~10 ms of start-up. A closed
   // pipe (`dasvc --version | true`) ends quietly with exit 0, as in src/cli/closed-pipe.ts.
@@ -16,12 +19,12 @@ if (argv.length === 3 && argv[2] === '--version') {
   } catch (error) {
     if (error.code !== 'EPIPE') throw error;
   }
-} else if (bundleFor(argv)) {
+} else if (bundle) {
   // `dasvc rpc` and `dasvc mock` have one-file CommonJS bundles of their own (issue 15.1), loaded
   // synchronously; each checks the command with the CLI's own parser and hands anything else to
   // the full bundle, so a cheap guess is enough here.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous on purpose
-  require(bundleFor(argv))
+  require(bundle)
     .run(argv)
     .then((code) => {
       process.exitCode = code;

@@ -6,8 +6,9 @@ import { openClient, type CliDeps } from '../../context.js';
 import type { LogoutOptions } from './command.js';
 
 /**
- * `dasvc logout` (SPEC §3): revoke the refresh token, then the access token (best effort; each failure
- * is said), then forget both locally. Idempotent: logging out twice is not an error.
+ * `dasvc logout` (SPEC §3): revoke the access token, then the refresh token (Client.logout), then
+ * forget both locally. A revocation that fails keeps the tokens and is the command's error, with
+ * the `--forget` hint; `--forget` forgets them anyway. Idempotent: logging out twice is no error.
  */
 export async function run(options: LogoutOptions, deps: CliDeps): Promise<void> {
   const client = openClient(options, deps);
