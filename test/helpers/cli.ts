@@ -32,14 +32,9 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-/** Everything any CLI run printed, and every secret seen, for the end-of-file leak scan. */
-export const transcript: {
-  args: string[];
-  stdout: string;
-  stderr: string;
-  allowSecrets: boolean;
-}[] = [];
-export const secrets = new Set<string>(['demo-secret', 'other-secret']);
+// Everything the file's CLI runs printed, and every secret seen, for the end-of-file leak scan.
+import { secrets, transcript } from './leak-state.js';
+export { secrets, transcript };
 
 /** A fresh, empty config dir for one test (conf habit: each store its own temp dir). */
 export function freshConfigDir(): string {

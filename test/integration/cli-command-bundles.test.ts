@@ -123,25 +123,27 @@ describe('the mock bundle', () => {
 
   it('serves dasvc mock alone, its later parts too: the handler, fixtures, the proxy (undici)', async () => {
     const upstream = await spawnMock(['--quiet'], { env: TRACE });
-    const proxy = await spawnMock(['--quiet', '--proxy', upstream.url], { env: TRACE });
+    let proxy: Awaited<ReturnType<typeof spawnMock>> | undefined;
     try {
+      proxy = await spawnMock(['--quiet', '--proxy', upstream.url], { env: TRACE });
+      const { url } = proxy;
       const call = (token: string) =>
-        fetch(`${proxy.url}/webservice/json/crm`, {
+        fetch(`${url}/webservice/json/crm`, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}` },
           body: '{"jsonrpc":"2.0","method":"contacts.list","id":1}',
         });
       // A token minted at the proxy's own control API: the upstream does not know it.
-      const minted = await mintTokens(proxy.url, 'alice', 'crm');
+      const minted = await mintTokens(url, 'alice', 'crm');
       expect((await call(minted.access_token)).status).toBe(401);
       const through = await call((await mintTokens(upstream.url, 'alice', 'crm')).access_token);
       expect(through.status).toBe(200);
       expect(await through.json()).toMatchObject({ jsonrpc: '2.0', id: 1 });
     } finally {
-      await proxy.stop();
+      await proxy?.stop();
       await upstream.stop();
     }
-    for (const mock of [upstream, proxy]) {
+    for (const mock of [upstream, proxy!]) {
       expect(bundlesLoaded(mock.stderr())).toEqual(['dist/bin/mock.cjs']);
       expect(mock.stderr()).not.toMatch(/not in the mock bundle/);
     }

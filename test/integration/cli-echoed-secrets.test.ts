@@ -98,6 +98,8 @@ describe('a service that echoes what it was sent', () => {
       env: { DASVC_BASE_URL: base, DASVC_CLIENT_ID: 'demo-client', DASVC_CLIENT_SECRET: SECRET },
     });
     expect(r.code).toBe(1);
+    // The refusal was received and reported: the mask has something to work on.
+    expect(r.stderr).toContain('503');
     expectNoSecret(r.stdout + r.stderr);
   });
 });

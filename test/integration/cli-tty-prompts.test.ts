@@ -109,5 +109,12 @@ describe.skipIf(!existsSync(SCRIPT) && !process.env.CI)('summaries on a terminal
     const revoked = await revoke.exited;
     expect(revoked.code, revoked.screen).toBe(0);
     expect(revoked.screen).not.toContain('demo-secret');
+    // It was revoked at the service: the API refuses it now.
+    const after = await fetch(`${mock.url}/webservice/json/crm`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: '{"jsonrpc":"2.0","method":"contacts.list","id":1}',
+    });
+    expect(after.status).toBe(401);
   });
 });

@@ -24,7 +24,13 @@ describe('startMockServer, createMockApp and createMockHandlers with bad options
     ],
     [{ port: 0, codeTtl: true }, /--code-ttl \(option codeTtl\) must be a duration/],
   ])('startMockServer(%j) rejects with a usage error naming it', async (options, message) => {
-    await expect(startMockServer(options as never)).rejects.toEqual(usage(message));
+    const starting = startMockServer(options as never);
+    // A server that wrongly started is closed all the same.
+    starting.then(
+      (s) => s.close(),
+      () => undefined,
+    );
+    await expect(starting).rejects.toEqual(usage(message));
     expect(existsSync('abc')).toBe(false);
   });
 
@@ -33,11 +39,16 @@ describe('startMockServer, createMockApp and createMockHandlers with bad options
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as { port: number };
     try {
-      await expect(startMockServer({ port })).rejects.toEqual(
+      const starting = startMockServer({ port });
+      starting.then(
+        (s) => s.close(),
+        () => undefined,
+      );
+      await expect(starting).rejects.toEqual(
         usage(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: EADDRINUSE`)),
       );
     } finally {
-      taken.close();
+      await new Promise((resolve) => taken.close(resolve));
     }
   });
 

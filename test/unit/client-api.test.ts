@@ -129,9 +129,14 @@ describe('programmatic client login without a tell callback', () => {
       const url = /https?:\/\/\S+\/webservice\/authorize\/\?\S+/.exec(message)?.[0];
       if (url) approved ??= approve(url);
     };
-    // A browser that starts and does nothing: had it been started, the client would have said
-    // "Waiting for the browser…" (on its spawn, long before the approval's round trips end).
-    const client = dasvc({ ...settings(), env: browserEnv('none'), store: 'memory', tell });
+    // A browser command that cannot start: had the client tried it, it would have said "Could not
+    // open a browser" on the spawn's error, a tick later, long before the approval's round trips end.
+    const client = dasvc({
+      ...settings(),
+      env: { DASVC_BROWSER: '/nonexistent/dasvc-test-browser' },
+      store: 'memory',
+      tell,
+    });
     const { tokens } = await client.login({ openBrowser: false, timeoutMs: 20_000 });
     expect(approved).toBeDefined();
     expect(tokens.accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
