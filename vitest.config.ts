@@ -1,13 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Tests whose figure is a rate under random timing (kill -9 at random moments of a refresh): they
- * run after the rest, alone, so that another test file's CPU does not widen the window they
- * measure (two workers on two cores lost 3 of 40 where a quiet machine loses 0.5).
- */
-const ALONE = ['test/integration/cli-refresh-kill.test.ts'];
-
-/**
  * Files that load the native keyring binding in the test process: libdbus reads the session bus
  * address once per process, so each needs a process of its own (vitest's isolation).
  */
@@ -41,8 +34,7 @@ export default defineConfig({
         test: {
           name: 'suite',
           include: ['test/**/*.test.ts'],
-          exclude: [...ALONE, ...OWN_PROCESS],
-          sequence: { groupOrder: 0 },
+          exclude: OWN_PROCESS,
         },
       },
       {
@@ -51,10 +43,8 @@ export default defineConfig({
           name: 'own-process',
           include: OWN_PROCESS,
           isolate: true,
-          sequence: { groupOrder: 0 },
         },
       },
-      { extends: true, test: { name: 'alone', include: ALONE, sequence: { groupOrder: 1 } } },
     ],
   },
 });

@@ -151,6 +151,36 @@ describe('createSchemaCompiler (ajv, full JSON Schema)', () => {
   it('refuses an invalid schema with the validator message', async () => {
     const { compile } = await createSchemaCompiler();
     expect(() => compile({ type: 'integr' })).toThrow(/schema is invalid/);
+    // Refused again: a failed compile is not remembered as a validator.
+    expect(() => compile({ type: 'integr' })).toThrow(/schema is invalid/);
+  });
+  it('shares compiled schemas between mocks, never between different components or ids', async () => {
+    // The process-wide cache is keyed by the schema's text and its document's components: the
+    // same `$ref` text in two documents is two validators.
+    const ref = { properties: { id: { $ref: '#/components/schemas/Id' } } };
+    const doc = (minimum: number) => ({
+      components: { schemas: { Id: { type: 'integer', minimum } } },
+    });
+    const a = (await createSchemaCompiler()).compile(ref, doc(2));
+    const b = (await createSchemaCompiler()).compile(ref, doc(5));
+    const again = (await createSchemaCompiler()).compile(structuredClone(ref), doc(2));
+    expect([a({ id: 3 }, 'p'), b({ id: 3 }, 'p'), again({ id: 3 }, 'p')]).toEqual([
+      undefined,
+      'p/id must be >= 5',
+      undefined,
+    ]);
+    // One `$id` with two meanings (two fixture folders in one process): each keeps its own.
+    const first = (await createSchemaCompiler()).compile({ $id: 'urn:dasvc:test', type: 'string' });
+    const second = (await createSchemaCompiler()).compile({
+      $id: 'urn:dasvc:test',
+      type: 'integer',
+    });
+    expect([first('a', 'x'), first(1, 'x'), second(1, 'x'), second('a', 'x')]).toEqual([
+      undefined,
+      'x must be string',
+      undefined,
+      'x must be integer',
+    ]);
   });
 });
 
