@@ -6,9 +6,7 @@ import { defineConfig } from 'vitest/config';
  */
 const OWN_PROCESS = [
   'test/integration/keychain-fallback.test.ts',
-  'test/integration/keychain-silent.test.ts',
   'test/integration/keychain-store.test.ts',
-  'test/integration/library-keychain.test.ts',
 ];
 
 export default defineConfig({

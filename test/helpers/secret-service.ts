@@ -51,6 +51,8 @@ export interface SecretService {
   dbusSend(args: string[]): Promise<{ code: number; stdout: string }>;
   /** SIGSTOP the daemon: the service name stays owned and nothing ever answers. */
   freeze(): void;
+  /** SIGCONT: the daemon answers again (what it was asked while frozen it answers late). */
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -116,6 +118,10 @@ export async function startSecretService(): Promise<SecretService> {
     freeze() {
       process.kill(pid, 'SIGSTOP');
       frozen = true;
+    },
+    thaw() {
+      process.kill(pid, 'SIGCONT');
+      frozen = false;
     },
     async stop() {
       // A stopped daemon cannot leave with the bus: it goes first.

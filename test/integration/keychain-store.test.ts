@@ -1,12 +1,19 @@
 // The OS credential-store backend (SPEC §9) against a real Secret Service: gnome-keyring on a
-// private D-Bus session, with `secret-tool` confirming what dasvc wrote and deleted, and a keyring
-// that is locked. (A store that never answers: keychain-silent.test.ts, its own process, since
-// libdbus reads the session address once per process.)
+// private D-Bus session, with `secret-tool` confirming what dasvc wrote and deleted; the
+// programmatic client (SPEC §1) logging in, calling, refreshing and logging out through it in this
+// process; a store that stops answering; and a keyring that is locked. One file, in a process of
+// its own (vitest.config.ts): libdbus reads the session address once per process, so every test
+// here shares one session, in this order: the store stops answering (and answers again), then the
+// keyring is locked for good.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
+import { dasvc } from '../../src/index.js';
+import { createMockApp } from '../../src/mock/index.js';
 import { Keychain, KeychainUnavailable } from '../../src/store/keychain.js';
 import type { StoredTokens } from '../../src/store/profile-store.js';
+import { appTransport, approvingBrowser } from '../helpers/in-process.js';
 import {
   secretServiceTestsRun,
   useSecretService,
@@ -18,6 +25,16 @@ const tokens: StoredTokens = {
   refreshToken: 'refresh-token-kept-in-the-keyring-0001',
   expiresAt: 1_900_000_000_000,
   obtainedAt: 1_800_000_000_000,
+};
+
+const app = createMockApp({ autoApprove: 'alice', log: () => undefined });
+afterAll(() => app.close());
+
+const LOGIN = {
+  baseUrl: 'http://das.test',
+  clientId: 'demo-client',
+  clientSecret: 'demo-secret',
+  scope: 'crm',
 };
 
 /** The stored text of an entry, as secret-tool reads it ('' and code 1 when there is none). */
@@ -105,6 +122,68 @@ describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service
     expect(await keychain.delete('broken')).toBe(true);
     expect(await keychain.delete('wrong')).toBe(true);
     expect(await keychain.delete('fine')).toBe(true);
+  });
+
+  it('logs in, calls, refreshes and logs out through the store; no secret in the file', async () => {
+    const configDir = join(context.work, 'library');
+    const options = { env: { DASVC_CONFIG_DIR: configDir }, send: appTransport(app) };
+    const file = join(configDir, 'config.json');
+    const entry = async () => {
+      const found = await context.service.secretTool([
+        'lookup',
+        'service',
+        `dasvc:${file}`,
+        'username',
+        'default',
+      ]);
+      return found.code === 0
+        ? (JSON.parse(found.stdout) as {
+            clientSecret?: string;
+            tokens?: { accessToken: string; refreshToken: string };
+          })
+        : undefined;
+    };
+
+    const client = dasvc({ ...LOGIN, ...options });
+    await client.login({ openBrowser: approvingBrowser(app) });
+    const stored = await entry();
+    expect(stored).toMatchObject({ clientSecret: 'demo-secret', tokens: expect.any(Object) });
+    const text = readFileSync(file, 'utf8');
+    for (const secret of ['demo-secret', stored!.tokens!.accessToken, stored!.tokens!.refreshToken])
+      expect(text).not.toContain(secret);
+    expect(JSON.parse(text).profiles.default.secrets).toBe('keychain');
+    expect(await client.status()).toMatchObject({ loggedIn: true, storage: 'keychain' });
+    expect(await client.accessToken()).toBe(stored!.tokens!.accessToken);
+
+    // Another client object (another part of the app, another process) reads the same pair.
+    const other = dasvc(options);
+    expect(await other.rpc('crm', 'contacts.list')).toHaveLength(2);
+    await other.refresh();
+    const rotated = await entry();
+    expect(rotated!.tokens!.refreshToken).not.toBe(stored!.tokens!.refreshToken);
+    expect(await client.accessToken()).toBe(rotated!.tokens!.accessToken);
+
+    await client.logout();
+    expect(await entry()).toEqual({ clientSecret: 'demo-secret' });
+    expect(await other.status()).toMatchObject({ loggedIn: false, storage: 'keychain' });
+  });
+
+  it('is given up after the timeout, once, and later calls do not wait again', async () => {
+    // A short timeout stands in for the 3 s one: the same code path, without the wait.
+    const keychain = new Keychain(join(context.work, 'config.json'), 300);
+    expect(await keychain.get('default')).toBeUndefined();
+    context.service.freeze();
+    const error = await keychain
+      .set('default', { clientSecret: 'never-stored' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(KeychainUnavailable);
+    expect((error as KeychainUnavailable).reason).toBe('no answer within 0.3 s');
+    await expect(keychain.get('default')).rejects.toBe(error);
+    context.service.thaw();
+    // Answering again, to a new Keychain (a new process, for the CLI): the next test needs it.
+    // (The daemon does act on the set it got while frozen, late: another profile is asked.)
+    const again = new Keychain(join(context.work, 'config.json'));
+    expect(await again.get('asked-after-the-thaw')).toBeUndefined();
   });
 
   it('is unavailable while the keyring is locked', async () => {
