@@ -307,7 +307,7 @@ export { client, memory, storage, handler, server, handlers, isError, tokens };
     // skipLibCheck only under bundler: node16 checks every shipped declaration in full once, ours
     // and our dependencies' (TypeScript's own lib files excepted: ~1.5 s of CPU that checks no
     // declaration of ours).
-    const check = (name: string, module: string, moduleResolution: string) => {
+    const configure = (name: string, module: string, moduleResolution: string) =>
       writeFileSync(
         join(project, name),
         JSON.stringify({
@@ -325,13 +325,16 @@ export { client, memory, storage, handler, server, handlers, isError, tokens };
           files: ['typed.ts'],
         }),
       );
-      return run(process.execPath, [tsc, '-p', name]);
-    };
-    const [node16, bundler] = await Promise.all([
-      check('tsconfig.node16.json', 'Node16', 'Node16'),
-      check('tsconfig.bundler.json', 'ESNext', 'Bundler'),
+    configure('tsconfig.node16.json', 'Node16', 'Node16');
+    configure('tsconfig.bundler.json', 'ESNext', 'Bundler');
+    // Both in one tsc (build mode checks each project in turn): ~1.3 s of CPU less than two
+    // processes, which each load TypeScript and parse the same declarations.
+    const both = await run(process.execPath, [
+      tsc,
+      '-b',
+      'tsconfig.node16.json',
+      'tsconfig.bundler.json',
     ]);
-    expect(node16.code, node16.stdout).toBe(0);
-    expect(bundler.code, bundler.stdout).toBe(0);
+    expect(both.code, both.stdout).toBe(0);
   });
 });
