@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer } from '../../src/mock/index.js';
+import { CHROMIUM_PATH as chromium, useSharedChromium } from '../helpers/chromium-server.js';
 import { loginArgs, ROOT as root, runCli } from '../helpers/cli.js';
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = existsSync(chromium);
 
 // In CI the browser test must run: a missing Chromium is a failure there, a loud skip elsewhere.
@@ -28,9 +28,9 @@ async function browserFinished(logFile: string): Promise<string> {
 describe.skipIf(!haveChromium && !process.env.CI)('login in a real headless Chromium', () => {
   let mock: { url: string; close(): Promise<void> };
   let work: string;
+  const browser = useSharedChromium();
 
   beforeAll(async () => {
-    expect(existsSync(chromium), `${chromium} is required in CI`).toBe(true);
     mock = await startMockServer({ port: 0 });
     work = mkdtempSync(join(tmpdir(), 'dasvc-e2e-'));
   });
@@ -52,7 +52,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('login in a real headless Chro
 
   const dasvc = (args: string[], e: Record<string, string>) =>
     runCli(args, join(work, `config-${e.E2E_DECISION}`), {
-      env: { ...e, CHROMIUM_PATH: chromium },
+      env: { ...e, CHROMIUM_PATH: chromium, E2E_BROWSER_WS: browser.wsEndpoint },
       timeoutMs: 60_000,
     });
 

@@ -1,13 +1,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium as playwright } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer } from '../../src/mock/index.js';
 import { browserEnv, ROOT, runCli } from '../helpers/cli.js';
 import { checkArgs } from '../helpers/check-mock.js';
-
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { CHROMIUM_PATH as chromium, useSharedChromium } from '../helpers/chromium-server.js';
 const haveChromium = existsSync(chromium);
 
 /** One testcase of a JUnit file, as Chromium's XML parser reads it. */
@@ -18,12 +17,10 @@ interface ParsedCase {
 }
 
 /** Parses XML in Chromium (DOMParser, application/xml): a parse error is reported, not repaired. */
-async function parseJunit(xml: string): Promise<{ error: string | null; cases: ParsedCase[] }> {
-  const browser = await playwright.launch({
-    executablePath: chromium,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+async function parseJunit(
+  browser: Browser,
+  xml: string,
+): Promise<{ error: string | null; cases: ParsedCase[] }> {
   try {
     const page = await browser.newPage();
     return await page.evaluate((text) => {
@@ -43,8 +40,8 @@ async function parseJunit(xml: string): Promise<{ error: string | null; cases: P
 
 describe.skipIf(!haveChromium && !process.env.CI)('dasvc check with a real Chromium', () => {
   let work: string;
+  const shared = useSharedChromium();
   beforeAll(() => {
-    expect(existsSync(chromium), `${chromium} is required in CI`).toBe(true);
     work = mkdtempSync(join(tmpdir(), 'dasvc-e2e-check-'));
   });
   afterAll(() => {
@@ -67,7 +64,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('dasvc check with a real Chrom
     } finally {
       await mock.close();
     }
-    const parsed = await parseJunit(readFileSync(file, 'utf8'));
+    const parsed = await parseJunit(await shared.connect(), readFileSync(file, 'utf8'));
     expect(parsed.error).toBeNull();
     expect(parsed.cases).toHaveLength(25);
     const byName = new Map(parsed.cases.map((c) => [c.name, c]));
@@ -96,6 +93,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('dasvc check with a real Chrom
           env: {
             DASVC_BROWSER: join(ROOT, 'test/helpers/chromium-browser.mjs'),
             CHROMIUM_PATH: chromium,
+            E2E_BROWSER_WS: shared.wsEndpoint,
             E2E_USER: 'alice',
             E2E_LOG: log,
           },

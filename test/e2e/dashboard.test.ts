@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH as executable } from '../helpers/chromium-server.js';
 import { ROOT as root } from '../helpers/cli.js';
 import { exchange, getCode, mint, rpc, tokenWorks } from '../helpers/mock-client.js';
 
 // SPEC §8: the dashboard in a real headless Chromium: live journal, reasons, Revoke by mouse and
 // by keyboard, Advance, faults, Reset, and user input shown as text.
 
-const executable = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = existsSync(executable);
 if (!haveChromium && !process.env.CI) {
   console.warn(`\n*** SKIPPING the dashboard browser test: ${executable} is missing.\n`);
@@ -32,7 +32,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('dashboard in a real Chromium'
     browser = await chromium.launch({
       executablePath: executable,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      args: CHROMIUM_FLAGS,
     });
     page = await browser.newPage({ viewport: { width: 1440, height: 860 }, colorScheme: 'light' });
     // A failed wait says which one, before the test's own timeout.

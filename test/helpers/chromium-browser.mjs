@@ -6,6 +6,8 @@
 //   E2E_DECISION  approve | deny (default approve)
 //   E2E_SHOTS     folder to save consent.png and callback.png into (optional)
 //   E2E_LOG       file to append what happened to (optional; the CLI ignores our stdio)
+//   E2E_BROWSER_WS  a running Chromium to use (test/helpers/chromium-server.ts), in a context of
+//                 its own; without it, one is started for this login
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -21,11 +23,15 @@ if (!url) {
   process.exit(2);
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-});
+const shared = process.env.E2E_BROWSER_WS;
+// close() on a connected browser ends this login's context and the connection, not the browser.
+const browser = shared
+  ? await chromium.connect(shared)
+  : await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
 try {
   const page = await browser.newPage({ viewport: { width: 820, height: 420 } });
   await page.goto(url);
