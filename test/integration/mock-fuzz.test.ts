@@ -1,3 +1,4 @@
+import { request, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { MockServer } from '../../src/mock/index.js';
 import {
@@ -246,18 +247,20 @@ it(`${COUNT} malformed requests: no 5xx, every answer well-formed, state intact`
       if (type) headers['content-type'] = type;
       if (rnd() < 0.1) headers['x-junk'] = junk(100).replace(/[^\x20-\x7e]/g, '');
       const payload = method === 'GET' ? undefined : body();
-      const res = await fetch(`${mock.url}${path}${q ? `?${q}` : ''}`, {
-        method,
+      // undici's request, not fetch: no Request/Response objects (a third of the CPU of 3,000
+      // calls), redirects never followed, and the answer's headers as sent.
+      const res = await request(`${mock.url}${path}${q ? `?${q}` : ''}`, {
+        method: method as Dispatcher.HttpMethod,
         headers,
-        redirect: 'manual',
         ...(payload === undefined ? {} : { body: payload }),
       });
-      const text = await res.text();
-      const describe = `#${n} ${method} ${path}?${q.slice(0, 80)} → ${res.status}`;
-      if (res.status >= 500) failures.push(`${describe}: ${text.slice(0, 200)}`);
-      const type2 = res.headers.get('content-type') ?? '';
-      if (res.status === 204 || res.status === 302) {
-        if (text !== '') failures.push(`${describe}: body on ${res.status}`);
+      const text = await res.body.text();
+      const status = res.statusCode;
+      const describe = `#${n} ${method} ${path}?${q.slice(0, 80)} → ${status}`;
+      if (status >= 500) failures.push(`${describe}: ${text.slice(0, 200)}`);
+      const type2 = String(res.headers['content-type'] ?? '');
+      if (status === 204 || status === 302) {
+        if (text !== '') failures.push(`${describe}: body on ${status}`);
       } else if (type2.startsWith('text/html')) {
         if (!text.startsWith('<!doctype html>')) failures.push(`${describe}: broken HTML`);
       } else {
