@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { binaryString } from '../helpers/binary-string.js';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseOAuthParams } from '../../src/mock/routes/oauth-params.js';
@@ -119,8 +120,8 @@ describe('secrets and PKCE: one hash per check, still exact', () => {
     }
     fc.assert(
       fc.property(
-        fc.string({ unit: 'binary', maxLength: 90 }),
-        fc.string({ unit: 'binary', maxLength: 90 }),
+        binaryString({ maxLength: 90 }),
+        binaryString({ maxLength: 90 }),
         (stored, other) => {
           const owner = {};
           return (

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { binaryString } from '../helpers/binary-string.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuthError, DasvcError, UsageError } from '../../src/errors.js';
 import { parseCallback, parsePastedRedirect } from '../../src/oauth/callback.js';
@@ -33,7 +34,7 @@ function answersOrThrows<T>(fn: () => T, kind: abstract new (...args: never[]) =
   }
 }
 
-const text = fc.string({ unit: 'binary', maxLength: 60 });
+const text = binaryString({ maxLength: 60 });
 const noFiles = {
   readFile: (path: string): string => {
     throw new Error(`ENOENT: ${path}`);
@@ -69,9 +70,7 @@ describe('params items (dasvc rpc, SPEC §3)', () => {
       fc.tuple(
         key,
         fc.oneof(
-          fc
-            .string({ unit: 'binary', maxLength: 30 })
-            .map((v) => ({ typed: false, v: v as unknown })),
+          binaryString({ maxLength: 30 }).map((v) => ({ typed: false, v: v as unknown })),
           fc.jsonValue({ maxDepth: 2 }).map((v) => ({ typed: true, v })),
         ),
       ),
@@ -113,8 +112,8 @@ describe('pasted redirect URLs and callback queries (SPEC §3 login)', () => {
   it('the code and state of a redirect come back byte for byte, pasted or caught', () => {
     fc.assert(
       fc.property(
-        fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }),
-        fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }),
+        binaryString({ minLength: 1, maxLength: 40 }),
+        binaryString({ minLength: 1, maxLength: 40 }),
         fc.integer({ min: 1, max: 65535 }),
         (code, state, port) => {
           const url = `http://127.0.0.1:${port}/callback?${new URLSearchParams({ state, code })}`;

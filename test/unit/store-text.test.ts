@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { binaryString } from '../helpers/binary-string.js';
 import { describe, expect, it } from 'vitest';
 import type { StoreData, StoredTokens } from '../../src/store/profile-store.js';
 import { storeText, tokensTemplate } from '../../src/store/store-text.js';
@@ -10,8 +11,8 @@ import { storeText, tokensTemplate } from '../../src/store/store-text.js';
 const RUNS = { numRuns: 300, interruptAfterTimeLimit: 1500 };
 
 const tokens: fc.Arbitrary<StoredTokens> = fc.record({
-  accessToken: fc.option(fc.string({ unit: 'binary' }), { nil: null }),
-  refreshToken: fc.option(fc.string({ unit: 'binary' }), { nil: null }),
+  accessToken: fc.option(binaryString(), { nil: null }),
+  refreshToken: fc.option(binaryString(), { nil: null }),
   expiresAt: fc.option(fc.nat(), { nil: null }),
   obtainedAt: fc.nat(),
 });
