@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer } from '../../src/mock/index.js';
 import { CHROMIUM_PATH as chromium, useSharedChromium } from '../helpers/chromium-server.js';
-import { loginArgs, ROOT as root, runCli } from '../helpers/cli.js';
+import { CHROMIUM_BROWSER, loginArgs, ROOT as root, runCli } from '../helpers/cli.js';
 
 const haveChromium = existsSync(chromium);
 
@@ -42,7 +42,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('login in a real headless Chro
 
   function env(decision: 'approve' | 'deny', shots?: string): Record<string, string> {
     return {
-      DASVC_BROWSER: join(root, 'test/helpers/chromium-browser.mjs'),
+      DASVC_BROWSER: CHROMIUM_BROWSER,
       E2E_USER: 'alice',
       E2E_DECISION: decision,
       E2E_LOG: join(work, `${decision}.log`),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer } from '../../src/mock/index.js';
-import { browserEnv, ROOT, runCli } from '../helpers/cli.js';
+import { browserEnv, CHROMIUM_BROWSER, runCli } from '../helpers/cli.js';
 import { checkArgs } from '../helpers/check-mock.js';
 import { CHROMIUM_PATH as chromium, useSharedChromium } from '../helpers/chromium-server.js';
 const haveChromium = existsSync(chromium);
@@ -91,7 +91,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('dasvc check with a real Chrom
         join(work, 'browser'),
         {
           env: {
-            DASVC_BROWSER: join(ROOT, 'test/helpers/chromium-browser.mjs'),
+            DASVC_BROWSER: CHROMIUM_BROWSER,
             CHROMIUM_PATH: chromium,
             E2E_BROWSER_WS: shared.wsEndpoint,
             E2E_USER: 'alice',

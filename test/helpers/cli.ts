@@ -10,11 +10,19 @@ import { standIn } from './cli-browser.mjs';
 import { startMockForFile, type FileMock } from './mock-client.js';
 import { scratchDir } from './scratch.js';
 
+/** chromium-browser.mjs's `drive`, loaded on first use (playwright-core is not light). */
+async function driveChromium(url: string, env: Record<string, string | undefined>): Promise<void> {
+  const { drive } = await import('./chromium-browser.mjs');
+  await drive(url, env);
+}
+
 /** Repository root and the built CLI (tests run what users run: `node bin/dasvc.js`). */
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin/dasvc.js');
 export const STANDIN_BROWSER = join(ROOT, 'test/helpers/cli-browser.mjs');
 const STANDIN_COMMAND = `${process.execPath} ${STANDIN_BROWSER}`;
+/** The real browser of the e2e tests (DASVC_BROWSER): Chromium driven by playwright-core. */
+export const CHROMIUM_BROWSER = join(ROOT, 'test/helpers/chromium-browser.mjs');
 
 export interface CliResult {
   code: number | null;
@@ -109,15 +117,26 @@ export async function runCli(
   if (options.input !== undefined) stdin.end(options.input);
   else if (!options.inputWhen) stdin.end();
   const env = cliEnv(configDir, options.env);
+  // Chromium pages still open when the CLI is done (it does not wait for its browser): the run
+  // ends with them, so that nothing of a test outlives it.
+  const browsers: Promise<void>[] = [];
   const io = {
     env,
     stdin,
     signal: interrupt.signal,
-    // The stand-in browser runs here rather than as a process of its own (as a browser does, on its
-    // own: the CLI does not wait for it). Any other browser command is spawned as usual.
+    // The stand-in browser and the Chromium driver run here rather than as processes of their own
+    // (as a browser does, on its own: the CLI does not wait for it). Any other browser command is
+    // spawned as usual; spawned CLI runs (runCliProcess) spawn these two as well.
     ...(env.BROWSER === STANDIN_COMMAND && !env.DASVC_BROWSER
       ? { openBrowser: (url: string) => (void standIn(url, env), Promise.resolve()) }
-      : {}),
+      : env.DASVC_BROWSER === CHROMIUM_BROWSER
+        ? {
+            openBrowser: (url: string) => {
+              browsers.push(driveChromium(url, env));
+              return Promise.resolve();
+            },
+          }
+        : {}),
     stdout: { isTTY: false, write: (text: string) => (stdout += text) },
     stderr: {
       isTTY: false,
@@ -142,6 +161,7 @@ export async function runCli(
   } finally {
     clearTimeout(timer);
     stdin.destroy();
+    await Promise.all(browsers);
   }
 }
 
