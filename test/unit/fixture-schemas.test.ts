@@ -42,6 +42,40 @@ describe('schema/ (published JSON Schemas of the fixture files)', () => {
     expect(check('openrpc', recording.document('../../schema/openrpc.schema.json'))).toBe('valid');
   });
 
+  it('an OpenRPC document from another tool: pairings by $ref, unnamed params by position', () => {
+    // Valid OpenRPC 1.x that dasvc mock loads (SPEC §6: documents of other tools are fixtures).
+    const document = {
+      openrpc: '1.3.2',
+      info: { title: 'pets', version: '1' },
+      methods: [
+        {
+          name: 'pets.get',
+          params: [{ name: 'id', schema: { type: 'integer' } }],
+          result: { name: 'pet', schema: { type: 'object' } },
+          examples: [
+            {
+              name: 'one',
+              params: [{ $ref: '#/components/examples/IdOne' }],
+              result: { $ref: '#/components/examples/PetOne' },
+            },
+            { name: 'two', params: [{ value: 2 }], result: { name: 'pet', value: { id: 2 } } },
+            { $ref: '#/components/examplePairings/Three' },
+          ],
+        },
+      ],
+      components: {
+        examples: { IdOne: { name: 'id', value: 1 }, PetOne: { name: 'pet', value: { id: 1 } } },
+        examplePairings: {
+          Three: { name: 'three', params: [{ name: 'id', value: 3 }], result: { value: {} } },
+        },
+      },
+    };
+    expect(check('openrpc', document)).toBe('valid');
+    const broken = structuredClone(document);
+    broken.methods[0]!.examples[1]!.params = [{ value: 2, name: 7 } as never];
+    expect(check('openrpc', broken)).toMatch(/name must be string/);
+  });
+
   it('they refuse broken files', () => {
     expect(check('users', { alice: { instances: 'crm' } })).toMatch(/instances must be array/);
     expect(check('users', { 'bad name': { instances: [] } })).toMatch(/additional properties/);
