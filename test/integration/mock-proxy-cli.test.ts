@@ -121,6 +121,8 @@ describe('dasvc mock --proxy --record (CLI)', () => {
     await call(proxy.url, token, 'wiki', 'pages.list');
     // A method name that would forge a second line is shown on one, its line break escaped.
     await call(proxy.url, token, 'crm', 'evil\ncontract: crm x: forged');
+    // A secret the proxy has seen is masked wherever it appears: the method name too.
+    await call(proxy.url, token, 'crm', token);
     const res = await fetch(`${proxy.url}/_mock/violations`);
     const violations = (await res.json()) as Record<string, unknown>[];
     expect(violations.map((v) => `${v.instance} ${v.method}: ${v.problem}`)).toEqual([
@@ -129,6 +131,7 @@ describe('dasvc mock --proxy --record (CLI)', () => {
       'crm contacts.list: unknown method',
       'wiki pages.list: unknown instance',
       'crm evil\ncontract: crm x: forged: unknown method',
+      'crm [redacted]: unknown method',
     ]);
     expect(violations[0]).toMatchObject({ params: { id: 1 }, time: expect.any(String) });
     expect(JSON.stringify(violations)).not.toContain(token);
@@ -143,7 +146,9 @@ describe('dasvc mock --proxy --record (CLI)', () => {
       'contract: crm contacts.list: unknown method',
       'contract: wiki pages.list: unknown instance',
       'contract: crm evil\\u000acontract: crm x: forged: unknown method',
+      'contract: crm [redacted]: unknown method',
     ]);
+    expect(proxy.stderr()).not.toContain(token);
   });
 
   it.each([

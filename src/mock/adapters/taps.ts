@@ -85,14 +85,17 @@ export class ContractTap implements ProxyTap {
     if (instance === undefined || exchange.method !== 'POST') return;
     const answer = exchange.status === 200 ? exchange.responseBody : undefined;
     const calls = pairCalls(exchange.requestBody, answer);
+    // A client may send anything as the instance (the path) or the method name, a token too.
+    const where = this.secrets.maskText(instance);
     for (const found of contractProblems(this.fixtures, instance, calls)) {
       const problem = this.secrets.maskText(found.problem);
+      const method = this.secrets.maskText(found.method);
       // One line per violation (SPEC §6), whatever the instance, method or problem carry.
-      this.warn?.(printable(`contract: ${instance} ${found.method}: ${problem}`));
+      this.warn?.(printable(`contract: ${where} ${method}: ${problem}`));
       this.entries.push({
         time: new Date(this.now()).toISOString(),
-        instance,
-        method: found.method,
+        instance: where,
+        method,
         problem,
         params: this.secrets.mask(found.params),
       });
