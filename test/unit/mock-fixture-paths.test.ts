@@ -6,7 +6,7 @@ import { loadFixtures } from '../../src/mock/fixtures/load-fixtures.js';
 import { copyFixtures } from '../helpers/mock-client.js';
 
 const dir = copyFixtures();
-writeFileSync(join(dir, 'users.json'), '{ not json');
+writeFileSync(join(dir, 'users.json'), '{ "alice":\n  not json }');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function messageFor(given: string): string {
@@ -23,6 +23,10 @@ describe('a fixture error names the file as the user gave the folder (issue 9.11
   it('absolute stays absolute (it was ../../tmp/… relative to the working directory)', () => {
     expect(messageFor(dir)).toMatch(new RegExp(`^fixture ${dir}/users\\.json: not valid JSON`));
     expect(messageFor(`${dir}/`)).toMatch(new RegExp(`^fixture ${dir}/users\\.json: `));
+  });
+
+  it('is one line: the parser’s problem, not its quote of the file', () => {
+    expect(messageFor(dir)).toBe(`fixture ${dir}/users.json: not valid JSON: Unexpected token 'o'`);
   });
 
   it('relative stays relative, as typed', () => {
