@@ -6,7 +6,11 @@ import { parseScrubList, scrub } from '../../src/mock/record/scrub.js';
 import { SecretValues } from '../../src/util/secret-values.js';
 import { findExample, sameJson } from '../../src/mock/fixtures/example-match.js';
 import { pairCalls } from '../../src/mock/record/rpc-exchange.js';
-import { canonicalJson, InstanceRecording } from '../../src/mock/record/recording.js';
+import {
+  canonicalJson,
+  distinctExamples,
+  InstanceRecording,
+} from '../../src/mock/record/recording.js';
 import { parseOpenRpcInstance } from '../../src/mock/fixtures/openrpc-format.js';
 import type { MethodFixture } from '../../src/mock/fixtures/load-fixtures.js';
 import { bindParams } from '../../src/mock/routes/rpc-methods.js';
@@ -224,6 +228,31 @@ describe('InstanceRecording', () => {
     expect(m.examples).toEqual([
       { name: 'm #1', params: [{ name: 'q', value: 'ab' }], result: { name: 'result', value: 1 } },
     ]);
+  });
+});
+
+describe('distinctExamples (one pairing per distinct params, once secrets are masked)', () => {
+  it('two calls whose params differed only by a secret are one pairing: the later one', () => {
+    const recording = new InstanceRecording('shop');
+    recording.add('echo', { a: 'code-1', b: 1 }, { result: 'first' });
+    recording.add('echo', { b: 1, a: 'code-2' }, { result: 'second' });
+    recording.add('echo', { a: 'plain', b: 1 }, { result: 'third' });
+    const secrets = new SecretValues();
+    secrets.add('code-1');
+    secrets.add('code-2');
+    const written = distinctExamples(secrets.mask(recording.document(undefined))) as {
+      methods: { examples: { params: unknown[]; result: { value: unknown } }[] }[];
+    };
+    expect(written.methods[0]!.examples.map((e) => e.result.value)).toEqual(['second', 'third']);
+    // Without secrets in them, distinct params stay distinct.
+    const plain = distinctExamples(recording.document(undefined)) as typeof written;
+    expect(plain.methods[0]!.examples).toHaveLength(3);
+  });
+  it('leaves $ref pairings and documents without methods alone', () => {
+    const ref = { $ref: '#/components/examplePairings/X' };
+    const document = { methods: [{ name: 'm', examples: [ref, ref] }] };
+    expect(distinctExamples(document)).toEqual(document);
+    expect(distinctExamples({ openrpc: '1.2.6' })).toEqual({ openrpc: '1.2.6' });
   });
 });
 

@@ -8,7 +8,7 @@ import { isObject } from '../../util/guards.js';
 import { fail, NAME, parseClients } from '../fixtures/fixture-format.js';
 import { OPENRPC_SUFFIX, readJson, readText, withFile } from '../fixtures/load-fixtures.js';
 import { parseOpenRpcInstance } from '../fixtures/openrpc-format.js';
-import { InstanceRecording } from '../record/recording.js';
+import { distinctExamples, InstanceRecording } from '../record/recording.js';
 import { pairCalls } from '../record/rpc-exchange.js';
 import { scrub } from '../record/scrub.js';
 import type { SecretValues } from '../../util/secret-values.js';
@@ -189,7 +189,8 @@ export class Recorder implements ProxyTap {
       const recording = this.recordings.get(name);
       if (!recording) continue;
       const file = join(this.dir, 'instances', `${name}${OPENRPC_SUFFIX}`);
-      writeAtomic(file, json(recording.document(schemaRef(file, 'openrpc.schema.json'))));
+      const document = secrets.mask(recording.document(schemaRef(file, 'openrpc.schema.json')));
+      writeAtomic(file, `${JSON.stringify(distinctExamples(document), null, 2)}\n`);
     }
     this.dirty.clear();
     const usersFile = join(this.dir, 'users.json');

@@ -206,3 +206,32 @@ export class InstanceRecording {
     };
   }
 }
+
+/**
+ * The document with one example pairing per distinct params (SPEC §6) once secrets are masked:
+ * two calls whose params differed only by a secret (a code, a state) are one pairing after, the
+ * later one. Member order is ignored; `$ref` pairings and pairings without params stay as they are.
+ */
+export function distinctExamples(document: unknown): unknown {
+  if (!isObject(document) || !Array.isArray(document.methods)) return document;
+  const methods = document.methods.map((method: unknown) => {
+    if (!isObject(method) || !Array.isArray(method.examples)) return method;
+    const examples = method.examples as unknown[];
+    const keyOf = (example: unknown) =>
+      isObject(example) && Array.isArray(example.params) && !('$ref' in example)
+        ? canonicalJson(example.params)
+        : undefined;
+    const last = new Map<string, number>();
+    examples.forEach((example, i) => {
+      const key = keyOf(example);
+      if (key !== undefined) last.set(key, i);
+    });
+    if (last.size === examples.filter((e) => keyOf(e) !== undefined).length) return method;
+    const kept = examples.filter((example, i) => {
+      const key = keyOf(example);
+      return key === undefined || last.get(key) === i;
+    });
+    return { ...method, examples: kept };
+  });
+  return { ...document, methods };
+}
