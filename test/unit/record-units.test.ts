@@ -1,5 +1,7 @@
 // The pure parts of SPEC §6: schema inference, scrubbing, secret masking, example matching,
 // JSON-RPC pairing, the recorded document and the contract check.
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inferSchema, mergeSchemas } from '../../src/mock/record/infer-schema.js';
 import { parseScrubList, scrub } from '../../src/mock/record/scrub.js';
@@ -14,6 +16,9 @@ import {
 import { parseOpenRpcInstance } from '../../src/mock/fixtures/openrpc-format.js';
 import type { MethodFixture } from '../../src/mock/fixtures/load-fixtures.js';
 import { bindParams } from '../../src/mock/routes/rpc-methods.js';
+import { contractProblems } from '../../src/mock/record/contract.js';
+import { loadFixtures } from '../../src/mock/fixtures/load-fixtures.js';
+import { copyFixtures } from '../helpers/mock-client.js';
 import { upstreamFailure } from '../../src/mock/adapters/proxy.js';
 import {
   answerHeaders,
@@ -228,6 +233,38 @@ describe('InstanceRecording', () => {
     expect(m.examples).toEqual([
       { name: 'm #1', params: [{ name: 'q', value: 'ab' }], result: { name: 'result', value: 1 } },
     ]);
+  });
+});
+
+describe('contractProblems: error codes', () => {
+  it('an error the method does not list is reported; the protocol’s own codes are not', () => {
+    const dir = copyFixtures();
+    try {
+      writeFileSync(
+        join(dir, 'instances', 'shop.openrpc.json'),
+        JSON.stringify({
+          openrpc: '1.2.6',
+          info: { title: 'shop', version: '1' },
+          methods: [{ name: 'listed', errors: [{ code: 8, message: 'eight' }] }, { name: 'free' }],
+        }),
+      );
+      const fixtures = loadFixtures(dir);
+      const fail = (method: string, code: number) =>
+        contractProblems(fixtures, 'shop', [
+          { method, params: undefined, outcome: { error: { code, message: 'x' } } },
+        ]).map((p) => p.problem);
+      expect(fail('listed', 8)).toEqual([]);
+      expect(fail('listed', 7)).toEqual(['error 7 is not declared']);
+      // Server-defined codes (-32099…-32000) are the service's own errors: listed or reported.
+      expect(fail('listed', -32004)).toEqual(['error -32004 is not declared']);
+      expect(fail('listed', -32000)).toEqual(['error -32000 is not declared']);
+      for (const code of [-32700, -32600, -32601, -32602, -32603, -32100, -32768])
+        expect(fail('listed', code), String(code)).toEqual([]);
+      // A method that declares no errors is not checked for them.
+      expect(fail('free', 7)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -14,9 +14,14 @@ export interface ContractProblem {
   params: unknown;
 }
 
-/** JSON-RPC 2.0 §5.1: codes the protocol itself uses; a method need not declare them. */
+/**
+ * JSON-RPC 2.0 §5.1: codes the protocol itself uses (-32700, -32600…-32603, and the rest of
+ * -32768…-32100 it reserves); a method need not declare them. -32099…-32000 are "server error"
+ * codes an implementation defines for itself — services use them for their own errors (the
+ * default fixtures' -32004 `Contact not found`) — so a method with `errors` must list them.
+ */
 function isProtocolError(code: number): boolean {
-  return code >= -32768 && code <= -32000;
+  return code >= -32768 && code <= -32100;
 }
 
 /** The problems of the calls of one exchange with `instanceName`. */
