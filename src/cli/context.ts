@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createInterface, type Interface } from 'node:readline';
+import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { InterruptedError } from '../errors.js';
 import { createHttpClient } from '../http/http-client.js';
@@ -126,13 +126,16 @@ export function openClient(options: object, deps: CliDeps): Client {
  * The lines typed or piped on stdin (a pasted redirect URL), and how to let go of stdin after:
  * process.stdin would otherwise keep the process alive.
  */
-export function stdinLines(input: Input): { lines: Interface; release(): void } {
+export function stdinLines(input: Input): { lines: AsyncIterable<string>; release(): void } {
   const stream = input instanceof Readable ? input : Readable.from(input);
-  const lines = createInterface({ input: stream, terminal: false });
+  const rl = createInterface({ input: stream, terminal: false });
+  // Lines are kept from now on, not from the reader's first `for await`: a redirect URL piped in
+  // (or pasted) while the login is still starting would otherwise be read and dropped.
+  const iterator = rl[Symbol.asyncIterator]();
   return {
-    lines,
+    lines: { [Symbol.asyncIterator]: () => iterator },
     release: () => {
-      lines.close();
+      rl.close();
       stream.destroy();
     },
   };

@@ -181,6 +181,18 @@ describe('dasvc login', () => {
     expect(call.code, call.stderr).toBe(0);
   });
 
+  it('with --no-browser, reads a redirect URL that was on stdin before the prompt', async () => {
+    // Piped in at once (a script, a fast paste): kept, not lost while the login starts. This one
+    // carries a forged state, so the answer is exit 3 at once; a lost line would time out (4).
+    const result = await runCli(
+      [...loginArgs(auto.url), '--no-browser', '--timeout', '10'],
+      freshConfigDir(),
+      { input: 'http://127.0.0.1:1/callback?state=forged&code=abc\n' },
+    );
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr).toMatch(/state/);
+  });
+
   it('closes the listener and exits 130 on Ctrl-C', async () => {
     const dir = freshConfigDir();
     const child = spawnCli([...loginArgs(auto.url), '--no-browser'], dir);
