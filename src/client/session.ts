@@ -153,6 +153,15 @@ export async function currentTokens(
         ) {
           return { tokens: asTokenSet(again, againAccess), refreshed: false };
         }
+        // The refusal is final for this refresh token: the profile says so from now on (token
+        // status: not refreshable), and an access token the API refused goes too (revoked).
+        await save({
+          ...tokens,
+          refreshToken: null,
+          ...(options.rejected !== undefined && options.rejected === access
+            ? { accessToken: null }
+            : {}),
+        });
         throw new AuthError(
           `the session of profile ${deps.profile} can no longer be refreshed (${error.message})`,
           {

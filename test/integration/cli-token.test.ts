@@ -176,6 +176,33 @@ describe('dasvc token', () => {
     expect(late.stdout).toContain('access token revoked; refresh not possible');
   });
 
+  it('a refresh the service refuses is recorded: status no longer says a refresh is possible', async () => {
+    const dir = await loggedIn();
+    const { refreshToken } = storedTokens(dir);
+    // Revoked from elsewhere (another machine, an admin): the service ends the whole grant.
+    const revoked = await runCli(
+      ['token', 'revoke', '--token', refreshToken, '--hint', 'refresh_token'],
+      freshConfigDir(),
+      {
+        env: {
+          DASVC_BASE_URL: mock.url,
+          DASVC_CLIENT_ID: 'demo-client',
+          DASVC_CLIENT_SECRET: 'demo-secret',
+        },
+      },
+    );
+    expect(revoked.code, revoked.stderr).toBe(0);
+    const call = await runCli(['rpc', 'crm', 'contacts.list'], dir);
+    expect(call.code).toBe(3);
+    // The API refused the access token and the service the refresh token: both are gone.
+    const status = await runCli(['token', 'status', '--json'], dir);
+    expect(status.code).toBe(3);
+    expect(JSON.parse(status.stdout)).toMatchObject({ refreshable: false, revoked: true });
+    const again = await runCli(['token', 'refresh'], dir);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toMatch(/dasvc login/);
+  });
+
   it('refresh prints the new expiry on stdout (the narration on stderr)', async () => {
     const dir = await loggedIn();
     const result = await runCli(['token', 'refresh'], dir);
