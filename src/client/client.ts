@@ -150,10 +150,13 @@ export class Client {
       tell: this.deps.tell,
       refreshSettings: () => {
         const settings = this.settings();
+        const client = settings.client();
+        const refreshUrl = settings.endpoint('refresh');
         return {
-          client: settings.client(),
-          refreshUrl: settings.endpoint('refresh'),
+          client,
+          refreshUrl,
           placement: settings.placement(),
+          ownSession: profile === undefined || storedRefresh(profile, client.clientId, refreshUrl),
         };
       },
     };
@@ -463,4 +466,10 @@ function settingsOnly(profile: Profile): Profile {
   delete settings.tokens;
   delete settings.secrets;
   return settings;
+}
+
+/** Whether `clientId` at `refreshUrl` is the profile's own client and refresh endpoint. */
+function storedRefresh(profile: Profile, clientId: string, refreshUrl: string): boolean {
+  const stored = ResolvedSettings.check({}, {}).withProfile(profile);
+  return stored.value('clientId') === clientId && stored.endpoints().refresh === refreshUrl;
 }

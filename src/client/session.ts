@@ -12,6 +12,13 @@ export interface RefreshSettings {
   client: ClientCredentials;
   refreshUrl: string;
   placement: ParamsPlacement;
+  /**
+   * Whether the refresh goes where the stored tokens came from: the profile's own refresh URL and
+   * client (or no stored profile to differ from). Only then is an `invalid_grant` the session's
+   * end; under another client or service (a flag or variable that overrides them) it says
+   * nothing about the stored pair, which is kept.
+   */
+  ownSession: boolean;
 }
 
 export interface SessionDeps {
@@ -155,13 +162,14 @@ export async function currentTokens(
         }
         // The refusal is final for this refresh token: the profile says so from now on (token
         // status: not refreshable), and an access token the API refused goes too (revoked).
-        await save({
-          ...tokens,
-          refreshToken: null,
-          ...(options.rejected !== undefined && options.rejected === access
-            ? { accessToken: null }
-            : {}),
-        });
+        if (settings.ownSession)
+          await save({
+            ...tokens,
+            refreshToken: null,
+            ...(options.rejected !== undefined && options.rejected === access
+              ? { accessToken: null }
+              : {}),
+          });
         throw new AuthError(
           `the session of profile ${deps.profile} can no longer be refreshed (${error.message})`,
           {

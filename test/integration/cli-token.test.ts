@@ -203,6 +203,20 @@ describe('dasvc token', () => {
     expect(again.stderr).toMatch(/dasvc login/);
   });
 
+  it('a refusal under another client (a variable overriding the profile’s) keeps the stored pair', async () => {
+    const dir = await loggedIn();
+    const before = storedTokens(dir);
+    // The service refuses the profile's refresh token to another client (invalid_grant): that
+    // says nothing of the session, which the profile's own client still refreshes.
+    const other = await runCli(['token', 'refresh'], dir, {
+      env: { DASVC_CLIENT_ID: 'other-client', DASVC_CLIENT_SECRET: 'other-secret' },
+    });
+    expect(other.code).toBe(3);
+    expect(storedTokens(dir)).toEqual(before);
+    const own = await runCli(['token', 'refresh'], dir);
+    expect(own.code, own.stderr).toBe(0);
+  });
+
   it('refresh prints the new expiry on stdout (the narration on stderr)', async () => {
     const dir = await loggedIn();
     const result = await runCli(['token', 'refresh'], dir);

@@ -44,6 +44,7 @@ function deps(store: ProfileStore, send: (r: HttpRequest) => Promise<HttpRespons
       client: { clientId: 'c', clientSecret: 's' },
       refreshUrl: 'http://h/refresh',
       placement: 'query',
+      ownSession: true,
     }),
   };
 }

@@ -184,13 +184,14 @@ export class Recorder implements ProxyTap {
   /** Writes what changed: documents first, then users.json and clients.txt that name them. */
   flush(): void {
     const { secrets, user } = this.options;
-    const json = (value: unknown) => `${JSON.stringify(secrets.mask(value), null, 2)}\n`;
+    const text = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+    const json = (value: unknown) => text(secrets.mask(value));
     for (const name of this.dirty) {
       const recording = this.recordings.get(name);
       if (!recording) continue;
       const file = join(this.dir, 'instances', `${name}${OPENRPC_SUFFIX}`);
       const document = secrets.mask(recording.document(schemaRef(file, 'openrpc.schema.json')));
-      writeAtomic(file, `${JSON.stringify(distinctExamples(document), null, 2)}\n`);
+      writeAtomic(file, text(distinctExamples(document)));
     }
     this.dirty.clear();
     const usersFile = join(this.dir, 'users.json');
