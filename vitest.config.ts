@@ -25,7 +25,7 @@ export default defineConfig({
     // test/helpers/per-file.ts, since a module's top level now runs once per worker.
     isolate: false,
     setupFiles: ['test/helpers/per-file.ts'],
-    globalSetup: ['test/helpers/leftovers.ts'],
+    globalSetup: ['test/helpers/leftovers.ts', 'test/helpers/chromium-run.ts'],
     projects: [
       {
         extends: true,

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH as executable } from '../helpers/chromium-server.js';
+import { CHROMIUM_PATH as executable, useSharedChromium } from '../helpers/chromium-server.js';
 import { ROOT as root } from '../helpers/cli.js';
 import { exchange, getCode, mint, rpc, tokenWorks } from '../helpers/mock-client.js';
 
@@ -25,15 +25,13 @@ describe.skipIf(!haveChromium && !process.env.CI)('dashboard in a real Chromium'
   let browser: Browser;
   let page: Page;
   let work: string;
+  const shared = useSharedChromium();
 
   beforeAll(async () => {
     mock = await startMockServer({ port: 0 });
     work = mkdtempSync(join(tmpdir(), 'dasvc-dashboard-'));
-    browser = await chromium.launch({
-      executablePath: executable,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-    });
+    // This file's own connection: closing it ends its pages, not the run's browser.
+    browser = await shared.connect();
     page = await browser.newPage({ viewport: { width: 1440, height: 860 }, colorScheme: 'light' });
     // A failed wait says which one, before the test's own timeout.
     page.setDefaultTimeout(15_000);

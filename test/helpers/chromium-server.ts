@@ -1,20 +1,13 @@
-// One headless Chromium for a test file. The browser that `dasvc login` opens
-// (chromium-browser.mjs, named by DASVC_BROWSER) and the file's own pages connect to it, each in a
-// browser context of its own (no cookie or storage passes from one login to the next), instead of
-// starting a Chromium each: a start costs ~0.7 s of CPU, and the suite runs on two cores.
-import { chromium, type Browser, type BrowserServer } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+// The run's headless Chromium (test/helpers/chromium-run.ts starts it at the first file's ask).
+// The browser that `dasvc login` opens (chromium-browser.mjs, named by DASVC_BROWSER) and the
+// file's own pages connect to it, each in a browser context of its own.
+import { chromium, type Browser } from 'playwright-core';
+import { beforeAll, expect, inject } from 'vitest';
 import { existsSync } from 'node:fs';
+import { request } from 'undici';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium-run.js';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** The flags every browser of the suite runs with (the machine's network is closed). */
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-];
+export { CHROMIUM_FLAGS, CHROMIUM_PATH };
 
 export interface SharedChromium {
   /** The playwright endpoint: `E2E_BROWSER_WS` for chromium-browser.mjs. */
@@ -23,24 +16,18 @@ export interface SharedChromium {
   connect(): Promise<Browser>;
 }
 
-/** For the calling describe block: a Chromium started before its tests and closed after them. */
+/** For the calling describe block: the run's Chromium, asked for before its tests. */
 export function useSharedChromium(): SharedChromium {
-  let server: BrowserServer | undefined;
   const shared: SharedChromium = {
     wsEndpoint: '',
     connect: () => chromium.connect(shared.wsEndpoint),
   };
   beforeAll(async () => {
     expect(existsSync(CHROMIUM_PATH), `${CHROMIUM_PATH} is required in CI`).toBe(true);
-    server = await chromium.launchServer({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-    });
-    shared.wsEndpoint = server.wsEndpoint();
-  });
-  afterAll(async () => {
-    await server?.close();
+    const answer = await request(inject('chromiumAsk'));
+    const text = await answer.body.text();
+    expect(answer.statusCode, `the run's Chromium did not start: ${text}`).toBe(200);
+    shared.wsEndpoint = text;
   });
   return shared;
 }

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runCli, type CliResult } from './cli.js';
+import { scratchDir } from './scratch.js';
 
 const BIN = fileURLToPath(new URL('../../bin/dasvc.js', import.meta.url));
 
@@ -28,16 +30,14 @@ export interface MockProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs `dasvc <args>` to completion; returns code and output. */
-export function runDasvc(
-  args: string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { env: minimalEnv() });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+/**
+ * Runs `dasvc <args>` to its end in this process (`runCli`: the binary's own `run(argv, io)`),
+ * for the start-up failures of `dasvc mock`: nothing of a process is the point there, and a
+ * Node start-up per case is not paid. A mock that starts after all is a failure: the run ends at
+ * its time limit, with the exit of Ctrl-C (130).
+ */
+export function runDasvc(args: string[]): Promise<CliResult> {
+  return runCli(args, scratchDir('dasvc-mock-cli-'), { env: { NO_COLOR: '1' }, timeoutMs: 10_000 });
 }
 
 /**
