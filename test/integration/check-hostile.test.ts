@@ -35,156 +35,160 @@ function expectNoCrash(stderr: string): void {
   expect(stderr).not.toMatch(/Unhandled|TypeError|ReferenceError/);
 }
 
-describe('Ctrl-C', () => {
-  it('a check interrupted while it waits leaves no token alive (exit 130)', async () => {
-    const dir = tempDir();
-    const stateFile = join(dir, 'state.json');
-    const mock = await startMockServer({
-      port: 0,
-      autoApprove: 'alice',
-      accessTtl: '60s',
-      stateFile,
+// The file's checks wait on time limits and hostile servers, each with servers of its own: they
+// run side by side (a worker waiting 5 s in turn was a core idle in the suite).
+describe.concurrent('dasvc check against hostile installations', () => {
+  describe('Ctrl-C', () => {
+    it('a check interrupted while it waits leaves no token alive (exit 130)', async () => {
+      const dir = tempDir();
+      const stateFile = join(dir, 'state.json');
+      const mock = await startMockServer({
+        port: 0,
+        autoApprove: 'alice',
+        accessTtl: '60s',
+        stateFile,
+      });
+      try {
+        const child = spawnCli(
+          [
+            ...checkArgs(mock.url),
+            '--max-wait',
+            '5m',
+            '--only',
+            'token.expires-in,refresh.after-expiry,revoke.refresh-token',
+          ],
+          dir,
+          browserEnv(),
+        );
+        let stderr = '';
+        const waiting = new Promise<void>((resolve) =>
+          child.stderr.on('data', (chunk: Buffer) => {
+            stderr += chunk.toString();
+            if (stderr.includes('for the access token to expire')) resolve();
+          }),
+        );
+        const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+        await waiting;
+        child.kill('SIGINT');
+        expect(await exited).toBe(130);
+        expect(stderr).toMatch(/Revoked the \d+ tokens? this check obtained/);
+      } finally {
+        await mock.close();
+      }
+      try {
+        const state = JSON.parse(readFileSync(stateFile, 'utf8')) as {
+          grants: [number, { access?: string; refresh?: string }][];
+        };
+        expect(state.grants.filter(([, g]) => g.access || g.refresh)).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
-    try {
-      const child = spawnCli(
-        [
-          ...checkArgs(mock.url),
-          '--max-wait',
-          '5m',
-          '--only',
-          'token.expires-in,refresh.after-expiry,revoke.refresh-token',
-        ],
-        dir,
-        browserEnv(),
-      );
-      let stderr = '';
-      const waiting = new Promise<void>((resolve) =>
-        child.stderr.on('data', (chunk: Buffer) => {
-          stderr += chunk.toString();
-          if (stderr.includes('for the access token to expire')) resolve();
-        }),
-      );
-      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-      await waiting;
-      child.kill('SIGINT');
-      expect(await exited).toBe(130);
-      expect(stderr).toMatch(/Revoked the \d+ tokens? this check obtained/);
-    } finally {
-      await mock.close();
-    }
-    try {
-      const state = JSON.parse(readFileSync(stateFile, 'utf8')) as {
-        grants: [number, { access?: string; refresh?: string }][];
-      };
-      expect(state.grants.filter(([, g]) => g.access || g.refresh)).toEqual([]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
-});
 
-describe('a third-party OAuth server (oauth2-mock-server)', () => {
-  it('checked with --params body and endpoint overrides, runs to the end with deviations', async () => {
-    const server = new OAuth2Server();
-    await server.issuer.keys.generate('RS256');
-    await server.start(0, '127.0.0.1');
-    const url = server.issuer.url!;
+  describe('a third-party OAuth server (oauth2-mock-server)', () => {
+    it('checked with --params body and endpoint overrides, runs to the end with deviations', async () => {
+      const server = new OAuth2Server();
+      await server.issuer.keys.generate('RS256');
+      await server.start(0, '127.0.0.1');
+      const url = server.issuer.url!;
+      const dir = tempDir();
+      try {
+        const result = await runCli(
+          [
+            'check',
+            '--client-id',
+            'third-party',
+            '--client-secret',
+            'its-secret',
+            '--scope',
+            'crm wiki',
+            '--params',
+            'body',
+            '--authorize-url',
+            `${url}/authorize`,
+            '--token-url',
+            `${url}/token`,
+            '--refresh-url',
+            `${url}/token`,
+            '--revoke-url',
+            `${url}/revoke`,
+            '--api-url',
+            `${url}/api/{scope}`,
+            '--save-quirks',
+            join(dir, 'quirks.json'),
+            '--timeout',
+            '10',
+          ],
+          dir,
+          { env: browserEnv(), timeoutMs: 60_000 },
+        );
+        expectNoCrash(result.stderr);
+        expect(result.code, result.stderr).toBe(1);
+        const seen = statuses(result.stdout);
+        expect(Object.keys(seen).sort()).toEqual(ALL_IDS);
+        expect(seen['redirect.code-and-state']).toBe('ok');
+        expect(seen['token.members']).toBe('ok');
+        expect(seen['endpoints.token-path']).toBe('skipped');
+        expect(seen['jsonrpc.discover']).toBe('deviates');
+        expect(JSON.parse(readFileSync(join(dir, 'quirks.json'), 'utf8'))).toBeTypeOf('object');
+      } finally {
+        await server.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
+  /**
+   * Serves `handler` on 127.0.0.1, checks every rule against it with a browser that never approves,
+   * and expects the run to end through main with `code`, every rule reported; returns the report.
+   */
+  async function checkBadInstallation(
+    handler: Parameters<typeof createServer>[1],
+    code: number,
+  ): Promise<{ stdout: string; seen: Record<string, string> }> {
+    const server = createServer(handler);
+    const url = await listen(server);
     const dir = tempDir();
     try {
-      const result = await runCli(
-        [
-          'check',
-          '--client-id',
-          'third-party',
-          '--client-secret',
-          'its-secret',
-          '--scope',
-          'crm wiki',
-          '--params',
-          'body',
-          '--authorize-url',
-          `${url}/authorize`,
-          '--token-url',
-          `${url}/token`,
-          '--refresh-url',
-          `${url}/token`,
-          '--revoke-url',
-          `${url}/revoke`,
-          '--api-url',
-          `${url}/api/{scope}`,
-          '--save-quirks',
-          join(dir, 'quirks.json'),
-          '--timeout',
-          '10',
-        ],
-        dir,
-        { env: browserEnv(), timeoutMs: 60_000 },
-      );
+      const result = await runCli([...checkArgs(url), '--timeout', '300ms'], dir, {
+        env: { ...browserEnv('none'), DASVC_HTTP_TIMEOUT: '300ms' },
+        timeoutMs: 60_000,
+      });
       expectNoCrash(result.stderr);
-      expect(result.code, result.stderr).toBe(1);
+      expect(result.code, result.stderr).toBe(code);
       const seen = statuses(result.stdout);
       expect(Object.keys(seen).sort()).toEqual(ALL_IDS);
-      expect(seen['redirect.code-and-state']).toBe('ok');
-      expect(seen['token.members']).toBe('ok');
-      expect(seen['endpoints.token-path']).toBe('skipped');
-      expect(seen['jsonrpc.discover']).toBe('deviates');
-      expect(JSON.parse(readFileSync(join(dir, 'quirks.json'), 'utf8'))).toBeTypeOf('object');
+      return { stdout: result.stdout, seen };
     } finally {
-      await server.stop();
+      await close(server);
       rmSync(dir, { recursive: true, force: true });
     }
-  });
-});
-
-/**
- * Serves `handler` on 127.0.0.1, checks every rule against it with a browser that never approves,
- * and expects the run to end through main with `code`, every rule reported; returns the report.
- */
-async function checkBadInstallation(
-  handler: Parameters<typeof createServer>[1],
-  code: number,
-): Promise<{ stdout: string; seen: Record<string, string> }> {
-  const server = createServer(handler);
-  const url = await listen(server);
-  const dir = tempDir();
-  try {
-    const result = await runCli([...checkArgs(url), '--timeout', '300ms'], dir, {
-      env: { ...browserEnv('none'), DASVC_HTTP_TIMEOUT: '300ms' },
-      timeoutMs: 60_000,
-    });
-    expectNoCrash(result.stderr);
-    expect(result.code, result.stderr).toBe(code);
-    const seen = statuses(result.stdout);
-    expect(Object.keys(seen).sort()).toEqual(ALL_IDS);
-    return { stdout: result.stdout, seen };
-  } finally {
-    await close(server);
-    rmSync(dir, { recursive: true, force: true });
   }
-}
 
-describe('bad installations: each rule reports it, nothing crashes', () => {
-  it('one that answers HTML to everything', async () => {
-    const { stdout, seen } = await checkBadInstallation((req, res) => {
-      req.resume();
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<!doctype html><title>Welcome</title><p>It works!</p>');
-    }, 1);
-    expect(seen['client.wrong-secret']).toBe('deviates');
-    expect(seen['redirect.code-and-state']).toBe('deviates');
-    expect(seen['jsonrpc.batch']).toBe('skipped');
-    expect(stdout).toContain('< HTTP 200 text/html');
-  });
+  describe('bad installations: each rule reports it, nothing crashes', () => {
+    it('one that answers HTML to everything', async () => {
+      const { stdout, seen } = await checkBadInstallation((req, res) => {
+        req.resume();
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<!doctype html><title>Welcome</title><p>It works!</p>');
+      }, 1);
+      expect(seen['client.wrong-secret']).toBe('deviates');
+      expect(seen['redirect.code-and-state']).toBe('deviates');
+      expect(seen['jsonrpc.batch']).toBe('skipped');
+      expect(stdout).toContain('< HTTP 200 text/html');
+    });
 
-  it('one that resets every connection (exit 4: nothing answered)', async () => {
-    const { stdout, seen } = await checkBadInstallation((req) => req.socket.destroy(), 4);
-    expect(seen['api.missing-bearer']).toBe('deviates');
-    expect(stdout).toContain('< no answer:');
-  });
+    it('one that resets every connection (exit 4: nothing answered)', async () => {
+      const { stdout, seen } = await checkBadInstallation((req) => req.socket.destroy(), 4);
+      expect(seen['api.missing-bearer']).toBe('deviates');
+      expect(stdout).toContain('< no answer:');
+    });
 
-  it('one that never answers (exit 4 after each request timed out)', async () => {
-    const { stdout, seen } = await checkBadInstallation(() => undefined, 4);
-    expect(seen['revoke.unknown-token']).toBe('deviates');
-    expect(stdout).toMatch(/no answer .*within 0.3 s/);
+    it('one that never answers (exit 4 after each request timed out)', async () => {
+      const { stdout, seen } = await checkBadInstallation(() => undefined, 4);
+      expect(seen['revoke.unknown-token']).toBe('deviates');
+      expect(stdout).toMatch(/no answer .*within 0.3 s/);
+    });
   });
 });

@@ -94,72 +94,78 @@ const ROUND_TRIPS: [string, Quirks, { accessTtl?: string; flags?: (url: string) 
   ],
 ];
 
-describe('the round trip: check --save-quirks against a mock with one quirk writes that quirk', () => {
-  it.each(ROUND_TRIPS)('%s', async (_name, quirks, how) => {
-    const checked = await checkAgainstMock(
-      { quirks, ...(how.accessTtl ? { accessTtl: how.accessTtl } : {}) },
-      how.flags,
-    );
-    try {
-      expect(checked.result.code, checked.result.stderr).toBe(1);
-      expect(checked.saved).toEqual(quirks);
-      expect(checked.live).toEqual([]);
-      expect(checked.result.stdout).toMatch(/^deviates /m);
-      expect(checked.result.stdout).toContain('expected: ');
-      expectNoTokenLike(checked.result.stdout);
-    } finally {
-      cleanUp(checked);
-    }
+// These checks wait out token lifetimes of 1–2 s (--max-wait), each against a mock of its own:
+// side by side, the file waits once rather than five times.
+describe.concurrent('quirks, one at a time and all at once', () => {
+  describe('the round trip: check --save-quirks against a mock with one quirk writes that quirk', () => {
+    it.each(ROUND_TRIPS)('%s', async (_name, quirks, how) => {
+      const checked = await checkAgainstMock(
+        { quirks, ...(how.accessTtl ? { accessTtl: how.accessTtl } : {}) },
+        how.flags,
+      );
+      try {
+        expect(checked.result.code, checked.result.stderr).toBe(1);
+        expect(checked.saved).toEqual(quirks);
+        expect(checked.live).toEqual([]);
+        expect(checked.result.stdout).toMatch(/^deviates /m);
+        expect(checked.result.stdout).toContain('expected: ');
+        expectNoTokenLike(checked.result.stdout);
+      } finally {
+        cleanUp(checked);
+      }
+    });
+
+    it('through `dasvc mock --quirks FILE` as a process: OUT equals FILE', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'dasvc-check-'));
+      const file = join(dir, 'quirks.json');
+      const out = join(dir, 'out.json');
+      writeFileSync(file, JSON.stringify({ errorBody: 'text', rpcDiscover: false }));
+      const mock = await spawnMock(['--quiet', '--auto-approve', 'alice', '--quirks', file]);
+      try {
+        const result = await runCli([...checkArgs(mock.url), '--save-quirks', out], dir, {
+          env: browserEnv(),
+          timeoutMs: 60_000,
+        });
+        expect(result.code, result.stderr).toBe(1);
+        expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(
+          JSON.parse(readFileSync(file, 'utf8')),
+        );
+      } finally {
+        await mock.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
   });
 
-  it('through `dasvc mock --quirks FILE` as a process: OUT equals FILE', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dasvc-check-'));
-    const file = join(dir, 'quirks.json');
-    const out = join(dir, 'out.json');
-    writeFileSync(file, JSON.stringify({ errorBody: 'text', rpcDiscover: false }));
-    const mock = await spawnMock(['--quiet', '--auto-approve', 'alice', '--quirks', file]);
-    try {
-      const result = await runCli([...checkArgs(mock.url), '--save-quirks', out], dir, {
-        env: browserEnv(),
-        timeoutMs: 60_000,
-      });
-      expect(result.code, result.stderr).toBe(1);
-      expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(JSON.parse(readFileSync(file, 'utf8')));
-    } finally {
-      await mock.stop();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
-
-describe('all quirks at once', () => {
-  it('reports each, and saves all of them but oldRefreshTokenAccepted, which a refresh that does not rotate hides', async () => {
-    const all: Quirks = {
-      expiresIn: 'milliseconds',
-      refreshRotation: false,
-      oldRefreshTokenAccepted: true,
-      refreshAfterExpiry: true,
-      revokeUnknownToken: 'error',
-      errorBody: 'text',
-      rpcDiscover: false,
-      tokenPath: '/oauth/token',
-    };
-    const checked = await checkAgainstMock({ quirks: all, accessTtl: '2s' }, (url) => [
-      '--max-wait',
-      '5s',
-      '--token-url',
-      `${url}/oauth/token`,
-    ]);
-    try {
-      expect(checked.result.code, checked.result.stderr).toBe(1);
-      const visible: Quirks = { ...all };
-      delete visible.oldRefreshTokenAccepted;
-      expect(checked.saved).toEqual(visible);
-      expect(statuses(checked.result.stdout)['refresh.old-refused']).toBe('skipped');
-      expect(checked.live).toEqual([]);
-    } finally {
-      cleanUp(checked);
-    }
+  describe('all quirks at once', () => {
+    it('reports each, and saves all of them but oldRefreshTokenAccepted, which a refresh that does not rotate hides', async () => {
+      const all: Quirks = {
+        expiresIn: 'milliseconds',
+        refreshRotation: false,
+        oldRefreshTokenAccepted: true,
+        refreshAfterExpiry: true,
+        revokeUnknownToken: 'error',
+        errorBody: 'text',
+        rpcDiscover: false,
+        tokenPath: '/oauth/token',
+      };
+      const checked = await checkAgainstMock({ quirks: all, accessTtl: '2s' }, (url) => [
+        '--max-wait',
+        '5s',
+        '--token-url',
+        `${url}/oauth/token`,
+      ]);
+      try {
+        expect(checked.result.code, checked.result.stderr).toBe(1);
+        const visible: Quirks = { ...all };
+        delete visible.oldRefreshTokenAccepted;
+        expect(checked.saved).toEqual(visible);
+        expect(statuses(checked.result.stdout)['refresh.old-refused']).toBe('skipped');
+        expect(checked.live).toEqual([]);
+      } finally {
+        cleanUp(checked);
+      }
+    });
   });
 });
 
