@@ -170,29 +170,14 @@ describe('dasvc mock --proxy --record (CLI)', () => {
       join(dir, 'instances', 'crm.openrpc.json'),
       '{"openrpc":"1.2.6","info":{"title":"t","version":"1"},"methods":[{"name":"a","params":{}}]}',
     );
-    const result = await runDasvc([
-      'mock',
-      '--port',
-      '0',
-      '--proxy',
-      upstream.url,
-      '--record',
-      dir,
-    ]);
+    const recordInto = ['mock', '--port', '0', '--proxy', upstream.url, '--record', dir];
+    const result = await runDasvc(recordInto);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /fixture \S*crm\.openrpc\.json: \/methods\/0\/params: "params" must be an array/,
     );
     writeFileSync(join(dir, 'instances', 'crm.openrpc.json'), '{"openrpc": ');
-    const truncated = await runDasvc([
-      'mock',
-      '--port',
-      '0',
-      '--proxy',
-      upstream.url,
-      '--record',
-      dir,
-    ]);
+    const truncated = await runDasvc(recordInto);
     expect(truncated.code).toBe(2);
     expect(truncated.stderr).toMatch(/crm\.openrpc\.json: not valid JSON/);
   });
