@@ -325,6 +325,15 @@ describe('proxy headers and failures', () => {
       ),
     ).toEqual(['Authorization', 'Bearer t', 'set-cookie', 'a=1', 'Set-Cookie', 'b=2']);
   });
+  it('Connection: keep-alive names nothing more; other tokens name what is dropped', () => {
+    const rest = ['X-Keep', '1', 'Close', 'reserved'];
+    expect(endToEndHeaders(['Connection', 'Keep-Alive', ...rest])).toEqual(rest);
+    expect(endToEndHeaders(['Connection', 'close', ...rest])).toEqual(['X-Keep', '1']);
+    expect(endToEndHeaders(['Connection', ' KEEP-ALIVE ,x-keep ', ...rest])).toEqual([
+      'Close',
+      'reserved',
+    ]);
+  });
   it('reads a raw list by lower-case name, repeated values joined', () => {
     const raw = ['Set-Cookie', 'a=1', 'Content-Type', 'text/plain', 'set-cookie', 'b=2'];
     expect(rawHeader(raw, 'set-cookie')).toBe('a=1, b=2');

@@ -39,9 +39,18 @@ function droppedLengths(extra: ReadonlySet<string> | undefined): Set<number> {
   return lengths;
 }
 
-/** The lower-case header names `Connection` values list (RFC 9110 §7.6.1), added to `named`. */
-function addConnectionTokens(named: Set<string>, value: string): void {
-  for (const token of value.split(',')) named.add(token.trim().toLowerCase());
+/**
+ * The lower-case header names a `Connection` value lists (RFC 9110 §7.6.1) beyond those dropped
+ * anyway, added to `named` (created when there is one). Nearly every message says `keep-alive`,
+ * which names nothing more: no set and no second pass for it.
+ */
+function connectionTokens(named: Set<string> | undefined, value: string): Set<string> | undefined {
+  if (value.length === 10 && value.toLowerCase() === 'keep-alive') return named;
+  for (const token of value.split(',')) {
+    const lower = token.trim().toLowerCase();
+    if (!DROPPED.has(lower)) (named ??= new Set()).add(lower);
+  }
+  return named;
 }
 
 /**
@@ -57,7 +66,7 @@ export function endToEndHeaders(raw: readonly string[], extra?: ReadonlySet<stri
     const name = raw[i]!;
     if (lengths.has(name.length)) {
       const lower = name.toLowerCase();
-      if (lower === 'connection') addConnectionTokens((named ??= new Set()), raw[i + 1]!);
+      if (lower === 'connection') named = connectionTokens(named, raw[i + 1]!);
       if (DROPPED.has(lower) || extra?.has(lower)) continue;
     }
     out.push(name, raw[i + 1]!);
