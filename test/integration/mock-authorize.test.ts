@@ -251,15 +251,16 @@ describe('authorization endpoint: refusals', () => {
     expect(p.get('error_description')).toContain('missing parameter: scope');
   });
 
-  it('PKCE: a bad method or malformed challenge → invalid_request', async () => {
+  it('PKCE: an unknown method → invalid_request; any challenge is left to the token step', async () => {
     const bad = await redirectError(
       form({ ...authorizeQuery(), code_challenge: 'x'.repeat(43), code_challenge_method: 'S512' }),
     );
     expect(bad.get('error')).toBe('invalid_request');
-    const short = await redirectError(
-      form({ ...authorizeQuery(), code_challenge: 'short', code_challenge_method: 'S256' }),
+    // SPEC §5 refuses PKCE only at the token step (invalid_grant): a short challenge shows consent.
+    const short = await get(
+      authorizeUrl({ ...authorizeQuery(), code_challenge: 'short', code_challenge_method: 'S256' }),
     );
-    expect(short.get('error')).toBe('invalid_request');
+    expect(short.status).toBe(200);
   });
 
   it('the authorize path answers 405 with Allow for other methods', async () => {

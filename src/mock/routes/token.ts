@@ -75,6 +75,21 @@ function tokenRequest(
   return oauthError('unsupported_grant_type', `grant_type must be ${allowed}, got "${grantType}"`);
 }
 
+/** RFC 7636 §4.1–4.2: a verifier is 43–128 unreserved characters, an S256 challenge 43 base64url. */
+const VERIFIER_FORM = /^[A-Za-z0-9._~-]{43,128}$/;
+const S256_FORM = /^[A-Za-z0-9_-]{43}$/;
+
+/** Why a verifier could not match, when the client broke RFC 7636's forms (the usual PKCE bugs). */
+function pkceFormHint(method: 'S256' | 'plain', challenge: string, verifier: string): string {
+  if (method === 'S256' && !S256_FORM.test(challenge)) {
+    return ' (the S256 code_challenge is not 43 base64url characters: padded, or base64 with + and /?)';
+  }
+  if (!VERIFIER_FORM.test(verifier)) {
+    return ' (the code_verifier is not 43-128 characters of [A-Za-z0-9._~-], RFC 7636 §4.1)';
+  }
+  return '';
+}
+
 /** RFC 6749 §4.1.3 + RFC 7636 §4.6: a single-use code bound to client, redirect URI and PKCE. */
 function exchangeCode(
   ctx: MockContext,
@@ -106,8 +121,12 @@ function exchangeCode(
         'code_verifier required: the authorization request sent a code_challenge',
       );
     }
-    if (!pkceMatches(record.challengeMethod ?? 'plain', record.challenge, verifier)) {
-      return oauthError('invalid_grant', 'code_verifier does not match the code_challenge');
+    const method = record.challengeMethod ?? 'plain';
+    if (!pkceMatches(method, record.challenge, verifier)) {
+      return oauthError(
+        'invalid_grant',
+        `code_verifier does not match the code_challenge${pkceFormHint(method, record.challenge, verifier)}`,
+      );
     }
   }
   return ctx.state.redeemCode(record, code);
