@@ -86,16 +86,15 @@ describe('authorization endpoint: consent page (SERVICE.md 4.1, SPEC §5)', () =
     try {
       const query = (raw: string) =>
         `${auto.url}/webservice/authorize/?response_type=code&client_id=demo-client&redirect_uri=${encodeURIComponent(REDIRECT)}&scope=crm&state=${raw}`;
-      for (const raw of ['a+b~%7E:/?!$()*,;=@', 'plain', '%C3%BC%20x']) {
+      // fetch sends `|`, `[`, `]`, `{`, `^` and a stray `%` as written, as browsers do.
+      for (const raw of ['a+b~%7E:/?!$()*,;=@', 'plain', '%C3%BC%20x', 'a|b[c]{d}^', "a'b%zz"]) {
         const res = await fetch(query(raw), { redirect: 'manual' });
         expect(res.status).toBe(302);
-        expect(res.headers.get('location')).toMatch(
-          new RegExp(`\\?state=${raw.replace(/[?()*+$]/g, '\\$&')}&code=`),
-        );
+        // What fetch sent: the URL parser encodes `'` and `"` in a query, and nothing above else.
+        const sent = new URL(query(raw)).search.split('&state=')[1]!;
+        expect(sent === raw || raw.includes("'")).toBe(true);
+        expect(res.headers.get('location')).toContain(`?state=${sent}&code=`);
       }
-      // Text that is not plain query text is echoed by its value, percent-encoded.
-      const odd = await fetch(query("a'b%zz"), { redirect: 'manual' });
-      expect(new URL(odd.headers.get('location')!).searchParams.get('state')).toBe("a'b%zz");
     } finally {
       await auto.close();
     }

@@ -184,6 +184,13 @@ describe('token endpoint refusals (RFC 6749 §5.2)', () => {
       'invalid_request',
       'client_id is given more than once',
     );
+    for (const path of ['/webservice/authorize', '/webservice/authorize/revoke']) {
+      const broken = await send(`${path}?client_id=%E0%A4%A&client_secret=x&grant_type=x`, {
+        method: 'POST',
+      });
+      expect(broken.res.status).toBe(400);
+      refused(broken.entry, 'invalid_request', 'parameter client_id is not valid UTF-8');
+    }
     const demoBasic = { authorization: basic(DEMO.id, DEMO.secret) };
     refused(
       (await token({ grant_type: 'authorization_code' }, { authorization: 'Basic !!!' })).entry,

@@ -73,7 +73,15 @@ describe('redirect URIs', () => {
     ['http://x/cb\u3000', 'redirect_uri must not contain control characters or whitespace'],
     ['http://x/cb/\u20ac', undefined],
   ])('%j', (uri, problem) => expect(redirectUriProblem(uri)).toBe(problem));
-  it('builds the Location from the serialized URL: ASCII only, a valid header value', () => {
+  it('builds the Location from redirect_uri as received (SPEC §5: <redirect_uri>?state=…)', () => {
+    expect(buildRedirect('http://127.0.0.1:5555', [['code', 'c']])).toBe(
+      'http://127.0.0.1:5555?code=c',
+    );
+    expect(buildRedirect('HTTP://h:80/a/../cb', [['code', 'c']])).toBe(
+      'HTTP://h:80/a/../cb?code=c',
+    );
+  });
+  it('takes the serialized URL only for non-ASCII text: a Location is ASCII', () => {
     expect(buildRedirect('http://h/cb/\u20ac?q=\u00e9', [['state', '\u00fc']])).toBe(
       'http://h/cb/%E2%82%AC?q=%C3%A9&state=%C3%BC',
     );

@@ -23,14 +23,18 @@ interface AuthorizationRequest {
 
 const CARRIED = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state'];
 const PKCE_CARRIED = ['code_challenge', 'code_challenge_method'];
-/** What a query value may hold as is (RFC 3986 §3.4, `&` and `#` excepted): safe in a Location. */
-const QUERY_TEXT = /^(?:[A-Za-z0-9\-._~!$'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*$/;
+/**
+ * What a query value may hold as is: printable ASCII but `&` and `#` (which would end it). The
+ * request target's own text qualifies (llhttp takes `|`, `"`, `[` and more raw, as browsers and
+ * fetch send them); nothing here can break a Location header.
+ */
+const QUERY_TEXT = /^[\x21-\x22\x24-\x25\x27-\x7e]*$/;
 /** The consent form's hidden field carrying the raw `state` from the GET to the POST. */
 const RAW_STATE = 'raw_state';
 
 /**
  * SPEC §5: `state` goes back "byte-for-byte as received": its text as the request wrote it (`a+b`
- * stays `a+b`, not `a%20b`), when that text is plain query text that reads as the same value.
+ * stays `a+b`, `a|b` stays `a|b`), when that text is plain query text that reads as the same value.
  */
 function echoable(raw: string | undefined, state: string): string | undefined {
   if (raw === undefined || !QUERY_TEXT.test(raw)) return undefined;

@@ -83,7 +83,7 @@ export function missing(name: string): MockResponse {
   return oauthError('invalid_request', `missing parameter: ${name}`);
 }
 
-/** Common head of token, refresh and revoke: no repeats, then client authentication. */
+/** Common head of token, refresh and revoke: no repeats, no broken encoding, then client authentication. */
 export function authenticate(
   ctx: MockContext,
   params: OAuthParams,
@@ -91,6 +91,13 @@ export function authenticate(
 ): ClientFixture | MockResponse {
   if (params.repeated) {
     return oauthError('invalid_request', `parameter ${params.repeated} is given more than once`);
+  }
+  if (params.malformed !== undefined) {
+    // Read as U+FFFD it would name an unknown client or a wrong secret: say what is wrong instead.
+    return oauthError(
+      'invalid_request',
+      `parameter ${params.malformed} is not valid UTF-8 percent-encoding`,
+    );
   }
   return authenticateClient(ctx.fixtures, params, authorization);
 }

@@ -1,3 +1,5 @@
+const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
+
 /** C0/C1 controls, DEL and any Unicode whitespace: never part of a redirect URI the mock follows. */
 function hasUnsafeCharacter(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
@@ -34,8 +36,8 @@ export function redirectUriProblem(value: string): string | undefined {
 
 /**
  * `<redirect_uri>?state=<state>&code=<code>` (SERVICE.md 4.1); keeps any query of redirect_uri.
- * The base is the URL's serialization (`new URL().href`: ASCII only, so always a valid Location);
- * each value is percent-encoded, unless `encoded` gives its text as the request wrote it (`state`,
+ * The base is redirect_uri as received, or its serialization when it holds non-ASCII text (a
+ * Location is ASCII); each value is percent-encoded, unless `encoded` gives its text as the request wrote it (`state`,
  * echoed byte for byte). `redirectUri` must have passed redirectUriProblem().
  */
 export function buildRedirect(
@@ -43,7 +45,9 @@ export function buildRedirect(
   params: [string, string | undefined][],
   encoded: Partial<Record<string, string>> = {},
 ): string {
-  const base = new URL(redirectUri).href;
+  // SPEC §5: `<redirect_uri>?…` — the URI as the request wrote it (no `/` added to a bare origin,
+  // no case or dot-segment normalizing); only one with non-ASCII text takes the URL's ASCII form.
+  const base = PRINTABLE_ASCII.test(redirectUri) ? redirectUri : new URL(redirectUri).href;
   const pairs = params
     .filter((p): p is [string, string] => p[1] !== undefined)
     .map(([k, v]) => `${k}=${encoded[k] ?? encodeURIComponent(v)}`)
