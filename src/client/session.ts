@@ -126,8 +126,11 @@ export async function currentTokens(
   return deps.tokens.update(deps.profile, async (tokens, save) => {
     if (!tokens) throw notLoggedIn(deps.profile);
     const access = usableAccessToken(tokens);
+    // After a 401 the question is whether the store still holds the refused token: another
+    // process may have rotated it before `seen` was read, and then `seen` already is the new pair.
     const rotatedMeanwhile =
-      access !== null && access !== seenAccess && access !== options.rejected;
+      access !== null &&
+      (options.rejected !== undefined ? access !== options.rejected : access !== seenAccess);
     if (rotatedMeanwhile && !isExpired(tokens, deps.now()))
       return { tokens: asTokenSet(tokens, access), refreshed: false };
     if (tokens.refreshToken === null) throw notLoggedIn(deps.profile);

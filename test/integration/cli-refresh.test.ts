@@ -120,4 +120,31 @@ describe('refresh that never loses a session', () => {
     const result = await runCli(['rpc', 'crm', 'contacts.list'], dir);
     expect(result.code, result.stderr).toBe(0);
   });
+
+  it('16 parallel rpc refused with the same revoked token refresh once between them (SPEC §3)', async () => {
+    const dir = freshConfigDir();
+    expect((await runCli(loginArgs(mock.url), dir, { env: browserEnv() })).code).toBe(0);
+    const access = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default
+      .tokens.accessToken as string;
+    const revoke = await fetch(`${mock.url}/webservice/authorize/revoke`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        client_id: 'demo-client',
+        client_secret: 'demo-secret',
+        token_type_hint: 'access_token',
+        token: access,
+      }),
+    });
+    expect(revoke.status).toBe(200);
+    await clearJournal(mock.url);
+    const runs = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        (i % 8 === 0 ? runCliProcess : runCli)(['rpc', 'crm', 'contacts.list'], dir, {
+          timeoutMs: 30_000,
+        }),
+      ),
+    );
+    expect(runs.filter((r) => r.code !== 0).map((r) => r.stderr)).toEqual([]);
+    expect(await refreshes()).toHaveLength(1);
+  }, 40_000);
 });

@@ -115,6 +115,20 @@ describe('currentTokens', () => {
     expect(result.tokens.accessToken).toBe('B');
   });
 
+  it('after a 401, a store that no longer holds the refused token is used as is (no second refresh)', async () => {
+    // Another process refreshed after the same 401 before this one read the store.
+    const store = storeWithPair(NOW, NOW + 3_600_000);
+    const none = () => Promise.reject(new Error('no request expected'));
+    const result = await currentTokens(deps(store, none), { rejected: 'A-before' });
+    expect(result).toMatchObject({ refreshed: false, tokens: { accessToken: 'A' } });
+    // The stored token itself refused: that one is refreshed.
+    const again = await currentTokens(
+      deps(store, async () => ok({ access_token: 'A2', refresh_token: 'R2', expires_in: '3600' })),
+      { rejected: 'A' },
+    );
+    expect(again).toMatchObject({ refreshed: true, tokens: { accessToken: 'A2' } });
+  });
+
   it('on invalid_grant with nothing rotated gives up with AuthError and a login hint', async () => {
     const store = storeWithPair(NOW, NOW + 10_000);
     const attempt = currentTokens(deps(store, async () => invalidGrant));
