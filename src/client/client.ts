@@ -364,8 +364,8 @@ export class Client {
 
   /**
    * Logs out (SPEC §3 `logout`): revokes the access token, then the refresh token, then forgets
-   * both. When the service could not be reached or refused, the tokens are kept (they may still be
-   * valid there) and the call fails with the first failure's kind (SPEC §1: failures are
+   * both. When the service could not be reached or refused, the logout stops there and the tokens
+   * are kept (they may still be valid there) and the call fails with the first failure's kind (SPEC §1: failures are
    * DasvcErrors), unless `forget`: then they are forgotten anyway and the failures are reported
    * in the outcome. Idempotent: logging out twice is not an error.
    */
@@ -404,6 +404,9 @@ export class Client {
         if (!(error instanceof DasvcError)) throw error;
         outcome.revoked[kind] = false;
         outcome.failures.push({ kind, error });
+        // Stop here: revoking the refresh token would also end the access token kept as "may
+        // still be valid" (SPEC §5), leaving the profile a pair that is dead at the service.
+        if (!options.forget) break;
       }
     }
     // SPEC §3: when the service could not be reached or refused, the tokens are kept (they may

@@ -106,4 +106,20 @@ describe('logout (SPEC §3, issue 9.9)', () => {
     expect(done.code, done.stderr).toBe(0);
     expect(stored(dir).tokens).toBeUndefined();
   });
+
+  it('a refused access-token revoke stops the logout: the kept pair still works', async () => {
+    const dir = await loggedIn('crm');
+    // One refusal: the access token's revoke. Going on to the refresh token would end both.
+    await control(mock.url, 'faults', {
+      kind: 'error',
+      status: 500,
+      count: 1,
+      path: '/webservice/authorize/revoke',
+    });
+    const refused = await runCli(['logout'], dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--forget');
+    const rpc = await runCli(['rpc', 'crm', 'contacts.list'], dir);
+    expect(rpc.code, rpc.stderr).toBe(0);
+  });
 });
