@@ -74,6 +74,15 @@ describe('hints (issue 9.6)', () => {
   });
 });
 
+/** The mock answers the next `count` revoke requests with `status`. */
+const failRevokes = (status: number, count: number) =>
+  control(mock.url, 'faults', {
+    kind: 'error',
+    status,
+    count,
+    path: '/webservice/authorize/revoke',
+  });
+
 describe('logout (SPEC §3, issue 9.9)', () => {
   it('keeps the tokens when the service cannot be reached; --forget deletes them anyway', async () => {
     const dir = await loggedIn('crm');
@@ -91,12 +100,7 @@ describe('logout (SPEC §3, issue 9.9)', () => {
 
   it('keeps them when the service refuses, with the refusal’s exit code; revokes when it answers', async () => {
     const dir = await loggedIn('crm');
-    await control(mock.url, 'faults', {
-      kind: 'error',
-      status: 503,
-      count: 2,
-      path: '/webservice/authorize/revoke',
-    });
+    await failRevokes(503, 2);
     const refused = await runCli(['logout'], dir);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('--forget');
@@ -110,12 +114,7 @@ describe('logout (SPEC §3, issue 9.9)', () => {
   it('a refused access-token revoke stops the logout: the kept pair still works', async () => {
     const dir = await loggedIn('crm');
     // One refusal: the access token's revoke. Going on to the refresh token would end both.
-    await control(mock.url, 'faults', {
-      kind: 'error',
-      status: 500,
-      count: 1,
-      path: '/webservice/authorize/revoke',
-    });
+    await failRevokes(500, 1);
     const refused = await runCli(['logout'], dir);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('--forget');
