@@ -2,13 +2,14 @@ import type { Command } from 'commander';
 
 /**
  * One to three runnable examples per command path (SPEC §3), each as typed at a shell; they run as
- * they are against `dasvc mock` (demo-client / demo-secret) once logged in.
+ * they are against `dasvc mock` (demo-client / demo-secret) once logged in, the profile `work` by
+ * login's second example (cli-help.test.ts runs them).
  */
 const EXAMPLES: Record<string, string[]> = {
   '': ['dasvc demo', 'dasvc mock', 'dasvc rpc crm contacts.list'],
   login: [
     'dasvc login --base-url http://127.0.0.1:8080 --client-id demo-client --client-secret demo-secret --scope "crm wiki"',
-    'dasvc login --profile work --no-browser',
+    'dasvc login --profile work --base-url http://127.0.0.1:8080 --client-id demo-client --client-secret demo-secret --scope crm --no-browser',
   ],
   logout: ['dasvc logout', 'dasvc logout --forget'],
   token: ['dasvc token status', 'dasvc token refresh'],
@@ -21,7 +22,7 @@ const EXAMPLES: Record<string, string[]> = {
   'token revoke': [
     'dasvc token revoke',
     'dasvc token revoke --all',
-    'DASVC_TOKEN=… dasvc token revoke --hint access_token',
+    'DASVC_TOKEN="$(dasvc token print)" dasvc token revoke --hint access_token',
   ],
   rpc: [
     'dasvc rpc crm contacts.list',

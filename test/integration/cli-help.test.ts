@@ -2,7 +2,14 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { examplesOf } from '../../src/cli/help-text.js';
-import { freshConfigDir, mintTokens, runCli, startMockForCli } from '../helpers/cli.js';
+import {
+  browserEnv,
+  freshConfigDir,
+  loginArgs,
+  mintTokens,
+  runCli,
+  startMockForCli,
+} from '../helpers/cli.js';
 
 const mock = startMockForCli();
 const dir = freshConfigDir();
@@ -25,6 +32,48 @@ describe('dasvc help', () => {
       const result = await runCli(example.split(' ').slice(1), dir, { env });
       expect(result.code, `${example}: ${result.stderr}`).toBe(0);
       expect(JSON.parse(result.stdout)).toBeTruthy();
+    }
+  });
+
+  it('the examples of token, profile and logout run as they are, once logged in (SPEC §3)', async () => {
+    /** One example as a shell reads it: words, quotes, a leading VAR="$(dasvc …)" assignment. */
+    const run = async (example: string, at: string, extra: Record<string, string> = {}) => {
+      const words = (example.match(/(?:[^\s"]+|"[^"]*")+/g) ?? []).map((w) => w.replace(/"/g, ''));
+      const env: Record<string, string> = { ...extra };
+      const assignment = /^([A-Z_]+)=\$\((dasvc .*)\)$/.exec(words[0]!);
+      if (assignment) {
+        words.shift();
+        const inner = await runCli(assignment[2]!.split(' ').slice(1), at, { allowSecrets: true });
+        env[assignment[1]!] = inner.stdout.trim();
+      }
+      expect(words[0], example).toBe('dasvc');
+      const args = words.slice(1).map((w) => w.replace('http://127.0.0.1:8080', mock.url));
+      return runCli(args, at, { env });
+    };
+    const paths = ['token', 'token status', 'token print', 'token refresh', 'token revoke'];
+    paths.push(
+      'logout',
+      'profile',
+      'profile list',
+      'profile show',
+      'profile use',
+      'profile remove',
+    );
+    // Each example on its own, from the same start: logged in as `default` and as `work`.
+    for (const example of paths.flatMap((path) => examplesOf(path))) {
+      if (/[|<>]|^curl/.test(example)) continue;
+      const at = freshConfigDir();
+      try {
+        expect((await runCli(loginArgs(mock.url), at, { env: browserEnv() })).code).toBe(0);
+        // login's second example makes the profile `work` the others name.
+        const work = examplesOf('login')[1]!;
+        expect(work).toContain('--profile work');
+        expect((await run(work.replace(' --no-browser', ''), at, browserEnv())).code).toBe(0);
+        const result = await run(example, at);
+        expect(result.code, `${example}: ${result.stderr}`).toBe(0);
+      } finally {
+        rmSync(at, { recursive: true, force: true });
+      }
     }
   });
 
