@@ -181,7 +181,12 @@ function replaceQuirks(ctx: MockContext, body: unknown): MockResponse {
 function mint(ctx: MockContext, body: unknown): MockResponse {
   if (!isObject(body)) return badRequest('body must be {"user", "scope", "client_id"?}');
   const { user, scope } = body;
-  const clientId = body.client_id ?? 'demo-client';
+  // Fixtures of one's own may have no demo-client: then their first client, as listed.
+  const clientId =
+    body.client_id ??
+    (ctx.fixtures.clients.has('demo-client')
+      ? 'demo-client'
+      : (ctx.fixtures.clients.keys().next().value ?? 'demo-client'));
   if (typeof user !== 'string') return badRequest('missing member: user');
   if (typeof scope !== 'string') return badRequest('missing member: scope');
   if (typeof clientId !== 'string') return badRequest('client_id must be a string');
