@@ -65,6 +65,15 @@ function notExpected(status: number, why: string): NetworkError {
   );
 }
 
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The ids a request (one call or a batch) expects answers for; notifications expect none. */
 function expectedIds(request: unknown): (string | number | null)[] {
   const calls = Array.isArray(request) ? request : [request];
@@ -139,7 +148,7 @@ function expectsNoAnswer(request: unknown): boolean {
 
 /**
  * Classifies the HTTP answer of the API endpoint (SPEC §4): 401/403 → AuthError naming the scope
- * (the CLI adds the login hint); 404 and 5xx → ServiceError; a body that is not the JSON-RPC answer to `request`
+ * (the CLI adds the login hint); 5xx and a JSON 404 → ServiceError; a body that is not the JSON-RPC answer to `request`
  * (when given) → NetworkError. An empty answer is accepted only when the request expects none.
  */
 export function processApiResponse(
@@ -170,10 +179,16 @@ export function processApiResponse(
     );
   }
   if (status === 404) {
-    throw new ServiceError(`no API for scope ${scope} at this address (HTTP 404)`, {
-      code: 'http_404',
-      status,
-    });
+    // The service's own refusal is JSON (exit 1); a 404 page of some other server at this address
+    // is a response that is not the JSON expected (SPEC §4: exit 4), named as what it likely is.
+    const message = `no API for scope ${scope} at this address (HTTP 404`;
+    if (!isJsonText(response.text)) {
+      throw new NetworkError(`${message}, not JSON: is the base URL or --api-url right?)`, {
+        code: 'unexpected_response',
+        status,
+      });
+    }
+    throw new ServiceError(`${message})`, { code: 'http_404', status });
   }
   if (status >= 500)
     throw new ServiceError(`the API failed: HTTP ${status}`, { code: `http_${status}`, status });

@@ -121,7 +121,11 @@ describe('JSON-RPC request and response (SERVICE.md §4.5)', () => {
       throw new Error('not refused');
     })();
     expect(hintFor(refused)).toBe('dasvc login --scope wiki');
-    expect(() => processApiResponse(res(404, 'nope'), 'x')).toThrow(ServiceError);
+    // The service's JSON 404 is its answer (1); another server's 404 page is not the JSON expected (4).
+    expect(() => processApiResponse(res(404, '{"error":"not_found"}'), 'x')).toThrow(ServiceError);
+    expect(() => processApiResponse(res(404, '<html>Not Found</html>'), 'x')).toThrow(
+      expect.objectContaining({ name: 'NetworkError', exitCode: 4 }),
+    );
     expect(() => processApiResponse(res(500, ''), 'x')).toThrow(ServiceError);
     expect(() => processApiResponse(res(200, '<html>'), 'x')).toThrow(NetworkError);
     expect(processApiResponse(res(204, ''), 'x')).toEqual({ kind: 'none' });
