@@ -1,4 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { rawHttp, startMock, startMockForFile, withMock } from '../helpers/mock-client.js';
 import { runDasvc, spawnMock } from '../helpers/mock-process.js';
@@ -46,6 +48,34 @@ describe('the mock under stalled and odd requests (issue 14.6)', () => {
     expect(JSON.parse(answer.body).error_description).toMatch(/timed out/);
     const clock = await fetch(`${mock.url}/_mock/clock`);
     expect(clock.status).toBe(200);
+  });
+
+  it('a client gone mid-body is journaled as a connection ended unanswered, not a mock error', async () => {
+    const { port } = new URL(mock.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await once(socket, 'connect');
+    // node:http answers `Expect: 100-continue` when it hands the request on: the sign that the
+    // mock is reading the body, which the client then leaves half sent.
+    socket.write(
+      'POST /webservice/authorize/revoke HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: 100\r\n\r\n',
+    );
+    const [first] = (await once(socket, 'data')) as [Buffer];
+    expect(first.toString()).toMatch(/^HTTP\/1\.1 100 Continue/);
+    socket.write('token=');
+    socket.destroy();
+    const entry = await vi.waitFor(
+      async () => {
+        const journal = (await (await fetch(`${mock.url}/_mock/journal`)).json()) as {
+          entries: { path: string; status: number; code?: string; reason?: string }[];
+        };
+        const found = journal.entries.find((e) => e.path === '/webservice/authorize/revoke');
+        expect(found).toBeDefined();
+        return found!;
+      },
+      { timeout: 5000 },
+    );
+    expect(entry).toMatchObject({ status: 0, code: 'client_closed' });
+    expect(entry.reason).toMatch(/closed the connection/);
   });
 
   it('a whole request within the timeouts is answered as usual, on a kept-alive connection too', async () => {

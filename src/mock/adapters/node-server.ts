@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { MockRequest, MockResponse } from '../core/types.js';
-import { BodyTooLargeError } from '../core/types.js';
+import { BodyTooLargeError, ClientGoneError } from '../core/types.js';
 import { INTERNAL_ERROR_BODY, JSON_TYPE, methodNotAllowed } from '../core/responses.js';
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../util/duration.js';
@@ -48,7 +48,8 @@ function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
       chunks.push(chunk);
     });
     req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.on('error', reject);
+    // node:http's only request error is the connection closing mid-body ('aborted').
+    req.on('error', () => reject(new ClientGoneError()));
   });
 }
 

@@ -17,7 +17,7 @@ export interface JournalEntry {
   method: string;
   path: string;
   query: string;
-  /** HTTP status; 0 when an injected fault dropped the connection. */
+  /** HTTP status; 0 when the connection ended unanswered (an injected drop, a client gone). */
   status: number;
   durationMs: number;
   rpc?: string[];

@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import { isObject } from '../../util/guards.js';
 import type { MockContext } from './context.js';
 import type { MockOptions, MockRequest, MockResponse } from './types.js';
-import { BODY_LIMIT, BodyTooLargeError } from './types.js';
+import { BODY_LIMIT, BodyTooLargeError, ClientGoneError } from './types.js';
 import { handleApiRequest } from '../routes/api.js';
 import { handleAuthorizationRequest, handleConsentSubmission } from '../routes/authorize.js';
 import { handleControl } from '../routes/control.js';
@@ -178,6 +178,11 @@ export function createRequestHandler(
   /** The answer to a route that threw or rejected. */
   function failed(error: unknown): MockResponse {
     if (error instanceof BodyTooLargeError) return tooLarge(error.limit);
+    // Not a fault of the mock: journaled as a connection that ended unanswered, like a drop.
+    if (error instanceof ClientGoneError) {
+      const note = { code: 'client_closed', reason: error.message };
+      return { status: 0, headers: {}, body: '', drop: true, note };
+    }
     // A fixtures problem found late (a computed method that fails to load) is the mock's fault,
     // not the client's; its message says what to fix.
     if (error instanceof UsageError) return errorResponse(500, 'server_error', error.message);

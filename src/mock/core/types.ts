@@ -134,6 +134,13 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/** The client closed its connection before its request body was in: nobody is left to answer. */
+export class ClientGoneError extends Error {
+  constructor() {
+    super('the client closed the connection before its request body was in');
+  }
+}
+
 /** 1 MiB: larger bodies are refused with 413. */
 export const BODY_LIMIT = 1024 * 1024;
 
