@@ -236,6 +236,12 @@ describe('--proxy --record', () => {
         params: { slug: 'home' },
       });
       expect(touched.status).toBe(204);
+      // SPEC §6 "as calls pass": the folder holds each call once its answer is in, mock running.
+      const wiki = readFileSync(join(dir, 'instances', 'wiki.openrpc.json'), 'utf8');
+      expect(wiki).toContain('"pages.list"');
+      expect(wiki).toContain('"pages.touch"');
+      const users = JSON.parse(readFileSync(join(dir, 'users.json'), 'utf8'));
+      expect(users.recorded.instances).toContain('wiki');
     } finally {
       await again.close();
     }

@@ -73,8 +73,11 @@ export class Recorder implements ProxyTap {
   private readonly foreign = new Set<string>();
   private readonly clients = new Map<string, string | undefined>();
   private users: Record<string, unknown> = {};
+  /** Instances whose document changed since the last write. */
   private readonly dirty = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
+  /** users.json (a new instance) and clients.txt (a new client id) to write again. */
+  private usersDirty = true;
+  private clientsDirty = true;
   private readonly dir: string;
 
   /** Reads what DIR holds already (a broken file is a usage error naming it) and writes it whole. */
@@ -122,7 +125,7 @@ export class Recorder implements ProxyTap {
     for (const id of clientIds(exchange)) {
       if (this.clients.has(id)) continue;
       this.clients.set(id, RECORDED_SECRET);
-      this.dirty.add('');
+      this.clientsDirty = true;
     }
     const instance = apiInstance(exchange.path);
     // 204: a notification (or a batch of them), answered with no body.
@@ -130,7 +133,15 @@ export class Recorder implements ProxyTap {
     if (instance !== undefined && answered && exchange.responseBody !== undefined) {
       this.record(instance, exchange);
     }
-    if (this.dirty.size > 0) this.schedule();
+    // SPEC §6: written "as calls pass" — before the answer goes on, so that whoever reads DIR
+    // after the call finds it there. Only what changed is written.
+    if (this.dirty.size > 0 || this.usersDirty || this.clientsDirty) {
+      try {
+        this.flush();
+      } catch (error) {
+        this.options.warn?.(`record: cannot write ${this.dir}: ${(error as Error).message}`);
+      }
+    }
   }
 
   private record(instance: string, exchange: Exchange): void {
@@ -149,6 +160,7 @@ export class Recorder implements ProxyTap {
       if (!recording) {
         recording = new InstanceRecording(instance);
         this.recordings.set(instance, recording);
+        this.usersDirty = true;
       }
       const paths = this.options.scrub;
       const outcome = !call.outcome
@@ -168,22 +180,9 @@ export class Recorder implements ProxyTap {
     }
   }
 
-  private schedule(): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      try {
-        this.flush();
-      } catch (error) {
-        this.options.warn?.(`record: cannot write ${this.dir}: ${(error as Error).message}`);
-      }
-    }, 50);
-    this.timer.unref();
-  }
-
   /** Writes what changed: documents first, then users.json and clients.txt that name them. */
   flush(): void {
-    const { secrets, user } = this.options;
+    const { secrets } = this.options;
     const text = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
     const json = (value: unknown) => text(secrets.mask(value));
     for (const name of this.dirty) {
@@ -194,6 +193,12 @@ export class Recorder implements ProxyTap {
       writeAtomic(file, text(distinctExamples(document)));
     }
     this.dirty.clear();
+    if (this.usersDirty) this.writeUsers(json);
+    if (this.clientsDirty) this.writeClients();
+  }
+
+  private writeUsers(json: (value: unknown) => string): void {
+    const { user } = this.options;
     const usersFile = join(this.dir, 'users.json');
     const users = { ...this.users };
     delete users.$schema;
@@ -205,6 +210,10 @@ export class Recorder implements ProxyTap {
     };
     this.users = users;
     writeAtomic(usersFile, json({ $schema: schemaRef(usersFile, 'users.schema.json'), ...users }));
+    this.usersDirty = false;
+  }
+
+  private writeClients(): void {
     // A folder with no client seen yet is still one that --fixtures reads.
     const clients =
       this.clients.size > 0 ? this.clients : new Map([['recorded-client', RECORDED_SECRET]]);
@@ -215,12 +224,11 @@ export class Recorder implements ProxyTap {
       join(this.dir, 'clients.txt'),
       `# recorded by dasvc mock --record: the client ids seen, each with the secret ${RECORDED_SECRET}\n${lines.join('\n')}\n`,
     );
+    this.clientsDirty = false;
   }
 
   /** Writes what is pending (on SIGINT/SIGTERM through the server's close). */
   close(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
     this.flush();
   }
 }
