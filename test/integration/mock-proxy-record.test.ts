@@ -197,18 +197,22 @@ describe('--proxy --record', () => {
         );
         expect({ status: res.status, body: await res.json() }).toEqual(recordedAnswers[i]);
       }
-      const other = await replay(
-        new Request('http://replay.test/webservice/json/crm', {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}` },
-          body: '{"jsonrpc":"2.0","method":"contacts.get","params":{"id":4},"id":9}',
-        }),
-      );
-      expect(((await other.json()) as { error: unknown }).error).toEqual({
-        code: -32001,
-        message: 'no recorded answer',
-        data: [{ id: 1 }, { id: 3 }, { id: 2 }],
-      });
+      // Other params, in the inferred schema or not (SPEC §6): -32001 with the recorded params.
+      const other = (params: unknown) =>
+        replay(
+          new Request('http://replay.test/webservice/json/crm', {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}` },
+            body: JSON.stringify({ jsonrpc: '2.0', method: 'contacts.get', params, id: 9 }),
+          }),
+        );
+      for (const params of [{ id: 4 }, {}, { id: true }, { id: 1, extra: 'x' }]) {
+        expect(((await (await other(params)).json()) as { error: unknown }).error).toEqual({
+          code: -32001,
+          message: 'no recorded answer',
+          data: [{ id: 1 }, { id: 3 }, { id: 2 }],
+        });
+      }
     } finally {
       await replay.close();
     }

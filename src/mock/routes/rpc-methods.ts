@@ -79,6 +79,17 @@ export function methodNotFound(instance: InstanceFixture, name: string): { error
   };
 }
 
+/** SPEC §6: -32001 `no recorded answer`, its `data` the recorded params of the method. */
+function noRecordedAnswer(method: MethodFixture): { error: RpcError } {
+  return {
+    error: {
+      code: -32001,
+      message: 'no recorded answer',
+      data: method.examples.map((e) => e.params),
+    },
+  };
+}
+
 /**
  * Runs one method of an instance as `user` (SERVICE.md 5.4: results per authorizing user);
  * synchronous but for computed methods, whose handler may be.
@@ -99,8 +110,13 @@ export function invokeMethod(
   }
   const method = instance.methods.get(name);
   if (!method) return methodNotFound(instance, name);
+  const answers = method.handlerRef || method.byUser || method.value !== undefined;
   const bound = bindParams(method, params);
-  if ('error' in bound) return bound;
+  if ('error' in bound) {
+    // SPEC §6: params that no recorded call had are "other params" of a recorded method, even
+    // where they fall outside the schema inferred from the calls seen.
+    return method.recorded && !answers ? noRecordedAnswer(method) : bound;
+  }
   const named = bound.named;
   if (method.handlerRef && !(method.examples.length > 0 && findExample(method.examples, named))) {
     return callHandler(method, { params: named, user, instance: instance.name });
@@ -109,16 +125,8 @@ export function invokeMethod(
   // result answers the others; a method with recorded answers only says it has none.
   const example = method.examples.length > 0 ? findExample(method.examples, named) : undefined;
   if (example) return structuredClone(example.outcome);
-  const answers = method.handlerRef || method.byUser || method.value !== undefined;
-  if (!answers && (method.examples.length > 0 || instance.document)) {
-    return {
-      error: {
-        code: -32001,
-        message: 'no recorded answer',
-        data: method.examples.map((e) => e.params),
-      },
-    };
-  }
+  if (!answers && (method.examples.length > 0 || instance.document))
+    return noRecordedAnswer(method);
   const result =
     method.byUser && Object.hasOwn(method.byUser, user)
       ? method.byUser[user]
