@@ -31,6 +31,8 @@ export class Probes {
   readonly oauthErrors: Exchange[] = [];
   /** Whether any request got an HTTP answer at all. */
   answered = false;
+  /** Requests sent so far. */
+  sent = 0;
 
   constructor(
     private readonly send: SendFn,
@@ -40,6 +42,7 @@ export class Probes {
   /** Sends one request and records it; only Ctrl-C throws. */
   async exchange(request: HttpRequest, oauth: boolean): Promise<Exchange> {
     let exchange: Exchange;
+    this.sent += 1;
     try {
       exchange = { request, response: await this.send(request) };
       this.answered = true;

@@ -46,20 +46,18 @@ function exchangeLines(exchange: Exchange, cut: (text: string) => string): strin
 
 const MARK = { ok: 'ok      ', deviates: 'deviates', skipped: 'skipped ' } as const;
 
-/** The human report: one line per rule, evidence under each deviation (SPEC §7). */
+/**
+ * The human report: one line per rule (SPEC §7: "prints one line"), a deviation's with what was
+ * expected and its evidence, the exchange's lines joined by ` | ` (`grep deviates` shows it all).
+ */
 export function reportLines(verdicts: Verdict[]): string[] {
   const width = Math.max(...verdicts.map((v) => v.id.length), 0);
-  const lines: string[] = [];
-  for (const v of verdicts) {
-    lines.push(`${MARK[v.status]}  ${v.id.padEnd(width)}  ${v.observed}`);
-    if (v.status === 'deviates') {
-      lines.push(`          expected: ${v.expected}`);
-      for (const exchange of v.evidence ?? []) {
-        for (const line of evidenceLines(exchange)) lines.push(`          ${line}`);
-      }
-    }
-  }
-  return lines;
+  return verdicts.map((v) => {
+    const line = `${MARK[v.status]}  ${v.id.padEnd(width)}  ${v.observed}`;
+    if (v.status !== 'deviates') return line;
+    const evidence = (v.evidence ?? []).flatMap(evidenceLines).join(' | ');
+    return `${line} — expected: ${v.expected}${evidence ? ` — evidence: ${evidence}` : ''}`;
+  });
 }
 
 /** Counts per status, for the summary line. */

@@ -195,24 +195,34 @@ export function startCheck(
     return 'the code exchange gave no access token';
   }
 
+  /** A rule measured by one request: skipped when no answer came (nothing to measure). */
+  function measured(id: RuleId, exchange: Exchange, rule: (exchange: Exchange) => Finding): void {
+    if (exchange.response) give(id, rule(exchange));
+    else give(id, { status: 'skipped', observed: `no answer (${exchange.error ?? 'no answer'})` });
+  }
+
   async function noAuthorizationRules(): Promise<void> {
     if (selected.has('client.wrong-secret') || selected.has('errors.shape')) {
-      give('client.wrong-secret', wrongSecretRule(await probes.wrongSecret()));
+      measured('client.wrong-secret', await probes.wrongSecret(), wrongSecretRule);
     }
     if (want('revoke.unknown-token')) {
       const unknown = `dasvc-check-unknown-${Math.random().toString(36).slice(2)}`;
-      give('revoke.unknown-token', unknownTokenRule(await probes.revoke(unknown, 'access_token')));
+      measured(
+        'revoke.unknown-token',
+        await probes.revoke(unknown, 'access_token'),
+        unknownTokenRule,
+      );
     }
     if (want('endpoints.token-path')) {
       give('endpoints.token-path', tokenPathRule(settings.baseUrl, settings.endpoints.token));
     }
     const call = JSON.stringify({ jsonrpc: '2.0', method: 'rpc.discover', id: 1 });
     if (want('api.missing-bearer')) {
-      give('api.missing-bearer', bearerRefusedRule(await probes.api(scope, call, undefined)));
+      measured('api.missing-bearer', await probes.api(scope, call, undefined), bearerRefusedRule);
     }
     if (want('api.wrong-bearer')) {
       const wrong = await probes.api(scope, call, 'dasvc-check-not-a-token');
-      give('api.wrong-bearer', bearerRefusedRule(wrong));
+      measured('api.wrong-bearer', wrong, bearerRefusedRule);
     }
   }
 
@@ -412,6 +422,11 @@ export function startCheck(
 
   const done = (async () => {
     await noAuthorizationRules();
+    if (probes.sent > 0 && !probes.answered) {
+      // Nothing answered: no login can succeed either, and waiting for one (up to --timeout)
+      // would tell nothing more. The caller ends with exit 4 (SPEC §4).
+      skip([...PHASE_A, ...PHASE_B, ...PHASE_C], 'no answer from the installation');
+    }
     if (PHASE_A.some(want)) await phaseA();
     if (PHASE_B.some(want)) await phaseB();
     if (PHASE_C.some(want)) await phaseC();

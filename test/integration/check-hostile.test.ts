@@ -179,16 +179,41 @@ describe.concurrent('dasvc check against hostile installations', () => {
       expect(stdout).toContain('< HTTP 200 text/html');
     });
 
+    // Nothing answered: nothing was measured, so nothing deviates; no authorization is tried.
     it('one that resets every connection (exit 4: nothing answered)', async () => {
       const { stdout, seen } = await checkBadInstallation((req) => req.socket.destroy(), 4);
-      expect(seen['api.missing-bearer']).toBe('deviates');
-      expect(stdout).toContain('< no answer:');
+      expect(Object.values(seen).filter((status) => status === 'deviates')).toEqual([]);
+      expect(seen['api.missing-bearer']).toBe('skipped');
+      expect(stdout).toMatch(/skipped +api\.missing-bearer +no answer \(/);
+      expect(stdout).toMatch(/skipped +jsonrpc\.batch +no answer from the installation/);
     });
 
     it('one that never answers (exit 4 after each request timed out)', async () => {
       const { stdout, seen } = await checkBadInstallation(() => undefined, 4);
-      expect(seen['revoke.unknown-token']).toBe('deviates');
+      expect(seen['revoke.unknown-token']).toBe('skipped');
       expect(stdout).toMatch(/no answer .*within 0.3 s/);
+    });
+
+    it('one that is not there: exit 4 at once, without waiting for a login (--timeout 300 s)', async () => {
+      const server = createServer();
+      const url = await listen(server);
+      await close(server);
+      const dir = tempDir();
+      try {
+        const result = await runCli(checkArgs(url), dir, {
+          env: browserEnv('none'),
+          timeoutMs: 20_000,
+        });
+        expectNoCrash(result.stderr);
+        expect(result.code, result.stderr).toBe(4);
+        expect(result.stderr).toContain(`no answer from ${url}`);
+        expect(result.stderr).not.toContain('Authorization 1 of at most 3');
+        const seen = statuses(result.stdout);
+        expect(Object.keys(seen).sort()).toEqual(ALL_IDS);
+        expect(Object.values(seen).filter((status) => status === 'deviates')).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 });

@@ -13,7 +13,7 @@ import {
 import { oldRefusedRule, rotationRule } from '../../src/check/rules/refresh-rules.js';
 import { unknownTokenRule } from '../../src/check/rules/revoke-rules.js';
 import { bearerRefusedRule, discoverRule } from '../../src/check/rules/api-rules.js';
-import { evidenceLines, quirksOf, reportJunit } from '../../src/check/report.js';
+import { evidenceLines, quirksOf, reportJunit, reportLines } from '../../src/check/report.js';
 
 const REQUEST = { method: 'POST' as const, url: 'http://i.test/webservice/authorize', headers: {} };
 
@@ -162,6 +162,35 @@ describe('selection, evidence and reports', () => {
       'rpcDiscover',
     ]);
     expect(quirksOf([v({ tokenPath: '/webservice/authorize/revoke' })])).toEqual({});
+  });
+
+  it('prints one line per rule (SPEC §7), a deviation with expected and redacted evidence', () => {
+    const exchange: Exchange = {
+      request: {
+        method: 'POST',
+        url: 'http://i.test/webservice/authorize?client_id=c&client_secret=s3cret',
+        headers: {},
+      },
+      response: { status: 200, headers: { 'content-type': 'text/html' }, text: '<p>\nhi\n</p>' },
+    };
+    const lines = reportLines([
+      { id: 'a.one', status: 'ok', expected: 'e', observed: 'fine' },
+      {
+        id: 'b',
+        status: 'deviates',
+        expected: 'refused',
+        observed: 'HTTP 200',
+        evidence: [exchange],
+      },
+      { id: 'c', status: 'skipped', expected: 'e', observed: 'no answer (refused)' },
+    ]);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe('ok        a.one  fine');
+    expect(lines[1]).toMatch(
+      /^deviates {2}b {5} HTTP 200 — expected: refused — evidence: > POST http:\/\/i\.test\/webservice\/authorize\?client_id=c&client_secret=\S+ \| < HTTP 200 text\/html \| < <p> hi <\/p>$/,
+    );
+    expect(lines[1]).not.toContain('s3cret');
+    expect(lines[2]).toBe('skipped   c      no answer (refused)');
   });
 
   it('JUnit escapes what it quotes', () => {
