@@ -306,11 +306,13 @@ export function startCheck(
         revokedAccessRule(revoke, await probes.call(scope, 'rpc.discover', access)),
       );
     }
-    if (rotation.status !== 'ok') {
+    // The used refresh token is tried again also when it came back unchanged (no rotation): an
+    // installation may then still refuse it as used, or keep accepting it (SPEC §7's two quirks).
+    if (rotation.status === 'skipped' || next.refresh === undefined) {
       const reason =
         rotation.status === 'skipped'
           ? rotation.observed
-          : 'the refresh token did not rotate, so no used one is left to try';
+          : 'the refresh answered no refresh token, so no used one is left to try';
       give('refresh.old-refused', { status: 'skipped', observed: reason });
       return;
     }

@@ -107,8 +107,22 @@ describe('refresh quirks', () => {
     expect(second.access_token).not.toBe(first.access_token);
     expect((await m.rpc(first.access_token, 'contacts.list')).status).toBe(401);
     expect((await m.rpc(second.access_token, 'contacts.list')).status).toBe(200);
-    const third = (await (await m.refresh(first.refresh_token)).json()) as Record<string, unknown>;
-    expect(third.refresh_token).toBe(first.refresh_token);
+    // Handed back unchanged it is a used one: refused the next time, as a used token is (and the
+    // authorization ends), unless oldRefreshTokenAccepted (the quirks compose as their rows say).
+    const reuse = await m.refresh(first.refresh_token);
+    expect(reuse.status).toBe(400);
+    expect(await reuse.json()).toMatchObject({ error: 'invalid_grant' });
+    expect((await m.rpc(second.access_token, 'contacts.list')).status).toBe(401);
+  });
+
+  it('refreshRotation false with oldRefreshTokenAccepted: one refresh token that keeps working', async () => {
+    const m = mock({ quirks: { refreshRotation: false, oldRefreshTokenAccepted: true } });
+    const first = await m.tokens();
+    for (let i = 0; i < 3; i++) {
+      const next = (await (await m.refresh(first.refresh_token)).json()) as Record<string, unknown>;
+      expect(next.refresh_token).toBe(first.refresh_token);
+      expect((await m.rpc(next.access_token, 'contacts.list')).status).toBe(200);
+    }
   });
 
   it('oldRefreshTokenAccepted true: a used refresh token still refreshes', async () => {

@@ -25,6 +25,11 @@ export interface GrantRecord {
   refresh?: string;
   /** A refresh token is usable only while its access token is unexpired (SERVICE.md 4.3). */
   refreshExpiresAt?: number;
+  /**
+   * The refresh token came back unchanged from a refresh (quirk refreshRotation false) and counts
+   * as used: a refresh with it again is a reuse (refused unless oldRefreshTokenAccepted).
+   */
+  refreshUsed?: boolean;
 }
 
 /** A token as looked up (a view; the store keeps token → grant id only). */
@@ -251,12 +256,16 @@ export class MockState {
 
   /**
    * Refresh rotation (SERVICE.md 4.3): a new pair; the old pair dies at once. `keepRefresh` (the
-   * refreshRotation quirk, SPEC §7) answers with a new access token and the same refresh token.
+   * refreshRotation quirk, SPEC §7) answers with a new access token and the same refresh token,
+   * which is then a used one (GrantRecord.refreshUsed).
    */
   rotate(record: TokenRecord, keepRefresh = false): TokenPair {
     const grant = this.grants.get(record.grantId)!;
     if (grant.access) this.tokens.delete(grant.access);
-    if (keepRefresh && grant.refresh) return this.issuePair(record.grantId, grant.refresh);
+    if (keepRefresh && grant.refresh) {
+      grant.refreshUsed = true;
+      return this.issuePair(record.grantId, grant.refresh);
+    }
     if (grant.refresh) {
       this.tokens.delete(grant.refresh);
       // Kept until its own expiry only so that a reuse is recognised and the grant revoked.
@@ -417,6 +426,7 @@ export class MockState {
         accessExpiresAt: grant.accessExpiresAt,
         refresh: grant.refresh,
         refreshExpiresAt: grant.refreshExpiresAt,
+        refreshUsed: grant.refreshUsed === true,
       });
       if (grant.access) this.tokens.set(grant.access, id);
       if (grant.refresh) this.tokens.set(grant.refresh, id);
@@ -442,6 +452,7 @@ export class MockState {
       accessExpiresAt: undefined,
       refresh: undefined,
       refreshExpiresAt: undefined,
+      refreshUsed: false,
     });
     return this.grantSeq;
   }
@@ -463,6 +474,7 @@ export class MockState {
     const access = randomToken();
     grant.access = access;
     grant.accessExpiresAt = now + this.lifetimes.accessSeconds * 1000;
+    if (grant.refresh !== refresh) grant.refreshUsed = false;
     grant.refresh = refresh;
     const refreshExpiresAt = now + this.lifetimes.refreshSeconds * 1000;
     grant.refreshExpiresAt = this.refreshOutlivesAccess()

@@ -54,6 +54,7 @@ const grantFields = record({
   accessExpiresAt: optional(time),
   refresh: optional(str),
   refreshExpiresAt: optional(time),
+  refreshUsed: optional((v) => typeof v === 'boolean'),
 });
 const grantRecord: Check = (v) => {
   if (!grantFields(v)) return false;

@@ -8,7 +8,11 @@ import { missing } from './client-auth.js';
 
 /**
  * SERVICE.md 4.3: before the access token expires; rotation; a reused old refresh token ends the
- * grant. The quirks refreshRotation, oldRefreshTokenAccepted, refreshAfterExpiry (SPEC §7) bend it.
+ * grant. The quirks refreshRotation, oldRefreshTokenAccepted, refreshAfterExpiry (SPEC §7) bend it,
+ * each as its row of the table says and together as the rows compose: refreshRotation false hands
+ * the same refresh token back, which is then a used one, so without oldRefreshTokenAccepted it
+ * refreshes once (SPEC §7's round trip needs the two apart; `dasvc check` writes both for an
+ * installation whose refresh token never changes and keeps working).
  */
 export function refresh(
   ctx: MockContext,
@@ -31,7 +35,9 @@ export function refresh(
   if (grant.clientId !== client.id) {
     return oauthError('invalid_grant', 'refresh token was issued to another client');
   }
-  if (record.rotated && ctx.quirks.oldRefreshTokenAccepted !== true) {
+  // Used: rotated away, or (refreshRotation false) handed back unchanged by an earlier refresh.
+  const used = record.rotated === true || grant.refreshUsed === true;
+  if (used && ctx.quirks.oldRefreshTokenAccepted !== true) {
     ctx.state.revokeGrant(record.grantId);
     return oauthError(
       'invalid_grant',
