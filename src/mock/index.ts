@@ -22,5 +22,10 @@ export function createMockApp(options: MockOptions = {}): MockApp {
       return internalError();
     }
   };
-  return Object.assign(app, { close: () => core.close() });
+  return Object.assign(app, {
+    close: () => {
+      core.closing();
+      return core.close();
+    },
+  });
 }

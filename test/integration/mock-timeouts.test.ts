@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/errors.js';
+import { startMockServer } from '../../src/mock/index.js';
 import { rawHttp, startMock, startMockForFile, withMock } from '../helpers/mock-client.js';
 import { runDasvc, spawnMock } from '../helpers/mock-process.js';
 
@@ -76,6 +77,48 @@ describe('the mock under stalled and odd requests (issue 14.6)', () => {
     );
     expect(entry).toMatchObject({ status: 0, code: 'client_closed' });
     expect(entry.reason).toMatch(/closed the connection/);
+  });
+
+  it('a request without Host, or with an expectation it cannot meet, is answered as any other', async () => {
+    for (const extra of ['', 'Host: 127.0.0.1\r\nExpect: 200-ok\r\n']) {
+      const answer = await rawHttp(
+        mock.url,
+        `POST /webservice/json/crm HTTP/1.1\r\n${extra}Content-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      );
+      expect(answer.status, extra).toBe(401);
+      expect(answer.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+      expect(JSON.parse(answer.body)).toMatchObject({ error: 'invalid_token' });
+    }
+  });
+
+  it('closing answers a request held by injected latency, rather than cut it', async () => {
+    const server = await startMockServer({ port: 0, log: () => undefined });
+    let closed = false;
+    try {
+      await fetch(`${server.url}/_mock/faults`, {
+        method: 'POST',
+        body: JSON.stringify({ kind: 'latency', ms: 20_000, path: '/webservice/json/crm' }),
+      });
+      const pending = fetch(`${server.url}/webservice/json/crm`, { method: 'POST', body: '{}' });
+      // The request has taken its fault once none is pending any more.
+      await vi.waitFor(
+        async () => {
+          const { faults } = (await (await fetch(`${server.url}/_mock/faults`)).json()) as {
+            faults: unknown[];
+          };
+          expect(faults).toEqual([]);
+        },
+        { timeout: 5000 },
+      );
+      const started = Date.now();
+      await server.close();
+      closed = true;
+      const res = await pending;
+      expect(res.status).toBe(401);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      if (!closed) await server.close();
+    }
   });
 
   it('a whole request within the timeouts is answered as usual, on a kept-alive connection too', async () => {

@@ -75,6 +75,7 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
     ...(demoClient ? { demoClient } : {}),
     users,
     close: async () => {
+      core.closing();
       await served.close();
       await core.close();
     },

@@ -301,7 +301,17 @@ export function serveNode(
 ): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   let fallbackHost = `${host}:${port}`;
   const loopbackOnly = isLoopbackAddress(host);
-  const server = createServer(nodeTimeouts(timeouts), (req, res) => {
+  // Without Host (HTTP/1.0 style, raw-socket clients) the request is served as any other, on
+  // the listening address, rather than get node:http's bodiless 400 and no log line.
+  const server = createServer(
+    { ...nodeTimeouts(timeouts), requireHostHeader: false },
+    (req, res) => {
+      serveOne(handle, req, res, fallbackHost, loopbackOnly);
+    },
+  );
+  // An expectation other than 100-continue is ignored (RFC 9110 §10.1.1 allows 417, not needs
+  // it): the request is answered and logged like any other, not with node:http's bodiless 417.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     serveOne(handle, req, res, fallbackHost, loopbackOnly);
   });
   server.keepAliveTimeout = 10_000;

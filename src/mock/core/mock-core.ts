@@ -22,6 +22,8 @@ export interface MockCore {
   ready(): Promise<void>;
   /** Loads the request handling ahead of the first request (which otherwise loads it). */
   warm(): Promise<void>;
+  /** The server is closing: in-flight requests waiting on injected latency are answered now. */
+  closing(): void;
   /** Writes the state file, if any. */
   close(): Promise<void>;
   readonly ctx: MockContext;
@@ -125,11 +127,17 @@ export function createMockCore(options: MockOptions = {}): MockCore {
   };
 
   type Handle = (request: MockRequest) => Promise<MockResponse>;
+  const shutdown = new AbortController();
   let handler: Handle | undefined;
   let handlerLoading: Promise<Handle> | undefined;
   const loadHandler = () =>
     (handlerLoading ??= import('./request-handler.js').then(({ createRequestHandler }) => {
-      handler = createRequestHandler(ctx, options, () => (loaded ? undefined : prepare()));
+      handler = createRequestHandler(
+        ctx,
+        options,
+        () => (loaded ? undefined : prepare()),
+        shutdown.signal,
+      );
       return handler;
     }));
   const handle: Handle = (request) =>
@@ -141,6 +149,7 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     warm: async () => {
       await Promise.all([loadHandler(), prepare()]);
     },
+    closing: () => shutdown.abort(),
     close: async () => {
       if (upstream !== undefined && loading) await loading.catch(() => undefined);
       await ctx.proxy?.close();

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { UsageError } from '../../errors.js';
 import { isObject } from '../../util/guards.js';
 import type { MockContext } from './context.js';
@@ -70,6 +71,8 @@ export function createRequestHandler(
   options: Pick<MockOptions, 'log' | 'onRequest' | 'journalSize' | 'quiet'>,
   /** Pending loading of computed-method modules, or undefined once they are loaded. */
   loading: () => Promise<void> | undefined,
+  /** Aborted when the server closes: injected latency ends, so in-flight requests are answered. */
+  closing?: AbortSignal,
 ): (request: MockRequest) => Promise<MockResponse> {
   const { basePath, state } = ctx;
   const { log, onRequest } = options;
@@ -146,7 +149,9 @@ export function createRequestHandler(
   /** A service request that meets an injected fault (POST /_mock/faults) for its path. */
   async function faulted(request: MockRequest, path: string, fault: Fault): Promise<MockResponse> {
     if (fault.kind === 'latency') {
-      await new Promise((r) => setTimeout(r, fault.ms));
+      // A closing server answers now rather than cut the connection mid-wait and log an answer
+      // that was never sent.
+      await delay(fault.ms, undefined, closing ? { signal: closing } : {}).catch(() => undefined);
       return answer(request, path);
     }
     if (fault.kind === 'error') {
