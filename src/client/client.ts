@@ -87,6 +87,30 @@ export interface LogoutOutcome {
  * variables > profile) and checked when it is made, tokens from the store refreshed when due and
  * after a 401, under the store's lock.
  */
+
+/**
+ * One JSON-RPC call from what a caller (JavaScript too, without the types) handed over: a method
+ * name and params that JSON-RPC 2.0 §4.2 allows (an object or an array), else a usage error here
+ * rather than the service's -32600 for a call the client built.
+ */
+function callOf(method: unknown, params: unknown, id: number, notify?: boolean) {
+  if (typeof method !== 'string' || method === '') {
+    throw new UsageError(
+      `rpc: the method must be a non-empty string, got ${JSON.stringify(method)}`,
+      {
+        code: 'bad_params',
+      },
+    );
+  }
+  if (params !== undefined && (typeof params !== 'object' || params === null)) {
+    throw new UsageError(
+      `rpc: params must be an object or an array (JSON-RPC 2.0 §4.2), got ${params === null ? 'null' : typeof params}`,
+      { code: 'bad_params' },
+    );
+  }
+  return buildCall(method, params ?? {}, id, notify);
+}
+
 export class Client {
   private readonly given: ResolvedSettings;
   private loaded: { name: string; profile: Profile | undefined } | undefined;
@@ -233,7 +257,7 @@ export class Client {
 
   /** One call (SPEC §1 `client.rpc`): resolves with `result`, rejects with the JSON-RPC error. */
   async rpc<T = unknown>(scope: string, method: string, params?: unknown): Promise<T> {
-    const answer = await this.send(scope, buildCall(method, params ?? {}, 1));
+    const answer = await this.send(scope, callOf(method, params, 1));
     if (answer.kind === 'none') return undefined as T;
     const error = rpcErrorFrom(answer.body);
     if (error) throw error;
@@ -244,7 +268,7 @@ export class Client {
   async batch(scope: string, calls: readonly BatchCall[]): Promise<BatchResult[]> {
     if (!Array.isArray(calls) || calls.length === 0)
       throw new UsageError('batch: give a non-empty array of calls', { code: 'bad_params' });
-    const body = calls.map((c, i) => buildCall(c.method, c.params ?? {}, i + 1, c.notify));
+    const body = calls.map((c, i) => callOf(c.method, c.params, i + 1, c.notify));
     const answer = await this.send(scope, body);
     const responses = answer.kind === 'none' ? [] : (answer.body as { id?: unknown }[]);
     const out: BatchResult[] = [];

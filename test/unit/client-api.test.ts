@@ -47,6 +47,30 @@ describe('programmatic client (export `dasvc`)', () => {
   });
 });
 
+describe('programmatic client calls (SPEC §1)', () => {
+  it('a method or params JSON-RPC does not allow are a usage error, before any request', async () => {
+    const send = vi.fn<SendFn>();
+    const client = dasvc({ ...settings(), store: 'memory', token: 'T', send });
+    for (const [method, params] of [
+      ['contacts.list', 'notjson'],
+      ['contacts.list', null],
+      ['contacts.get', 1],
+      ['', {}],
+      [42, {}],
+    ] as [string, unknown][]) {
+      await expect(client.rpc('crm', method, params)).rejects.toMatchObject({
+        kind: 'usage',
+        exitCode: 2,
+        code: 'bad_params',
+      });
+    }
+    await expect(
+      client.batch('crm', [{ method: 'contacts.list', params: 'x' as unknown as object }]),
+    ).rejects.toMatchObject({ kind: 'usage' });
+    expect(send).not.toHaveBeenCalled();
+  });
+});
+
 describe('programmatic client status() (SPEC §1, like token status)', () => {
   it('shows the settings in use, with store: memory too, and no token', async () => {
     const client = dasvc({ ...settings(), store: 'memory' });
