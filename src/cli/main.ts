@@ -10,16 +10,22 @@ import type { Writer } from './output.js';
  * stdout, stderr, stdin, environment and Ctrl-C signal stand for the process's, which it leaves
  * alone (no SIGINT handler, no pipe guard, no exit).
  */
+/** Global flags that may stand beside `--version` (which then answers alone). */
+const VERSION_FLAGS = new Set(['--version', '--json', '--verbose', '--no-color']);
+
 export async function run(argv: string[], io?: ContextIo): Promise<number> {
   if (!io) endQuietlyOnClosedPipe();
   const stdout: Writer = io?.stdout ?? process.stdout;
   const stderr: Writer = io?.stderr ?? process.stderr;
   // `dasvc --version` answers before commander and the commands load (start-up target: ≤ 1.3× node -e 0).
-  if (argv.length === 3 && argv[2] === '--version') {
+  // With --json (and other global flags) it is one JSON document, as every --json output is.
+  const flags = argv.slice(2);
+  if (flags.includes('--version') && flags.every((flag) => VERSION_FLAGS.has(flag))) {
     const pkg = JSON.parse(
       readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
     ) as { version: string };
-    stdout.write(`${pkg.version}\n`);
+    const json = flags.includes('--json');
+    stdout.write(json ? `${JSON.stringify({ version: pkg.version })}\n` : `${pkg.version}\n`);
     return ExitCode.ok;
   }
   if (argv[2] === '__complete' && !io) {

@@ -397,6 +397,15 @@ describe('profiles, init and completion', () => {
     const version = await runCli(['--version'], freshConfigDir());
     expect(version.code).toBe(0);
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    // --json makes it one JSON document, either order (SPEC §3: --json is machine-readable).
+    for (const args of [
+      ['--version', '--json'],
+      ['--json', '--version'],
+    ]) {
+      const json = await runCli(args, freshConfigDir());
+      expect(json.code).toBe(0);
+      expect(JSON.parse(json.stdout)).toEqual({ version: version.stdout.trim() });
+    }
     expect((await runCli(['--help'], freshConfigDir())).code).toBe(0);
     expect((await runCli(['frobnicate'], freshConfigDir())).code).toBe(2);
   });
