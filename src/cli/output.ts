@@ -32,8 +32,11 @@ export async function loadStyles(
   env: NodeJS.ProcessEnv,
 ): Promise<Styles> {
   if (!enabled || env.NO_COLOR || (!stream.isTTY && !env.FORCE_COLOR)) return plain;
-  const { Chalk } = await import('chalk');
-  const chalk = new Chalk();
+  const { Chalk, supportsColor, supportsColorStderr } = await import('chalk');
+  // The level of the stream being coloured: chalk's default is stdout's, which is no terminal
+  // when the result is piped (`dasvc token refresh | cat`) while messages still reach one.
+  const support = stream === process.stderr ? supportsColorStderr : supportsColor;
+  const chalk = new Chalk({ level: support ? support.level : 0 });
   if (chalk.level === 0) return plain;
   return {
     bold: (t) => chalk.bold(t),

@@ -67,3 +67,24 @@ describe('output into a closed pipe', () => {
     expect(results).toEqual(runs.map(([args]) => ({ args, code: 0, stderr: '' })));
   });
 });
+
+describe('colour follows the stream it colours', () => {
+  // stdout piped, stderr a terminal (script(1) gives it a pseudo-terminal): the messages on stderr
+  // are coloured, as the README says, although stdout is no terminal.
+  it('messages on a terminal stderr are coloured while stdout is piped', async () => {
+    const dir = configDir();
+    const login = await runCli(loginArgs(mock.url), dir, { env: browserEnv() });
+    expect(login.code, login.stderr).toBe(0);
+    const command = `"${process.execPath}" "${BIN}" profile use default | cat >/dev/null`;
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), TERM: 'xterm', DASVC_CONFIG_DIR: dir },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let seen = '';
+    child.stdout.on('data', (chunk: Buffer) => (seen += chunk.toString()));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(seen).toContain('\u001b[32m');
+    expect(seen).toContain('Active profile: default');
+  });
+});
