@@ -155,8 +155,8 @@ export function storeSecretsNow(
 }
 
 /**
- * Where a login stores the profile's secrets (SPEC §9): the OS store when it answers (within 3 s),
- * else the file, with the reason for the one message the login prints; `insecure`
+ * Where a login stores the profile's secrets (SPEC §9): the OS store when it answers (within 3 s)
+ * and takes a write, else the file, with the reason for the one message the login prints; `insecure`
  * (`--insecure-storage`) chooses the file without asking the store.
  */
 export async function chooseSecretsLocation(
@@ -166,7 +166,11 @@ export async function chooseSecretsLocation(
 ): Promise<{ location: SecretsLocation; unavailable?: string }> {
   if (insecure) return { location: 'file' };
   try {
-    await keychain.get(profile);
+    const held = await keychain.get(profile);
+    // A read succeeds on a locked keyring (or none unlocked) when the entry does not exist yet:
+    // only a write shows that the store can take the secrets. The entry is written as it was
+    // (or empty, `{}`), and the login replaces it at once.
+    await keychain.set(profile, held ?? {});
   } catch (error) {
     if (error instanceof KeychainUnavailable)
       return { location: 'file', unavailable: error.reason };

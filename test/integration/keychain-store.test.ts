@@ -12,6 +12,7 @@ import { UsageError } from '../../src/errors.js';
 import { dasvc } from '../../src/index.js';
 import { createMockApp } from '../../src/mock/index.js';
 import { Keychain, KeychainUnavailable } from '../../src/store/keychain.js';
+import { chooseSecretsLocation } from '../../src/store/profile-secrets.js';
 import type { StoredTokens } from '../../src/store/profile-store.js';
 import { appTransport, approvingBrowser } from '../helpers/in-process.js';
 import {
@@ -200,5 +201,12 @@ describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service
     const error = await new Keychain(file).get('default').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KeychainUnavailable);
     expect((error as KeychainUnavailable).reason).toMatch(/locked/);
+    // A profile with no entry yet reads as empty even now: the login's probe writes, so a locked
+    // keyring sends the secrets to the file (regression: the login failed after the exchange).
+    const fresh = configFile('locked-fresh');
+    expect(await new Keychain(fresh).get('default')).toBeUndefined();
+    const where = await chooseSecretsLocation(new Keychain(fresh), 'default');
+    expect(where.location).toBe('file');
+    expect(where.unavailable).toMatch(/locked/);
   });
 });
