@@ -52,6 +52,17 @@ function describe(error: unknown): string {
 
 const LINUX_SECRET_SERVICE: Keyring.EntryOptions = { linux: { store: 'secret-service' } };
 
+/** getOffThread's worker: one synchronous read, its text or its error posted back. */
+const READ_IN_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+try {
+  const { Entry } = require(workerData.path);
+  const text = new Entry(workerData.service, workerData.profile, workerData.options).getPassword();
+  parentPort.postMessage({ text: text ?? null });
+} catch (error) {
+  parentPort.postMessage({ error: String((error && error.message) || error) });
+}`;
+
 /**
  * The OS credential store (macOS Keychain, Windows Credential Manager, the Secret Service on
  * Linux) through @napi-rs/keyring, holding one entry per profile: service `dasvc:<config file>`,
@@ -76,6 +87,42 @@ export class Keychain {
   /** The profile's secrets, or undefined when the store holds none; a corrupt entry is a UsageError. */
   async get(profile: string): Promise<ProfileSecrets | undefined> {
     const text = await this.call(profile, (entry, signal) => entry.getPassword(signal));
+    return text === null ? undefined : this.parse(profile, text);
+  }
+
+  /**
+   * The profile's secrets read in a worker thread, given up after the timeout, for completion
+   * (SPEC §3: it gives up within 1 s). On Linux the entry's constructor opens the Secret Service
+   * session synchronously, which blocks a silent service's caller for the binding's 2 s D-Bus
+   * timeout: in a worker, only the worker waits, and it is left behind (unref'd) on timeout.
+   */
+  async getOffThread(profile: string): Promise<ProfileSecrets | undefined> {
+    let path: string;
+    try {
+      path = createRequire(import.meta.url).resolve('@napi-rs/keyring');
+    } catch (error) {
+      throw new KeychainUnavailable(`the keyring binding did not load (${describe(error)})`);
+    }
+    const { Worker } = await import('node:worker_threads');
+    const worker = new Worker(READ_IN_WORKER, {
+      eval: true,
+      workerData: { path, service: this.service, profile, options: LINUX_SECRET_SERVICE },
+    });
+    worker.unref();
+    const text = await new Promise<string | null>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new KeychainUnavailable(`no answer within ${this.timeoutMs / 1000} s`));
+      }, this.timeoutMs);
+      worker.once('message', (answer: { text?: string | null; error?: string }) => {
+        clearTimeout(timer);
+        if (answer.error !== undefined) reject(new KeychainUnavailable(describe(answer.error)));
+        else resolve(answer.text ?? null);
+      });
+      worker.once('error', (error) => {
+        clearTimeout(timer);
+        reject(new KeychainUnavailable(describe(error)));
+      });
+    }).finally(() => void worker.terminate());
     return text === null ? undefined : this.parse(profile, text);
   }
 

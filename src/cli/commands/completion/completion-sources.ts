@@ -141,8 +141,8 @@ function apiTemplate(
 
 /**
  * A token that needs nothing done to it: --token, DASVC_TOKEN, or the stored one while valid. From
- * the OS credential store (SPEC §9) it is read with the asynchronous call and the time completion
- * has left, so that a slow or locked store costs at most that.
+ * the OS credential store (SPEC §9) it is read in a worker thread within the time completion has
+ * left, so that a slow, silent or locked store costs at most that.
  */
 async function tokenFor(
   line: CompletedLine,
@@ -156,7 +156,7 @@ async function tokenFor(
   let tokens: Profile['tokens'];
   if (secretsLocation(profile) === 'keychain') {
     const { Keychain } = await import('../../../store/keychain.js');
-    tokens = (await new Keychain(store.file, io.keychainTimeoutMs).get(name))?.tokens;
+    tokens = (await new Keychain(store.file, io.keychainTimeoutMs).getOffThread(name))?.tokens;
   } else tokens = profile?.tokens;
   if (!tokens?.accessToken) return undefined;
   if (tokens.expiresAt !== null && tokens.expiresAt <= io.now()) return undefined;
