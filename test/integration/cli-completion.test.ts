@@ -75,6 +75,12 @@ const CASES: [typed: string, offered: string[]][] = [
   ['dasvc rpc crm contacts.', ['contacts.list', 'contacts.get']],
 ];
 
+/** Flag values written `--flag=value` (bash splits the word at "=" and must join it again). */
+const EQUALS_CASES: [typed: string, offered: string[]][] = [
+  ['dasvc token revoke --hint=', ['access_token', 'refresh_token']],
+  ['dasvc --profile=w', ['work']],
+];
+
 const available = (path: string) => existsSync(path) && existsSync(SCRIPT);
 
 // Missing shells are a failure in CI (.ci/run installs zsh and fish), a skip elsewhere.
@@ -89,7 +95,7 @@ describe.each(['bash', 'zsh'] as const)('%s completion on a terminal', (shell) =
     term.type(`PS1='> '${shell === 'zsh' ? '; autoload -Uz compinit && compinit -u -D' : ''}\r`);
     term.type(`source <(dasvc completion ${shell}) && echo LOADED-$((40 + 2))\r`);
     await term.waitFor(['LOADED-42']);
-    for (const [typed, offered] of CASES) {
+    for (const [typed, offered] of [...CASES, ...EQUALS_CASES]) {
       // bash lists the candidates at the second TAB, zsh at the first; Ctrl-U clears the line.
       term.type(`${typed}\t${shell === 'bash' ? '\t' : ''}`);
       const listed = await term.waitFor(offered);
@@ -148,10 +154,21 @@ function fishCompletes(lines: string[]): Promise<string[][]> {
 describe('fish completion', () => {
   const present = existsSync(SHELLS.fish) || Boolean(process.env.CI);
   it.skipIf(!present)('offers commands, flags, values, profiles, scopes and methods', async () => {
-    const lines = [...CASES.map(([typed]) => typed), 'dasvc rpc crm contacts.'];
+    const lines = [
+      ...CASES.map(([typed]) => typed),
+      ...EQUALS_CASES.map(([typed]) => typed),
+      'dasvc rpc crm contacts.',
+    ];
     const answers = await fishCompletes(lines);
     for (const [i, [typed, offered]] of CASES.entries()) {
       expect(answers[i], typed).toEqual(expect.arrayContaining(offered));
+    }
+    // fish offers the whole word, `--flag=value`.
+    for (const [j, [typed, offered]] of EQUALS_CASES.entries()) {
+      const flag = typed.slice(typed.lastIndexOf(' ') + 1).split('=')[0]!;
+      expect(answers[CASES.length + j], typed).toEqual(
+        expect.arrayContaining(offered.map((value) => `${flag}=${value}`)),
+      );
     }
     expect(answers.at(-1)).not.toContain('login');
   });
