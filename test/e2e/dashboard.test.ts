@@ -164,9 +164,20 @@ describe.skipIf(!haveChromium && !process.env.CI)('dashboard in a real Chromium'
       () => getComputedStyle(document.activeElement!).outlineStyle,
     );
     expect(outline).not.toBe('none');
+    // The table is rebuilt when something happens (here a new grant): the focus stays put.
+    await mint(mock.url, 'bob', 'crm');
+    const newest = (await (await fetch(`${mock.url}/_mock/grants`)).json()) as {
+      grants: { id: number }[];
+    };
+    await page.locator(`#grants button[data-grant="${newest.grants[0]!.id}"]`).waitFor();
+    const focusedGrant = () =>
+      page.evaluate(() => document.activeElement?.getAttribute('data-grant') ?? null);
+    expect(await focusedGrant()).toBe(id);
     await page.keyboard.press('Enter');
     await page.locator(`#grants button[data-grant="${id}"]`).waitFor({ state: 'detached' });
     expect(await tokenWorks(mock.url, carol.access_token)).toBe(false);
+    // Its row gone, the focus moves to another grant's button, never back to the page.
+    expect(await focusedGrant()).not.toBeNull();
   });
 
   it('advances the clock: a token expires', async () => {
@@ -199,5 +210,18 @@ describe.skipIf(!haveChromium && !process.env.CI)('dashboard in a real Chromium'
     ).toEqual([]);
     // The quirks section reads GET /_mock/quirks: none in force.
     expect(await page.locator('#quirks-empty').textContent()).toContain('None');
+  });
+
+  it('shows as many rows as the journal keeps: 1000 of 1010 requests', async () => {
+    for (let sent = 0; sent < 1010; sent += 101) {
+      await Promise.all(
+        Array.from({ length: 101 }, async (_, i) => {
+          await (await fetch(`${mock.url}/nowhere-${sent + i}`)).arrayBuffer();
+        }),
+      );
+    }
+    await page.reload();
+    await page.locator('#journal-count', { hasText: '(1000 shown, journal keeps 1000)' }).waitFor();
+    expect(await page.locator('#journal tr').count()).toBe(1000);
   });
 });

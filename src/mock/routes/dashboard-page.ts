@@ -89,7 +89,7 @@ export function dashboardHtml(style: string, script: string): string {
       </select></label>
       <button type="button" id="journal-clear">Clear journal</button>
     </div>
-    <div class="scroll" tabindex="0" aria-label="Request journal, newest first">
+    <div class="scroll" tabindex="0" role="region" aria-label="Request journal, newest first">
     <table>
       <caption class="sr-only">Requests the mock answered, newest first, with the reason of each refusal</caption>
       <thead><tr><th scope="col">Time</th><th scope="col">Request</th><th scope="col">Status</th>
@@ -100,7 +100,7 @@ export function dashboardHtml(style: string, script: string): string {
     </div>
   </section>
   <section aria-labelledby="grants-title">
-    <h2 id="grants-title">Grants</h2>
+    <h2 id="grants-title" tabindex="-1">Grants</h2>
     <div class="scroll">
     <table>
       <caption class="sr-only">Authorizations with a live token; expiry on the virtual clock</caption>

@@ -5,8 +5,8 @@
 export const DASHBOARD_SCRIPT = `
 'use strict';
 const $ = (id) => document.getElementById(id);
-const view = { after: 0, epoch: undefined, now: Date.now(), tick: 0, rows: 0 };
-const MAX_ROWS = 500;
+// Rows shown: as many as the journal keeps (its size, told by each answer).
+const view = { after: 0, epoch: undefined, now: Date.now(), tick: 0, rows: 0, size: 1000 };
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -65,7 +65,8 @@ function showJournal(data) {
     body.prepend(journalRow(entry));
     view.rows += 1;
   }
-  while (view.rows > MAX_ROWS) { body.lastElementChild.remove(); view.rows -= 1; }
+  view.size = data.size;
+  while (view.rows > view.size) { body.lastElementChild.remove(); view.rows -= 1; }
   view.after = data.last;
   $('journal-count').textContent = '(' + view.rows + ' shown, journal keeps ' + data.size + ')';
 }
@@ -80,6 +81,11 @@ function relative(iso) {
 
 function showGrants(grants) {
   const body = $('grants');
+  // The table is rebuilt on every poll: a keyboard user's focus on a Revoke button stays on that
+  // grant's button, or (the grant gone, e.g. revoked) moves to the next one, else to the heading.
+  const had = document.activeElement;
+  const focused = had && body.contains(had) ? had.getAttribute('data-grant') : null;
+  const order = focused === null ? [] : [...body.querySelectorAll('[data-grant]')].map((b) => b.getAttribute('data-grant'));
   body.replaceChildren(...grants.map((g) => {
     const access = g.accessExpiresAt
       ? el('time', { datetime: g.accessExpiresAt, title: g.accessExpiresAt }, relative(g.accessExpiresAt))
@@ -91,6 +97,12 @@ function showGrants(grants) {
       el('td', {}, g.scopes.join(' ')), el('td', {}, access), el('td', {}, button));
   }));
   $('grants-empty').hidden = grants.length > 0;
+  if (focused === null) return;
+  const buttons = [...body.querySelectorAll('[data-grant]')];
+  const same = buttons.find((b) => b.getAttribute('data-grant') === focused);
+  const later = order.slice(order.indexOf(focused) + 1);
+  const next = same || buttons.find((b) => later.includes(b.getAttribute('data-grant'))) || buttons.at(-1);
+  (next || $('grants-title')).focus();
 }
 
 function showFaults(faults) {
@@ -128,8 +140,7 @@ async function refreshState() {
 
 async function poll() {
   try {
-    const limit = view.epoch === undefined ? '&limit=' + MAX_ROWS : '';
-    const data = await api('journal?after=' + view.after + limit);
+    const data = await api('journal?after=' + view.after);
     const changed = data.entries.length > 0 || data.epoch !== view.epoch;
     showJournal(data);
     if (changed || view.tick++ % 5 === 0) await refreshState();
