@@ -119,7 +119,10 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
       openBrowser,
       timeoutMs: options.browser ? DEFAULT_LOGIN_TIMEOUT_MS : 15_000,
     });
-    const browserWire = (await Promise.all(browsing)).flat();
+    // With --browser the browser's requests are the person's: the embedded mock's journal has them.
+    const browserWire = options.browser
+      ? await consentExchanges(mock.url)
+      : (await Promise.all(browsing)).flat();
     const tokenWire = drain();
     show({
       title: 'Authorization request (SERVICE.md 4.1): the user approves in the browser',
@@ -187,6 +190,27 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
 }
 
 /** Plays the user's browser against an auto-approving mock: the consent URL, then the loopback. */
+/**
+ * The authorization requests a real browser made (the consent page, the Approve/Deny post), as the
+ * mock's journal recorded them: path, query with its secrets masked (SPEC §8), status.
+ */
+async function consentExchanges(mockUrl: string): Promise<Exchange[]> {
+  try {
+    const journal = (await (await fetch(`${mockUrl}/_mock/journal`)).json()) as {
+      entries: { method: string; path: string; query: string; status: number }[];
+    };
+    return journal.entries
+      .filter((e) => e.path === '/webservice/authorize/')
+      .map((e) => ({
+        method: e.method,
+        url: `${mockUrl}${e.path}${e.query ? `?${e.query}` : ''}`,
+        status: e.status,
+      }));
+  } catch {
+    return [];
+  }
+}
+
 async function playBrowser(url: string): Promise<Exchange[]> {
   const consent = await fetch(url, { redirect: 'manual' });
   await consent.body?.cancel();

@@ -96,6 +96,11 @@ describe.skipIf(!haveChromium && !process.env.CI)('login in a real headless Chro
     const demo = await dasvc(['demo', '--browser'], { ...e, E2E_LOG: join(work, 'demo.log') });
     expect(demo.code, demo.stderr).toBe(0);
     expect(demo.stdout).toContain('The consent page will open in your browser');
+    // Step 2 summarises what the browser sent, from the embedded mock's journal (SPEC §3: each
+    // step with its HTTP exchange): the consent page, then the approval redirected back.
+    const step2 = demo.stdout.slice(demo.stdout.indexOf('2. Authorization request'));
+    expect(step2).toMatch(/→ GET \/webservice\/authorize\/\n[^\n]*\n {3}← 200/);
+    expect(step2).toMatch(/→ POST \/webservice\/authorize\/\n(?:[^\n]*\n)? {3}← 302/);
     expect(demo.stdout).toContain('Ada Lovelace, Grace Hopper');
     expect(demo.stdout).toContain('{"result":"Token revoked"}');
     expect(await browserFinished(join(work, 'demo.log'))).toMatch(/callback page: .*logged in/i);
