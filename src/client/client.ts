@@ -437,6 +437,12 @@ export class Client {
     // still be valid there) unless `forget`; what it confirmed revoked is forgotten either way.
     if (outcome.failures.length === 0 || options.forget) {
       await forgetTokens(this.deps.tokens, name, 'all');
+      // SPEC §9: logout deletes the secrets wherever they are, the client secret too (the OS
+      // store's entry goes); the profile keeps its settings, so a login needs only the secret.
+      await this.deps.profiles?.update((data) => {
+        const profile = data.profiles?.[name];
+        if (profile) delete profile.clientSecret;
+      });
       outcome.forgotten = true;
       return outcome;
     }

@@ -25,7 +25,15 @@ async function loggedIn(scope: string, profile = 'default'): Promise<string> {
   return dir;
 }
 
-function stored(dir: string, profile = 'default'): { scope: string; tokens?: unknown } {
+function stored(
+  dir: string,
+  profile = 'default',
+): {
+  scope: string;
+  tokens?: unknown;
+  clientId?: string;
+  clientSecret?: string;
+} {
   return JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles[profile];
 }
 
@@ -106,9 +114,13 @@ describe('logout (SPEC §3, issue 9.9)', () => {
     expect(refused.stderr).toContain('--forget');
     expect(stored(dir).tokens).toBeDefined();
     await control(mock.url, 'faults', undefined, 'DELETE');
+    expect(stored(dir).clientSecret).toBe('demo-secret');
     const done = await runCli(['logout'], dir);
     expect(done.code, done.stderr).toBe(0);
     expect(stored(dir).tokens).toBeUndefined();
+    // SPEC §9: the client secret goes too; the profile's settings stay.
+    expect(stored(dir).clientSecret).toBeUndefined();
+    expect(stored(dir).clientId).toBe('demo-client');
   });
 
   it('a refused access-token revoke stops the logout: the kept pair still works', async () => {

@@ -121,9 +121,12 @@ describe.runIf(secretServiceTestsRun())('secrets in the OS credential store', ()
 
     const logout = await cli(['logout'], dir);
     expect(logout.code, logout.stderr).toBe(0);
-    // The tokens are gone from the store; the profile (and its client secret) stays.
-    expect(await entry(dir)).toEqual({ clientSecret: 'demo-secret' });
+    // SPEC §9: logout deletes the secrets, the client secret too: the entry is gone; the profile
+    // (its settings) stays, and holds no secret in the file either.
+    expect(await entry(dir)).toBeUndefined();
     expect((await cli(['token', 'status'], dir)).code).toBe(3);
+    expect(readFileSync(file, 'utf8')).not.toContain('demo-secret');
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default.clientId).toBe('demo-client');
 
     const removed = await cli(['profile', 'remove', 'default'], dir);
     expect(removed.code, removed.stderr).toBe(0);

@@ -170,7 +170,7 @@ describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service
     expect(await client.accessToken()).toBe(rotated!.tokens!.accessToken);
 
     await client.logout();
-    expect(await entry()).toEqual({ clientSecret: 'demo-secret' });
+    expect(await entry()).toBeUndefined();
     expect(await other.status()).toMatchObject({ loggedIn: false, storage: 'keychain' });
   });
 
