@@ -102,9 +102,10 @@ function callOf(method: unknown, params: unknown, id: number, notify?: boolean) 
       },
     );
   }
-  if (params !== undefined && (typeof params !== 'object' || params === null)) {
+  // null stands for none, as undefined does (JavaScript callers write either).
+  if (params !== undefined && params !== null && typeof params !== 'object') {
     throw new UsageError(
-      `rpc: params must be an object or an array (JSON-RPC 2.0 §4.2), got ${params === null ? 'null' : typeof params}`,
+      `rpc: params must be an object or an array (JSON-RPC 2.0 §4.2), got ${typeof params}`,
       { code: 'bad_params' },
     );
   }

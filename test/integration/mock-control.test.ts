@@ -226,6 +226,25 @@ describe('/_mock/faults', () => {
     });
   });
 
+  it('latency on many requests at once warns of nothing (one shutdown signal, no listener limit)', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      await withMock({}, async (m) => {
+        await postJson(`${m.url}/_mock/faults`, { kind: 'latency', count: 15, ms: 100 });
+        const answers = await Promise.all(
+          Array.from({ length: 15 }, () => fetch(`${m.url}/webservice/authorize`)),
+        );
+        expect(answers.map((a) => a.status)).toEqual(Array(15).fill(400));
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => w.message)).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('GET lists pending faults, DELETE clears them, bad bodies are 400', async () => {
     await withMock({}, async (m) => {
       await postJson(`${m.url}/_mock/faults`, { kind: 'latency', count: 3, ms: 10 });

@@ -311,6 +311,18 @@ describe('MockState', () => {
     expect(state.grants.size).toBe(1);
     expect(state.rotated.size).toBe(0);
   });
+  it('a refresh token handed back unchanged is marked used, in the snapshot only when it is', () => {
+    const lifetimes = { codeSeconds: 60, accessSeconds: 60, refreshSeconds: 600 };
+    const state = new MockState(lifetimes, () => 0);
+    const pair = state.mint({ clientId: 'c', user: 'u', scopes: ['crm'] });
+    // Older versions refuse unknown members: nothing is written while nothing is used.
+    expect(JSON.stringify(state.snapshot())).not.toContain('refreshUsed');
+    state.rotate(state.liveToken(pair.refresh_token)!, true);
+    expect(JSON.stringify(state.snapshot())).toContain('"refreshUsed":true');
+    const again = new MockState(lifetimes, () => 0);
+    again.restore(JSON.parse(JSON.stringify(state.snapshot())));
+    expect(again.grantOf(again.liveToken(pair.refresh_token)!)?.refreshUsed).toBe(true);
+  });
   it('restore never hands out a grant id that a code or rotated token still names', () => {
     const lifetimes = { codeSeconds: 60, accessSeconds: 60, refreshSeconds: 600 };
     const scopes = ['crm'];

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../util/duration.js';
 import type { MockContext } from './context.js';
@@ -128,6 +129,8 @@ export function createMockCore(options: MockOptions = {}): MockCore {
 
   type Handle = (request: MockRequest) => Promise<MockResponse>;
   const shutdown = new AbortController();
+  // Every request held by injected latency listens on it: no listener limit (and no warning).
+  setMaxListeners(0, shutdown.signal);
   let handler: Handle | undefined;
   let handlerLoading: Promise<Handle> | undefined;
   const loadHandler = () =>

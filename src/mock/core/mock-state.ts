@@ -426,7 +426,7 @@ export class MockState {
         accessExpiresAt: grant.accessExpiresAt,
         refresh: grant.refresh,
         refreshExpiresAt: grant.refreshExpiresAt,
-        refreshUsed: grant.refreshUsed === true,
+        refreshUsed: grant.refreshUsed === true ? true : undefined,
       });
       if (grant.access) this.tokens.set(grant.access, id);
       if (grant.refresh) this.tokens.set(grant.refresh, id);
@@ -452,7 +452,8 @@ export class MockState {
       accessExpiresAt: undefined,
       refresh: undefined,
       refreshExpiresAt: undefined,
-      refreshUsed: false,
+      // undefined unless true: a state file without it stays readable by older versions.
+      refreshUsed: undefined,
     });
     return this.grantSeq;
   }
@@ -474,7 +475,7 @@ export class MockState {
     const access = randomToken();
     grant.access = access;
     grant.accessExpiresAt = now + this.lifetimes.accessSeconds * 1000;
-    if (grant.refresh !== refresh) grant.refreshUsed = false;
+    if (grant.refresh !== refresh) grant.refreshUsed = undefined;
     grant.refresh = refresh;
     const refreshExpiresAt = now + this.lifetimes.refreshSeconds * 1000;
     grant.refreshExpiresAt = this.refreshOutlivesAccess()
