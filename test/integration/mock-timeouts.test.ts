@@ -49,6 +49,21 @@ describe('the mock under stalled and odd requests (issue 14.6)', () => {
     expect(JSON.parse(answer.body).error_description).toMatch(/timed out/);
     const clock = await fetch(`${mock.url}/_mock/clock`);
     expect(clock.status).toBe(200);
+    // The journal says what the client got: the 408, not a client that went away.
+    const entry = await vi.waitFor(
+      async () => {
+        const journal = (await (await fetch(`${mock.url}/_mock/journal`)).json()) as {
+          entries: { path: string; query: string; status: number; code?: string }[];
+        };
+        const found = journal.entries.find(
+          (e) => e.path === '/webservice/authorize' && e.status !== 400,
+        );
+        expect(found).toBeDefined();
+        return found!;
+      },
+      { timeout: 5000 },
+    );
+    expect(entry).toMatchObject({ status: 408, code: 'request_timeout' });
   });
 
   it('a client gone mid-body is journaled as a connection ended unanswered, not a mock error', async () => {

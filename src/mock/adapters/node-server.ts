@@ -31,6 +31,9 @@ function rawValue(raw: readonly string[], name: string): string | undefined {
   return undefined;
 }
 
+/** Sockets whose request the server's timeout ended (their 408 sent), for the journal. */
+const timedOut = new WeakSet<Socket>();
+
 function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(rawValue(req.rawHeaders, 'content-length'));
   if (declared > limit) return Promise.reject(new BodyTooLargeError(limit));
@@ -48,8 +51,19 @@ function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
       chunks.push(chunk);
     });
     req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    // node:http's only request error is the connection closing mid-body ('aborted').
-    req.on('error', () => reject(new ClientGoneError()));
+    // node:http's only request error is the connection ending mid-body ('aborted'): the client
+    // closed it, or the request timeout did (its 408 already sent by clientError below).
+    req.on('error', () =>
+      reject(
+        timedOut.has(req.socket)
+          ? new ClientGoneError(
+              408,
+              'request_timeout',
+              'the request body did not arrive within --request-timeout (answered 408)',
+            )
+          : new ClientGoneError(),
+      ),
+    );
   });
 }
 
@@ -316,6 +330,7 @@ export function serveNode(
   });
   server.keepAliveTimeout = 10_000;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') timedOut.add(socket);
     if (!socket.writable) return socket.destroy();
     socket.end(clientErrorAnswer(error.code, timeouts));
   });

@@ -185,8 +185,8 @@ export function createRequestHandler(
     if (error instanceof BodyTooLargeError) return tooLarge(error.limit);
     // Not a fault of the mock: journaled as a connection that ended unanswered, like a drop.
     if (error instanceof ClientGoneError) {
-      const note = { code: 'client_closed', reason: error.message };
-      return { status: 0, headers: {}, body: '', drop: true, note };
+      const note = { code: error.code, reason: error.message };
+      return { status: error.status, headers: {}, body: '', drop: true, note };
     }
     // A fixtures problem found late (a computed method that fails to load) is the mock's fault,
     // not the client's; its message says what to fix.

@@ -134,10 +134,18 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-/** The client closed its connection before its request body was in: nobody is left to answer. */
+/**
+ * The request body never came in whole: the client closed its connection, or the server's
+ * request timeout ended it (answered 408 by the adapter). Nobody is left to answer; the journal
+ * records `status` (0: unanswered) with `code`.
+ */
 export class ClientGoneError extends Error {
-  constructor() {
-    super('the client closed the connection before its request body was in');
+  constructor(
+    readonly status: 0 | 408 = 0,
+    readonly code = 'client_closed',
+    reason = 'the client closed the connection before its request body was in',
+  ) {
+    super(reason);
   }
 }
 
