@@ -52,16 +52,18 @@ function describe(error: unknown): string {
 
 const LINUX_SECRET_SERVICE: Keyring.EntryOptions = { linux: { store: 'secret-service' } };
 
-/** getOffThread's worker: one synchronous read, its text or its error posted back. */
-const READ_IN_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
+/** getInChildProcess's child: one synchronous read, its text or its error as JSON on stdout. */
+const READ_IN_CHILD = `
+const [path, service, profile] = process.argv.slice(1);
+let answer;
 try {
-  const { Entry } = require(workerData.path);
-  const text = new Entry(workerData.service, workerData.profile, workerData.options).getPassword();
-  parentPort.postMessage({ text: text ?? null });
+  const { Entry } = require(path);
+  const text = new Entry(service, profile, ${JSON.stringify(LINUX_SECRET_SERVICE)}).getPassword();
+  answer = { text: text ?? null };
 } catch (error) {
-  parentPort.postMessage({ error: String((error && error.message) || error) });
-}`;
+  answer = { error: String((error && error.message) || error) };
+}
+process.stdout.write(JSON.stringify(answer));`;
 
 /**
  * The OS credential store (macOS Keychain, Windows Credential Manager, the Secret Service on
@@ -91,38 +93,49 @@ export class Keychain {
   }
 
   /**
-   * The profile's secrets read in a worker thread, given up after the timeout, for completion
-   * (SPEC §3: it gives up within 1 s). On Linux the entry's constructor opens the Secret Service
-   * session synchronously, which blocks a silent service's caller for the binding's 2 s D-Bus
-   * timeout: in a worker, only the worker waits, and it is left behind (unref'd) on timeout.
+   * The profile's secrets read by a child process, given up (and the child killed) after the
+   * timeout, for completion (SPEC §3: it gives up within 1 s). On Linux the entry's constructor
+   * opens the Secret Service session synchronously, which blocks a silent service's caller for the
+   * binding's 2 s D-Bus timeout; a worker thread would not do, as a process waits for its threads
+   * before it exits, and a thread inside a native call cannot be stopped.
    */
-  async getOffThread(profile: string): Promise<ProfileSecrets | undefined> {
+  async getInChildProcess(profile: string): Promise<ProfileSecrets | undefined> {
     let path: string;
     try {
       path = createRequire(import.meta.url).resolve('@napi-rs/keyring');
     } catch (error) {
       throw new KeychainUnavailable(`the keyring binding did not load (${describe(error)})`);
     }
-    const { Worker } = await import('node:worker_threads');
-    const worker = new Worker(READ_IN_WORKER, {
-      eval: true,
-      workerData: { path, service: this.service, profile, options: LINUX_SECRET_SERVICE },
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, ['-e', READ_IN_CHILD, path, this.service, profile], {
+      stdio: ['ignore', 'pipe', 'ignore'],
     });
-    worker.unref();
-    const text = await new Promise<string | null>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new KeychainUnavailable(`no answer within ${this.timeoutMs / 1000} s`));
-      }, this.timeoutMs);
-      worker.once('message', (answer: { text?: string | null; error?: string }) => {
-        clearTimeout(timer);
-        if (answer.error !== undefined) reject(new KeychainUnavailable(describe(answer.error)));
-        else resolve(answer.text ?? null);
-      });
-      worker.once('error', (error) => {
-        clearTimeout(timer);
-        reject(new KeychainUnavailable(describe(error)));
-      });
-    }).finally(() => void worker.terminate());
+    child.unref();
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    const answer = await new Promise<{ text?: string | null; error?: string }>(
+      (resolve, reject) => {
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          child.stdout.destroy();
+          reject(new KeychainUnavailable(`no answer within ${this.timeoutMs / 1000} s`));
+        }, this.timeoutMs);
+        child.once('error', (error) => {
+          clearTimeout(timer);
+          reject(new KeychainUnavailable(describe(error)));
+        });
+        child.once('close', () => {
+          clearTimeout(timer);
+          try {
+            resolve(JSON.parse(out) as { text?: string | null; error?: string });
+          } catch {
+            reject(new KeychainUnavailable('the reading process gave no answer'));
+          }
+        });
+      },
+    );
+    if (answer.error !== undefined) throw new KeychainUnavailable(describe(answer.error));
+    const text = answer.text ?? null;
     return text === null ? undefined : this.parse(profile, text);
   }
 

@@ -59,8 +59,8 @@ describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service
     const stored = await lookup(service, file, 'default');
     expect(stored.code).toBe(0);
     expect(JSON.parse(stored.stdout)).toEqual({ clientSecret: 'client-secret-in-keyring', tokens });
-    // Completion's read in a worker thread gets the same.
-    expect(await new Keychain(file).getOffThread('default')).toEqual({
+    // Completion's read by a child process gets the same.
+    expect(await new Keychain(file).getInChildProcess('default')).toEqual({
       clientSecret: 'client-secret-in-keyring',
       tokens,
     });
@@ -185,11 +185,11 @@ describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service
     expect(error).toBeInstanceOf(KeychainUnavailable);
     expect((error as KeychainUnavailable).reason).toBe('no answer within 0.3 s');
     await expect(keychain.get('default')).rejects.toBe(error);
-    // Completion's read (SPEC §3: it gives up within 1 s) runs in a worker: a new entry's session
-    // opening blocks its thread for the binding's 2 s D-Bus timeout, and this thread's timer still
-    // ends the wait (on this thread it would end with the D-Bus error, 2 s later).
+    // Completion's read (SPEC §3: it gives up within 1 s) runs in a child process: a new entry's
+    // session opening blocks it for the binding's 2 s D-Bus timeout, and this process's timer
+    // still ends the wait (in this process it would end with the D-Bus error, 2 s later).
     const offThread = await new Keychain(configFile('frozen'), 300)
-      .getOffThread('default')
+      .getInChildProcess('default')
       .catch((e: unknown) => e);
     expect(offThread).toBeInstanceOf(KeychainUnavailable);
     expect((offThread as KeychainUnavailable).reason).toBe('no answer within 0.3 s');

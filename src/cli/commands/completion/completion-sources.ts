@@ -141,7 +141,7 @@ function apiTemplate(
 
 /**
  * A token that needs nothing done to it: --token, DASVC_TOKEN, or the stored one while valid. From
- * the OS credential store (SPEC §9) it is read in a worker thread within the time completion has
+ * the OS credential store (SPEC §9) it is read by a child process within the time completion has
  * left, so that a slow, silent or locked store costs at most that.
  */
 async function tokenFor(
@@ -156,7 +156,7 @@ async function tokenFor(
   let tokens: Profile['tokens'];
   if (secretsLocation(profile) === 'keychain') {
     const { Keychain } = await import('../../../store/keychain.js');
-    tokens = (await new Keychain(store.file, io.keychainTimeoutMs).getOffThread(name))?.tokens;
+    tokens = (await new Keychain(store.file, io.keychainTimeoutMs).getInChildProcess(name))?.tokens;
   } else tokens = profile?.tokens;
   if (!tokens?.accessToken) return undefined;
   if (tokens.expiresAt !== null && tokens.expiresAt <= io.now()) return undefined;
