@@ -154,6 +154,9 @@ export function storeSecretsNow(
   }
 }
 
+/** The OS store account of the login's write probe: not a profile name (those have no `:`). */
+const PROBE_ACCOUNT = ':dasvc-write-probe';
+
 /**
  * Where a login stores the profile's secrets (SPEC §9): the OS store when it answers (within 3 s)
  * and takes a write, else the file, with the reason for the one message the login prints; `insecure`
@@ -168,9 +171,13 @@ export async function chooseSecretsLocation(
   try {
     const held = await keychain.get(profile);
     // A read succeeds on a locked keyring (or none unlocked) when the entry does not exist yet:
-    // only a write shows that the store can take the secrets. The entry is written as it was
-    // (or empty, `{}`), and the login replaces it at once.
-    await keychain.set(profile, held ?? {});
+    // only a write shows that the store can take the secrets. (An entry that exists and was read
+    // shows it already.) The probe is an account no profile can have (`:`), written and deleted:
+    // the profile's own entry is not touched outside the lock.
+    if (held === undefined) {
+      await keychain.set(PROBE_ACCOUNT, {});
+      await keychain.delete(PROBE_ACCOUNT);
+    }
   } catch (error) {
     if (error instanceof KeychainUnavailable)
       return { location: 'file', unavailable: error.reason };

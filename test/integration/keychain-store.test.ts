@@ -154,6 +154,8 @@ describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service
     await client.login({ openBrowser: approvingBrowser(app) });
     const stored = await entry();
     expect(stored).toMatchObject({ clientSecret: 'demo-secret', tokens: expect.any(Object) });
+    // The login's write probe (a new profile: its entry did not exist) left nothing behind.
+    expect((await lookup(context.service, file, ':dasvc-write-probe')).code).not.toBe(0);
     const text = readFileSync(file, 'utf8');
     for (const secret of ['demo-secret', stored!.tokens!.accessToken, stored!.tokens!.refreshToken])
       expect(text).not.toContain(secret);
