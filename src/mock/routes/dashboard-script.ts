@@ -5,8 +5,10 @@
 export const DASHBOARD_SCRIPT = `
 'use strict';
 const $ = (id) => document.getElementById(id);
-// Rows shown: as many as the journal keeps (its size, told by each answer).
-const view = { after: 0, epoch: undefined, now: Date.now(), tick: 0, rows: 0, size: 1000 };
+// Rows shown: as many as the journal keeps (its size, told by each answer), up to RENDER_CAP: a
+// --journal-size of a million would make a page no browser scrolls.
+const RENDER_CAP = 5000;
+const view = { after: 0, epoch: undefined, now: Date.now(), tick: 0, rows: 0, size: 1000, grants: '' };
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -66,7 +68,7 @@ function showJournal(data) {
     view.rows += 1;
   }
   view.size = data.size;
-  while (view.rows > view.size) { body.lastElementChild.remove(); view.rows -= 1; }
+  while (view.rows > Math.min(view.size, RENDER_CAP)) { body.lastElementChild.remove(); view.rows -= 1; }
   view.after = data.last;
   $('journal-count').textContent = '(' + view.rows + ' shown, journal keeps ' + data.size + ')';
 }
@@ -81,6 +83,11 @@ function relative(iso) {
 
 function showGrants(grants) {
   const body = $('grants');
+  // Rebuilt only when what it shows changed: a rebuild moves a keyboard user's focus.
+  const shown = JSON.stringify(grants.map((g) => [g.id, g.user, g.client, g.scopes,
+    g.accessExpiresAt ? relative(g.accessExpiresAt) : null]));
+  if (shown === view.grants) return;
+  view.grants = shown;
   // The table is rebuilt on every poll: a keyboard user's focus on a Revoke button stays on that
   // grant's button, or (the grant gone, e.g. revoked) moves to the next one, else to the heading.
   const had = document.activeElement;
@@ -102,7 +109,7 @@ function showGrants(grants) {
   const same = buttons.find((b) => b.getAttribute('data-grant') === focused);
   const later = order.slice(order.indexOf(focused) + 1);
   const next = same || buttons.find((b) => later.includes(b.getAttribute('data-grant'))) || buttons.at(-1);
-  (next || $('grants-title')).focus();
+  (next || $('grants-title')).focus({ preventScroll: true });
 }
 
 function showFaults(faults) {
@@ -140,7 +147,8 @@ async function refreshState() {
 
 async function poll() {
   try {
-    const data = await api('journal?after=' + view.after);
+    const limit = view.epoch === undefined ? '&limit=' + RENDER_CAP : '';
+    const data = await api('journal?after=' + view.after + limit);
     const changed = data.entries.length > 0 || data.epoch !== view.epoch;
     showJournal(data);
     if (changed || view.tick++ % 5 === 0) await refreshState();
