@@ -79,6 +79,8 @@ const CASES: [typed: string, offered: string[]][] = [
 const EQUALS_CASES: [typed: string, offered: string[]][] = [
   ['dasvc token revoke --hint=', ['access_token', 'refresh_token']],
   ['dasvc --profile=w', ['work']],
+  // bash also splits at ":": a URL comes in pieces that must be joined as well.
+  ['dasvc --base-url=http://127.0.0.1:9 rpc ', ['crm', 'wiki']],
 ];
 
 const available = (path: string) => existsSync(path) && existsSync(SCRIPT);
@@ -163,11 +165,12 @@ describe('fish completion', () => {
     for (const [i, [typed, offered]] of CASES.entries()) {
       expect(answers[i], typed).toEqual(expect.arrayContaining(offered));
     }
-    // fish offers the whole word, `--flag=value`.
+    // fish offers the whole word, `--flag=value`, when the word being completed is one.
     for (const [j, [typed, offered]] of EQUALS_CASES.entries()) {
-      const flag = typed.slice(typed.lastIndexOf(' ') + 1).split('=')[0]!;
+      const last = typed.slice(typed.lastIndexOf(' ') + 1);
+      const flag = last.includes('=') ? `${last.split('=')[0]!}=` : '';
       expect(answers[CASES.length + j], typed).toEqual(
-        expect.arrayContaining(offered.map((value) => `${flag}=${value}`)),
+        expect.arrayContaining(offered.map((value) => `${flag}${value}`)),
       );
     }
     expect(answers.at(-1)).not.toContain('login');
