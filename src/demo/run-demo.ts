@@ -1,4 +1,4 @@
-import { AuthError } from '../errors.js';
+import { AuthError, DasvcError, sameKind } from '../errors.js';
 import { createHttpClient } from '../http/http-client.js';
 import type { SendFn } from '../http/types.js';
 import { Client } from '../client/client.js';
@@ -26,6 +26,8 @@ export interface DemoDeps {
   now: () => number;
   /** The HTTP variables (DASVC_HTTP_TIMEOUT, proxies) of the run; the settings ones are not read. */
   env?: NodeJS.ProcessEnv;
+  /** How long `--browser` waits for Approve on the consent page (default: login's 5 minutes). */
+  browserTimeoutMs?: number;
 }
 
 const CLIENT = { clientId: 'demo-client', clientSecret: 'demo-secret' };
@@ -115,10 +117,20 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
       : async (url: string) => {
           browsing.push(playBrowser(url));
         };
-    const { tokens, redirectUri } = await client.login({
-      openBrowser,
-      timeoutMs: options.browser ? DEFAULT_LOGIN_TIMEOUT_MS : 15_000,
-    });
+    const { tokens, redirectUri } = await client
+      .login({
+        openBrowser,
+        timeoutMs: options.browser ? (deps.browserTimeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS) : 15_000,
+      })
+      .catch((error: unknown) => {
+        // Login's own hint names `dasvc login --timeout`, which is not the demo's to take.
+        if (!(error instanceof DasvcError) || error.code !== 'login_timeout') throw error;
+        throw sameKind(error, error.message, {
+          hint: options.browser
+            ? 'approve on the consent page the browser opened, in time; dasvc demo without --browser approves by itself'
+            : 'the embedded mock did not answer the login; run dasvc demo --verbose to see the exchange',
+        });
+      });
     // With --browser the browser's requests are the person's: the embedded mock's journal has them.
     const browserWire = options.browser
       ? await consentExchanges(mock.url)

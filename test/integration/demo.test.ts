@@ -1,6 +1,9 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runDemo } from '../../src/demo/run-demo.js';
+import { hintFor } from '../../src/cli/hints.js';
+import { startMockServer } from '../../src/mock/index.js';
 import { freshConfigDir, runCli, runCliProcess } from '../helpers/cli.js';
 
 // Every token, code, verifier and state the mock or the CLI makes is 43 base64url characters;
@@ -78,5 +81,40 @@ describe('dasvc demo (npm start)', () => {
     });
     expect(bad.code, bad.stderr).toBe(2);
     expect(bad.stderr).toMatch(/DASVC_HTTP_TIMEOUT/);
+  });
+});
+
+describe('dasvc demo --browser when nobody approves', () => {
+  it("times out with the demo's own hint, not login's --timeout, and stops its mock", async () => {
+    let stopped = false;
+    const sink = { write: () => true };
+    const plain = (text: string) => text;
+    const run = runDemo(
+      { browser: true, json: true },
+      {
+        stdout: sink,
+        stderr: sink,
+        style: { bold: plain, dim: plain, green: plain, yellow: plain, red: plain },
+        openBrowser: async () => undefined,
+        startMock: async (options) => {
+          const mock = await startMockServer({ ...options, log: () => undefined });
+          return {
+            ...mock,
+            close: async () => {
+              stopped = true;
+              await mock.close();
+            },
+          };
+        },
+        now: Date.now,
+        browserTimeoutMs: 200,
+      },
+    );
+    const error = await run.catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'login_timeout', exitCode: 4 });
+    const hint = hintFor(error as Parameters<typeof hintFor>[0]);
+    expect(hint).toContain('consent page');
+    expect(hint).not.toContain('--timeout');
+    expect(stopped).toBe(true);
   });
 });
