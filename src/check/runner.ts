@@ -201,6 +201,28 @@ export function startCheck(
     else give(id, { status: 'skipped', observed: `no answer (${exchange.error ?? 'no answer'})` });
   }
 
+  /**
+   * endpoints.token-path; when the token URL in use is not SERVICE.md's, SERVICE.md's path is
+   * asked (an empty POST: no secret goes there) and its answer is the evidence.
+   */
+  async function tokenPathFinding(): Promise<Finding> {
+    const { baseUrl } = settings;
+    const standard = baseUrl === undefined ? undefined : `${baseUrl}/webservice/authorize`;
+    if (standard === undefined || settings.endpoints.token.split(/[?#]/)[0] === standard) {
+      return tokenPathRule(baseUrl, settings.endpoints.token);
+    }
+    const probe = await probes.exchange(
+      {
+        method: 'POST',
+        url: standard,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+      },
+      false,
+    );
+    return tokenPathRule(baseUrl, settings.endpoints.token, probe);
+  }
+
   async function noAuthorizationRules(): Promise<void> {
     if (selected.has('client.wrong-secret') || selected.has('errors.shape')) {
       measured('client.wrong-secret', await probes.wrongSecret(), wrongSecretRule);
@@ -214,7 +236,7 @@ export function startCheck(
       );
     }
     if (want('endpoints.token-path')) {
-      give('endpoints.token-path', tokenPathRule(settings.baseUrl, settings.endpoints.token));
+      give('endpoints.token-path', await tokenPathFinding());
     }
     const call = JSON.stringify({ jsonrpc: '2.0', method: 'rpc.discover', id: 1 });
     if (want('api.missing-bearer')) {

@@ -115,6 +115,17 @@ describe.concurrent('quirks, one at a time and all at once', () => {
         expect(checked.live).toEqual([]);
         expect(checked.result.stdout).toMatch(/^deviates /m);
         expect(checked.result.stdout).toContain('expected: ');
+        // Every deviation carries its evidence on its line (SPEC §7), the token path's too: what
+        // SERVICE.md's path answered.
+        for (const line of checked.result.stdout
+          .split('\n')
+          .filter((l) => l.startsWith('deviates')))
+          expect(line).toContain(' — evidence: > ');
+        if (quirks.tokenPath !== undefined) {
+          expect(checked.result.stdout).toMatch(
+            /deviates +endpoints\.token-path .* — evidence: > POST \S+\/webservice\/authorize \| < HTTP 404/,
+          );
+        }
         expectNoTokenLike(checked.result.stdout);
       } finally {
         cleanUp(checked);

@@ -183,8 +183,15 @@ export function errorsShapeRule(errors: Exchange[]): Finding {
   return deviates(`${count}: ${seen.map((x) => describeAnswer(x.e)).join('; ')}`, odd.slice(0, 2));
 }
 
-/** `endpoints.token-path` (SERVICE.md 4.2): the token URL in use against `{base_url}/webservice/authorize`. */
-export function tokenPathRule(baseUrl: string | undefined, tokenUrl: string): Finding {
+/**
+ * `endpoints.token-path` (SERVICE.md 4.2): the token URL in use against `{base_url}/webservice/authorize`.
+ * `probe`, when the two differ: what SERVICE.md's path answered (the evidence of a deviation).
+ */
+export function tokenPathRule(
+  baseUrl: string | undefined,
+  tokenUrl: string,
+  probe?: Exchange,
+): Finding {
   if (baseUrl === undefined) {
     return { status: 'skipped', observed: 'no base URL to compare the token URL with' };
   }
@@ -195,5 +202,8 @@ export function tokenPathRule(baseUrl: string | undefined, tokenUrl: string): Fi
   const tokenPath = url.startsWith(`${baseUrl}/`)
     ? url.slice(baseUrl.length)
     : new URL(url).pathname;
-  return deviates(`token URL ${url} (path ${tokenPath})`, [], { tokenPath });
+  const answered = probe ? `; SERVICE.md's path answered ${describeAnswer(probe)}` : '';
+  return deviates(`token URL ${url} (path ${tokenPath})${answered}`, probe ? [probe] : [], {
+    tokenPath,
+  });
 }
