@@ -114,6 +114,13 @@ const NOT_THE_INSTALLATION = new Set([
   'invalid_scope',
 ]);
 
+/** An authorization refused for the client's or the person's reason: the check goes no further. */
+class CheckStopped extends Error {
+  constructor(readonly refusal: DasvcError) {
+    super(refusal.message);
+  }
+}
+
 function stopsTheCheck(error: unknown): boolean {
   return error instanceof DasvcError && NOT_THE_INSTALLATION.has(error.code ?? '');
 }
@@ -128,7 +135,7 @@ export function startCheck(
   settings: CheckSettings,
   selected: Set<RuleId>,
   deps: CheckDeps,
-): { probes: Probes; done: Promise<Verdict[]> } {
+): { probes: Probes; done: Promise<Verdict[]>; stopped: () => DasvcError | undefined } {
   const probes = new Probes(deps.send, settings);
   const verdicts = new Map<RuleId, Verdict>();
   const want = (id: RuleId) => selected.has(id) && !verdicts.has(id);
@@ -153,12 +160,14 @@ export function startCheck(
       if (error instanceof InterruptedError) throw error;
       if (stopsTheCheck(error)) {
         const e = error as DasvcError;
-        throw sameKind(e, `the check's authorization did not succeed: ${e.message}`, {
-          hint:
-            e.code === 'access_denied'
-              ? 'approve the consent page: every rule after it needs the tokens'
-              : 'check --client-id, --client-secret and --scope (or the profile) against the installation',
-        });
+        throw new CheckStopped(
+          sameKind(e, `the check's authorization did not succeed: ${e.message}`, {
+            hint:
+              e.code === 'access_denied'
+                ? 'approve the consent page: every rule after it needs the tokens'
+                : 'check --client-id, --client-secret and --scope (or the profile) against the installation',
+          }),
+        );
       }
       failure = {
         message: error instanceof Error ? error.message : String(error),
@@ -444,6 +453,7 @@ export function startCheck(
     give('revoke.refresh-token', revokedRefreshRule(revoke, again, api));
   }
 
+  let stopped: DasvcError | undefined;
   const done = (async () => {
     await noAuthorizationRules();
     if (probes.sent > 0 && !probes.answered) {
@@ -451,11 +461,35 @@ export function startCheck(
       // would tell nothing more. The caller ends with exit 4 (SPEC §4).
       skip([...PHASE_A, ...PHASE_B, ...PHASE_C], 'no answer from the installation');
     }
-    if (PHASE_A.some(want)) await phaseA();
-    if (PHASE_B.some(want)) await phaseB();
-    if (PHASE_C.some(want)) await phaseC();
+    try {
+      if (PHASE_A.some(want)) await phaseA();
+      if (PHASE_B.some(want)) await phaseB();
+      if (PHASE_C.some(want)) await phaseC();
+    } catch (error) {
+      if (!(error instanceof CheckStopped)) throw error;
+      // The rules that ran keep their lines; the others say why they did not (SPEC §7: each
+      // rule prints one line), and the caller ends with the refusal's exit code.
+      stopped = error.refusal;
+      skip([...PHASE_A, ...PHASE_B, ...PHASE_C], "not run: the check's authorization was refused");
+      // A rule that used the client's credentials (revoke.unknown-token) and met the same
+      // refusal measured the credentials, not the installation: no deviation of it.
+      for (const [id, verdict] of verdicts) {
+        const refusedAlike = verdict.evidence?.some((x) => {
+          const answer = oauthAnswerOf(x);
+          return answer.kind === 'error' && answer.code === error.refusal.code;
+        });
+        if (verdict.status === 'deviates' && refusedAlike) {
+          verdicts.set(id, {
+            id,
+            expected: verdict.expected,
+            status: 'skipped',
+            observed: `not measured: the installation refused the client's own credentials (${error.refusal.code})`,
+          });
+        }
+      }
+    }
     give('errors.shape', errorsShapeRule(probes.oauthErrors));
     return RULES.map(([id]) => verdicts.get(id)).filter((v): v is Verdict => v !== undefined);
   })();
-  return { probes, done };
+  return { probes, done, stopped: () => stopped };
 }

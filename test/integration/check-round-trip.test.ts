@@ -334,6 +334,14 @@ describe('dasvc check whose own authorization does not succeed (SPEC §7: else �
         expect(result.code, result.stderr).toBe(3);
         expect(result.stderr).toMatch(message);
         expect(result.stdout).not.toMatch(/^deviates/m);
+        // Still one line per rule (SPEC §7): those that ran, the others skipped with the reason.
+        const seen = statuses(result.stdout);
+        expect(Object.keys(seen).sort()).toEqual(RULES.map(([id]) => id).sort());
+        expect(seen['api.missing-bearer']).toBe('ok');
+        expect(result.stdout).toMatch(
+          /^skipped +jsonrpc\.batch +not run: the check's authorization was refused$/m,
+        );
+        // A stopped check measured too little for a quirks file.
         expect(checked.saved).toBeUndefined();
         expect(checked.live).toEqual([]);
       } finally {

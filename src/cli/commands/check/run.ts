@@ -92,7 +92,7 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
   const progress = deps.out.stderr.isTTY === true;
   let finished = 0;
   let authorizations = 0;
-  const { probes, done } = startCheck(
+  const { probes, done, stopped } = startCheck(
     { baseUrl, client, scopes, endpoints, placement, maxWaitMs },
     selected,
     {
@@ -148,13 +148,16 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
   if (options.junit !== undefined) {
     writeOut(options.junit, report.reportJunit(installation, verdicts), '--junit');
   }
-  if (options.saveQuirks !== undefined) {
+  const refusal = stopped();
+  // A check stopped half-way measured too little to describe the installation's quirks.
+  if (options.saveQuirks !== undefined && refusal === undefined) {
     const quirks = report.quirksOf(verdicts);
     writeOut(options.saveQuirks, `${JSON.stringify(quirks, null, 2)}\n`, '--save-quirks');
   }
   if (deps.out.json) deps.out.result(report.reportJson(installation, verdicts));
   else for (const line of report.reportLines(verdicts)) deps.out.line(line);
   deps.out.info(report.summary(verdicts));
+  if (refusal !== undefined) throw stdoutAnswered(refusal);
   if (!probes.answered) {
     throw stdoutAnswered(
       new NetworkError(`no answer from ${installation} to any request of the check`, {
