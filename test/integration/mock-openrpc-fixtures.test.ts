@@ -348,6 +348,12 @@ describe('results of the JSON fixture format against their declared result schem
   it.each([
     [{ value: -1 }, '/methods/0/value', 'result must be >= 0'],
     [{ value: 1, byUser: { u: 'many' } }, '/methods/0/byUser/u', 'result must be integer'],
+    // A hand-written example's result is a result like any other (SPEC §6: results are checked).
+    [
+      { examples: [{ name: 'e', params: [], result: { name: 'n', value: -7 } }] },
+      '/methods/0/examples/0/result/value',
+      'result must be >= 0',
+    ],
   ])('a static result the schema refuses stops the start (%j)', async (extra, pointer, problem) => {
     const { dir, started } = await start({ ...METHOD, ...extra });
     try {
@@ -362,12 +368,13 @@ describe('results of the JSON fixture format against their declared result schem
     }
   });
 
-  it('an example pairing is served as recorded, even against the schema (what the installation said)', async () => {
-    // `--record` adds real answers to a hand-written method under its contract: the folder loads.
+  it('a recorded example pairing is served as it came, even against the schema (what the installation said)', async () => {
+    // `--record` adds real answers (x-recorded) to a hand-written method under its contract: the
+    // folder loads.
     const { dir, started } = await start({
       ...METHOD,
       value: 1,
-      examples: [{ name: 'e', params: [], result: { name: 'n', value: -7 } }],
+      examples: [{ name: 'e', params: [], result: { name: 'n', value: -7 }, 'x-recorded': true }],
     });
     const server = await started;
     try {

@@ -162,10 +162,25 @@ describe('InstanceRecording', () => {
       { name: 'full', required: false, schema: { type: 'boolean' } },
     ]);
     const parsed = parseOpenRpcInstance('crm', JSON.parse(JSON.stringify(doc)), 'crm.openrpc.json');
+    // Each pairing is marked recorded (x-recorded): served as it came, not checked.
     expect(parsed.methods.get('get')!.examples).toEqual([
-      { params: { id: 1 }, outcome: { result: { n: 'b' } } },
-      { params: { id: 1, full: true }, outcome: { result: { n: 'a', more: 1 } } },
-      { params: { id: 1, full: false }, outcome: { error: { code: 7, message: 'x' } } },
+      {
+        params: { id: 1 },
+        outcome: { result: { n: 'b' } },
+        recorded: true,
+        pointer: expect.any(String),
+      },
+      {
+        params: { id: 1, full: true },
+        outcome: { result: { n: 'a', more: 1 } },
+        recorded: true,
+        pointer: expect.any(String),
+      },
+      {
+        params: { id: 1, full: false },
+        outcome: { error: { code: 7, message: 'x' } },
+        recorded: true,
+      },
     ]);
     // Recording again starts from what was written, and keeps positional methods positional.
     r.add('find', ['x'], { result: [] });
@@ -231,7 +246,12 @@ describe('InstanceRecording', () => {
     const m = (r.document(undefined).methods as Record<string, unknown>[])[0]!;
     expect(m.params).toEqual(document.methods[0]!.params);
     expect(m.examples).toEqual([
-      { name: 'm #1', params: [{ name: 'q', value: 'ab' }], result: { name: 'result', value: 1 } },
+      {
+        name: 'm #1',
+        params: [{ name: 'q', value: 'ab' }],
+        'x-recorded': true,
+        result: { name: 'result', value: 1 },
+      },
     ]);
   });
 });
