@@ -303,7 +303,11 @@ describe('a recorded method called both by name and by position (SPEC §6 replay
       };
       expect((await send(['a', 2])).result).toBe('positional');
       expect((await send({ n: 2, t: 'a' })).result).toBe('named');
-      expect((await send(['a', 3])).error).toMatchObject({ code: -32001 });
+      // data lists the recorded params as they were sent: by name, and by position as an array.
+      expect((await send(['a', 3])).error).toMatchObject({
+        code: -32001,
+        data: [{ t: 'a', n: 2 }, ['a', 2]],
+      });
       // Outside the schema inferred from the calls seen: still a call not recorded (SPEC §6).
       expect((await send(['a', 2, 'extra'])).error).toMatchObject({ code: -32001 });
     } finally {

@@ -85,9 +85,27 @@ function noRecordedAnswer(method: MethodFixture): { error: RpcError } {
     error: {
       code: -32001,
       message: 'no recorded answer',
-      data: method.examples.map((e) => e.params),
+      data: method.examples.map((e) => paramsAsSent(method, e.params)),
     },
   };
+}
+
+/**
+ * An example's params as a call sends them: an array for a by-position method, and for a recorded
+ * method called by position (params `arg0`, `arg1`, …: the recorder's names for positions);
+ * else the object by name.
+ */
+function paramsAsSent(method: MethodFixture, named: Record<string, unknown>): unknown {
+  const names =
+    method.paramStructure === 'by-position'
+      ? method.params.map((p) => p.name)
+      : method.positionalNames !== undefined &&
+          Object.keys(named).length > 0 &&
+          Object.keys(named).every((key) => method.positionalNames!.includes(key))
+        ? method.positionalNames
+        : undefined;
+  if (names === undefined) return named;
+  return names.filter((name) => Object.hasOwn(named, name)).map((name) => named[name]);
 }
 
 /**
