@@ -93,9 +93,8 @@ describe('dasvc mock --proxy --record (CLI)', () => {
 
   it('--validate: one stderr line per violation, GET /_mock/violations, answers unchanged', async () => {
     const dir = tempDir();
+    // The contract alone: no clients.txt or users.json (the upstream has the clients and users).
     mkdirSync(join(dir, 'instances'));
-    writeFileSync(join(dir, 'clients.txt'), 'demo-client:x\n');
-    writeFileSync(join(dir, 'users.json'), '{"alice":{"instances":["crm"]}}');
     writeFileSync(
       join(dir, 'instances', 'crm.openrpc.json'),
       JSON.stringify({

@@ -59,7 +59,7 @@ export function createMockCore(options: MockOptions = {}): MockCore {
       { code: 'bad_journal_size' },
     );
   }
-  const fixtures = loadFixtures(options.fixtures);
+  const fixtures = loadFixtures(options.fixtures, options.proxy !== undefined);
   if (options.autoApprove !== undefined && !fixtures.users.has(options.autoApprove)) {
     throw new UsageError(
       `--auto-approve (option autoApprove): unknown user "${options.autoApprove}"`,
