@@ -40,7 +40,10 @@ beforeAll(async () => {
       const path = req.url!.split('?')[0]!;
       if (path.endsWith('/reset')) return req.socket.destroy();
       if (path.endsWith('/e500')) {
-        res.writeHead(500, { 'content-type': 'text/plain', 'x-upstream': 'yes' });
+        res.writeHead(500, 'Upstream Says No', {
+          'content-type': 'text/plain',
+          'x-upstream': 'yes',
+        });
         return res.end('upstream broke');
       }
       if (path.endsWith('/html')) {
@@ -124,6 +127,8 @@ describe.each([
   it('a 500 with a text body passes unchanged', async () => {
     const res = await post(base(), '/webservice/json/e500');
     expect(res.status).toBe(500);
+    // The reason phrase as the upstream sent it, not node's standard one.
+    expect(res.statusText).toBe('Upstream Says No');
     expect(res.headers.get('x-upstream')).toBe('yes');
     expect(await res.text()).toBe('upstream broke');
   });

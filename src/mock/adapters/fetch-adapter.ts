@@ -65,6 +65,7 @@ function streamed(response: MockResponse, stream: NonNullable<MockResponse['stre
   try {
     return new Response(noBody ? null : (Readable.toWeb(source) as ReadableStream), {
       status: response.status,
+      ...(response.statusMessage === undefined ? {} : { statusText: response.statusMessage }),
       headers: headerPairs(response.rawHeaders ?? []),
     });
   } catch {

@@ -91,6 +91,7 @@ class Forwarding implements Dispatcher.DispatchHandler {
   private abort: ((error?: Error) => void) | undefined;
   private resume: (() => void) | undefined;
   private status = 0;
+  private statusText: string | undefined = undefined;
   private headers: string[] = [];
   private chunks: Buffer[] | undefined;
   private stream: Readable | undefined;
@@ -109,10 +110,11 @@ class Forwarding implements Dispatcher.DispatchHandler {
     this.abort = abort;
   }
 
-  onHeaders(status: number, raw: Buffer[], resume: () => void): boolean {
+  onHeaders(status: number, raw: Buffer[], resume: () => void, statusText?: string): boolean {
     // undici hands informational answers (103 Early Hints) here too; the answer is the final one.
     if (status < 200) return true;
     this.status = status;
+    this.statusText = statusText;
     this.resume = resume;
     this.headers = answerHeaders(raw);
     // Small bodies are read whole (one write is cheaper than a stream pipeline); large or
@@ -178,6 +180,7 @@ class Forwarding implements Dispatcher.DispatchHandler {
       body: '',
       rawHeaders: this.headers,
       stream: stream ?? bytes,
+      ...(this.statusText ? { statusMessage: this.statusText } : {}),
     });
   }
 }

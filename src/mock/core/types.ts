@@ -106,6 +106,8 @@ export interface MockResponse {
    * (`headers` is then unused).
    */
   rawHeaders?: string[];
+  /** A proxied answer's reason phrase as the upstream sent it (SPEC §6: the answer unchanged). */
+  statusMessage?: string;
   /** Why the mock answered so (SPEC §8): set where the answer is decided, read by log and journal. */
   note?: RequestNote;
 }
