@@ -249,6 +249,23 @@ describe('a broken OpenRPC document', () => {
       { ...DOC, methods: [{ name: 'x', params: [{ name: 'a', schema: { type: 'text' } }] }] },
       /\/methods\/0\/params\/0\/schema: invalid JSON Schema: schema is invalid/,
     ],
+    [
+      {
+        ...DOC,
+        methods: [
+          {
+            name: 'x',
+            params: [
+              {
+                name: 'a',
+                schema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'string' },
+              },
+            ],
+          },
+        ],
+      },
+      /\/methods\/0\/params\/0\/schema: invalid JSON Schema: .*2020-12.* \(dasvc reads JSON Schema draft-07, the draft of OpenRPC 1\.x\)/,
+    ],
   ])('names the file, the JSON pointer and the problem (%#)', async (doc, message) => {
     const broken = mkdtempSync(join(tmpdir(), 'dasvc-openrpc-'));
     try {
