@@ -107,8 +107,12 @@ export class Keychain {
       throw new KeychainUnavailable(`the keyring binding did not load (${describe(error)})`);
     }
     const { spawn } = await import('node:child_process');
+    // Without NODE_OPTIONS: an --input-type=module there would make the CommonJS snippet fail.
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
     const child = spawn(process.execPath, ['-e', READ_IN_CHILD, path, this.service, profile], {
       stdio: ['ignore', 'pipe', 'ignore'],
+      env,
     });
     child.unref();
     let out = '';

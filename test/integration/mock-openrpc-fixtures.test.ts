@@ -428,3 +428,65 @@ describe('results of the JSON fixture format against their declared result schem
     }
   });
 });
+
+describe('-32001 data of a by-position method', () => {
+  it('lists examples as arrays, one that skips a position by name (it cannot be sent otherwise)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dasvc-openrpc-'));
+    let app: MockApp | undefined;
+    try {
+      mkdirSync(join(dir, 'instances'));
+      writeFileSync(join(dir, 'clients.txt'), 'c:s\n');
+      writeFileSync(join(dir, 'users.json'), '{"u":{"instances":["pos"]}}');
+      const param = (name: string, required: boolean) => ({ name, required, schema: {} });
+      writeFileSync(
+        join(dir, 'instances', 'pos.openrpc.json'),
+        JSON.stringify({
+          openrpc: '1.2.6',
+          info: { title: 'pos', version: '1' },
+          methods: [
+            {
+              name: 'm',
+              paramStructure: 'by-position',
+              params: [param('a', true), param('b', false), param('c', false)],
+              result: { name: 'r', schema: {} },
+              examples: [
+                { name: 'two', params: [{ value: 1 }, { value: 2 }], result: { value: 'x' } },
+                {
+                  name: 'gap',
+                  params: [
+                    { name: 'a', value: 1 },
+                    { name: 'c', value: 3 },
+                  ],
+                  result: { value: 'y' },
+                },
+              ],
+            },
+          ],
+        }),
+      );
+      app = createMockApp({ fixtures: dir });
+      const minted = await app(
+        new Request(`${BASE}/_mock/tokens`, {
+          method: 'POST',
+          body: JSON.stringify({ user: 'u', scope: 'pos' }),
+        }),
+      );
+      const { access_token: bearer } = (await minted.json()) as { access_token: string };
+      const res = await app(
+        new Request(`${BASE}/webservice/json/pos`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bearer}` },
+          body: JSON.stringify({ jsonrpc: '2.0', method: 'm', params: [9], id: 1 }),
+        }),
+      );
+      expect(((await res.json()) as { error: unknown }).error).toEqual({
+        code: -32001,
+        message: 'no recorded answer',
+        data: [[1, 2], { a: 1, c: 3 }],
+      });
+    } finally {
+      await app?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -46,6 +46,11 @@ beforeAll(async () => {
         });
         return res.end('upstream broke');
       }
+      if (path.endsWith('/latin1')) {
+        // A legal latin-1 byte in the reason phrase, which undici reads as UTF-8 (U+FFFD).
+        res.writeHead(200, 'Caf\u00e9', { 'content-type': 'application/json' });
+        return res.end('{"ok":true}');
+      }
       if (path.endsWith('/html')) {
         res.writeHead(200, { 'content-type': 'text/html' });
         return res.end('<html>not json</html>');
@@ -131,6 +136,13 @@ describe.each([
     expect(res.statusText).toBe('Upstream Says No');
     expect(res.headers.get('x-upstream')).toBe('yes');
     expect(await res.text()).toBe('upstream broke');
+  });
+
+  it('a reason phrase that cannot be written again gives way to the standard one, the answer passes', async () => {
+    const res = await post(base(), '/webservice/json/latin1');
+    expect(res.status).toBe(200);
+    expect(res.statusText).toBe('OK');
+    expect(await res.json()).toEqual({ ok: true });
   });
 
   it('a non-JSON 200 passes unchanged', async () => {

@@ -210,7 +210,8 @@ function writeInternalError(req: IncomingMessage, res: ServerResponse): void {
       return;
     }
     for (const name of res.getHeaderNames()) res.removeHeader(name);
-    res.writeHead(500, {
+    // The phrase given: writeHead keeps the one of a call that failed (a proxied answer's).
+    res.writeHead(500, 'Internal Server Error', {
       'content-type': JSON_TYPE,
       'content-length': String(INTERNAL_ERROR_BODY.length),
     });

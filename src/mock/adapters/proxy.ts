@@ -114,7 +114,10 @@ class Forwarding implements Dispatcher.DispatchHandler {
     // undici hands informational answers (103 Early Hints) here too; the answer is the final one.
     if (status < 200) return true;
     this.status = status;
-    this.statusText = statusText;
+    // Passed on only when it can be written again: undici decodes it as UTF-8, so a latin-1 byte
+    // comes out as U+FFFD, which node:http and fetch refuse (the standard phrase goes instead).
+    this.statusText =
+      statusText !== undefined && REASON_PHRASE.test(statusText) ? statusText : undefined;
     this.resume = resume;
     this.headers = answerHeaders(raw);
     // Small bodies are read whole (one write is cheaper than a stream pipeline); large or
@@ -194,6 +197,9 @@ function observe(taps: ProxyTap[], exchange: Exchange): void {
     }
   }
 }
+
+/** A reason phrase node:http and fetch accept (RFC 9112 §4: HTAB, SP, VCHAR; obs-text left out). */
+const REASON_PHRASE = /^[\t\x20-\x7e]*$/;
 
 /**
  * A proxy to `upstream` through undici: keep-alive connections, `DASVC_HTTP_TIMEOUT` (default

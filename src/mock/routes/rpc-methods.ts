@@ -105,7 +105,10 @@ function paramsAsSent(method: MethodFixture, named: Record<string, unknown>): un
         ? method.positionalNames
         : undefined;
   if (names === undefined) return named;
-  return names.filter((name) => Object.hasOwn(named, name)).map((name) => named[name]);
+  // Positions are contiguous: an example that skips one (written by name) stays by name.
+  const given = names.filter((name) => Object.hasOwn(named, name));
+  if (given.some((name, i) => name !== names[i])) return named;
+  return given.map((name) => named[name]);
 }
 
 /**
