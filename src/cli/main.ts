@@ -4,15 +4,15 @@ import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 import type { ContextIo } from './io.js';
 import type { Writer } from './output.js';
 
+/** Global flags that may stand beside `--version` (which then answers alone). */
+const VERSION_FLAGS = new Set(['--version', '--json', '--verbose', '--no-color']);
+
 /**
  * Runs the CLI and returns its exit code. The only place where an error becomes an exit code and
  * a message (SPEC §4); commands throw, they never exit. `io` runs it in-process (tests): its
  * stdout, stderr, stdin, environment and Ctrl-C signal stand for the process's, which it leaves
  * alone (no SIGINT handler, no pipe guard, no exit).
  */
-/** Global flags that may stand beside `--version` (which then answers alone). */
-const VERSION_FLAGS = new Set(['--version', '--json', '--verbose', '--no-color']);
-
 export async function run(argv: string[], io?: ContextIo): Promise<number> {
   if (!io) endQuietlyOnClosedPipe();
   const stdout: Writer = io?.stdout ?? process.stdout;

@@ -83,12 +83,6 @@ export interface LogoutOutcome {
 }
 
 /**
- * The one client of the CLI and the library (SPEC §1): settings resolved by the table (options >
- * variables > profile) and checked when it is made, tokens from the store refreshed when due and
- * after a 401, under the store's lock.
- */
-
-/**
  * One JSON-RPC call from what a caller (JavaScript too, without the types) handed over: a method
  * name and params that JSON-RPC 2.0 §4.2 allows (an object or an array), else a usage error here
  * rather than the service's -32600 for a call the client built.
@@ -97,9 +91,7 @@ function callOf(method: unknown, params: unknown, id: number, notify?: boolean) 
   if (typeof method !== 'string' || method === '') {
     throw new UsageError(
       `rpc: the method must be a non-empty string, got ${JSON.stringify(method)}`,
-      {
-        code: 'bad_params',
-      },
+      { code: 'bad_params' },
     );
   }
   // null stands for none, as undefined does (JavaScript callers write either).
@@ -112,6 +104,11 @@ function callOf(method: unknown, params: unknown, id: number, notify?: boolean) 
   return buildCall(method, params ?? {}, id, notify);
 }
 
+/**
+ * The one client of the CLI and the library (SPEC §1): settings resolved by the table (options >
+ * variables > profile) and checked when it is made, tokens from the store refreshed when due and
+ * after a 401, under the store's lock.
+ */
 export class Client {
   private readonly given: ResolvedSettings;
   private loaded: { name: string; profile: Profile | undefined } | undefined;
@@ -389,10 +386,11 @@ export class Client {
 
   /**
    * Logs out (SPEC §3 `logout`): revokes the access token, then the refresh token, then forgets
-   * both. When the service could not be reached or refused, the logout stops there and the tokens
-   * are kept (they may still be valid there) and the call fails with the first failure's kind (SPEC §1: failures are
-   * DasvcErrors), unless `forget`: then they are forgotten anyway and the failures are reported
-   * in the outcome. Idempotent: logging out twice is not an error.
+   * both and the client secret (SPEC §9). When the service could not be reached or refused, the
+   * logout stops there, the tokens are kept (they may still be valid there) and the call fails
+   * with the first failure's kind (SPEC §1: failures are DasvcErrors), unless `forget`: then they
+   * are forgotten anyway and the failures are reported in the outcome. Idempotent: logging out
+   * twice is not an error.
    */
   async logout(options: { forget?: boolean } = {}): Promise<LogoutOutcome> {
     const { name } = this.load();

@@ -201,7 +201,6 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
   return steps;
 }
 
-/** Plays the user's browser against an auto-approving mock: the consent URL, then the loopback. */
 /**
  * The authorization requests a real browser made (the consent page, the Approve/Deny post), as the
  * mock's journal recorded them: path, query with its secrets masked (SPEC §8), status.
@@ -223,6 +222,7 @@ async function consentExchanges(mockUrl: string): Promise<Exchange[]> {
   }
 }
 
+/** Plays the user's browser against an auto-approving mock: the consent URL, then the loopback. */
 async function playBrowser(url: string): Promise<Exchange[]> {
   const consent = await fetch(url, { redirect: 'manual' });
   await consent.body?.cancel();

@@ -91,6 +91,14 @@ const failRevokes = (status: number, count: number) =>
     path: '/webservice/authorize/revoke',
   });
 
+/** A logout the service refuses (`count` revokes answered `status`): exit 1, hinting --forget. */
+async function refusedLogout(dir: string, status: number, count: number): Promise<void> {
+  await failRevokes(status, count);
+  const refused = await runCli(['logout'], dir);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain('--forget');
+}
+
 describe('logout (SPEC §3, issue 9.9)', () => {
   it('keeps the tokens when the service cannot be reached; --forget deletes them anyway', async () => {
     const dir = await loggedIn('crm');
@@ -108,10 +116,7 @@ describe('logout (SPEC §3, issue 9.9)', () => {
 
   it('keeps them when the service refuses, with the refusal’s exit code; revokes when it answers', async () => {
     const dir = await loggedIn('crm');
-    await failRevokes(503, 2);
-    const refused = await runCli(['logout'], dir);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('--forget');
+    await refusedLogout(dir, 503, 2);
     expect(stored(dir).tokens).toBeDefined();
     await control(mock.url, 'faults', undefined, 'DELETE');
     expect(stored(dir).clientSecret).toBe('demo-secret');
@@ -126,10 +131,7 @@ describe('logout (SPEC §3, issue 9.9)', () => {
   it('a refused access-token revoke stops the logout: the kept pair still works', async () => {
     const dir = await loggedIn('crm');
     // One refusal: the access token's revoke. Going on to the refresh token would end both.
-    await failRevokes(500, 1);
-    const refused = await runCli(['logout'], dir);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('--forget');
+    await refusedLogout(dir, 500, 1);
     const rpc = await runCli(['rpc', 'crm', 'contacts.list'], dir);
     expect(rpc.code, rpc.stderr).toBe(0);
   });

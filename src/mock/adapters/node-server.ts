@@ -143,10 +143,8 @@ class NodeRequest implements MockRequest {
 
 /** A proxied answer (SPEC §6): headers as received, body bytes piped with back-pressure. */
 function writeStream(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
-  // The upstream's reason phrase too, when it sent one (node would put the standard one).
-  if (response.statusMessage !== undefined) {
-    res.writeHead(response.status, response.statusMessage, response.rawHeaders ?? []);
-  } else res.writeHead(response.status, response.rawHeaders ?? []);
+  // The upstream's reason phrase too, when it sent one (undefined: node puts the standard one).
+  res.writeHead(response.status, response.statusMessage, response.rawHeaders ?? []);
   if (Array.isArray(response.stream)) {
     const chunks = response.stream as Uint8Array[];
     res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));

@@ -83,7 +83,10 @@ export function missing(name: string): MockResponse {
   return oauthError('invalid_request', `missing parameter: ${name}`);
 }
 
-/** Common head of token, refresh and revoke: no repeats, no broken encoding, then client authentication. */
+/**
+ * Common head of token, refresh and revoke: no repeated parameter, no broken percent-encoding,
+ * then client authentication.
+ */
 export function authenticate(
   ctx: MockContext,
   params: OAuthParams,

@@ -88,8 +88,8 @@ function showGrants(grants) {
     g.accessExpiresAt ? relative(g.accessExpiresAt) : null]));
   if (shown === view.grants) return;
   view.grants = shown;
-  // The table is rebuilt on every poll: a keyboard user's focus on a Revoke button stays on that
-  // grant's button, or (the grant gone, e.g. revoked) moves to the next one, else to the heading.
+  // A keyboard user's focus on a Revoke button stays on that grant's button, or (the grant gone,
+  // e.g. revoked) moves to the next one, else to the heading.
   const had = document.activeElement;
   const focused = had && body.contains(had) ? had.getAttribute('data-grant') : null;
   const order = focused === null ? [] : [...body.querySelectorAll('[data-grant]')].map((b) => b.getAttribute('data-grant'));

@@ -37,8 +37,9 @@ export function redirectUriProblem(value: string): string | undefined {
 /**
  * `<redirect_uri>?state=<state>&code=<code>` (SERVICE.md 4.1); keeps any query of redirect_uri.
  * The base is redirect_uri as received, or its serialization when it holds non-ASCII text (a
- * Location is ASCII); each value is percent-encoded, unless `encoded` gives its text as the request wrote it (`state`,
- * echoed byte for byte). `redirectUri` must have passed redirectUriProblem().
+ * Location is ASCII); each value is percent-encoded, unless `encoded` gives its text as the
+ * request wrote it (`state`, echoed byte for byte). `redirectUri` must have passed
+ * redirectUriProblem().
  */
 export function buildRedirect(
   redirectUri: string,
