@@ -242,8 +242,10 @@ export class Client {
       let retry;
       try {
         retry = await currentTokens(session, { rejected: tokens.accessToken });
-      } catch {
-        throw refusedToken(error, about);
+      } catch (refresh) {
+        // A refresh the service refused leaves the 401 to explain (log in again); one that failed
+        // on the way (5xx, network, a setting) is that failure, with its own exit code (SPEC §4).
+        throw refresh instanceof AuthError ? refusedToken(error, about) : refresh;
       }
       try {
         return await call(retry.tokens.accessToken);

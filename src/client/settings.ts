@@ -72,7 +72,22 @@ export const SETTINGS = {
       }
     },
   },
-  token: { key: 'token', flag: '--token', env: 'DASVC_TOKEN', label: 'access token', secret: true },
+  token: {
+    key: 'token',
+    flag: '--token',
+    env: 'DASVC_TOKEN',
+    label: 'access token',
+    secret: true,
+    // `--token "$EMPTY"` is a script's mistake, not a wish for the stored token; a value that a
+    // header cannot carry would otherwise fail as a network error. Never echoed: it is a secret.
+    emptyRefused: true,
+    check: (value) =>
+      value === ''
+        ? { problem: 'is empty' }
+        : /^[\x21-\x7e]+$/.test(value)
+          ? value
+          : { problem: 'has a space, a control or a non-ASCII character (not a bearer token)' },
+  },
   params: {
     key: 'params',
     flag: '--params',

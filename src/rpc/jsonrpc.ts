@@ -122,7 +122,10 @@ function answerProblem(body: unknown, request: unknown): string | undefined {
     }
     if (body.length === 0) return 'an empty array';
   } else if (Array.isArray(body)) return 'an array answering a single call';
-  const seen = new Set<string | number>();
+  // How many answers each id may still get: a batch may send one id twice (JSON-RPC 2.0 asks
+  // for unique ids only of the client's own bookkeeping), and gets it answered twice.
+  const left = new Map<unknown, number>();
+  for (const id of wanted) left.set(id, (left.get(id) ?? 0) + 1);
   for (const item of items) {
     const problem = responseShapeProblem(item);
     if (problem !== undefined) return Array.isArray(body) ? `a batch item: ${problem}` : problem;
@@ -134,8 +137,9 @@ function answerProblem(body: unknown, request: unknown): string | undefined {
     }
     if ((typeof id !== 'string' && typeof id !== 'number') || !wanted.includes(id))
       return `id ${JSON.stringify(id)} answers no call that was sent`;
-    if (seen.has(id)) return `id ${JSON.stringify(id)} is answered twice`;
-    seen.add(id);
+    const times = left.get(id)!;
+    if (times === 0) return `id ${JSON.stringify(id)} is answered more often than it was sent`;
+    left.set(id, times - 1);
   }
   return undefined;
 }
@@ -190,8 +194,13 @@ export function processApiResponse(
     }
     throw new ServiceError(`${message})`, { code: 'http_404', status });
   }
-  if (status >= 500)
+  if (status >= 500) {
+    // Some servers send their JSON-RPC errors (-32603 above all) with a 5xx: the error object
+    // says more than the status (SPEC §3 `error <code>: <message>`); exit 1 either way.
+    const answer = rpcErrorAnswer(response.text, request);
+    if (answer) return answer;
     throw new ServiceError(`the API failed: HTTP ${status}`, { code: `http_${status}`, status });
+  }
   if (status === 204 || (status === 200 && response.text.trim() === '')) {
     if (request === undefined || expectsNoAnswer(request)) return { kind: 'none' };
     throw notExpected(status, status === 204 ? 'no content' : 'an empty body');
@@ -219,6 +228,23 @@ export function processApiResponse(
     throw notExpected(status, problem);
   }
   return { kind: 'json', body };
+}
+
+/** A body that is the JSON-RPC answer to `request` and holds an error, as an answer; else undefined. */
+function rpcErrorAnswer(text: string, request: unknown): ApiAnswer | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+  const items = Array.isArray(body) ? body : [body];
+  if (!items.some((item) => isObject(item) && 'error' in item)) return undefined;
+  const problem =
+    request === undefined
+      ? items.map(responseShapeProblem).find((p) => p !== undefined)
+      : answerProblem(body, request);
+  return problem === undefined ? { kind: 'json', body } : undefined;
 }
 
 /** A JSON-RPC error object as an exception: `error <code>: <message>` (SPEC §3), exit 1. */

@@ -6,7 +6,7 @@ import { run as printRun } from '../../src/cli/commands/token/print.js';
 import { run as refreshRun } from '../../src/cli/commands/token/refresh.js';
 import { run as revokeRun } from '../../src/cli/commands/token/revoke.js';
 import { run as statusRun } from '../../src/cli/commands/token/status.js';
-import { dasvc, UsageError } from '../../src/index.js';
+import { AuthError, dasvc, NetworkError, ServiceError, UsageError } from '../../src/index.js';
 import { createMockApp } from '../../src/mock/index.js';
 import {
   cleanup,
@@ -116,6 +116,57 @@ describe('the library and the CLI share one profile (SPEC §1)', () => {
     expect(await client.status()).toMatchObject({
       storage: secrets === 'keychain' ? secrets : 'file',
     });
+  });
+
+  // Regression: a refresh that failed on the way after a 401 was reported as the 401 (exit 3,
+  // "log in again"), though the session was fine and the cause a 5xx or the network.
+  it('after a 401, a refresh that fails on the way is that failure (5xx: 1, network: 4), refused: 3', async () => {
+    const t = terminal();
+    await loginRun({ ...LOGIN, browser: true }, t.deps);
+    const client = dasvc({ env: { DASVC_CONFIG_DIR: t.configDir }, send });
+    const mockCall = (path: string, init: RequestInit) =>
+      app(new Request(`http://das.test${path}`, init));
+    const revokeAccess = async () => {
+      const { accessToken } = t.store.profile('default')!.tokens!;
+      const revoked = await mockCall(
+        `/webservice/authorize/revoke?token=${accessToken}&token_type_hint=access_token&client_id=demo-client&client_secret=demo-secret`,
+        { method: 'POST' },
+      );
+      expect(revoked.status).toBe(200);
+    };
+    const refreshFault = (fault: object) =>
+      mockCall('/_mock/faults', {
+        method: 'POST',
+        body: JSON.stringify({ ...fault, count: 2, path: '/webservice/authorize/refresh_token' }),
+      });
+    const cases: [object, new (...a: never[]) => Error, number][] = [
+      [{ kind: 'error', status: 503 }, ServiceError, 1],
+      [{ kind: 'drop' }, NetworkError, 4],
+    ];
+    for (const [fault, Kind, exitCode] of cases) {
+      await revokeAccess();
+      expect((await refreshFault(fault)).status).toBe(200);
+      const fromLibrary = await failure(client.rpc('crm', 'contacts.list'));
+      expect(fromLibrary, JSON.stringify(fault)).toBeInstanceOf(Kind);
+      expect(fromLibrary).toMatchObject({ exitCode });
+      const cli = terminal({ configDir: t.configDir });
+      const fromCli = await failure(
+        rpcRun({ scope: 'crm', method: 'contacts.list', paramItems: [] }, cli.deps),
+      );
+      expect(fromCli, JSON.stringify(fault)).toBeInstanceOf(Kind);
+      // The session is fine: with the service back, the next call refreshes and succeeds.
+      expect(await client.rpc('crm', 'contacts.list')).toHaveLength(2);
+    }
+    // A refresh the service refuses leaves the 401 to explain: exit 3.
+    await revokeAccess();
+    const { refreshToken } = t.store.profile('default')!.tokens!;
+    await mockCall(
+      `/webservice/authorize/revoke?token=${refreshToken}&token_type_hint=refresh_token&client_id=demo-client&client_secret=demo-secret`,
+      { method: 'POST' },
+    );
+    const refused = await failure(client.rpc('crm', 'contacts.list'));
+    expect(refused).toBeInstanceOf(AuthError);
+    expect(refused).toMatchObject({ exitCode: 3, status: 401 });
   });
 
   it('store: memory keeps the tokens in the client alone', async () => {

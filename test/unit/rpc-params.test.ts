@@ -208,6 +208,10 @@ describe('processApiResponse with the request it answers (JSON-RPC 2.0 §5–6)'
     unexpected(a, batch);
     unexpected('[]', batch);
     unexpected(`[${a},${a}]`, batch);
+    // Regression: a batch that sends one id twice gets it answered twice (it was a network error).
+    const twice = [buildCall('a', {}, 1), buildCall('a', {}, 1)];
+    expect(processApiResponse(res(200, `[${a},${a}]`), 'x', twice).kind).toBe('json');
+    unexpected(`[${a},${a},${a}]`, twice);
     unexpected(`[${a},{"jsonrpc":"2.0","result":"c","id":3}]`, batch);
     unexpected(`[${a},{"foo":1}]`, batch);
     // §6: a batch refused as a whole is answered by one error object with a null id.
@@ -218,6 +222,22 @@ describe('processApiResponse with the request it answers (JSON-RPC 2.0 §5–6)'
     const nullId =
       '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"},"id":null}';
     expect(processApiResponse(res(200, `[${nullId}]`), 'x', [1]).kind).toBe('json');
+  });
+
+  it('regression: a JSON-RPC error sent with a 5xx is that error (it was only "HTTP 500")', () => {
+    const internal = '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"},"id":1}';
+    expect(processApiResponse(res(500, internal), 'x', call)).toEqual({
+      kind: 'json',
+      body: JSON.parse(internal),
+    });
+    // A result, an OAuth-shaped body or another call's answer with a 5xx stays the 5xx.
+    for (const text of [
+      '{"jsonrpc":"2.0","result":1,"id":1}',
+      '{"error":"server_error"}',
+      '{"jsonrpc":"2.0","error":{"code":-32603,"message":"m"},"id":9}',
+      '<html>',
+    ])
+      expect(() => processApiResponse(res(503, text), 'x', call)).toThrow(/HTTP 503/);
   });
 
   it('carries the JSON-RPC error object for --json output', () => {

@@ -22,7 +22,8 @@ async function readText(deps: CliDeps, path: string, what: string): Promise<stri
 
 function parseId(value: unknown): number {
   if (value === undefined) return 1;
-  const n = Number(value);
+  // Decimal digits only: Number() also reads '' as 0 and '0x10' or '1e3' as other numbers.
+  const n = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n))
     throw new UsageError(`--id must be an integer, got ${JSON.stringify(value)}`, {
       code: 'bad_id',
