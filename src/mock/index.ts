@@ -17,7 +17,7 @@ export function createMockApp(options: MockOptions = {}): MockApp {
   const core = createMockCore(options);
   const app = async (request: Request): Promise<Response> => {
     try {
-      return toFetchResponse(await core.handle(fromFetchRequest(request)));
+      return toFetchResponse(await core.handle(fromFetchRequest(request)), request.method);
     } catch {
       return internalError();
     }

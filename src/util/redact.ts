@@ -3,6 +3,8 @@ export const SECRET_NAMES = new Set([
   'client_secret',
   'code',
   'code_verifier',
+  // A plain PKCE challenge is the verifier itself (an S256 one tells nothing, masked alike).
+  'code_challenge',
   'access_token',
   'refresh_token',
   'token',

@@ -199,6 +199,8 @@ describe('JSON-RPC 2.0', () => {
     const res = await rpc(mock.url, 'crm', alice, { jsonrpc: '2.0', method: 'contacts.list' });
     expect(res.status).toBe(204);
     expect(await res.text()).toBe('');
+    // Regression: node:http was handed Content-Length: 0 (RFC 9110 §8.6: never on a 204).
+    expect(res.headers.has('content-length')).toBe(false);
     expect((await rpc(mock.url, 'crm', alice, { jsonrpc: '2.0', method: 'no.such' })).status).toBe(
       204,
     );
@@ -237,6 +239,7 @@ describe('JSON-RPC 2.0', () => {
       { jsonrpc: '2.0', method: 'contacts.get', params: { id: 1 } },
     ]);
     expect(res.status).toBe(204);
+    expect(res.headers.has('content-length')).toBe(false);
   });
 
   it('rpc.discover returns an OpenRPC document of the instance, itself included', async () => {

@@ -151,14 +151,15 @@ class Exchange implements Step {
       redirect_uri: REDIRECT,
       ...credentials(this.client),
     });
-    if (c.client !== this.client) {
-      expect(res.status).toBe(400);
-      expect(res.json.error).toBe('invalid_grant');
-    } else if (c.grant !== undefined) {
-      // A second use, however late (SPEC §5): refused, and what the code issued ends.
+    if (c.grant !== undefined) {
+      // A second use, however late and by whichever client (SPEC §5): refused, and what the code
+      // issued ends.
       expect(res.status).toBe(400);
       expect(res.json.error).toBe('invalid_grant');
       end(m.grants[c.grant]!);
+    } else if (c.client !== this.client) {
+      expect(res.status).toBe(400);
+      expect(res.json.error).toBe('invalid_grant');
     } else if (c.exp <= m.now) {
       expect(res.status).toBe(400);
       expect(res.json.error).toBe('invalid_grant');

@@ -179,6 +179,20 @@ describe('token endpoint (SERVICE.md 4.2)', () => {
     expect((await exchange(mock.url, code)).status).toBe(200);
   });
 
+  // Regression: the client check came first, so a used code in another client's hands revoked
+  // nothing (SPEC §5: a second use is refused and revokes the tokens issued for it).
+  it('a used code presented by another client is a second use: refused, its tokens revoked', async () => {
+    const code = await getCode(mock.url);
+    const first = (await (await exchange(mock.url, code)).json()) as TokenBody;
+    const leaked = await exchange(mock.url, code, {
+      client_id: OTHER.id,
+      client_secret: OTHER.secret,
+    });
+    expect(await oauthErrorOf(leaked)).toMatchObject({ status: 400, error: 'invalid_grant' });
+    expect(await tokenWorks(mock.url, first.access_token)).toBe(false);
+    expect((await refresh(mock.url, first.refresh_token)).status).toBe(400);
+  });
+
   it('a redirect_uri in the token request must match; without one it is accepted', async () => {
     const code = await getCode(mock.url);
     const bad = await exchange(mock.url, code, { redirect_uri: 'http://127.0.0.1:9/other' });

@@ -127,6 +127,31 @@ describe('createMockApp (no socket)', () => {
     );
   });
 
+  // Regression: a plain PKCE challenge is the verifier itself, and the log showed it.
+  it('log lines mask code_challenge (a plain one is the verifier)', async () => {
+    const lines: string[] = [];
+    const handler = createMockApp({ log: (l) => lines.push(l) });
+    const verifier = 'v'.repeat(43);
+    await handler(
+      new Request(
+        `${BASE}/webservice/authorize/?client_id=demo-client&response_type=code&redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcb&scope=crm&state=s&code_challenge=${verifier}&code_challenge_method=plain`,
+      ),
+    );
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('code_challenge=[redacted]&code_challenge_method=plain');
+    expect(lines[0]).not.toContain(verifier);
+  });
+
+  // Regression: in process (and through msw) a HEAD answer carried the body node:http leaves out.
+  it('a HEAD answer has no body, as the server sends it', async () => {
+    const { handler } = app();
+    for (const path of ['/webservice/json/crm', '/no/such', '/_mock/journal']) {
+      const res = await handler(new Request(`${BASE}${path}`, { method: 'HEAD' }));
+      expect(res.status, path).toBeGreaterThanOrEqual(200);
+      expect(res.body, path).toBeNull();
+    }
+  });
+
   it('a basePath prefixes every route', async () => {
     const handler = createMockApp({ basePath: '/das' });
     expect((await handler(new Request(`${BASE}/webservice/authorize`))).status).toBe(404);

@@ -43,11 +43,13 @@ export function fromFetchRequest(request: Request): MockRequest {
 /**
  * The core's answer as a fetch Response; a dropped connection is a network error. An answer
  * that fetch refuses to build (a header value it rejects) becomes a JSON 500, never a rejection.
+ * The answer to a HEAD request has no body, as node:http sends it (the headers stay).
  */
-export function toFetchResponse(response: MockResponse): Response {
+export function toFetchResponse(response: MockResponse, method = 'GET'): Response {
   if (response.drop) return Response.error();
-  const empty = response.status === 204 || response.status === 304 || response.body === '';
-  if (response.stream) return streamed(response, response.stream);
+  const head = method === 'HEAD';
+  const empty = head || response.status === 204 || response.status === 304 || response.body === '';
+  if (response.stream) return streamed(response, response.stream, head);
   try {
     return new Response(empty ? null : response.body, {
       status: response.status,
@@ -59,9 +61,15 @@ export function toFetchResponse(response: MockResponse): Response {
 }
 
 /** A proxied answer (SPEC §6): headers as received, the body streamed on. */
-function streamed(response: MockResponse, stream: NonNullable<MockResponse['stream']>): Response {
-  const noBody = response.status === 204 || response.status === 304;
+function streamed(
+  response: MockResponse,
+  stream: NonNullable<MockResponse['stream']>,
+  head: boolean,
+): Response {
+  const noBody = head || response.status === 204 || response.status === 304;
   const source = stream instanceof Readable ? stream : Readable.from(stream);
+  // A body not passed on is not read either: the upstream exchange ends now.
+  if (noBody && stream instanceof Readable) stream.destroy();
   try {
     return new Response(noBody ? null : (Readable.toWeb(source) as ReadableStream), {
       status: response.status,

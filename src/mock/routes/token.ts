@@ -102,12 +102,14 @@ function exchangeCode(
   const record = ctx.state.findCode(code);
   if (!record) return oauthError('invalid_grant', 'unknown or expired authorization code');
   note.user = record.user;
-  if (record.clientId !== client.id) {
-    return oauthError('invalid_grant', 'authorization code was issued to another client');
-  }
+  // A second use is a second use whoever presents it (SPEC §5, RFC 6749 §4.1.2): a used code in
+  // another client's hands is a leaked one, and the tokens issued for it end all the same.
   if (record.grantId !== undefined) {
     ctx.state.replayCode(record);
     return oauthError('invalid_grant', 'code already used; its tokens were revoked');
+  }
+  if (record.clientId !== client.id) {
+    return oauthError('invalid_grant', 'authorization code was issued to another client');
   }
   const redirectUri = params.values.get('redirect_uri');
   if (redirectUri !== undefined && redirectUri !== record.redirectUri) {
