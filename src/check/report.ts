@@ -32,6 +32,10 @@ function exchangeLines(exchange: Exchange, cut: (text: string) => string): strin
   if (request.body) {
     lines.push(`> ${cut(redactBody(request.body, request.headers['content-type'] ?? ''))}`);
   }
+  if (exchange.redirect !== undefined) {
+    lines.push(`< the browser was redirected to ${redactUrl(exchange.redirect)}`);
+    return lines;
+  }
   if (!response) {
     lines.push(`< no answer: ${exchange.error ?? 'unknown failure'}`);
     return lines;

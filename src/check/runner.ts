@@ -1,4 +1,4 @@
-import { DasvcError, InterruptedError, sameKind } from '../errors.js';
+import { AuthError, DasvcError, InterruptedError, sameKind } from '../errors.js';
 import type { SendFn } from '../http/types.js';
 import { oauthAnswerOf, tokenWorked } from './answers.js';
 import { Probes, type CheckTarget } from './probes.js';
@@ -38,7 +38,7 @@ import {
   type AuthorizationOutcome,
   type UnitProbe,
 } from './rules/token-rules.js';
-import type { Exchange, Finding, Verdict } from './types.js';
+import type { AuthorizationWitness, Exchange, Finding, Verdict } from './types.js';
 
 /** What the check runs against (SPEC §7, settings of SPEC §2). */
 export interface CheckSettings extends CheckTarget {
@@ -54,8 +54,11 @@ export interface CheckSettings extends CheckTarget {
 export interface CheckDeps {
   /** Requests of the rules (aborted by Ctrl-C). */
   send: SendFn;
-  /** Runs the login flow of `dasvc login` for `scope`, sending its requests with `send`. */
-  authorize(scope: string, send: SendFn): Promise<unknown>;
+  /**
+   * Runs the login flow of `dasvc login` for `scope`, sending its requests with `send` and telling
+   * `witness` the authorization URL and the redirects that arrive (LoginFlowDeps.witness).
+   */
+  authorize(scope: string, send: SendFn, witness: AuthorizationWitness): Promise<unknown>;
   now(): number;
   /** Waits `ms`; rejects with InterruptedError on Ctrl-C. */
   sleep(ms: number): Promise<void>;
@@ -151,11 +154,22 @@ export function startCheck(
   const scope = settings.scopes[0]!;
 
   let firstAuthorization = true;
+  /** Set when an authorization got no redirect within --timeout: the next ones are not tried. */
+  let noRedirect: string | undefined;
   async function authorize(): Promise<Authorized> {
     probes.lastLoginExchange = undefined;
     let failure: AuthorizationOutcome['failure'];
+    let authorizationUrl: string | undefined;
+    let redirect: string | undefined;
+    // Another wait of --timeout for a browser that got nowhere the first time tells nothing new.
+    if (noRedirect !== undefined) {
+      return { outcome: { failure: { message: `not tried: ${noRedirect}` } }, at: deps.now() };
+    }
     try {
-      await deps.authorize(scope, probes.loginSend);
+      await deps.authorize(scope, probes.loginSend, (seen) => {
+        if ('authorizationUrl' in seen) authorizationUrl = seen.authorizationUrl;
+        else redirect = seen.redirect;
+      });
     } catch (error) {
       if (error instanceof InterruptedError) throw error;
       if (stopsTheCheck(error)) {
@@ -173,12 +187,38 @@ export function startCheck(
         message: error instanceof Error ? error.message : String(error),
         ...(error instanceof DasvcError && error.code ? { code: error.code } : {}),
       };
+      if (failure.code === 'login_timeout' && redirect === undefined) {
+        noRedirect = `the authorization before got no redirect (${failure.message})`;
+        // The installation refused the client's own credentials too: its client id is likely
+        // unknown there (an error page, never a redirect). The settings, not the installation.
+        if (ownCredentialsRefused()) {
+          throw new CheckStopped(
+            new AuthError(
+              `the check's authorization did not succeed: no redirect arrived, and the installation refused the client's credentials (invalid_client)`,
+              {
+                code: 'invalid_client',
+                hint: 'check --client-id and --client-secret (or the profile) against the installation',
+              },
+            ),
+          );
+        }
+      }
     }
     const at = deps.now();
     const exchange = probes.lastLoginExchange as Exchange | undefined;
     const outcome: AuthorizationOutcome = {
       ...(exchange ? { exchange } : {}),
       ...(failure ? { failure } : {}),
+      ...(authorizationUrl === undefined
+        ? {}
+        : {
+            authorization: {
+              request: { method: 'GET', url: authorizationUrl, headers: {} },
+              ...(redirect === undefined
+                ? { error: failure?.message ?? 'no redirect arrived' }
+                : { redirect }),
+            },
+          }),
     };
     if (firstAuthorization) {
       firstAuthorization = false;
@@ -195,6 +235,15 @@ export function startCheck(
       ...(access ? { access } : {}),
       ...(refresh ? { refresh } : {}),
     };
+  }
+
+  /** Whether a request with the client's own credentials (revoke.unknown-token) met invalid_client. */
+  function ownCredentialsRefused(): boolean {
+    const evidence = verdicts.get('revoke.unknown-token')?.evidence ?? [];
+    return evidence.some((x) => {
+      const answer = oauthAnswerOf(x);
+      return answer.kind === 'error' && answer.code === 'invalid_client';
+    });
   }
 
   /** Why the rules of a phase cannot run, when its authorization gave no usable tokens. */

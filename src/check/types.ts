@@ -7,7 +7,17 @@ export interface Exchange {
   response?: HttpResponse;
   /** Set when no HTTP answer arrived (connection refused or reset, timeout). */
   error?: string;
+  /**
+   * For the authorization request, which the browser makes: where the browser was sent in the
+   * end (the redirect as it reached the loopback or the paste), in place of an HTTP answer.
+   */
+  redirect?: string;
 }
+
+/** Told the authorization URL, then each redirect that arrives (LoginFlowDeps.witness). */
+export type AuthorizationWitness = (
+  seen: { authorizationUrl: string } | { redirect: string },
+) => void;
 
 /** The three outcomes of a rule (SPEC §7). */
 export type RuleStatus = 'ok' | 'deviates' | 'skipped';

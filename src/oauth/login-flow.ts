@@ -40,6 +40,11 @@ export interface LoginFlowDeps {
   pasted?: AsyncIterable<string>;
   /** Aborts on Ctrl-C. */
   signal?: AbortSignal;
+  /**
+   * Told the authorization URL, then each redirect that arrives (as the URL it came to): the
+   * browser's half of the exchange, which `dasvc check` shows as evidence.
+   */
+  witness?: (seen: { authorizationUrl: string } | { redirect: string }) => void;
 }
 
 /** Outcome of a finished login. */
@@ -70,7 +75,9 @@ export async function runLoginFlow(
     exchanged = { resolve, reject };
   });
   exchange.catch(() => undefined);
+  let redirectUri = '';
   const accept = (query: URLSearchParams): 'code' | 'ignored' => {
+    deps.witness?.({ redirect: `${redirectUri}?${query.toString()}` });
     try {
       const result = parseCallback(query, state);
       if (result.kind === 'ignored') return 'ignored';
@@ -110,7 +117,7 @@ export async function runLoginFlow(
       return { status: 502, html: callbackPage(false, (error as Error).message) };
     }
   });
-  const redirectUri = loopbackRedirectUri(loopback.port);
+  redirectUri = loopbackRedirectUri(loopback.port);
   const cleanups: (() => void)[] = [];
   try {
     const url = buildAuthorizationUrl({
@@ -121,6 +128,7 @@ export async function runLoginFlow(
       state,
       codeChallenge: pkce?.challenge,
     });
+    deps.witness?.({ authorizationUrl: url });
     deps.tell(`Open this URL in a browser to authorize dasvc:\n\n  ${url}\n`);
     const timer = setTimeout(
       () =>

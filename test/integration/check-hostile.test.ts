@@ -194,6 +194,62 @@ describe.concurrent('dasvc check against hostile installations', () => {
       expect(stdout).toMatch(/no answer .*within 0.3 s/);
     });
 
+    /** `dasvc check <extra>` against a mock of its own (auto-approving alice). */
+    async function checkOwnMock(extra: string[], env: Record<string, string>) {
+      const mock = await startMockServer({ port: 0, autoApprove: 'alice' });
+      const dir = tempDir();
+      try {
+        const result = await runCli([...checkArgs(mock.url), ...extra], dir, {
+          env,
+          timeoutMs: 30_000,
+        });
+        expectNoCrash(result.stderr);
+        return result;
+      } finally {
+        await mock.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+
+    // Regression: the check exited 4 ("no answer … to any request") when its rules had sent no
+    // request of their own, and a redirect deviation showed no evidence.
+    it('a redirect whose state changed: deviates with the browser half as evidence, exit 1', async () => {
+      const result = await checkOwnMock(
+        ['--only', 'redirect.code-and-state', '--timeout', '20'],
+        browserEnv('forge'),
+      );
+      expect(result.code, result.stderr).toBe(1);
+      const line = result.stdout.trim();
+      expect(line).toMatch(
+        /^deviates +redirect\.code-and-state +the redirect carried another state/,
+      );
+      expect(line).toMatch(
+        / — evidence: > GET http:\/\/127\.0\.0\.1:\d+\/webservice\/authorize\/?\?\S*state=\[redacted\]/,
+      );
+      expect(line).toMatch(
+        /< the browser was redirected to http:\/\/127\.0\.0\.1:\d+\/callback\?\S*state=\[redacted\]/,
+      );
+    });
+
+    // Regression: an unknown client id (an error page, never a redirect) was reported as two
+    // deviations of the installation after three full --timeout waits.
+    it('an unknown client id: exit 3 after one authorization, not deviations after three', async () => {
+      const result = await checkOwnMock(['--client-id', 'zzz', '--timeout', '1'], browserEnv());
+      expect(result.code, result.stdout).toBe(3);
+      expect(result.stderr).toContain('refused the client');
+      expect(result.stderr.match(/Authorization \d of at most 3/g)).toHaveLength(1);
+      expect(Object.values(statuses(result.stdout))).not.toContain('deviates');
+    });
+
+    it('a browser that never arrives: one wait of --timeout, the later authorizations not tried', async () => {
+      const result = await checkOwnMock(['--timeout', '1'], browserEnv('none'));
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr.match(/Authorization \d of at most 3/g)).toHaveLength(1);
+      expect(result.stdout).toMatch(
+        /skipped +refresh\.new-pair +.*not tried: the authorization before got no redirect/,
+      );
+    });
+
     it('one that is not there: exit 4 at once, without waiting for a login (--timeout 300 s)', async () => {
       const server = createServer();
       const url = await listen(server);

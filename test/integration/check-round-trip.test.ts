@@ -38,6 +38,17 @@ describe('dasvc check against a mock without quirks', () => {
     }
   });
 
+  // Regression: a check whose rules sent no request of their own exited 4 ("no answer").
+  it('--only endpoints.token-path against a conformant mock: ok, exit 0', async () => {
+    const checked = await checkAgainstMock({}, () => ['--only', 'endpoints.token-path']);
+    try {
+      expect(checked.result.code, checked.result.stderr).toBe(0);
+      expect(statuses(checked.result.stdout)).toEqual({ 'endpoints.token-path': 'ok' });
+    } finally {
+      cleanUp(checked);
+    }
+  });
+
   it('--json prints { installation, rules: [{ id, status, expected, observed }] }', async () => {
     const checked = await checkAgainstMock({}, () => ['--json', '--only', 'api.,jsonrpc.discover']);
     try {

@@ -8,6 +8,8 @@ export interface AuthorizationOutcome {
   exchange?: Exchange;
   /** The failure before any exchange: forged state, error redirect, timeout. */
   failure?: { message: string; code?: string };
+  /** The browser's half: the authorization request and where it was redirected (if it was). */
+  authorization?: Exchange;
 }
 
 const deviates = (observed: string, evidence: Exchange[] = [], quirk?: Quirks): Finding => ({
@@ -23,8 +25,10 @@ export function redirectRule(outcome: AuthorizationOutcome): Finding {
     return { status: 'ok', observed: 'the redirect carried a code and the state unchanged' };
   }
   const failure = outcome.failure ?? { message: 'no redirect arrived' };
-  if (failure.code === 'state_mismatch') return deviates('the redirect carried another state');
-  return deviates(`no usable redirect: ${failure.message}`);
+  const evidence = outcome.authorization ? [outcome.authorization] : [];
+  if (failure.code === 'state_mismatch')
+    return deviates('the redirect carried another state', evidence);
+  return deviates(`no usable redirect: ${failure.message}`, evidence);
 }
 
 /** `token.members` (SERVICE.md 2.3): the three members, the tokens as non-empty strings. */

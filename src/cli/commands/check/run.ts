@@ -103,7 +103,7 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
       onVerdict: progress
         ? (v) => deps.out.info(`[${(finished += 1)}/${selected.size}] ${v.status} ${v.id}`)
         : undefined,
-      authorize: (scope, send) => {
+      authorize: (scope, send, witness) => {
         authorizations += 1;
         deps.out.info(`Authorization ${authorizations} of at most 3 (scope ${scope}):`);
         return runLoginFlow(
@@ -123,6 +123,7 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
             openBrowser: options.browser === false ? undefined : deps.openBrowser,
             pasted: pasted?.(),
             signal: deps.signal,
+            witness,
           },
         );
       },
@@ -158,7 +159,10 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
   else for (const line of report.reportLines(verdicts)) deps.out.line(line);
   deps.out.info(report.summary(verdicts));
   if (refusal !== undefined) throw stdoutAnswered(refusal);
-  if (!probes.answered) {
+  // Requests sent and none answered; a check whose rules sent none (`--only redirect.…`, or
+  // endpoints.token-path without a base URL) or met the installation through the browser is no
+  // network failure.
+  if (probes.sent > 0 && !probes.answered) {
     throw stdoutAnswered(
       new NetworkError(`no answer from ${installation} to any request of the check`, {
         code: 'no_answer',
