@@ -31,10 +31,11 @@ import {
   type TokenOptions,
 } from './session.js';
 import { sessionStatus, type SessionStatus } from './status.js';
+import type { Env } from '../util/env.js';
 
 /** What a client touches, passed in: the CLI gives the terminal's, the library its defaults. */
 export interface ClientDeps {
-  env: NodeJS.ProcessEnv;
+  env: Env;
   send: SendFn;
   now: () => number;
   /** The profiles file; absent with `store: 'memory'`. */

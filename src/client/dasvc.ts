@@ -6,6 +6,7 @@ import { ProfileStore } from '../store/profile-store.js';
 import { fileTokenStore, memoryTokenStore } from '../store/token-store.js';
 import { Client } from './client.js';
 import type { SettingOptions } from './settings.js';
+import type { Env } from '../util/env.js';
 
 /**
  * Options of the programmatic client (SPEC §1): the settings of SPEC §2 named as the flags in
@@ -21,7 +22,7 @@ export interface DasvcOptions extends Omit<SettingOptions, 'params'> {
   /** What a person should see (the login URL, progress); without it nothing is printed. */
   tell?: (message: string) => void;
   /** The environment to read variables from (default: process.env). */
-  env?: NodeJS.ProcessEnv;
+  env?: Env;
   /** The HTTP transport (default: the CLI's HTTP client with its timeouts and proxy support). */
   send?: SendFn;
   /** The clock (default: Date.now). */

@@ -10,6 +10,7 @@ import {
   type SettingKey,
   type SettingSpec,
 } from './settings.js';
+import type { Env } from '../util/env.js';
 
 /** Where a value came from: an option (a CLI flag or a library option), the variable, the profile. */
 export type SettingSource = 'option' | 'env' | 'profile' | 'prompt';
@@ -36,11 +37,7 @@ export interface Prompter {
 
 type Given = Partial<Record<SettingKey, Picked>>;
 
-function givenValue(
-  spec: SettingSpec,
-  options: object,
-  env: NodeJS.ProcessEnv,
-): Picked | undefined {
+function givenValue(spec: SettingSpec, options: object, env: Env): Picked | undefined {
   const option = (options as Record<string, unknown>)[spec.key];
   if (option !== undefined && (option !== '' || spec.emptyRefused)) {
     if (typeof option !== 'string')
@@ -64,7 +61,7 @@ export class ResolvedSettings {
   ) {}
 
   /** Checks every option and variable (SPEC §2); throws the usage error of the first bad one. */
-  static check(options: object, env: NodeJS.ProcessEnv): ResolvedSettings {
+  static check(options: object, env: Env): ResolvedSettings {
     const given: Given = {};
     for (const spec of Object.values(SETTINGS)) {
       const picked = givenValue(spec, options, env);

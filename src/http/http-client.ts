@@ -6,9 +6,10 @@ import { proxyFor, sendThroughProxy } from './proxy.js';
 import { maskedResponse, requestSecrets } from './request-secrets.js';
 import type { SecretValues } from '../util/secret-values.js';
 import type { HttpRequest, HttpResponse, SendFn } from './types.js';
+import type { Env } from '../util/env.js';
 
 export interface HttpClientOptions {
-  env?: NodeJS.ProcessEnv;
+  env?: Env;
   timeoutMs?: number;
   /** Receives `--verbose` lines (already redacted); absent → no trace. */
   trace?: (line: string) => void;
@@ -92,7 +93,7 @@ export function createHttpClient(options: HttpClientOptions = {}): SendFn {
 }
 
 /** The proxy that applies to `url` (SPEC §1), or undefined for a direct request. */
-function viaProxy(url: string, env: NodeJS.ProcessEnv): string | undefined {
+function viaProxy(url: string, env: Env): string | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);

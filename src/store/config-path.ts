@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Env } from '../util/env.js';
 
 /**
  * The directory of the config file, absolute: `DASVC_CONFIG_DIR` when set (SPEC §2; a relative one
@@ -8,10 +9,7 @@ import { join, resolve } from 'node:path';
  * to load `conf`. Absolute, because the OS credential store's entries are keyed by the file's path
  * (SPEC §9): `cfg` in two directories is two config dirs, which never share secrets.
  */
-export function configDir(
-  env: NodeJS.ProcessEnv = process.env,
-  platform = process.platform,
-): string {
+export function configDir(env: Env = process.env, platform: string = process.platform): string {
   if (env.DASVC_CONFIG_DIR) return resolve(env.DASVC_CONFIG_DIR);
   const name = 'dasvc-nodejs';
   const home = homedir();
@@ -23,6 +21,6 @@ export function configDir(
 }
 
 /** The config file itself (`config.json`, conf's default name). */
-export function configFile(env: NodeJS.ProcessEnv = process.env): string {
+export function configFile(env: Env = process.env): string {
   return join(configDir(env), 'config.json');
 }

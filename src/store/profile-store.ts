@@ -16,6 +16,7 @@ import { prepareReplace, type PreparedReplace } from './replace-file.js';
 import { storeText, tokensTemplate } from './store-text.js';
 import { checkProfileName, storeShapeProblem } from './store-shape.js';
 import { jsonSyntaxProblem } from '../util/json-error.js';
+import type { Env } from '../util/env.js';
 
 /**
  * Tokens as stored: a TokenSet whose access token may be gone. After `token revoke` of the access
@@ -244,11 +245,7 @@ export class ProfileStore {
 }
 
 /** Which profile a command uses: `--profile` > `DASVC_PROFILE` > the file's active profile > `default`. */
-export function activeProfileName(
-  flag: string | undefined,
-  env: NodeJS.ProcessEnv,
-  data: StoreData,
-): string {
+export function activeProfileName(flag: string | undefined, env: Env, data: StoreData): string {
   if (flag !== undefined) return checkProfileName(flag, '--profile');
   if (env.DASVC_PROFILE) return checkProfileName(env.DASVC_PROFILE, 'DASVC_PROFILE');
   return data.activeProfile || DEFAULT_PROFILE;

@@ -1,11 +1,6 @@
-import type * as NodeCrypto from 'node:crypto';
-
-let loadedCrypto: typeof NodeCrypto | undefined;
-
-/** node:crypto on first use: `dasvc mock` listens without loading its ~20 internal modules. */
-export function nodeCrypto(): typeof NodeCrypto {
-  return (loadedCrypto ??= process.getBuiltinModule('node:crypto'));
-}
+// The declarations of this file (emitted to dist/, reached from the package's exports through
+// oauth/pkce) name no Node type: a consumer type-checks without @types/node.
+import { nodeCrypto } from './node-crypto.js';
 
 /** 256 random bits as base64url (43 chars): above the 128 bits RFC 6749 §10.10 asks of secrets. */
 export function random256(): string {
@@ -13,7 +8,7 @@ export function random256(): string {
 }
 
 /** SHA-256 of a secret: computed once for a stored secret, then compared with `matchesDigest`. */
-export function secretDigest(secret: string): Buffer {
+export function secretDigest(secret: string): Uint8Array {
   // The one-shot hash (Node 20.12+) builds no Hash object: ~40 % less per check (issue 15).
   return nodeCrypto().hash('sha256', secret, 'buffer');
 }
@@ -22,7 +17,7 @@ export function secretDigest(secret: string): Buffer {
  * Constant-time: does `candidate` hash to `digest`? Comparing digests (always 32 bytes) leaks
  * neither content nor length, and costs one hash per check when the stored side is hashed once.
  */
-export function matchesDigest(candidate: string, digest: Buffer): boolean {
+export function matchesDigest(candidate: string, digest: Uint8Array): boolean {
   return nodeCrypto().timingSafeEqual(secretDigest(candidate), digest);
 }
 
@@ -41,7 +36,7 @@ const WIDTH = 128;
 interface StoredForm {
   padded: Buffer;
   length: number;
-  digest: Buffer | undefined;
+  digest: Uint8Array | undefined;
 }
 
 const storedForms = new WeakMap<object, StoredForm>();

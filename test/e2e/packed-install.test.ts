@@ -283,7 +283,7 @@ console.log(JSON.stringify([answer.status, (await answer.json()).error]));
     expect(JSON.parse(result.stdout)).toEqual([400, 'invalid_grant']);
   });
 
-  it('type-checks under moduleResolution node16 and bundler, with TypeScript 5.9 and 7', async () => {
+  it('type-checks under moduleResolution node16 and bundler, with TypeScript 5.9 and 7, and without @types/node', async () => {
     symlinkSync(join(ROOT, 'node_modules/@types'), join(project, 'node_modules/@types'), 'dir');
     writeFileSync(
       join(project, 'typed.ts'),
@@ -326,6 +326,34 @@ export { client, memory, storage, handler, server, handlers, isError, tokens };
           files: ['typed.ts'],
         }),
       );
+    // Regression: the declarations named NodeJS.ProcessEnv, Buffer and node:crypto, so a project
+    // without @types/node could not type-check them. Checked with no types at all (msw's export
+    // needs msw's, which a user of it has).
+    writeFileSync(
+      join(project, 'no-node-types.ts'),
+      `
+import { dasvc, DasvcError, type DasvcClient } from 'dasvc';
+import { createMockApp, startMockServer } from 'dasvc/mock';
+const client: DasvcClient = dasvc({ env: { DASVC_BASE_URL: 'http://127.0.0.1:1' }, store: 'memory' });
+export { client, DasvcError, createMockApp, startMockServer };
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.7-no-node.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'Node16',
+          moduleResolution: 'Node16',
+          target: 'ES2022',
+          noEmit: true,
+          skipDefaultLibCheck: true,
+          types: [],
+          lib: ['ES2022', 'DOM'],
+        },
+        files: ['no-node-types.ts'],
+      }),
+    );
     // A project per compiler: build mode keeps each project's build info beside its config.
     configure('tsconfig.5-node16.json', 'Node16', 'Node16', true);
     configure('tsconfig.5-bundler.json', 'ESNext', 'Bundler', true);
@@ -343,6 +371,7 @@ export { client, memory, storage, handler, server, handlers, isError, tokens };
         '-b',
         'tsconfig.7-node16.json',
         'tsconfig.7-bundler.json',
+        'tsconfig.7-no-node.json',
       ]),
     ]);
     expect(checks.map((c) => c.stdout)).toEqual(['', '']);

@@ -1,4 +1,5 @@
-import { nodeCrypto, safeEqual } from '../../util/secrets.js';
+import { nodeCrypto } from '../../util/node-crypto.js';
+import { safeEqual } from '../../util/secrets.js';
 
 // Re-exported for callers that already import it from here.
 export { safeEqual };
