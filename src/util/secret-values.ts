@@ -31,20 +31,28 @@ const SECRET_MEMBERS = new Set([
   'password',
 ]);
 
-/** Values shorter than this are not remembered: masking "1" everywhere would hide real data. */
+/**
+ * Values shorter than this are masked only where a whole string value equals them: masking "1"
+ * inside every string would hide real data, but a 5-character client secret is a secret all the
+ * same. Values under WHOLE_MIN (1 or 2 characters) are no secret to keep: every "id" would go.
+ */
 const MIN_LENGTH = 6;
+const WHOLE_MIN = 3;
 
 /** The secret values seen so far, and masking by value. */
 export class SecretValues {
   private readonly values = new Set<string>();
+  /** Short secrets (under MIN_LENGTH), masked as whole strings only. */
+  private readonly whole = new Set<string>();
 
   /**
    * Remembers one value, and the forms a URL or a form body gives it (`+/=` as `%2B%2F%3D`, a
    * space as `+`): an echo of the raw query carries those.
    */
   add(value: string | undefined): void {
-    if (value === undefined || value.length < MIN_LENGTH) return;
-    this.values.add(value);
+    if (value === undefined || value.length < WHOLE_MIN) return;
+    const into = value.length < MIN_LENGTH ? this.whole : this.values;
+    into.add(value);
     let encoded: string;
     try {
       encoded = encodeURIComponent(value);
@@ -54,8 +62,9 @@ export class SecretValues {
       return;
     }
     if (encoded !== value) {
-      this.values.add(encoded);
-      this.values.add(encoded.replace(/%20/g, '+'));
+      // An encoded form can be long enough for substrings while its value was not.
+      for (const form of [encoded, encoded.replace(/%20/g, '+')])
+        (form.length < MIN_LENGTH ? this.whole : this.values).add(form);
     }
   }
 
@@ -103,6 +112,11 @@ export class SecretValues {
 
   /** A string with every remembered secret in it masked. */
   maskText(text: string): string {
+    return this.whole.has(text) ? REDACTED : this.maskInside(text);
+  }
+
+  /** `text` with every remembered secret of MIN_LENGTH or more in it masked. */
+  private maskInside(text: string): string {
     let out = text;
     for (const secret of this.values) {
       if (out.includes(secret)) out = out.split(secret).join(REDACTED);
@@ -115,11 +129,19 @@ export class SecretValues {
     if (typeof value === 'string') return this.maskText(value);
     if (Array.isArray(value)) return value.map((v) => this.mask(v));
     if (value === null || typeof value !== 'object') return value;
+    const object = value as Record<string, unknown>;
+    // An OpenRPC example of a by-name param (`{"name": "password", "value": …}`) holds that
+    // member's value: a secret one is masked as the member would be.
+    const secretExample = typeof object.name === 'string' && SECRET_MEMBERS.has(object.name);
     // fromEntries, not assignment: a member named `__proto__` stays a member of the copy.
     return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([key, member]) => [
-        this.maskText(key),
-        SECRET_MEMBERS.has(key) && typeof member === 'string' ? REDACTED : this.mask(member),
+      // A member name equal to a short secret is a coincidence, not an echo: names keep.
+      Object.entries(object).map(([key, member]) => [
+        this.maskInside(key),
+        (SECRET_MEMBERS.has(key) || (secretExample && key === 'value')) &&
+        typeof member === 'string'
+          ? REDACTED
+          : this.mask(member),
       ]),
     );
   }

@@ -162,6 +162,32 @@ describe('dasvc mock --proxy --record (CLI)', () => {
     expect(result.stdout).toBe('');
   });
 
+  // Regression: a --record path that cannot be a folder crashed (exit 1, a stack trace), and
+  // one under /proc hung in node's recursive mkdir.
+  it('a --record path that cannot be a folder exits 2 naming it', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    for (const [path, code] of [
+      [file, 'ENOTDIR'],
+      [join(file, 'below'), 'ENOTDIR'],
+      ['/proc/no-such-dasvc-dir/x', 'ENOENT'],
+    ]) {
+      const result = await runDasvc([
+        'mock',
+        '--port',
+        '0',
+        '--proxy',
+        upstream.url,
+        '--record',
+        path!,
+      ]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`--record ${path}: cannot make the folder there (${code})`);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
   it('a corrupt file in the record folder exits 2 naming file, JSON pointer and problem', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'instances'));

@@ -202,10 +202,40 @@ describe.each([
     expect(seen[0]!.headers['content-length']).toBe(String(bytes.length));
   });
 
-  it('/_mock/ stays local', async () => {
+  it('/_mock/ stays local, /_mock too', async () => {
     seen = [];
     expect((await fetch(`${base()}/_mock/journal`)).status).toBe(200);
+    const bare = await fetch(`${base()}/_mock`, { redirect: 'manual' });
+    expect(bare.status).toBe(302);
+    expect(bare.headers.get('location')).toBe('/_mock/');
     expect(seen).toEqual([]);
+  });
+
+  // Regression: a GET's body was dropped (SPEC §6 forwards method, path, query, body, headers).
+  it('a GET that carries a body forwards it; one without sends none', async () => {
+    seen = [];
+    const get = (body?: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          `${base()}/webservice/authorize/revoke`,
+          {
+            method: 'GET',
+            // node:http sends a GET's body only with a length given.
+            headers: body === undefined ? {} : { 'content-length': Buffer.byteLength(body) },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode!));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    await get('token=abc');
+    await get();
+    expect(seen.map((s) => s.body)).toEqual(['token=abc', '']);
+    expect(seen[0]!.headers['content-length']).toBe('9');
+    expect(seen[1]!.headers['content-length']).toBeUndefined();
   });
 });
 

@@ -109,6 +109,33 @@ describe('SecretValues', () => {
     });
     expect(s.maskText('demo-secret')).toBe('[redacted]');
   });
+
+  // Regression: secrets under 6 characters were not remembered, and went to DIR in clear.
+  it('masks a short secret (3 to 5 characters) where a whole string value is it', () => {
+    const s = new SecretValues();
+    s.addParams('client_secret=abc12&code=c0de1&state=xy');
+    expect(s.mask({ s: 'abc12', c: ['c0de1'], in: 'say abc12', abc12: 1, st: 'xy' })).toEqual({
+      s: '[redacted]',
+      c: ['[redacted]'],
+      in: 'say abc12',
+      abc12: 1,
+      st: 'xy',
+    });
+  });
+
+  // Regression: an OpenRPC example of a by-name param `password` kept its value in clear.
+  it('masks the value of an OpenRPC example named like a secret member', () => {
+    const params = [
+      { name: 'password', value: 'pw1' },
+      { name: 'user', value: 'ada' },
+    ];
+    expect(new SecretValues().mask({ params })).toEqual({
+      params: [
+        { name: 'password', value: '[redacted]' },
+        { name: 'user', value: 'ada' },
+      ],
+    });
+  });
 });
 
 describe('example matching', () => {
@@ -143,6 +170,26 @@ describe('pairCalls', () => {
     expect(pairCalls('not json', '{}')).toEqual([]);
     expect(pairCalls('{"jsonrpc":"2.0","method":"a","id":1}', '<html>')).toEqual([
       { method: 'a', params: undefined },
+    ]);
+  });
+
+  // Regression: a request the upstream refused as invalid (-32600) was recorded under its params,
+  // and replay then refused the valid call with those params; a method "" broke the folder.
+  it('takes no request that is not valid JSON-RPC 2.0', () => {
+    const refused = '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"},"id":1}';
+    for (const request of [
+      { jsonrpc: '1.0', method: 'a', params: { id: 2 }, id: 1 },
+      { method: 'a', params: { id: 2 }, id: 1 },
+      { jsonrpc: '2.0', method: '', id: 1 },
+      { jsonrpc: '2.0', method: 'a', params: 5, id: 1 },
+      { jsonrpc: '2.0', method: 'a', params: 'x', id: 1 },
+      { jsonrpc: '2.0', method: 'a', params: null, id: 1 },
+      { jsonrpc: '2.0', method: 'a', id: { x: 1 } },
+    ])
+      expect(pairCalls(JSON.stringify(request), refused), JSON.stringify(request)).toEqual([]);
+    const nullId = refused.replace('"id":1', '"id":null');
+    expect(pairCalls('{"jsonrpc":"2.0","method":"a","params":[],"id":null}', nullId)).toEqual([
+      { method: 'a', params: [], outcome: { error: { code: -32600, message: 'Invalid Request' } } },
     ]);
   });
 });

@@ -198,6 +198,15 @@ function observe(taps: ProxyTap[], exchange: Exchange): void {
   }
 }
 
+/** Whether a request says it has a body (RFC 9112 §6.1: Content-Length above 0 or Transfer-Encoding). */
+function declaresBody(request: MockRequest): boolean {
+  const raw = request.rawHeaders?.() ?? [];
+  const length = rawHeader(raw, 'content-length');
+  return (
+    (length !== undefined && length !== '0') || rawHeader(raw, 'transfer-encoding') !== undefined
+  );
+}
+
 /** A reason phrase node:http and fetch accept (RFC 9112 §4: HTAB, SP, VCHAR; obs-text left out). */
 const REASON_PHRASE = /^[\t\x20-\x7e]*$/;
 
@@ -269,7 +278,9 @@ export async function createProxy(
   }
 
   function forward(request: MockRequest, path: string): Promise<MockResponse> {
-    if (request.method === 'GET' || request.method === 'HEAD') return send(request, path, null);
+    // A GET or HEAD goes on without a body unless it declares one (rare, but passed on as sent).
+    if ((request.method === 'GET' || request.method === 'HEAD') && !declaresBody(request))
+      return send(request, path, null);
     return request.bytes(REQUEST_LIMIT).then((body) => send(request, path, body));
   }
 

@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { UsageError } from '../../errors.js';
 import { isObject } from '../../util/guards.js';
 import { fail, NAME, parseClients } from '../fixtures/fixture-format.js';
 import { OPENRPC_SUFFIX, readJson, readText, withFile } from '../fixtures/load-fixtures.js';
@@ -29,6 +30,27 @@ export interface RecorderOptions {
   scrub: string[][];
   secrets: SecretValues;
   warn?: (line: string) => void;
+}
+
+/**
+ * DIR/instances, made as needed, or the usage error naming --record. Each missing folder is made
+ * on its own: node's recursive mkdir loops forever where a parent refuses children with ENOENT
+ * (under /proc), and a plain one fails at once.
+ */
+function makeFolders(dir: string, folder: string): void {
+  const missing: string[] = [];
+  for (let at = folder; !existsSync(at); at = dirname(at)) {
+    missing.unshift(at);
+    if (dirname(at) === at) break;
+  }
+  try {
+    for (const path of missing) mkdirSync(path);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new UsageError(`--record ${dir}: cannot make the folder there (${code ?? message})`, {
+      code: 'bad_record_dir',
+    });
+  }
 }
 
 /** Writes `text` to `file` whole: a reader sees the old file or the new one, never a part. */
@@ -83,7 +105,7 @@ export class Recorder implements ProxyTap {
   /** Reads what DIR holds already (a broken file is a usage error naming it) and writes it whole. */
   constructor(private readonly options: RecorderOptions) {
     const dir = (this.dir = resolve(options.dir));
-    mkdirSync(join(dir, 'instances'), { recursive: true });
+    makeFolders(options.dir, join(dir, 'instances'));
     const clientsFile = join(dir, 'clients.txt');
     if (existsSync(clientsFile)) {
       const parsed = withFile(dir, clientsFile, () => parseClients(readText(clientsFile)));

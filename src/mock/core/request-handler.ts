@@ -141,8 +141,9 @@ export function createRequestHandler(
 
   /** A service request once past any injected fault. Awaited once, by handle(). */
   function answer(request: MockRequest, path: string): MockResponse | Promise<MockResponse> {
-    // SPEC §6 --proxy: everything but /_mock/ is the upstream's to answer, unchanged.
-    if (ctx.proxy) return ctx.proxy.forward(request, path);
+    // SPEC §6 --proxy: everything but /_mock/ is the upstream's to answer, unchanged (`/_mock`
+    // too stays local: the redirect to the dashboard's address with its slash).
+    if (ctx.proxy && path !== '/_mock') return ctx.proxy.forward(request, path);
     return path.startsWith(API_PREFIX) ? api(request, path) : oauth(request, path);
   }
 

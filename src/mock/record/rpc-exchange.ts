@@ -1,5 +1,7 @@
 // The JSON-RPC calls of one HTTP exchange (JSON-RPC 2.0 §4–§6), paired with their answers by id,
-// for --record and --validate (SPEC §6). Pure; anything that is not JSON-RPC yields no call.
+// for --record and --validate (SPEC §6). Pure; anything that is not a valid JSON-RPC 2.0 request
+// yields no call: the upstream refuses it (-32600) whatever its params, so as an example it would
+// answer that refusal to a valid call with the same params in replay.
 import { isObject } from '../../util/guards.js';
 import type { Example } from '../fixtures/descriptors.js';
 
@@ -37,6 +39,18 @@ function outcomeOf(response: unknown): Example['outcome'] | undefined {
   return undefined;
 }
 
+/**
+ * A request object as JSON-RPC 2.0 §4 has it: `"jsonrpc": "2.0"`, a non-empty method name,
+ * params absent or structured (an object or an array), an id absent, a string, a number or null.
+ */
+function isValidRequest(r: unknown): r is Record<string, unknown> & { method: string } {
+  if (!isObject(r) || r.jsonrpc !== '2.0') return false;
+  if (typeof r.method !== 'string' || r.method === '') return false;
+  if (r.params !== undefined && (typeof r.params !== 'object' || r.params === null)) return false;
+  const id = r.id;
+  return !('id' in r) || id === null || typeof id === 'string' || typeof id === 'number';
+}
+
 /** The calls of a request body paired with the answers of a response body. */
 export function pairCalls(requestBody: string, responseBody: string | undefined): RpcCall[] {
   const request = parse(requestBody);
@@ -47,7 +61,7 @@ export function pairCalls(requestBody: string, responseBody: string | undefined)
   for (const r of responses) if (isObject(r) && 'id' in r) byId.set(JSON.stringify(r.id), r);
   const calls: RpcCall[] = [];
   for (const r of requests) {
-    if (!isObject(r) || typeof r.method !== 'string') continue;
+    if (!isValidRequest(r)) continue;
     const call: RpcCall = { method: r.method, params: r.params };
     if ('id' in r) {
       const outcome = outcomeOf(byId.get(JSON.stringify(r.id)));
