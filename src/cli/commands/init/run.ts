@@ -4,6 +4,7 @@ import { normalizeScope } from '../../../oauth/authorization-url.js';
 import type { CliDeps } from '../../context.js';
 import { checkProfileName } from '../../../store/store-shape.js';
 import { loadProfile } from '../../token-state.js';
+import { forgetTokens } from '../../../client/session.js';
 
 /** True when `check` accepts, else the message of the UsageError it throws. */
 function problemOf(check: () => unknown): true | string {
@@ -14,6 +15,11 @@ function problemOf(check: () => unknown): true | string {
     if (error instanceof UsageError) return error.message;
     throw error;
   }
+}
+
+/** A stored base URL as the settings read it (a hand-edited one may lack the normal form). */
+function normalizedOrSelf(baseUrl: string): string {
+  return problemOf(() => normalizeBaseUrl(baseUrl)) === true ? normalizeBaseUrl(baseUrl) : baseUrl;
 }
 
 /** `dasvc init` (SPEC §3): asks for a profile's settings in a terminal and writes it; a usage error elsewhere. */
@@ -44,15 +50,27 @@ export async function run(_options: Record<string, never>, deps: CliDeps): Promi
       validate: (value) => problemOf(() => normalizeBaseUrl(value)),
     }),
   );
-  const clientId = (await prompter.input('Client id:', { default: existing.clientId })).trim();
+  const clientId = (
+    await prompter.input('Client id:', {
+      default: existing.clientId,
+      validate: (value) =>
+        (value.trim() || existing.clientId || '') !== '' || 'a client id is needed',
+    })
+  ).trim();
+  // The stored secret is the stored client's: another client id does not inherit it.
+  const keptSecret = clientId === existing.clientId ? existing.clientSecret : undefined;
   const secret = (
     await prompter.input(
-      existing.clientSecret ? 'Client secret (empty keeps the stored one):' : 'Client secret:',
+      keptSecret ? 'Client secret (empty keeps the stored one):' : 'Client secret:',
       { secret: true },
     )
   ).trim();
   const scope = normalizeScope(
-    await prompter.input('Scope (space-separated instance IDs):', { default: existing.scope }),
+    await prompter.input('Scope (space-separated instance IDs):', {
+      default: existing.scope,
+      validate: (value) =>
+        normalizeScope(value || existing.scope || '') !== '' || 'name at least one instance',
+    }),
   );
   const params = await prompter.select<ParamsPlacement>(
     'Where do the OAuth parameters go?',
@@ -68,18 +86,30 @@ export async function run(_options: Record<string, never>, deps: CliDeps): Promi
       : { location: existing.secrets };
   if (where.unavailable !== undefined)
     deps.out.warn(fileFallbackMessage(name, where.unavailable, deps.store.file));
+  // Endpoint URLs stored at a login belong to its base URL, tokens to its installation and
+  // client: with another base URL or client id they would send every request to the old one.
+  const moved = existing.baseUrl !== undefined && normalizedOrSelf(existing.baseUrl) !== baseUrl;
+  const otherClient = existing.clientId !== undefined && existing.clientId !== clientId;
   await deps.store.update((data) => {
     const profiles = (data.profiles ??= {});
-    profiles[name] = {
+    const profile = {
       ...profiles[name],
       secrets: where.location,
       baseUrl,
       clientId,
-      clientSecret: secret || existing.clientSecret,
+      clientSecret: secret || keptSecret,
       scope,
       params,
     };
+    if (moved) delete profile.endpoints;
+    profiles[name] = profile;
   });
+  if ((moved || otherClient) && (await deps.tokens.load(name))) {
+    await forgetTokens(deps.tokens, name, 'all');
+    deps.out.warn(
+      `The tokens stored for ${moved ? existing.baseUrl : `client ${existing.clientId}`} are forgotten here (not revoked there).`,
+    );
+  }
   if (deps.out.json) deps.out.result({ profile: name, baseUrl, clientId, scope, params });
   deps.out.success(
     `Wrote profile ${name}; next: dasvc login${name === view.name ? '' : ` --profile ${name}`}`,
