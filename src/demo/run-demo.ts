@@ -8,6 +8,7 @@ import type { MockServer } from '../mock/index.js';
 import { redactUrl } from '../util/redact.js';
 import type { Styles, Writer } from '../cli/output.js';
 import { lifetime, renderStep, summarise, type DemoStep, type Exchange } from './narration.js';
+import type { Env } from '../util/env.js';
 
 export interface DemoOptions {
   /** Open the real consent page in a browser instead of auto-approving as alice. */
@@ -25,12 +26,25 @@ export interface DemoDeps {
   startMock: (options: { port: number; autoApprove?: string }) => Promise<MockServer>;
   now: () => number;
   /** The HTTP variables (DASVC_HTTP_TIMEOUT, proxies) of the run; the settings ones are not read. */
-  env?: NodeJS.ProcessEnv;
+  env?: Env;
   /** How long `--browser` waits for Approve on the consent page (default: login's 5 minutes). */
   browserTimeoutMs?: number;
 }
 
 const CLIENT = { clientId: 'demo-client', clientSecret: 'demo-secret' };
+
+/**
+ * The run's HTTP variables with the embedded mock's loopback address exempt from any proxy: a
+ * proxy cannot reach this machine's 127.0.0.1, and a shell with HTTP_PROXY set but no NO_PROXY
+ * for it (common behind a company proxy) would fail `npm start` with a network error. The proxy
+ * variables are still read, so a malformed one stays a usage error.
+ */
+function loopbackDirect(env: Env): Env {
+  const listed = env.no_proxy ?? env.NO_PROXY;
+  if (listed === '*') return env;
+  const noProxy = [listed, '127.0.0.1', 'localhost'].filter(Boolean).join(',');
+  return { ...env, no_proxy: noProxy, NO_PROXY: noProxy };
+}
 const SCOPE = 'crm';
 
 /**
@@ -43,7 +57,7 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
   // Before the mock starts: a bad DASVC_HTTP_TIMEOUT or proxy variable is a usage error (exit 2)
   // with nothing left listening.
   const http = createHttpClient({
-    ...(deps.env ? { env: deps.env } : {}),
+    ...(deps.env ? { env: loopbackDirect(deps.env) } : {}),
     ...(options.verbose
       ? { trace: (line: string) => void deps.stderr.write(`${style.dim(line)}\n`) }
       : {}),

@@ -62,9 +62,13 @@ const TOKEN_FIELDS: Record<string, Check> = {
   accessRevoked: optional(isBoolean),
 };
 
-/** The problem with one field: a number of the right type can still be out of range. */
+/** Fields that hold numbers: a number in any other field is of the wrong type, not range. */
+const NUMERIC = new Set(['refreshMargin', 'expiresAt', 'obtainedAt']);
+
+/** The problem with one field: a number in a numeric field can still be out of range. */
 function wrong(path: string, value: unknown): string {
-  return typeof value === 'number' && Number.isFinite(value)
+  const field = path.slice(path.lastIndexOf('.') + 1);
+  return NUMERIC.has(field) && typeof value === 'number' && Number.isFinite(value)
     ? `"${path}" is out of range (${value})`
     : `"${path}" has the wrong type`;
 }

@@ -84,6 +84,29 @@ describe('dasvc demo (npm start)', () => {
   });
 });
 
+describe('dasvc demo behind a company proxy', () => {
+  // Regression: with HTTP_PROXY set and no NO_PROXY for loopback, the demo sent the requests for
+  // its own embedded mock to the proxy, and `npm start` failed (exit 4).
+  it('reaches its embedded mock directly, whatever the proxy variables say', async () => {
+    const sink = { write: () => true };
+    const plain = (text: string) => text;
+    const proxy = 'http://127.0.0.1:9';
+    const steps = await runDemo(
+      { browser: false, json: true },
+      {
+        stdout: sink,
+        stderr: sink,
+        style: { bold: plain, dim: plain, green: plain, yellow: plain, red: plain },
+        openBrowser: async () => undefined,
+        startMock: (options) => startMockServer({ ...options, log: () => undefined }),
+        now: Date.now,
+        env: { HTTP_PROXY: proxy, http_proxy: proxy, NO_PROXY: 'example.com' },
+      },
+    );
+    expect(steps).toHaveLength(6);
+  });
+});
+
 describe('dasvc demo --browser when nobody approves', () => {
   it("times out with the demo's own hint, not login's --timeout, and stops its mock", async () => {
     let stopped = false;

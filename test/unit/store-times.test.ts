@@ -82,4 +82,13 @@ describe('stored times are validated (issue 14.2)', () => {
     writeFileSync(file, tokens({ expiresAt: NOW + 100 * YEAR * 1000, obtainedAt: NOW }));
     expect(store.read().profiles?.default?.tokens?.expiresAt).toBe(NOW + 100 * YEAR * 1000);
   });
+
+  // Regression: a number where a string belongs was said to be "out of range".
+  it('a number in a field that holds text is of the wrong type', () => {
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ profiles: { a: { baseUrl: 5 } } }));
+    expect(() => new ProfileStore(file).read()).toThrow(
+      /"profiles\.a\.baseUrl" has the wrong type/,
+    );
+  });
 });
