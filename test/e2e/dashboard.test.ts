@@ -76,7 +76,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('dashboard in a real Chromium'
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.goto(`${mock.url}/_mock/`);
     await row('invalid_grant: code already used; its tokens were revoked');
-    await row('invalid_token: unknown, expired or revoked access token');
+    await row('invalid_token: unknown access token (never issued by this mock');
     expect(await grantRow('bob').textContent()).toContain('other-client');
     expect(await grantRow('bob').textContent()).toMatch(/in (59 min|1 h)/);
 

@@ -51,7 +51,8 @@ describe('dasvc mock log (SPEC §8)', () => {
       expect(entries[2]).toMatchObject({ seq: 3, user: 'alice', client: 'demo-client' });
       expect(entries[3]).toMatchObject({
         code: 'invalid_token',
-        reason: 'unknown, expired or revoked access token',
+        reason:
+          'unknown access token (never issued by this mock, or ended before its last restart or reset)',
       });
       // The journal holds the very same records.
       const journal = (await (await fetch(`${mock.url}/_mock/journal`)).json()) as {

@@ -165,7 +165,7 @@ describe('token endpoint refusals (RFC 6749 §5.2)', () => {
         refresh_token: 'nope',
       },
       'invalid_grant',
-      'unknown, expired or revoked refresh token',
+      'unknown refresh token (never issued by this mock',
     ],
   ])('%j → %s', async (params, code, reason) => {
     const { res, entry } = await token(params);
@@ -427,7 +427,7 @@ describe('API refusals (RFC 6750) and JSON-RPC errors', () => {
       'invalid_token',
       'not "Bearer <token>"',
     );
-    refused((await rpc('nope', '{}')).entry, 'invalid_token', 'unknown, expired or revoked');
+    refused((await rpc('nope', '{}')).entry, 'invalid_token', 'unknown access token (never issued');
     const t = await pair();
     const wiki = await rpc(t.access_token, '{}', 'wiki');
     refused(wiki.entry, 'insufficient_scope', 'not granted scope wiki');

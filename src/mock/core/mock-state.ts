@@ -98,6 +98,22 @@ const SWEEP_STEP = 512;
  */
 export const ROTATED_PER_GRANT = 8;
 
+/** How many ended tokens keep the reason they ended, for the log (SPEC §8); the newest stay. */
+const ENDINGS_KEPT = 10_000;
+
+/** Why a token stopped working, and when (virtual ms). */
+interface Ending {
+  why: string;
+  at: number;
+}
+
+/** Why an expired token expired: a refresh token that ends with its access token says so. */
+function expiredWhy(kind: 'access' | 'refresh', grant: GrantRecord): string {
+  return kind === 'refresh' && grant.refreshExpiresAt === grant.accessExpiresAt
+    ? 'expired with its access token (SERVICE.md 4.3: a refresh must come before it expires)'
+    : 'expired';
+}
+
 /**
  * The mock's memory: codes and grants, tokens in a Map from token to grant id, and a virtual
  * clock (wall clock + offset). Expired entries go on lookup and in a sweep at most every 10 s,
@@ -123,6 +139,8 @@ export class MockState {
   private readonly rotatedOf = new Map<number, string[]>();
   private grantSeq = 0;
   private readonly scopeLists = new Map<string, string[]>();
+  /** Recently ended tokens → why (SPEC §8: a refusal's reason names the cause); not persisted. */
+  private readonly endings = new Map<string, Ending>();
 
   constructor(
     readonly lifetimes: Lifetimes,
@@ -152,6 +170,7 @@ export class MockState {
     this.tokens.clear();
     this.rotated.clear();
     this.rotatedOf.clear();
+    this.endings.clear();
     this.sweeper = undefined;
     this.offsetSeconds = 0;
     this.onChange?.({ kind: 'reset' });
@@ -196,6 +215,26 @@ export class MockState {
     return record.grantId === undefined || !this.grants.has(record.grantId);
   }
 
+  /** Remembers why `token` stopped working (the oldest reason goes past ENDINGS_KEPT). */
+  private ended(token: string | undefined, why: string, at = this.now()): void {
+    if (token === undefined) return;
+    if (this.endings.size >= ENDINGS_KEPT && !this.endings.has(token)) {
+      this.endings.delete(this.endings.keys().next().value!);
+    }
+    this.endings.set(token, { why, at });
+  }
+
+  /**
+   * Why a token the mock refuses is not usable, as one line for the log and the journal (SPEC §8):
+   * expired, replaced by a refresh, revoked and how, or unknown (never issued here, or ended
+   * before the last restart or reset, or long enough ago to be forgotten).
+   */
+  refusal(token: string, kind: 'access' | 'refresh'): string {
+    const ending = this.endings.get(token);
+    if (ending) return `${kind} token ${ending.why} at ${new Date(ending.at).toISOString()}`;
+    return `unknown ${kind} token (never issued by this mock, or ended before its last restart or reset)`;
+  }
+
   /** Marks a code used and issues its first token pair. */
   redeemCode(record: CodeRecord, code: string): TokenPair {
     const grantId = this.newGrant(record);
@@ -206,7 +245,8 @@ export class MockState {
 
   /** A second use of a code: revoke every token issued from it (RFC 6749 §4.1.2). */
   replayCode(record: CodeRecord): void {
-    if (record.grantId !== undefined) this.revokeGrant(record.grantId);
+    if (record.grantId !== undefined)
+      this.revokeGrant(record.grantId, 'revoked: its authorization code was used a second time');
   }
 
   /** Issues tokens without a browser (POST /_mock/tokens). */
@@ -221,7 +261,7 @@ export class MockState {
     if (grantId === undefined) return undefined;
     const grant = this.grants.get(grantId);
     if (grant?.access === accessToken && grant.accessExpiresAt! > this.now()) return grant;
-    this.liveToken(accessToken); // drops it if it expired
+    this.liveToken(accessToken); // drops it if it expired (and says so in `endings`)
     return undefined;
   }
 
@@ -236,6 +276,7 @@ export class MockState {
       const expiresAt =
         kind === 'access' ? grant!.accessExpiresAt! : (grant?.refreshExpiresAt ?? 0);
       if (kind === undefined || expiresAt <= now) {
+        if (kind !== undefined) this.ended(token, expiredWhy(kind, grant!), expiresAt);
         this.tokens.delete(token);
         return undefined;
       }
@@ -262,6 +303,7 @@ export class MockState {
   rotate(record: TokenRecord, keepRefresh = false): TokenPair {
     const grant = this.grants.get(record.grantId)!;
     if (grant.access) this.tokens.delete(grant.access);
+    this.ended(grant.access, 'replaced by a refresh (SERVICE.md 4.3: the old pair stops at once)');
     if (keepRefresh && grant.refresh) {
       grant.refreshUsed = true;
       return this.issuePair(record.grantId, grant.refresh);
@@ -279,12 +321,18 @@ export class MockState {
     return this.issuePair(record.grantId);
   }
 
-  /** Ends a whole grant: its live pair, and (through the grant's absence) its rotated tokens. */
-  revokeGrant(grantId: number): void {
+  /**
+   * Ends a whole grant: its live pair, and (through the grant's absence) its rotated tokens;
+   * `why` is what the log will say of them.
+   */
+  revokeGrant(grantId: number, why = 'revoked'): void {
     const grant = this.grants.get(grantId);
     if (!grant) return;
     if (grant.access) this.tokens.delete(grant.access);
     if (grant.refresh) this.tokens.delete(grant.refresh);
+    this.ended(grant.access, why);
+    this.ended(grant.refresh, why);
+    for (const token of this.rotatedOf.get(grantId) ?? []) this.ended(token, why);
     this.grants.delete(grantId);
     this.forgetRotated(grantId);
     this.onChange?.({ kind: 'grant-ended', id: grantId });
@@ -293,10 +341,14 @@ export class MockState {
   /** Revokes one token (RFC 7009); a refresh token takes its grant's access token with it. */
   revokeToken(token: string, record: TokenRecord): void {
     if (record.kind === 'refresh') {
-      this.revokeGrant(record.grantId);
+      this.revokeGrant(
+        record.grantId,
+        'revoked with its authorization (RFC 7009: a revoked refresh token ends its access token)',
+      );
       return;
     }
     this.tokens.delete(token);
+    this.ended(token, 'revoked (RFC 7009)');
     const grant = this.grants.get(record.grantId);
     if (grant?.access === token) {
       grant.access = undefined;
@@ -336,10 +388,12 @@ export class MockState {
     for (const [id, grant] of this.grants.live()) {
       if (grant.access !== undefined && grant.accessExpiresAt! <= now) {
         this.tokens.delete(grant.access);
+        this.ended(grant.access, expiredWhy('access', grant), grant.accessExpiresAt);
         grant.access = undefined;
       }
       if (grant.refresh !== undefined && grant.refreshExpiresAt! <= now) {
         this.tokens.delete(grant.refresh);
+        this.ended(grant.refresh, expiredWhy('refresh', grant), grant.refreshExpiresAt);
         grant.refresh = undefined;
       }
       const fresh = grant.accessExpiresAt === undefined && grant.refreshExpiresAt === undefined;

@@ -40,10 +40,11 @@ export async function handleApiRequest(
   const token = BEARER.exec(header)?.[1];
   const auth = token === undefined ? undefined : ctx.state.authenticate(token);
   if (!auth) {
+    // The answer stays the same for every cause (RFC 6750 §3.1); the log says which it was.
     const why =
       token === undefined
         ? 'Authorization header is not "Bearer <token>"'
-        : 'unknown, expired or revoked access token';
+        : ctx.state.refusal(token, 'access');
     return explain(bearerError(401, 'invalid_token', 'unknown, expired or revoked access token'), {
       reason: why,
     });

@@ -52,6 +52,6 @@ export function handleGrants(ctx: MockContext, method: string, path: string): Mo
   if (method !== 'DELETE') return methodNotAllowed('DELETE');
   const grantId = Number(id);
   if (!ctx.state.grants.has(grantId)) return notFound(`no grant ${id}`);
-  ctx.state.revokeGrant(grantId);
+  ctx.state.revokeGrant(grantId, `revoked at the mock (DELETE /_mock/grants/${id})`);
   return jsonResponse(200, { revoked: grantId });
 }

@@ -3,7 +3,7 @@ import type { MockContext } from '../core/context.js';
 import type { OAuthParams } from './oauth-params.js';
 import type { TokenPair } from '../core/mock-state.js';
 import type { MockResponse, RequestNote } from '../core/types.js';
-import { oauthError } from '../core/responses.js';
+import { explain, oauthError } from '../core/responses.js';
 import { missing } from './client-auth.js';
 
 /**
@@ -25,10 +25,16 @@ export function refresh(
   if (token === undefined) return missing('refresh_token');
   const record = ctx.state.liveToken(token);
   if (!record || record.kind !== 'refresh') {
-    return oauthError(
+    const refused = oauthError(
       'invalid_grant',
       'unknown, expired or revoked refresh token (a refresh must come before the access token expires)',
     );
+    // The log says which (SPEC §8); an access token sent as the refresh token is said as such.
+    const reason =
+      record?.kind === 'access'
+        ? 'an access token was sent as the refresh token'
+        : ctx.state.refusal(token, 'refresh');
+    return explain(refused, { reason });
   }
   const grant = ctx.state.grantOf(record)!;
   note.user = grant.user;
@@ -38,7 +44,10 @@ export function refresh(
   // Used: rotated away, or (refreshRotation false) handed back unchanged by an earlier refresh.
   const used = record.rotated === true || grant.refreshUsed === true;
   if (used && ctx.quirks.oldRefreshTokenAccepted !== true) {
-    ctx.state.revokeGrant(record.grantId);
+    ctx.state.revokeGrant(
+      record.grantId,
+      'revoked: a used refresh token of its authorization was presented again',
+    );
     return oauthError(
       'invalid_grant',
       'refresh token already used; every token of this authorization is revoked',

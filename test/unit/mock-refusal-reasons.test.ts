@@ -1,0 +1,102 @@
+// SPEC §8: every refusal carries a one-line reason. A token the API or the refresh endpoint
+// refuses is answered alike whatever the cause (RFC 6750 §3.1), but the log and the journal say
+// which it was: expired, replaced by a refresh, revoked and how, or unknown.
+import { describe, expect, it } from 'vitest';
+import type { JournalEntry } from '../../src/mock/core/journal.js';
+import { createMockApp } from '../../src/mock/index.js';
+
+const BASE = 'http://das.test';
+const CREDENTIALS = 'client_id=demo-client&client_secret=demo-secret';
+
+function mock() {
+  const clock = { t: Date.parse('2030-01-01T00:00:00Z') };
+  const entries: JournalEntry[] = [];
+  const app = createMockApp({ now: () => clock.t, onRequest: (e) => entries.push(e) });
+  const post = (path: string, body?: string, token?: string) =>
+    app(
+      new Request(`${BASE}${path}`, {
+        method: 'POST',
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+        ...(body === undefined ? {} : { body }),
+      }),
+    );
+  const mint = async () =>
+    (await (
+      await post('/_mock/tokens', JSON.stringify({ user: 'alice', scope: 'crm' }))
+    ).json()) as { access_token: string; refresh_token: string };
+  /** The reason the last request was refused with. */
+  const call = async (token: string) => {
+    const res = await post(
+      '/webservice/json/crm',
+      '{"jsonrpc":"2.0","method":"contacts.list","id":1}',
+      token,
+    );
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({
+      error: 'invalid_token',
+      error_description: 'unknown, expired or revoked access token',
+    });
+    return entries.at(-1)!.reason;
+  };
+  const refresh = async (token: string) => {
+    const res = await post(
+      `/webservice/authorize/refresh_token?grant_type=refresh_token&${CREDENTIALS}&refresh_token=${token}`,
+    );
+    const body = (await res.json()) as { access_token?: string };
+    return { status: res.status, reason: entries.at(-1)!.reason, body };
+  };
+  const revoke = (token: string, hint: string) =>
+    post(`/webservice/authorize/revoke?${CREDENTIALS}&token=${token}&token_type_hint=${hint}`);
+  return { app, clock, mint, call, refresh, revoke };
+}
+
+describe('why a token is refused (SPEC §8)', () => {
+  it('expired, replaced by a refresh, revoked, revoked with its refresh token, unknown', async () => {
+    const m = mock();
+    const expired = await m.mint();
+    m.clock.t += 3601_000;
+    expect(await m.call(expired.access_token)).toBe(
+      'access token expired at 2030-01-01T01:00:00.000Z',
+    );
+    expect((await m.refresh(expired.refresh_token)).reason).toBe(
+      'refresh token expired with its access token (SERVICE.md 4.3: a refresh must come before it expires) at 2030-01-01T01:00:00.000Z',
+    );
+
+    const rotated = await m.mint();
+    expect((await m.refresh(rotated.refresh_token)).status).toBe(200);
+    expect(await m.call(rotated.access_token)).toMatch(
+      /^access token replaced by a refresh \(SERVICE\.md 4\.3: the old pair stops at once\) at /,
+    );
+
+    const revoked = await m.mint();
+    await m.revoke(revoked.access_token, 'access_token');
+    expect(await m.call(revoked.access_token)).toMatch(/^access token revoked \(RFC 7009\) at /);
+
+    const withRefresh = await m.mint();
+    await m.revoke(withRefresh.refresh_token, 'refresh_token');
+    expect(await m.call(withRefresh.access_token)).toMatch(
+      /^access token revoked with its authorization \(RFC 7009: a revoked refresh token ends its access token\) at /,
+    );
+    expect((await m.refresh(withRefresh.refresh_token)).reason).toMatch(
+      /^refresh token revoked with its authorization/,
+    );
+
+    expect(await m.call('never-issued-token')).toBe(
+      'unknown access token (never issued by this mock, or ended before its last restart or reset)',
+    );
+    await m.app.close();
+  });
+
+  it('a reused refresh token ends its whole authorization, and the reason says so', async () => {
+    const m = mock();
+    const first = await m.mint();
+    const renewed = await m.refresh(first.refresh_token);
+    expect(renewed.status).toBe(200);
+    // The rotated-away refresh token again: refused, and the pair the refresh issued ends too.
+    expect((await m.refresh(first.refresh_token)).status).toBe(400);
+    expect(await m.call(renewed.body.access_token!)).toMatch(
+      /^access token revoked: a used refresh token of its authorization was presented again at /,
+    );
+    await m.app.close();
+  });
+});
