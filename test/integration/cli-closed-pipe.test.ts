@@ -68,6 +68,22 @@ describe('output into a closed pipe', () => {
   });
 });
 
+describe('a closed pipe changes only the output', () => {
+  // Regression: `token revoke` printed each answer before the profile forgot what was revoked, so
+  // a reader gone early (`| head -0`) left revoked tokens in the profile.
+  it('token revoke --all | head -0: revoked at the service and forgotten in the profile', async () => {
+    const dir = configDir();
+    const login = await runCli(loginArgs(mock.url), dir, { env: browserEnv() });
+    expect(login.code, login.stderr).toBe(0);
+    const revoked = await intoClosedPipe(['token', 'revoke', '--all'], 0, {
+      DASVC_CONFIG_DIR: dir,
+    });
+    expect(revoked.code, revoked.stderr).toBe(0);
+    const status = await runCli(['token', 'status'], dir);
+    expect(status.code, status.stdout).toBe(3);
+  });
+});
+
 describe('colour follows the stream it colours', () => {
   // stdout piped, stderr a terminal (script(1) gives it a pseudo-terminal): the messages on stderr
   // are coloured, as the README says, although stdout is no terminal.

@@ -23,21 +23,28 @@ export async function run(options: TokenRevokeOptions, deps: CliDeps): Promise<v
   const client = openClient(options, deps);
   const explicit = client.settings(false).explicit('token') !== undefined;
   const name = explicit ? '' : client.profileName();
-  const outcome = await client.revoke(
-    {
-      ...(options.hint === undefined ? {} : { hint: options.hint as TokenTypeHint }),
-      ...(options.all ? { all: true } : {}),
-    },
-    (kind, answer) => {
-      if (answer === null) deps.out.warn(`profile ${name} holds no ${kind}; skipped`);
-      else
-        showRevocation(
-          deps,
-          answer,
-          explicit ? `the given ${kind}` : `the ${kind} of profile ${name}`,
-        );
-    },
-  );
+  // Shown once the client has stored what the service confirmed: a reader that closes stdout
+  // early (`| head -0`) ends the process at the first write (closed-pipe.ts), and must not leave
+  // revoked tokens in the profile. A failure part-way still shows the answers before it.
+  const shown: (() => void)[] = [];
+  let outcome;
+  try {
+    outcome = await client.revoke(
+      {
+        ...(options.hint === undefined ? {} : { hint: options.hint as TokenTypeHint }),
+        ...(options.all ? { all: true } : {}),
+      },
+      (kind, answer) => {
+        if (answer === null) deps.out.warn(`profile ${name} holds no ${kind}; skipped`);
+        else {
+          const what = explicit ? `the given ${kind}` : `the ${kind} of profile ${name}`;
+          shown.push(() => showRevocation(deps, answer, what));
+        }
+      },
+    );
+  } finally {
+    for (const show of shown) show();
+  }
   if (!deps.out.json) return;
   if (options.all) {
     const bodies: Partial<Record<TokenTypeHint, Record<string, unknown> | null>> = {};
