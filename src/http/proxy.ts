@@ -68,19 +68,29 @@ export async function sendThroughProxy(
     agent = await createEnvProxyAgent(env);
     agents.set(key, agent);
   }
-  const res = await undici.fetch(request.url, {
-    method: request.method,
-    headers: request.headers,
-    body: request.body,
-    redirect: 'manual',
-    signal,
-    dispatcher: agent,
-  });
-  const headers: Record<string, string> = {};
-  res.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  return { status: res.status, headers, text: await res.text() };
+  try {
+    const res = await undici.fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      redirect: 'manual',
+      signal,
+      dispatcher: agent,
+    });
+    const headers: Record<string, string> = {};
+    res.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    return { status: res.status, headers, text: await res.text() };
+  } catch (error) {
+    // An aborted exchange (the timeout, Ctrl-C) leaves its connection to a silent proxy open,
+    // which kept the process alive after it had reported the failure: the agent goes with it.
+    if (signal.aborted && agents.get(key) === agent) {
+      agents.delete(key);
+      void agent.destroy().catch(() => undefined);
+    }
+    throw error;
+  }
 }
 
 /** One agent per proxy configuration, so that connections to the proxy are reused. */

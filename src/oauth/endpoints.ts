@@ -24,6 +24,13 @@ export function normalizeBaseUrl(baseUrl: string): string {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new UsageError(`base URL must be http or https: ${trimmed}`, { code: 'bad_url' });
   }
+  // SERVICE.md appends paths to it: a query or fragment would swallow them (`/?x=1/webservice/…`).
+  if (parsed.search !== '' || parsed.hash !== '' || /[?#]/.test(trimmed)) {
+    throw new UsageError(
+      `base URL must not carry a query or fragment (the endpoint paths go after it): ${trimmed}`,
+      { code: 'bad_url' },
+    );
+  }
   return trimmed;
 }
 

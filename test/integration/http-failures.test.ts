@@ -7,7 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode, NetworkError } from '../../src/errors.js';
 import { createHttpClient } from '../../src/http/http-client.js';
 import { networkErrorFrom } from '../../src/http/network-error.js';
-import { control, freshConfigDir, mintTokens, runCli, startMockForCli } from '../helpers/cli.js';
+import {
+  control,
+  freshConfigDir,
+  mintTokens,
+  runCli,
+  runCliProcess,
+  startMockForCli,
+} from '../helpers/cli.js';
 
 const LIBRARY_CODE = /UND_ERR|ECONN|ENOTFOUND|EAI_|ERR_[A-Z]|EPIPE|ETIMEDOUT/;
 const servers: Server[] = [];
@@ -150,6 +157,24 @@ describe('through a proxy (SPEC §1 proxy variables)', () => {
       `cannot connect to the proxy http://127.0.0.1:${refusedPort} for https://das.example.com/webservice/json/crm: connection refused (nothing listens at 127.0.0.1:${refusedPort})`,
     );
     expect(error.hint).toBe('check HTTP_PROXY / HTTPS_PROXY, or list the host in NO_PROXY');
+  });
+
+  // Regression: after the timeout was reported, the connection to the silent proxy kept the
+  // process alive (for ever, until killed).
+  it('a proxy that never answers: the timeout, exit 4, and the process ends', async () => {
+    const silent = await tcpServer(() => undefined);
+    const started = Date.now();
+    const result = await runCliProcess(
+      ['rpc', 'crm', 'contacts.list', '--base-url', 'http://127.0.0.1:59999', '--token', 't'],
+      freshConfigDir(),
+      {
+        env: { HTTP_PROXY: `http://127.0.0.1:${silent}`, DASVC_HTTP_TIMEOUT: '0.5' },
+        timeoutMs: 10_000,
+      },
+    );
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stderr).toContain('within 0.5 s (timed out)');
+    expect(Date.now() - started).toBeLessThan(8000);
   });
 
   it('a proxy host that does not resolve (as undici reports it)', () => {

@@ -32,6 +32,11 @@ describe('endpoints (SERVICE.md §4)', () => {
     expect(() => normalizeBaseUrl('ftp://x')).toThrow(UsageError);
     expect(() => normalizeBaseUrl('not a url')).toThrow(UsageError);
   });
+  // Regression: the endpoint paths went after a query or fragment (`/?x=1/webservice/…`).
+  it('rejects a base URL with a query or fragment', () => {
+    for (const url of ['http://h:1/?x=1', 'http://h:1/base#frag', 'http://h:1/?'])
+      expect(() => normalizeBaseUrl(url), url).toThrow(/must not carry a query or fragment/);
+  });
   it('fills the API template and refuses scopes that would change the path', () => {
     expect(apiUrlFor('https://g/api/{scope}/rpc', 'crm')).toBe('https://g/api/crm/rpc');
     expect(() => apiUrlFor('https://g/{scope}', '../admin')).toThrow(UsageError);
