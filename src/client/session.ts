@@ -1,9 +1,9 @@
-import { AuthError } from '../errors.js';
+import { AuthError, NetworkError, ServiceError } from '../errors.js';
 import type { HttpRequest, HttpResponse, SendFn } from '../http/types.js';
 import type { ParamsPlacement } from '../oauth/endpoints.js';
 import type { ClientCredentials } from '../oauth/token-request.js';
 import type { TokenSet } from '../oauth/token-response.js';
-import { isExpired, isRefreshDue } from '../store/expiry.js';
+import { isExpired, isRefreshDue, secondsLeft } from '../store/expiry.js';
 import type { StoredTokens } from '../store/profile-store.js';
 import { normalizeTokens, type SaveTokens, type TokenStore } from '../store/token-store.js';
 
@@ -182,6 +182,20 @@ export async function currentTokens(
             cause: error,
           },
         );
+      }
+      // Due only by the margin, and the service is down or unreachable: the access token still
+      // works until it expires, so the call goes on with it (a forced refresh, or one after a
+      // 401, has no token to fall back on and fails).
+      const transient =
+        error instanceof NetworkError ||
+        (error instanceof ServiceError && (error.status ?? 0) >= 500);
+      const fallback = options.force || options.rejected !== undefined ? null : access;
+      if (transient && fallback !== null && !isExpired(tokens, deps.now())) {
+        const left = secondsLeft(tokens, deps.now());
+        deps.tell?.(
+          `could not refresh the access token of profile ${deps.profile} (${error.message}); using it as it is${left === null ? '' : ` (${Math.floor(left)} s left)`}`,
+        );
+        return { tokens: asTokenSet(tokens, fallback), refreshed: false };
       }
       throw error;
     }

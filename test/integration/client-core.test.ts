@@ -169,6 +169,39 @@ describe('the library and the CLI share one profile (SPEC §1)', () => {
     expect(refused).toMatchObject({ exitCode: 3, status: 401 });
   });
 
+  // A refresh due only by the margin that fails on the way (the service down for a moment) no
+  // longer fails a call that the still-valid access token can make; a forced one still fails.
+  it('a due refresh that fails on the way: the call goes on with the valid token, and says so', async () => {
+    const t = terminal();
+    await loginRun({ ...LOGIN, browser: true }, t.deps);
+    const before = t.store.profile('default')!.tokens!;
+    // Ten seconds before expiry: inside the margin (6 min of 1 h), the token still good.
+    const late = () => before.expiresAt! - 10_000;
+    const fault = () =>
+      app(
+        new Request('http://das.test/_mock/faults', {
+          method: 'POST',
+          body: JSON.stringify({
+            kind: 'error',
+            status: 503,
+            count: 1,
+            path: '/webservice/authorize/refresh_token',
+          }),
+        }),
+      );
+    await fault();
+    const due = terminal({ configDir: t.configDir, now: late });
+    await rpcRun({ scope: 'crm', method: 'contacts.list', paramItems: [] }, due.deps);
+    expect(JSON.parse(due.stdout.text)).toHaveLength(2);
+    expect(due.stderr.text).toMatch(
+      /could not refresh the access token of profile default \(.*HTTP 503.*\); using it as it is \(10 s left\)/,
+    );
+    expect(t.store.profile('default')!.tokens).toEqual(before);
+    await fault();
+    const forced = terminal({ configDir: t.configDir, now: late });
+    expect(await failure(refreshRun({}, forced.deps))).toBeInstanceOf(ServiceError);
+  });
+
   it('store: memory keeps the tokens in the client alone', async () => {
     const t = terminal();
     const client = dasvc({
