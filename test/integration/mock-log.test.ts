@@ -52,7 +52,7 @@ describe('dasvc mock log (SPEC §8)', () => {
       expect(entries[3]).toMatchObject({
         code: 'invalid_token',
         reason:
-          'unknown access token (never issued by this mock, or ended before its last restart or reset)',
+          'unknown access token (never issued by this mock, or ended before its last restart or reset, or more than 10000 token endings ago)',
       });
       // The journal holds the very same records.
       const journal = (await (await fetch(`${mock.url}/_mock/journal`)).json()) as {

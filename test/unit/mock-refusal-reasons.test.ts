@@ -3,6 +3,8 @@
 // which it was: expired, replaced by a refresh, revoked and how, or unknown.
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/mock/core/journal.js';
+import { EndedTokens } from '../../src/mock/core/ended-tokens.js';
+import { ROTATED_PER_GRANT } from '../../src/mock/core/mock-state.js';
 import { createMockApp } from '../../src/mock/index.js';
 
 const BASE = 'http://das.test';
@@ -42,7 +44,7 @@ function mock() {
     const res = await post(
       `/webservice/authorize/refresh_token?grant_type=refresh_token&${CREDENTIALS}&refresh_token=${token}`,
     );
-    const body = (await res.json()) as { access_token?: string };
+    const body = (await res.json()) as { access_token?: string; refresh_token?: string };
     return { status: res.status, reason: entries.at(-1)!.reason, body };
   };
   const revoke = (token: string, hint: string) =>
@@ -82,9 +84,49 @@ describe('why a token is refused (SPEC §8)', () => {
     );
 
     expect(await m.call('never-issued-token')).toBe(
-      'unknown access token (never issued by this mock, or ended before its last restart or reset)',
+      'unknown access token (never issued by this mock, or ended before its last restart or reset, or more than 10000 token endings ago)',
     );
     await m.app.close();
+  });
+
+  it('a token of the other kind says so', async () => {
+    const m = mock();
+    const pair = await m.mint();
+    expect(await m.call(pair.refresh_token)).toBe('a refresh token was sent as the access token');
+    await m.revoke(pair.access_token, 'access_token');
+    expect((await m.refresh(pair.access_token)).reason).toMatch(
+      /^access token sent as the refresh token: access token revoked \(RFC 7009\) at /,
+    );
+    await m.app.close();
+  });
+
+  it('a refresh token rotated away long ago (the reuse check forgot it): replaced by a refresh', async () => {
+    const m = mock();
+    const first = await m.mint();
+    let refresh = first.refresh_token;
+    for (let i = 0; i <= ROTATED_PER_GRANT; i++) {
+      const next = await m.refresh(refresh);
+      expect(next.status).toBe(200);
+      refresh = (next.body as { refresh_token: string }).refresh_token;
+    }
+    expect((await m.refresh(first.refresh_token)).reason).toMatch(
+      /^refresh token replaced by a refresh \(SERVICE\.md 4\.3: the old pair stops at once\) at /,
+    );
+    await m.app.close();
+  });
+
+  it('keeps the newest endings, the oldest forgotten in order', () => {
+    const ended = new EndedTokens(3);
+    for (const token of ['a', 'b', 'c', 'b', 'd']) ended.add(token, 'access', 'revoked', 0);
+    expect(ended.reason('a', 'access')).toMatch(
+      /^unknown access token .* more than 3 token endings ago\)$/,
+    );
+    for (const token of ['b', 'c', 'd'])
+      expect(ended.reason(token, 'access')).toMatch(/^access token revoked at /);
+    ended.add('e', 'access', 'expired', 0);
+    expect(ended.reason('b', 'access')).toMatch(/^unknown/);
+    ended.clear();
+    expect(ended.reason('e', 'access')).toMatch(/^unknown/);
   });
 
   it('a reused refresh token ends its whole authorization, and the reason says so', async () => {

@@ -1,6 +1,7 @@
 import { randomToken } from './secrets.js';
 import { GrantTable } from './grant-table.js';
 import { TokenIndex } from './token-index.js';
+import { EndedTokens, type TokenKind } from './ended-tokens.js';
 
 /** An issued authorization code (SERVICE.md 2.2) and what it is bound to. */
 export interface CodeRecord {
@@ -98,17 +99,8 @@ const SWEEP_STEP = 512;
  */
 export const ROTATED_PER_GRANT = 8;
 
-/** How many ended tokens keep the reason they ended, for the log (SPEC §8); the newest stay. */
-const ENDINGS_KEPT = 10_000;
-
-/** Why a token stopped working, and when (virtual ms). */
-interface Ending {
-  why: string;
-  at: number;
-}
-
 /** Why an expired token expired: a refresh token that ends with its access token says so. */
-function expiredWhy(kind: 'access' | 'refresh', grant: GrantRecord): string {
+function expiredWhy(kind: TokenKind, grant: GrantRecord): string {
   return kind === 'refresh' && grant.refreshExpiresAt === grant.accessExpiresAt
     ? 'expired with its access token (SERVICE.md 4.3: a refresh must come before it expires)'
     : 'expired';
@@ -139,8 +131,8 @@ export class MockState {
   private readonly rotatedOf = new Map<number, string[]>();
   private grantSeq = 0;
   private readonly scopeLists = new Map<string, string[]>();
-  /** Recently ended tokens → why (SPEC §8: a refusal's reason names the cause); not persisted. */
-  private readonly endings = new Map<string, Ending>();
+  /** Why recently ended tokens ended (SPEC §8: a refusal's reason names the cause). */
+  private readonly endings = new EndedTokens();
 
   constructor(
     readonly lifetimes: Lifetimes,
@@ -215,24 +207,17 @@ export class MockState {
     return record.grantId === undefined || !this.grants.has(record.grantId);
   }
 
-  /** Remembers why `token` stopped working (the oldest reason goes past ENDINGS_KEPT). */
-  private ended(token: string | undefined, why: string, at = this.now()): void {
-    if (token === undefined) return;
-    if (this.endings.size >= ENDINGS_KEPT && !this.endings.has(token)) {
-      this.endings.delete(this.endings.keys().next().value!);
-    }
-    this.endings.set(token, { why, at });
+  /** Remembers why `token` (of `kind`) stopped working. */
+  private ended(token: string | undefined, kind: TokenKind, why: string, at = this.now()): void {
+    this.endings.add(token, kind, why, at);
   }
 
   /**
-   * Why a token the mock refuses is not usable, as one line for the log and the journal (SPEC §8):
-   * expired, replaced by a refresh, revoked and how, or unknown (never issued here, or ended
-   * before the last restart or reset, or long enough ago to be forgotten).
+   * Why a token presented as `kind` is not usable, as one line for the log and the journal (SPEC
+   * §8): expired, replaced by a refresh, revoked and how, another kind of token, or unknown.
    */
-  refusal(token: string, kind: 'access' | 'refresh'): string {
-    const ending = this.endings.get(token);
-    if (ending) return `${kind} token ${ending.why} at ${new Date(ending.at).toISOString()}`;
-    return `unknown ${kind} token (never issued by this mock, or ended before its last restart or reset)`;
+  refusal(token: string, kind: TokenKind): string {
+    return this.endings.reason(token, kind);
   }
 
   /** Marks a code used and issues its first token pair. */
@@ -276,7 +261,7 @@ export class MockState {
       const expiresAt =
         kind === 'access' ? grant!.accessExpiresAt! : (grant?.refreshExpiresAt ?? 0);
       if (kind === undefined || expiresAt <= now) {
-        if (kind !== undefined) this.ended(token, expiredWhy(kind, grant!), expiresAt);
+        if (kind !== undefined) this.ended(token, kind, expiredWhy(kind, grant!), expiresAt);
         this.tokens.delete(token);
         return undefined;
       }
@@ -303,7 +288,8 @@ export class MockState {
   rotate(record: TokenRecord, keepRefresh = false): TokenPair {
     const grant = this.grants.get(record.grantId)!;
     if (grant.access) this.tokens.delete(grant.access);
-    this.ended(grant.access, 'replaced by a refresh (SERVICE.md 4.3: the old pair stops at once)');
+    const replaced = 'replaced by a refresh (SERVICE.md 4.3: the old pair stops at once)';
+    this.ended(grant.access, 'access', replaced);
     if (keepRefresh && grant.refresh) {
       grant.refreshUsed = true;
       return this.issuePair(record.grantId, grant.refresh);
@@ -316,6 +302,8 @@ export class MockState {
         expiresAt: grant.refreshExpiresAt ?? record.expiresAt,
       };
       this.remember(grant.refresh, rotated);
+      // Said once the reuse check has forgotten it (its expiry, or more rotations since).
+      this.ended(grant.refresh, 'refresh', replaced);
       this.onChange?.({ kind: 'rotated', token: grant.refresh, record: rotated });
     }
     return this.issuePair(record.grantId);
@@ -330,9 +318,9 @@ export class MockState {
     if (!grant) return;
     if (grant.access) this.tokens.delete(grant.access);
     if (grant.refresh) this.tokens.delete(grant.refresh);
-    this.ended(grant.access, why);
-    this.ended(grant.refresh, why);
-    for (const token of this.rotatedOf.get(grantId) ?? []) this.ended(token, why);
+    this.ended(grant.access, 'access', why);
+    this.ended(grant.refresh, 'refresh', why);
+    for (const token of this.rotatedOf.get(grantId) ?? []) this.ended(token, 'refresh', why);
     this.grants.delete(grantId);
     this.forgetRotated(grantId);
     this.onChange?.({ kind: 'grant-ended', id: grantId });
@@ -348,7 +336,7 @@ export class MockState {
       return;
     }
     this.tokens.delete(token);
-    this.ended(token, 'revoked (RFC 7009)');
+    this.ended(token, 'access', 'revoked (RFC 7009)');
     const grant = this.grants.get(record.grantId);
     if (grant?.access === token) {
       grant.access = undefined;
@@ -388,12 +376,12 @@ export class MockState {
     for (const [id, grant] of this.grants.live()) {
       if (grant.access !== undefined && grant.accessExpiresAt! <= now) {
         this.tokens.delete(grant.access);
-        this.ended(grant.access, expiredWhy('access', grant), grant.accessExpiresAt);
+        this.ended(grant.access, 'access', expiredWhy('access', grant), grant.accessExpiresAt);
         grant.access = undefined;
       }
       if (grant.refresh !== undefined && grant.refreshExpiresAt! <= now) {
         this.tokens.delete(grant.refresh);
-        this.ended(grant.refresh, expiredWhy('refresh', grant), grant.refreshExpiresAt);
+        this.ended(grant.refresh, 'refresh', expiredWhy('refresh', grant), grant.refreshExpiresAt);
         grant.refresh = undefined;
       }
       const fresh = grant.accessExpiresAt === undefined && grant.refreshExpiresAt === undefined;

@@ -44,7 +44,9 @@ export async function handleApiRequest(
     const why =
       token === undefined
         ? 'Authorization header is not "Bearer <token>"'
-        : ctx.state.refusal(token, 'access');
+        : ctx.state.liveToken(token)?.kind === 'refresh'
+          ? 'a refresh token was sent as the access token'
+          : ctx.state.refusal(token, 'access');
     return explain(bearerError(401, 'invalid_token', 'unknown, expired or revoked access token'), {
       reason: why,
     });
