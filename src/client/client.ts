@@ -1,4 +1,12 @@
-import { AuthError, DasvcError, NetworkError, sameKind, UsageError } from '../errors.js';
+import {
+  AuthError,
+  DasvcError,
+  InterruptedError,
+  NetworkError,
+  sameKind,
+  ServiceError,
+  UsageError,
+} from '../errors.js';
 import type { SendFn } from '../http/types.js';
 import { apiUrlFor } from '../oauth/endpoints.js';
 import type { TokenTypeHint } from '../oauth/token-request.js';
@@ -244,9 +252,15 @@ export class Client {
       try {
         retry = await currentTokens(session, { rejected: tokens.accessToken });
       } catch (refresh) {
-        // A refresh the service refused leaves the 401 to explain (log in again); one that failed
-        // on the way (5xx, network, a setting) is that failure, with its own exit code (SPEC §4).
-        throw refresh instanceof AuthError ? refusedToken(error, about) : refresh;
+        // A refresh that failed on the way (5xx, the network, a setting, Ctrl-C) is that failure,
+        // with its own exit code (SPEC §4); one the service refused, whatever its OAuth error,
+        // leaves the 401 to explain (log in again).
+        const onTheWay =
+          refresh instanceof NetworkError ||
+          refresh instanceof UsageError ||
+          refresh instanceof InterruptedError ||
+          (refresh instanceof ServiceError && (refresh.status ?? 0) >= 500);
+        throw onTheWay ? refresh : refusedToken(error, about);
       }
       try {
         return await call(retry.tokens.accessToken);
@@ -271,6 +285,10 @@ export class Client {
       throw new UsageError('batch: give a non-empty array of calls', { code: 'bad_params' });
     const body = calls.map((c, i) => callOf(c.method, c.params, i + 1, c.notify));
     const answer = await this.send(scope, body);
+    // A batch refused as a whole is one error object (JSON-RPC 2.0 §6), not an array.
+    if (answer.kind === 'json' && !Array.isArray(answer.body)) {
+      throw rpcErrorFrom(answer.body) ?? new NetworkError('the batch was answered by no array');
+    }
     const responses = answer.kind === 'none' ? [] : (answer.body as { id?: unknown }[]);
     const out: BatchResult[] = [];
     body.forEach((call) => {

@@ -142,6 +142,9 @@ describe('the library and the CLI share one profile (SPEC §1)', () => {
     const cases: [object, new (...a: never[]) => Error, number][] = [
       [{ kind: 'error', status: 503 }, ServiceError, 1],
       [{ kind: 'drop' }, NetworkError, 4],
+      // A refusal other than invalid_grant (here a 400 server_error) is the service's word: the
+      // 401 explains it (log in again).
+      [{ kind: 'error', status: 400 }, AuthError, 3],
     ];
     for (const [fault, Kind, exitCode] of cases) {
       await revokeAccess();
@@ -200,6 +203,31 @@ describe('the library and the CLI share one profile (SPEC §1)', () => {
     await fault();
     const forced = terminal({ configDir: t.configDir, now: late });
     expect(await failure(refreshRun({}, forced.deps))).toBeInstanceOf(ServiceError);
+  });
+
+  // Regression: a batch refused as a whole (one error object, not an array) was a TypeError.
+  it('batch: a batch refused as a whole is its JSON-RPC error (exit 1)', async () => {
+    const refused =
+      '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"},"id":null}';
+    for (const status of [200, 500]) {
+      const client = dasvc({
+        baseUrl: 'http://das.test',
+        token: 'a-token',
+        store: 'memory',
+        env: {},
+        send: async () => ({
+          status,
+          headers: { 'content-type': 'application/json' },
+          text: refused,
+        }),
+      });
+      const error = await failure(client.batch('crm', [{ method: 'contacts.list' }]));
+      expect(error, String(status)).toMatchObject({
+        kind: 'service',
+        exitCode: 1,
+        rpcError: { code: -32603, message: 'Internal error' },
+      });
+    }
   });
 
   it('store: memory keeps the tokens in the client alone', async () => {
