@@ -96,18 +96,49 @@ describe('dasvc init', () => {
     expect(again.stderr.text).not.toContain('forgotten');
   });
 
+  // Regression: a profile logged in with endpoint flags alone (no base URL) kept its endpoints
+  // and tokens when init gave it a base URL.
+  it('a profile with endpoints and no base URL: a base URL given drops them and the tokens', async () => {
+    const t = terminal();
+    await loginRun(
+      {
+        authorizeUrl: 'http://das.test/webservice/authorize/',
+        tokenUrl: 'http://das.test/webservice/authorize',
+        clientId: 'demo-client',
+        clientSecret: 'demo-secret',
+        scope: 'crm',
+        browser: true,
+      },
+      t.deps,
+    );
+    expect(t.store.profile('default')).toMatchObject({ endpoints: expect.any(Object) });
+    expect(t.store.profile('default')!.baseUrl).toBeUndefined();
+    const again = terminal(t.configDir);
+    await initRun(
+      {},
+      { ...again.deps, prompter: scripted(['', 'http://other.test', '', '', '', ''], []) },
+    );
+    const profile = again.store.profile('default')!;
+    expect(profile.endpoints).toBeUndefined();
+    expect(profile.tokens).toBeUndefined();
+    expect(again.stderr.text).toContain(
+      'The tokens stored for the endpoints given at login are forgotten',
+    );
+  });
+
   // Regression: an empty client id and an empty scope were written, and the profile's first
   // login failed on them.
   it('asks again for an empty client id or scope', async () => {
     const t = terminal();
     const refusals: string[] = [];
     const prompter = scripted(
-      ['', 'http://das.test', '', 'demo-client', 's', '  ', 'crm', ''],
+      ['', 'http://das.test', '', '   ', 'demo-client', 's', '  ', 'crm', ''],
       refusals,
     );
     await initRun({}, { ...t.deps, prompter });
     expect(t.store.profile('default')).toMatchObject({ clientId: 'demo-client', scope: 'crm' });
     expect(refusals).toEqual([
+      'Client id: a client id is needed',
       'Client id: a client id is needed',
       'Scope (space-separated instance IDs): name at least one instance',
     ]);

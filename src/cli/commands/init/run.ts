@@ -18,8 +18,12 @@ function problemOf(check: () => unknown): true | string {
 }
 
 /** A stored base URL as the settings read it (a hand-edited one may lack the normal form). */
-function normalizedOrSelf(baseUrl: string): string {
-  return problemOf(() => normalizeBaseUrl(baseUrl)) === true ? normalizeBaseUrl(baseUrl) : baseUrl;
+function normalizedOrSelf(baseUrl: string | undefined): string | undefined {
+  try {
+    return baseUrl === undefined ? undefined : normalizeBaseUrl(baseUrl);
+  } catch {
+    return baseUrl;
+  }
 }
 
 /** `dasvc init` (SPEC §3): asks for a profile's settings in a terminal and writes it; a usage error elsewhere. */
@@ -53,8 +57,8 @@ export async function run(_options: Record<string, never>, deps: CliDeps): Promi
   const clientId = (
     await prompter.input('Client id:', {
       default: existing.clientId,
-      validate: (value) =>
-        (value.trim() || existing.clientId || '') !== '' || 'a client id is needed',
+      // An empty answer is the default (@inquirer/prompts); spaces alone are no client id.
+      validate: (value) => value.trim() !== '' || 'a client id is needed',
     })
   ).trim();
   // The stored secret is the stored client's: another client id does not inherit it.
@@ -86,10 +90,20 @@ export async function run(_options: Record<string, never>, deps: CliDeps): Promi
       : { location: existing.secrets };
   if (where.unavailable !== undefined)
     deps.out.warn(fileFallbackMessage(name, where.unavailable, deps.store.file));
-  // Endpoint URLs stored at a login belong to its base URL, tokens to its installation and
-  // client: with another base URL or client id they would send every request to the old one.
-  const moved = existing.baseUrl !== undefined && normalizedOrSelf(existing.baseUrl) !== baseUrl;
+  // Endpoint URLs stored at a login belong to its base URL (or, without one, to the endpoint
+  // flags it was given), tokens to its installation and client: with another base URL or client
+  // id they would send every request to the old one. The tokens go first: a profile that names
+  // the new installation never holds the old one's tokens, even if writing it fails.
+  const installed = existing.baseUrl !== undefined || existing.endpoints !== undefined;
+  const moved = installed && normalizedOrSelf(existing.baseUrl) !== baseUrl;
   const otherClient = existing.clientId !== undefined && existing.clientId !== clientId;
+  if ((moved || otherClient) && (await deps.tokens.load(name))) {
+    await forgetTokens(deps.tokens, name, 'all');
+    const were = moved
+      ? (existing.baseUrl ?? 'the endpoints given at login')
+      : `client ${existing.clientId}`;
+    deps.out.warn(`The tokens stored for ${were} are forgotten here (not revoked there).`);
+  }
   await deps.store.update((data) => {
     const profiles = (data.profiles ??= {});
     const profile = {
@@ -104,12 +118,6 @@ export async function run(_options: Record<string, never>, deps: CliDeps): Promi
     if (moved) delete profile.endpoints;
     profiles[name] = profile;
   });
-  if ((moved || otherClient) && (await deps.tokens.load(name))) {
-    await forgetTokens(deps.tokens, name, 'all');
-    deps.out.warn(
-      `The tokens stored for ${moved ? existing.baseUrl : `client ${existing.clientId}`} are forgotten here (not revoked there).`,
-    );
-  }
   if (deps.out.json) deps.out.result({ profile: name, baseUrl, clientId, scope, params });
   deps.out.success(
     `Wrote profile ${name}; next: dasvc login${name === view.name ? '' : ` --profile ${name}`}`,
