@@ -1,7 +1,8 @@
 // Masking secrets by value, where names cannot find them. SPEC §6: nothing secret is ever written
 // to the record folder or shown in a violation — every secret that passes the proxy is remembered.
 // SPEC §3: what the CLI sent is never shown back, even when a service echoes it in a refusal
-// (src/http/request-secrets.ts). Any string that contains a remembered secret is masked. Pure.
+// (src/http/request-secrets.ts). Any string that contains a remembered secret is masked; a short
+// one (3 to 5 characters) only where it stands alone, not inside a longer word. Pure.
 import { REDACTED } from './redact.js';
 
 /** OAuth parameters and token-response members whose values are secrets (SERVICE.md 4, RFC 6749). */
@@ -32,9 +33,10 @@ const SECRET_MEMBERS = new Set([
 ]);
 
 /**
- * Values shorter than this are masked only where a whole string value equals them: masking "1"
- * inside every string would hide real data, but a 5-character client secret is a secret all the
- * same. Values under WHOLE_MIN (1 or 2 characters) are no secret to keep: every "id" would go.
+ * Values shorter than this are masked only where they stand alone (a whole string value, or
+ * between characters that are not letters or digits: `"abc12"`, `=abc12&`): masking "1" inside
+ * every string would hide real data, but a 5-character client secret is a secret all the same.
+ * Values under WHOLE_MIN (1 or 2 characters) are no secret to keep: every "id" would go.
  */
 const MIN_LENGTH = 6;
 const WHOLE_MIN = 3;
@@ -42,8 +44,10 @@ const WHOLE_MIN = 3;
 /** The secret values seen so far, and masking by value. */
 export class SecretValues {
   private readonly values = new Set<string>();
-  /** Short secrets (under MIN_LENGTH), masked as whole strings only. */
+  /** Short secrets (under MIN_LENGTH), masked where they stand alone. */
   private readonly whole = new Set<string>();
+  /** The short secrets as one pattern, made again when one is added. */
+  private alone: RegExp | undefined;
 
   /**
    * Remembers one value, and the forms a URL or a form body gives it (`+/=` as `%2B%2F%3D`, a
@@ -51,8 +55,7 @@ export class SecretValues {
    */
   add(value: string | undefined): void {
     if (value === undefined || value.length < WHOLE_MIN) return;
-    const into = value.length < MIN_LENGTH ? this.whole : this.values;
-    into.add(value);
+    this.remember(value);
     let encoded: string;
     try {
       encoded = encodeURIComponent(value);
@@ -63,8 +66,17 @@ export class SecretValues {
     }
     if (encoded !== value) {
       // An encoded form can be long enough for substrings while its value was not.
-      for (const form of [encoded, encoded.replace(/%20/g, '+')])
-        (form.length < MIN_LENGTH ? this.whole : this.values).add(form);
+      for (const form of [encoded, encoded.replace(/%20/g, '+')]) this.remember(form);
+    }
+  }
+
+  private remember(value: string): void {
+    if (value.length >= MIN_LENGTH) {
+      this.values.add(value);
+    } else if (!this.whole.has(value)) {
+      this.whole.add(value);
+      const escaped = [...this.whole].map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      this.alone = new RegExp(`(?<![A-Za-z0-9])(?:${escaped.join('|')})(?![A-Za-z0-9])`, 'g');
     }
   }
 
@@ -112,7 +124,9 @@ export class SecretValues {
 
   /** A string with every remembered secret in it masked. */
   maskText(text: string): string {
-    return this.whole.has(text) ? REDACTED : this.maskInside(text);
+    if (this.whole.has(text)) return REDACTED;
+    const out = this.alone === undefined ? text : text.replace(this.alone, REDACTED);
+    return this.maskInside(out);
   }
 
   /** `text` with every remembered secret of MIN_LENGTH or more in it masked. */

@@ -111,16 +111,26 @@ describe('SecretValues', () => {
   });
 
   // Regression: secrets under 6 characters were not remembered, and went to DIR in clear.
-  it('masks a short secret (3 to 5 characters) where a whole string value is it', () => {
+  it('masks a short secret (3 to 5 characters) where it stands alone, not inside a word', () => {
     const s = new SecretValues();
     s.addParams('client_secret=abc12&code=c0de1&state=xy');
-    expect(s.mask({ s: 'abc12', c: ['c0de1'], in: 'say abc12', abc12: 1, st: 'xy' })).toEqual({
+    expect(
+      s.mask({ s: 'abc12', c: ['c0de1'], in: 'say abc12', word: 'xabc12y', abc12: 1, st: 'xy' }),
+    ).toEqual({
       s: '[redacted]',
       c: ['[redacted]'],
-      in: 'say abc12',
+      in: 'say [redacted]',
+      word: 'xabc12y',
       abc12: 1,
       st: 'xy',
     });
+    // The CLI masks whole bodies and trace lines with it (src/http/request-secrets.ts).
+    expect(s.maskText('{"error_description":"bad secret abc12"}')).toBe(
+      '{"error_description":"bad secret [redacted]"}',
+    );
+    expect(s.maskText('client_secret=abc12&code=c0de1')).toBe(
+      'client_secret=[redacted]&code=[redacted]',
+    );
   });
 
   // Regression: an OpenRPC example of a by-name param `password` kept its value in clear.
