@@ -191,7 +191,7 @@ export function startCheck(
         noRedirect = `the authorization before got no redirect (${failure.message})`;
         // The installation refused the client's own credentials too: its client id is likely
         // unknown there (an error page, never a redirect). The settings, not the installation.
-        if (ownCredentialsRefused()) {
+        if (await ownCredentialsRefused()) {
           throw new CheckStopped(
             new AuthError(
               `the check's authorization did not succeed: no redirect arrived, and the installation refused the client's credentials (invalid_client)`,
@@ -237,13 +237,21 @@ export function startCheck(
     };
   }
 
-  /** Whether a request with the client's own credentials (revoke.unknown-token) met invalid_client. */
-  function ownCredentialsRefused(): boolean {
-    const evidence = verdicts.get('revoke.unknown-token')?.evidence ?? [];
-    return evidence.some((x) => {
-      const answer = oauthAnswerOf(x);
-      return answer.kind === 'error' && answer.code === 'invalid_client';
-    });
+  /** The revocation of an unknown token with the client's own credentials, once sent. */
+  let unknownRevoke: Exchange | undefined;
+  const revokeUnknown = async (): Promise<Exchange> =>
+    (unknownRevoke ??= await probes.revoke(
+      `dasvc-check-unknown-${Math.random().toString(36).slice(2)}`,
+      'access_token',
+    ));
+
+  /**
+   * Whether the installation refuses the client's own credentials (invalid_client to the
+   * revocation of an unknown token: revoke.unknown-token's request, sent now if it did not run).
+   */
+  async function ownCredentialsRefused(): Promise<boolean> {
+    const answer = oauthAnswerOf(await revokeUnknown());
+    return answer.kind === 'error' && answer.code === 'invalid_client';
   }
 
   /** Why the rules of a phase cannot run, when its authorization gave no usable tokens. */
@@ -286,12 +294,7 @@ export function startCheck(
       measured('client.wrong-secret', await probes.wrongSecret(), wrongSecretRule);
     }
     if (want('revoke.unknown-token')) {
-      const unknown = `dasvc-check-unknown-${Math.random().toString(36).slice(2)}`;
-      measured(
-        'revoke.unknown-token',
-        await probes.revoke(unknown, 'access_token'),
-        unknownTokenRule,
-      );
+      measured('revoke.unknown-token', await revokeUnknown(), unknownTokenRule);
     }
     if (want('endpoints.token-path')) {
       give('endpoints.token-path', await tokenPathFinding());

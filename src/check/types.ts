@@ -14,10 +14,7 @@ export interface Exchange {
   redirect?: string;
 }
 
-/** Told the authorization URL, then each redirect that arrives (LoginFlowDeps.witness). */
-export type AuthorizationWitness = (
-  seen: { authorizationUrl: string } | { redirect: string },
-) => void;
+export type { LoginWitness as AuthorizationWitness } from '../oauth/login-flow.js';
 
 /** The three outcomes of a rule (SPEC §7). */
 export type RuleStatus = 'ok' | 'deviates' | 'skipped';

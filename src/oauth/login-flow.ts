@@ -44,8 +44,11 @@ export interface LoginFlowDeps {
    * Told the authorization URL, then each redirect that arrives (as the URL it came to): the
    * browser's half of the exchange, which `dasvc check` shows as evidence.
    */
-  witness?: (seen: { authorizationUrl: string } | { redirect: string }) => void;
+  witness?: LoginWitness;
 }
+
+/** Told the authorization URL, then each redirect that carries a code or an error. */
+export type LoginWitness = (seen: { authorizationUrl: string } | { redirect: string }) => void;
 
 /** Outcome of a finished login. */
 export interface LoginResult {
@@ -75,30 +78,31 @@ export async function runLoginFlow(
     exchanged = { resolve, reject };
   });
   exchange.catch(() => undefined);
-  let redirectUri = '';
-  const accept = (query: URLSearchParams): 'code' | 'ignored' => {
-    deps.witness?.({ redirect: `${redirectUri}?${query.toString()}` });
+  /** A redirect from the loopback or a paste; `href` is the address it came as (the witness's). */
+  const accept = (query: URLSearchParams, href: string): 'code' | 'ignored' => {
     try {
       const result = parseCallback(query, state);
       if (result.kind === 'ignored') return 'ignored';
+      deps.witness?.({ redirect: href });
       finished = true;
       settle.resolve(result.code);
       return 'code';
     } catch (error) {
+      deps.witness?.({ redirect: href });
       finished = true;
       settle.reject(error);
       throw error;
     }
   };
 
-  const loopback = await startLoopback(options.port, async (query) => {
+  const loopback = await startLoopback(options.port, async (query, search) => {
     if (finished)
       return {
         status: 409,
         html: callbackPage(false, 'This login has already been completed or refused.'),
       };
     try {
-      if (accept(query) === 'ignored') {
+      if (accept(query, `${redirectUri}${search}`) === 'ignored') {
         return {
           status: 400,
           html: callbackPage(false, 'The redirect carried neither a code nor an error.'),
@@ -117,7 +121,7 @@ export async function runLoginFlow(
       return { status: 502, html: callbackPage(false, (error as Error).message) };
     }
   });
-  redirectUri = loopbackRedirectUri(loopback.port);
+  const redirectUri = loopbackRedirectUri(loopback.port);
   const cleanups: (() => void)[] = [];
   try {
     const url = buildAuthorizationUrl({
@@ -202,7 +206,7 @@ export async function runLoginFlow(
 
 async function readPasted(
   lines: AsyncIterable<string>,
-  accept: (query: URLSearchParams) => 'code' | 'ignored',
+  accept: (query: URLSearchParams, href: string) => 'code' | 'ignored',
   tell: (message: string) => void,
   finished: () => boolean,
 ): Promise<void> {
@@ -218,7 +222,7 @@ async function readPasted(
         continue;
       }
       try {
-        if (accept(query) === 'ignored')
+        if (accept(query, line.trim()) === 'ignored')
           tell('That address carries neither a code nor an error; try again.');
         else return;
       } catch {

@@ -42,7 +42,8 @@ function isOwnHost(host: string | undefined, port: number): boolean {
  */
 export async function startLoopback(
   port: number,
-  onCallback: (query: URLSearchParams) => Promise<CallbackReply>,
+  /** The callback's query, parsed and as it came (`?…`). */
+  onCallback: (query: URLSearchParams, search: string) => Promise<CallbackReply>,
 ): Promise<Loopback> {
   let listening = port;
   const server: Server = createServer((req, res) => {
@@ -60,7 +61,7 @@ export async function startLoopback(
       return send(400, 'text/plain; charset=utf-8', 'bad request\n');
     if (url.pathname !== '/callback') return send(404, 'text/plain; charset=utf-8', 'not found\n');
     if (req.method !== 'GET') return send(405, 'text/plain; charset=utf-8', 'method not allowed\n');
-    onCallback(url.searchParams).then(
+    onCallback(url.searchParams, url.search).then(
       (reply) => send(reply.status, 'text/html; charset=utf-8', reply.html),
       () => send(500, 'text/plain; charset=utf-8', 'error\n'),
     );

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runLoginFlow } from '../../src/oauth/login-flow.js';
 import { startLoopback, type Loopback } from '../../src/oauth/loopback.js';
 
 /** Sends raw bytes to 127.0.0.1:port and resolves with the whole answer once the server closes. */
@@ -75,5 +76,41 @@ describe('loopback listener under hostile requests (issue 14.1)', () => {
       expect(statusOf(answer), host).toBe(200);
     }
     expect(seen).toHaveLength(3);
+  });
+});
+
+describe('the login flow tells its witness what the browser did (dasvc check evidence)', () => {
+  // Regression: a callback without code or error (a stray visit) counted as the redirect, so a
+  // check whose browser got nowhere waited --timeout three times; the address lost its port.
+  it('the authorization URL, then only a redirect that carries a code or an error', async () => {
+    const seen: ({ authorizationUrl: string } | { redirect: string })[] = [];
+    const flow = runLoginFlow(
+      {
+        authorizeUrl: 'http://das.test/webservice/authorize/',
+        tokenUrl: 'http://das.test/webservice/authorize',
+        client: { clientId: 'c', clientSecret: 's' },
+        scope: 'crm',
+        placement: 'query',
+        port: 0,
+        timeoutMs: 2000,
+      },
+      {
+        send: () => Promise.reject(new Error('no exchange expected')),
+        now: Date.now,
+        tell: () => undefined,
+        witness: (step) => seen.push(step),
+        openBrowser: async (url) => {
+          const redirect = new URL(url).searchParams.get('redirect_uri')!;
+          await fetch(redirect);
+          await fetch(`${redirect}?state=forged&code=x`);
+        },
+      },
+    );
+    await expect(flow).rejects.toMatchObject({ code: 'state_mismatch' });
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toEqual({ authorizationUrl: expect.stringMatching(/^http:\/\/das\.test\//) });
+    expect(seen[1]).toEqual({
+      redirect: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/callback\?state=forged&code=x$/),
+    });
   });
 });
