@@ -114,7 +114,8 @@ export function openClient(options: object, deps: CliDeps): Client {
       now: deps.now,
       profiles: deps.store,
       tokens: deps.tokens,
-      tell: (message) => deps.out.info(message),
+      tell: (message, level) =>
+        level === 'warning' ? deps.out.warn(message) : deps.out.info(message),
       prompter: deps.prompter,
       signal: deps.signal,
       openBrowser: deps.openBrowser,

@@ -55,7 +55,7 @@ export interface ClientDeps {
   settingsFrom?: ProfileStore;
   tokens: TokenStore;
   /** What a person should see (the login URL, progress); the library prints nothing itself. */
-  tell?: (message: string) => void;
+  tell?: Tell;
   /** Asks for missing settings at login; the CLI gives one only on a terminal. */
   prompter?: Prompter;
   /** Aborts a login or a wait (Ctrl-C). */
@@ -479,11 +479,25 @@ export class Client {
     // Loaded on use: the flow's listener and PKCE stay off the rpc path.
     const { loginWith } = await import('./login.js');
     const outcome = await loginWith(this.settings(), name, options, this.deps);
+    // Said by the login that stores them, once (SPEC §9); later calls find them in the file.
+    if (outcome.secretsUnavailable !== undefined && this.deps.profiles) {
+      const { fileFallbackMessage } = await import('../store/profile-secrets.js');
+      this.deps.tell?.(
+        fileFallbackMessage(name, outcome.secretsUnavailable, this.deps.profiles.file),
+        'warning',
+      );
+    }
     if (!this.deps.profiles) this.memoryProfile = outcome.settings;
     this.reload();
     return outcome;
   }
 }
+
+/**
+ * What a person should see, said to them by the embedder (the CLI: stderr); `warning` marks what
+ * went otherwise than asked (the tokens kept in a file for want of an OS credential store).
+ */
+export type Tell = (message: string, level?: 'warning') => void;
 
 /** The failure of a logout that kept the tokens: the first failure's kind and code, its cause. */
 function keptTokens(profile: string, first: DasvcError): DasvcError {

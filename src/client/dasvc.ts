@@ -4,7 +4,7 @@ import type { SendFn } from '../http/types.js';
 import { configFile } from '../store/config-path.js';
 import { ProfileStore } from '../store/profile-store.js';
 import { fileTokenStore, memoryTokenStore } from '../store/token-store.js';
-import { Client } from './client.js';
+import { Client, type Tell } from './client.js';
 import type { SettingOptions } from './settings.js';
 import type { Env } from '../util/env.js';
 
@@ -19,8 +19,11 @@ export interface DasvcOptions extends Omit<SettingOptions, 'params'> {
   configDir?: string;
   /** `memory` keeps the tokens in this client alone; default: the profiles file, shared with the CLI. */
   store?: 'file' | 'memory';
-  /** What a person should see (the login URL, progress); without it nothing is printed. */
-  tell?: (message: string) => void;
+  /**
+   * What a person should see (the login URL, progress; a `warning` when the tokens had to go to
+   * the config file for want of an OS credential store); without it nothing is printed.
+   */
+  tell?: Tell;
   /** The environment to read variables from (default: process.env). */
   env?: Env;
   /** The HTTP transport (default: the CLI's HTTP client with its timeouts and proxy support). */

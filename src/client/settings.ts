@@ -179,8 +179,12 @@ export function badSetting(spec: SettingSpec, problem: string): UsageError {
 
 /** The one message of a missing required setting (SPEC §2): names the flag and the variable. */
 export function missingSetting(spec: SettingSpec, alternative?: SettingSpec): UsageError {
-  const or = alternative ? ` (or ${alternative.flag} / ${alternative.env})` : '';
-  return new UsageError(`missing ${spec.label}: pass ${spec.flag} or set ${spec.env}${or}`, {
+  // The library's option too (SPEC §1: a settings error names the option).
+  const or = alternative
+    ? ` (or ${alternative.flag} / ${alternative.env}, option ${alternative.key})`
+    : '';
+  const message = `missing ${spec.label}: pass ${spec.flag} or set ${spec.env} (option ${spec.key})${or}`;
+  return new UsageError(message, {
     code: 'missing_setting',
     detail: { setting: spec.key },
   });

@@ -153,13 +153,18 @@ export async function runLoginFlow(
       cleanups.push(() => deps.signal!.removeEventListener('abort', onAbort));
     }
     if (deps.openBrowser) {
-      deps.openBrowser(url).then(
-        () => deps.tell('Waiting for the browser…'),
-        (error: unknown) =>
-          deps.tell(
-            `Could not open a browser (${(error as Error).message}); open the URL above yourself.`,
-          ),
-      );
+      const open = deps.openBrowser;
+      // Called as a promise whatever it returns (a plain-JS embedder's may return nothing, or
+      // throw): its failure is reported, never the login's.
+      Promise.resolve()
+        .then(() => open(url))
+        .then(
+          () => deps.tell('Waiting for the browser…'),
+          (error: unknown) =>
+            deps.tell(
+              `Could not open a browser (${(error as Error).message}); open the URL above yourself.`,
+            ),
+        );
     }
     if (deps.pasted) {
       deps.tell(

@@ -230,6 +230,42 @@ describe('the library and the CLI share one profile (SPEC §1)', () => {
     }
   });
 
+  // Regression: the library said nothing when the tokens went to the config file for want of an
+  // OS credential store (SPEC §9: the login says so; §1: through `tell`).
+  it('login tells a warning when the OS credential store is missing, and opens any browser function', async () => {
+    const t = terminal();
+    const told: [string, string | undefined][] = [];
+    const saved = process.env.DBUS_SESSION_BUS_ADDRESS;
+    delete process.env.DBUS_SESSION_BUS_ADDRESS;
+    try {
+      const client = dasvc({
+        ...LOGIN,
+        env: { DASVC_CONFIG_DIR: t.configDir },
+        send,
+        tell: (message, level) => told.push([message, level]),
+      });
+      const approve = approvingBrowser(app);
+      // A plain-JS embedder's browser function that returns nothing.
+      const openBrowser = ((url: string) => void approve(url)) as unknown as (
+        url: string,
+      ) => Promise<void>;
+      await client.login({ openBrowser });
+    } finally {
+      if (saved !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved;
+    }
+    const { secrets } = t.store.read().profiles!.default!;
+    // Linux without a D-Bus session has no Secret Service; elsewhere the OS store may answer.
+    if (process.platform === 'linux') expect(secrets).toBe('file');
+    if (secrets === 'file') {
+      expect(told).toContainEqual([
+        expect.stringMatching(
+          /^The OS credential store is not available \(.*\): the tokens and client secret of profile default are kept in .*config\.json \(mode 0600\)\.$/,
+        ),
+        'warning',
+      ]);
+    }
+  });
+
   it('store: memory keeps the tokens in the client alone', async () => {
     const t = terminal();
     const client = dasvc({

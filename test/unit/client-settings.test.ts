@@ -33,7 +33,7 @@ describe('settings resolution (SPEC §2: flag > env > profile > prompt > error)'
   });
   it('asks only when a prompter is given, and names flag and env when missing', async () => {
     await expect(at({}, {}).ask('baseUrl', undefined)).rejects.toThrow(
-      'missing base URL: pass --base-url or set DASVC_BASE_URL',
+      'missing base URL: pass --base-url or set DASVC_BASE_URL (option baseUrl)',
     );
     await expect(at({}, {}).ask('baseUrl', undefined)).rejects.toBeInstanceOf(UsageError);
     const prompter = {

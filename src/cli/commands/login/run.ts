@@ -42,11 +42,6 @@ export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
     stdin?.release();
   }
   const { profile: name, settings, tokens } = outcome;
-  // Said by the login that stores them, once; later commands find them in the file (SPEC §9).
-  if (outcome.secretsUnavailable !== undefined)
-    deps.out.warn(
-      `The OS credential store is not available (${outcome.secretsUnavailable}): the tokens and client secret of profile ${name} are kept in ${deps.store.file} (mode 0600).`,
-    );
   const now = deps.now();
   // The result on stdout, the narration on stderr (SPEC §3); never the tokens.
   if (deps.out.json) deps.out.result(tokenStateJson(name, settings, tokens, now));
