@@ -76,6 +76,14 @@ describe('expiresIn quirk', () => {
       unknown
     >;
     expect(refreshed.expires_in).toStrictEqual(expected);
+    // Regression: POST /_mock/tokens answered the SPEC §5 shape whatever the quirk.
+    const minted = (await (
+      await m.call('/_mock/tokens', {
+        method: 'POST',
+        body: JSON.stringify({ user: 'alice', scope: 'crm' }),
+      })
+    ).json()) as Record<string, unknown>;
+    expect(minted.expires_in).toStrictEqual(expected);
   });
 
   it('absent leaves expires_in out of the token and the refresh answer', async () => {

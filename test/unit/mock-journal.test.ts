@@ -137,6 +137,9 @@ describe('journal through the app', () => {
     const app = createMockApp({ log: (l) => lines.push(l) });
     await app(new Request(`${BASE}/_mock/journal`));
     await app(new Request(`${BASE}/_mock/`));
+    // Regression: the dashboard's address without its slash, and HEAD, were journaled and logged.
+    await app(new Request(`${BASE}/_mock`, { redirect: 'manual' }));
+    await app(new Request(`${BASE}/_mock/`, { method: 'HEAD' }));
     expect(lines).toEqual([]);
     await app(new Request(`${BASE}/_mock/reset`, { method: 'POST' }));
     expect(lines).toHaveLength(1);

@@ -223,7 +223,8 @@ export function createRequestHandler(
     };
     if (!control) journal.add(record);
     // Control reads (the dashboard polls the journal) would drown the log; changes are logged.
-    if ((onRequest || requestLog) && !(control && request.method === 'GET')) {
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    if ((onRequest || requestLog) && !(control && read)) {
       const entry = toEntry(record);
       if (onRequest) onRequest(entry);
       else requestLog!(formatLogLine(entry));
@@ -245,6 +246,9 @@ export function createRequestHandler(
       }
     }
     const control = path.startsWith('/_mock/');
+    // `/_mock` (the dashboard's address without its slash) is answered as a service path (a
+    // redirect, which --proxy keeps local) but is the mock's own, not the service's: not journaled.
+    const own = control || path === '/_mock';
     let outcome: MockResponse | Promise<MockResponse>;
     try {
       const pending = loading();
@@ -256,10 +260,10 @@ export function createRequestHandler(
     }
     if (outcome instanceof Promise) {
       return outcome.then(
-        (response) => finish(request, response, started, control),
-        (error: unknown) => finish(request, failed(error), started, control),
+        (response) => finish(request, response, started, own),
+        (error: unknown) => finish(request, failed(error), started, own),
       );
     }
-    return Promise.resolve(finish(request, outcome, started, control));
+    return Promise.resolve(finish(request, outcome, started, own));
   };
 }

@@ -205,5 +205,5 @@ function mintFor(ctx: MockContext, user: string, scope: string, clientId: string
   if (denied !== undefined) {
     return badRequest(`user ${user} cannot access instance "${denied}"`, 'invalid_scope');
   }
-  return tokenResponse(ctx.state.mint({ clientId, user, scopes }));
+  return tokenResponse(ctx.state.mint({ clientId, user, scopes }), ctx.quirks);
 }

@@ -10,9 +10,17 @@ import { refresh } from './refresh.js';
 import { pkceMatches } from '../core/secrets.js';
 import { quirkExpiresIn, type Quirks } from '../core/quirks.js';
 
-/** SERVICE.md 2.3 with `Cache-Control: no-store` (RFC 6749 §5.1). */
-export function tokenResponse(pair: TokenPair): MockResponse {
-  return jsonResponse(200, pair, NO_STORE);
+/**
+ * SERVICE.md 2.3 with `Cache-Control: no-store` (RFC 6749 §5.1), `expires_in` as the expiresIn
+ * quirk has it (SPEC §7); with `tokenType`, also `token_type` (RFC 6749 §5.1).
+ */
+export function tokenResponse(pair: TokenPair, quirks: Quirks, tokenType = false): MockResponse {
+  const body: Record<string, string | number> = { access_token: pair.access_token };
+  if (tokenType) body.token_type = 'Bearer';
+  if (quirks.expiresIn === undefined) body.expires_in = pair.expires_in;
+  else Object.assign(body, quirkExpiresIn(pair.expires_in, quirks));
+  body.refresh_token = pair.refresh_token;
+  return jsonResponse(200, body, NO_STORE);
 }
 
 /**
@@ -27,12 +35,7 @@ function issued(
   quirks: Quirks,
 ) {
   const rfc6749 = params.fromBody || typeof parseBasicAuth(authorization) === 'object';
-  const body: Record<string, string | number> = { access_token: pair.access_token };
-  if (rfc6749) body.token_type = 'Bearer';
-  if (quirks.expiresIn === undefined) body.expires_in = pair.expires_in;
-  else Object.assign(body, quirkExpiresIn(pair.expires_in, quirks));
-  body.refresh_token = pair.refresh_token;
-  return jsonResponse(200, body, NO_STORE);
+  return tokenResponse(pair, quirks, rfc6749);
 }
 
 /**
