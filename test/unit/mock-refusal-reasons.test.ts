@@ -49,7 +49,7 @@ function mock() {
   };
   const revoke = (token: string, hint: string) =>
     post(`/webservice/authorize/revoke?${CREDENTIALS}&token=${token}&token_type_hint=${hint}`);
-  return { app, clock, mint, call, refresh, revoke };
+  return { app, clock, entries, mint, call, refresh, revoke };
 }
 
 describe('why a token is refused (SPEC §8)', () => {
@@ -60,6 +60,8 @@ describe('why a token is refused (SPEC §8)', () => {
     expect(await m.call(expired.access_token)).toBe(
       'access token expired at 2030-01-01T01:00:00.000Z',
     );
+    // Whose it was, as for any API request (SPEC §8: the user and client where they apply).
+    expect(m.entries.at(-1)).toMatchObject({ user: 'alice', client: 'demo-client' });
     expect((await m.refresh(expired.refresh_token)).reason).toBe(
       'refresh token expired with its access token (SERVICE.md 4.3: a refresh must come before it expires) at 2030-01-01T01:00:00.000Z',
     );

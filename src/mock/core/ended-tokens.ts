@@ -3,11 +3,19 @@
 
 export type TokenKind = 'access' | 'refresh';
 
-/** Why a token stopped working, and when (virtual ms). */
+/** Why a token stopped working, when (virtual ms), and whose it was. */
 interface Ending {
   kind: TokenKind;
   why: string;
   at: number;
+  user: string | undefined;
+  client: string | undefined;
+}
+
+/** Whose a token was (a grant's user and client). */
+export interface TokenOwner {
+  user: string;
+  clientId: string;
 }
 
 /**
@@ -24,10 +32,16 @@ export class EndedTokens {
     this.ring = new Array<string | undefined>(capacity);
   }
 
-  add(token: string | undefined, kind: TokenKind, why: string, at: number): void {
+  add(
+    token: string | undefined,
+    kind: TokenKind,
+    why: string,
+    at: number,
+    owner?: TokenOwner,
+  ): void {
     if (token === undefined) return;
     const known = this.byToken.has(token);
-    this.byToken.set(token, { kind, why, at });
+    this.byToken.set(token, { kind, why, at, user: owner?.user, client: owner?.clientId });
     if (known) return;
     const oldest = this.ring[this.head];
     if (oldest !== undefined) this.byToken.delete(oldest);
@@ -46,6 +60,16 @@ export class EndedTokens {
     const wrongKind =
       ending.kind === kind ? '' : `${ending.kind} token sent as the ${kind} token: `;
     return `${wrongKind}${ending.kind} token ${ending.why} at ${new Date(ending.at).toISOString()}`;
+  }
+
+  /** The user and client of an ended token still remembered (SPEC §8: the log line names them). */
+  owner(token: string): { user?: string; client?: string } {
+    const ending = this.byToken.get(token);
+    if (!ending) return {};
+    return {
+      ...(ending.user === undefined ? {} : { user: ending.user }),
+      ...(ending.client === undefined ? {} : { client: ending.client }),
+    };
   }
 
   clear(): void {

@@ -207,17 +207,23 @@ export class MockState {
     return record.grantId === undefined || !this.grants.has(record.grantId);
   }
 
-  /** Remembers why `token` (of `kind`) stopped working. */
-  private ended(token: string | undefined, kind: TokenKind, why: string, at = this.now()): void {
-    this.endings.add(token, kind, why, at);
+  /** Remembers why `token` (of `kind`, of `grant`) stopped working. */
+  private ended(
+    token: string | undefined,
+    kind: TokenKind,
+    why: string,
+    grant: GrantRecord | undefined,
+    at = this.now(),
+  ): void {
+    this.endings.add(token, kind, why, at, grant);
   }
 
   /**
    * Why a token presented as `kind` is not usable, as one line for the log and the journal (SPEC
    * §8): expired, replaced by a refresh, revoked and how, another kind of token, or unknown.
    */
-  refusal(token: string, kind: TokenKind): string {
-    return this.endings.reason(token, kind);
+  refusal(token: string, kind: TokenKind): { reason: string; user?: string; client?: string } {
+    return { reason: this.endings.reason(token, kind), ...this.endings.owner(token) };
   }
 
   /** Marks a code used and issues its first token pair. */
@@ -261,7 +267,7 @@ export class MockState {
       const expiresAt =
         kind === 'access' ? grant!.accessExpiresAt! : (grant?.refreshExpiresAt ?? 0);
       if (kind === undefined || expiresAt <= now) {
-        if (kind !== undefined) this.ended(token, kind, expiredWhy(kind, grant!), expiresAt);
+        if (kind !== undefined) this.ended(token, kind, expiredWhy(kind, grant!), grant, expiresAt);
         this.tokens.delete(token);
         return undefined;
       }
@@ -289,7 +295,7 @@ export class MockState {
     const grant = this.grants.get(record.grantId)!;
     if (grant.access) this.tokens.delete(grant.access);
     const replaced = 'replaced by a refresh (SERVICE.md 4.3: the old pair stops at once)';
-    this.ended(grant.access, 'access', replaced);
+    this.ended(grant.access, 'access', replaced, grant);
     if (keepRefresh && grant.refresh) {
       grant.refreshUsed = true;
       return this.issuePair(record.grantId, grant.refresh);
@@ -303,7 +309,7 @@ export class MockState {
       };
       this.remember(grant.refresh, rotated);
       // Said once the reuse check has forgotten it (its expiry, or more rotations since).
-      this.ended(grant.refresh, 'refresh', replaced);
+      this.ended(grant.refresh, 'refresh', replaced, grant);
       this.onChange?.({ kind: 'rotated', token: grant.refresh, record: rotated });
     }
     return this.issuePair(record.grantId);
@@ -318,9 +324,9 @@ export class MockState {
     if (!grant) return;
     if (grant.access) this.tokens.delete(grant.access);
     if (grant.refresh) this.tokens.delete(grant.refresh);
-    this.ended(grant.access, 'access', why);
-    this.ended(grant.refresh, 'refresh', why);
-    for (const token of this.rotatedOf.get(grantId) ?? []) this.ended(token, 'refresh', why);
+    this.ended(grant.access, 'access', why, grant);
+    this.ended(grant.refresh, 'refresh', why, grant);
+    for (const token of this.rotatedOf.get(grantId) ?? []) this.ended(token, 'refresh', why, grant);
     this.grants.delete(grantId);
     this.forgetRotated(grantId);
     this.onChange?.({ kind: 'grant-ended', id: grantId });
@@ -336,8 +342,8 @@ export class MockState {
       return;
     }
     this.tokens.delete(token);
-    this.ended(token, 'access', 'revoked (RFC 7009)');
     const grant = this.grants.get(record.grantId);
+    this.ended(token, 'access', 'revoked (RFC 7009)', grant);
     if (grant?.access === token) {
       grant.access = undefined;
       grant.accessExpiresAt = undefined;
@@ -376,12 +382,24 @@ export class MockState {
     for (const [id, grant] of this.grants.live()) {
       if (grant.access !== undefined && grant.accessExpiresAt! <= now) {
         this.tokens.delete(grant.access);
-        this.ended(grant.access, 'access', expiredWhy('access', grant), grant.accessExpiresAt);
+        this.ended(
+          grant.access,
+          'access',
+          expiredWhy('access', grant),
+          grant,
+          grant.accessExpiresAt,
+        );
         grant.access = undefined;
       }
       if (grant.refresh !== undefined && grant.refreshExpiresAt! <= now) {
         this.tokens.delete(grant.refresh);
-        this.ended(grant.refresh, 'refresh', expiredWhy('refresh', grant), grant.refreshExpiresAt);
+        this.ended(
+          grant.refresh,
+          'refresh',
+          expiredWhy('refresh', grant),
+          grant,
+          grant.refreshExpiresAt,
+        );
         grant.refresh = undefined;
       }
       const fresh = grant.accessExpiresAt === undefined && grant.refreshExpiresAt === undefined;

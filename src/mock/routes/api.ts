@@ -41,15 +41,18 @@ export async function handleApiRequest(
   const auth = token === undefined ? undefined : ctx.state.authenticate(token);
   if (!auth) {
     // The answer stays the same for every cause (RFC 6750 §3.1); the log says which it was.
-    const why =
-      token === undefined
-        ? 'Authorization header is not "Bearer <token>"'
-        : ctx.state.liveToken(token)?.kind === 'refresh'
-          ? 'a refresh token was sent as the access token'
-          : ctx.state.refusal(token, 'access');
-    return explain(bearerError(401, 'invalid_token', 'unknown, expired or revoked access token'), {
-      reason: why,
-    });
+    const refused = bearerError(401, 'invalid_token', 'unknown, expired or revoked access token');
+    if (token === undefined)
+      return explain(refused, { reason: 'Authorization header is not "Bearer <token>"' });
+    const live = ctx.state.liveToken(token);
+    if (live?.kind === 'refresh') {
+      const grant = ctx.state.grantOf(live);
+      return explain(refused, {
+        reason: 'a refresh token was sent as the access token',
+        ...(grant ? { user: grant.user, client: grant.clientId } : {}),
+      });
+    }
+    return explain(refused, ctx.state.refusal(token, 'access'));
   }
   const note: RequestNote = { user: auth.user, client: auth.clientId };
   if (!auth.scopes.includes(instanceName)) {

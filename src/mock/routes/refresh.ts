@@ -30,11 +30,16 @@ export function refresh(
       'unknown, expired or revoked refresh token (a refresh must come before the access token expires)',
     );
     // The log says which (SPEC §8); an access token sent as the refresh token is said as such.
-    const reason =
-      record?.kind === 'access'
-        ? 'an access token was sent as the refresh token'
-        : ctx.state.refusal(token, 'refresh');
-    return explain(refused, { reason });
+    // The token's user; the client shown stays the one the request names (SPEC §8).
+    if (record?.kind === 'access') {
+      const grant = ctx.state.grantOf(record);
+      return explain(refused, {
+        reason: 'an access token was sent as the refresh token',
+        ...(grant ? { user: grant.user } : {}),
+      });
+    }
+    const { reason, user } = ctx.state.refusal(token, 'refresh');
+    return explain(refused, { reason, ...(user === undefined ? {} : { user }) });
   }
   const grant = ctx.state.grantOf(record)!;
   note.user = grant.user;
