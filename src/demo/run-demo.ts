@@ -32,6 +32,7 @@ export interface DemoDeps {
 }
 
 const CLIENT = { clientId: 'demo-client', clientSecret: 'demo-secret' };
+const SCOPE = 'crm';
 
 /**
  * The run's HTTP variables with the embedded mock's loopback address exempt from any proxy: a
@@ -45,7 +46,6 @@ function loopbackDirect(env: Env): Env {
   const noProxy = [listed, '127.0.0.1', 'localhost'].filter(Boolean).join(',');
   return { ...env, no_proxy: noProxy, NO_PROXY: noProxy };
 }
-const SCOPE = 'crm';
 
 /**
  * `dasvc demo` (SPEC §3): the whole job against an embedded mock, narrated step by step with what

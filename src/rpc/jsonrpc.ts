@@ -211,12 +211,7 @@ export function processApiResponse(
   } catch {
     throw notExpected(status, 'not JSON');
   }
-  const problem =
-    request === undefined
-      ? Array.isArray(body)
-        ? body.map(responseShapeProblem).find((p) => p !== undefined)
-        : responseShapeProblem(body)
-      : answerProblem(body, request);
+  const problem = shapeProblem(body, request);
   if (problem !== undefined) {
     if (status !== 200) {
       throw new ServiceError(`the API answered HTTP ${status}`, {
@@ -240,11 +235,17 @@ function rpcErrorAnswer(text: string, request: unknown): ApiAnswer | undefined {
   }
   const items = Array.isArray(body) ? body : [body];
   if (!items.some((item) => isObject(item) && 'error' in item)) return undefined;
-  const problem =
-    request === undefined
-      ? items.map(responseShapeProblem).find((p) => p !== undefined)
-      : answerProblem(body, request);
-  return problem === undefined ? { kind: 'json', body } : undefined;
+  return shapeProblem(body, request) === undefined ? { kind: 'json', body } : undefined;
+}
+
+/**
+ * Why a parsed body is not the JSON-RPC answer expected: to `request` when it is known, else
+ * a response object or an array of them. Undefined when it is one.
+ */
+function shapeProblem(body: unknown, request: unknown): string | undefined {
+  if (request !== undefined) return answerProblem(body, request);
+  const items = Array.isArray(body) ? body : [body];
+  return items.map(responseShapeProblem).find((p) => p !== undefined);
 }
 
 /** A JSON-RPC error object as an exception: `error <code>: <message>` (SPEC §3), exit 1. */

@@ -62,13 +62,12 @@ const TOKEN_FIELDS: Record<string, Check> = {
   accessRevoked: optional(isBoolean),
 };
 
-/** Fields that hold numbers: a number in any other field is of the wrong type, not range. */
-const NUMERIC = new Set(['refreshMargin', 'expiresAt', 'obtainedAt']);
-
-/** The problem with one field: a number in a numeric field can still be out of range. */
-function wrong(path: string, value: unknown): string {
-  const field = path.slice(path.lastIndexOf('.') + 1);
-  return NUMERIC.has(field) && typeof value === 'number' && Number.isFinite(value)
+/**
+ * The problem with one field: a number where the field takes numbers (its check accepts 0) can
+ * still be out of range; a number anywhere else is of the wrong type.
+ */
+function wrong(path: string, value: unknown, check: Check): string {
+  return typeof value === 'number' && Number.isFinite(value) && check(0)
     ? `"${path}" is out of range (${value})`
     : `"${path}" has the wrong type`;
 }
@@ -90,7 +89,7 @@ export function storeShapeProblem(data: unknown): string | undefined {
     const at = `profiles.${name}`;
     if (!isObject(profile)) return `"${at}" is not an object`;
     for (const [field, check] of Object.entries(PROFILE_FIELDS)) {
-      if (!check(profile[field])) return wrong(`${at}.${field}`, profile[field]);
+      if (!check(profile[field])) return wrong(`${at}.${field}`, profile[field], check);
     }
     if (profile.tokens === undefined) continue;
     const problem = tokensShapeProblem(profile.tokens, `${at}.tokens`);
@@ -103,7 +102,7 @@ export function storeShapeProblem(data: unknown): string | undefined {
 export function tokensShapeProblem(tokens: unknown, at: string): string | undefined {
   if (!isObject(tokens)) return `"${at}" is not an object`;
   for (const [field, check] of Object.entries(TOKEN_FIELDS)) {
-    if (!check(tokens[field])) return wrong(`${at}.${field}`, tokens[field]);
+    if (!check(tokens[field])) return wrong(`${at}.${field}`, tokens[field], check);
   }
   return undefined;
 }

@@ -164,9 +164,8 @@ function write(req: IncomingMessage, res: ServerResponse, response: MockResponse
   if (response.stream) return writeStream(req, res, response);
   if (response.status === 413) res.shouldKeepAlive = false; // the rest of the body is not read
   const headers = response.headers;
-  // RFC 9110 §8.6: no Content-Length on a 204 (nor a 304); node:http sends no body for them.
-  if (response.status !== 204 && response.status !== 304)
-    headers['content-length'] = String(Buffer.byteLength(response.body));
+  // RFC 9110 §8.6: no Content-Length on a 204 (node:http sends no body for it).
+  if (response.status !== 204) headers['content-length'] = String(Buffer.byteLength(response.body));
   res.writeHead(response.status, headers);
   res.end(response.body);
 }

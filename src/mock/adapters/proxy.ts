@@ -199,8 +199,7 @@ function observe(taps: ProxyTap[], exchange: Exchange): void {
 }
 
 /** Whether a request says it has a body (RFC 9112 §6.1: Content-Length above 0 or Transfer-Encoding). */
-function declaresBody(request: MockRequest): boolean {
-  const raw = request.rawHeaders?.() ?? [];
+function declaresBody(raw: readonly string[]): boolean {
   const length = rawHeader(raw, 'content-length');
   return (
     (length !== undefined && length !== '0') || rawHeader(raw, 'transfer-encoding') !== undefined
@@ -279,7 +278,10 @@ export async function createProxy(
 
   function forward(request: MockRequest, path: string): Promise<MockResponse> {
     // A GET or HEAD goes on without a body unless it declares one (rare, but passed on as sent).
-    if ((request.method === 'GET' || request.method === 'HEAD') && !declaresBody(request))
+    if (
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !declaresBody(request.rawHeaders?.() ?? [])
+    )
       return send(request, path, null);
     return request.bytes(REQUEST_LIMIT).then((body) => send(request, path, body));
   }
