@@ -15,3 +15,17 @@ export function printable(text: string): string {
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
+
+/**
+ * A JSON value quoted in a message: at most `max` characters; one nested too deep for
+ * JSON.stringify (a hostile file or request) is named, not allowed to overflow the stack.
+ */
+export function shownJson(value: unknown, max = 60): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    return `an ${Array.isArray(value) ? 'array' : typeof value} nested too deep to show`;
+  }
+  return printable(text.length > max ? `${text.slice(0, max)}…` : text);
+}

@@ -469,6 +469,14 @@ describe('API refusals (RFC 6750) and JSON-RPC errors', () => {
     );
     expect(batch.entry.rpc).toEqual(['contacts.list', 'contacts.nope', 'contacts.get']);
     refused(batch.entry, -32601, 'no method "contacts.nope" on instance crm (+1 more: -32602)');
+    // Regression: an entry listed every method and code of a batch, and a journal of big batches
+    // grew past the heap. It lists 20 of each and counts the rest.
+    const big = await rpc(
+      at,
+      `[${Array.from({ length: 30 }, () => call('contacts.nope')).join(',')}]`,
+    );
+    expect(big.entry.rpc).toEqual([...Array<string>(20).fill('contacts.nope'), '…10 more']);
+    expect(big.entry.reason).toMatch(/\(\+29 more: (-32601, ){19}-32601, …9 more\)$/);
     const fine = await rpc(at, call('contacts.list'));
     expect(fine.entry.code).toBeUndefined();
     expect(fine.entry.reason).toBeUndefined();

@@ -89,6 +89,8 @@ describe('--state-file as a journal (issue 14.5)', () => {
       '{"kind":"grant","id":9,"rec',
       '{"kind":"nope"}',
       '{"kind":"clock","offsetSeconds":-1}',
+      // Regression: quoting a value nested too deep overflowed the stack (exit 1, a stack trace).
+      `{"kind":${'['.repeat(20_000)}${']'.repeat(20_000)}}`,
     ]) {
       const broken = [lines[0], bad, ...lines.slice(1)].join('\n') + '\n';
       writeFileSync(file, broken);

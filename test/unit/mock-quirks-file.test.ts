@@ -77,6 +77,12 @@ describe('quirks file format (SPEC §7)', () => {
       'q.json: errorBody: unknown value "html" (allowed: "rfc6749", "text")',
     );
     expect(() => parseQuirks({ tokenPath: 'token' })).toThrow(/tokenPath "token" must be a path/);
+    // Regression: quoting a value nested too deep overflowed the stack (exit 1, a stack trace).
+    const deep = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as unknown;
+    expect(() => parseQuirks({ expiresIn: deep }, 'q.json')).toThrow(
+      /expiresIn: unknown value an array nested too deep to show/,
+    );
+    expect(() => parseQuirks({ expiresIn: 'x'.repeat(500) })).toThrow(/"x{59}… \(allowed/);
   });
 
   it('keeps what it was given, defaults included', () => {

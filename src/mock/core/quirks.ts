@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { isObject } from '../../util/guards.js';
 import type { MockResponse } from './types.js';
+import { shownJson } from '../../util/printable.js';
 
 /**
  * An installation's observed deviations from SPEC §5 (SPEC §7 quirks table). Every member is
@@ -86,7 +87,7 @@ export function parseQuirks(value: unknown, source = 'quirks'): Quirks {
     if (name === 'tokenPath') {
       if (typeof member !== 'string') throw fail('tokenPath must be a string path');
       const problem = tokenPathProblem(member);
-      if (problem) throw fail(`tokenPath ${JSON.stringify(member)} ${problem}`);
+      if (problem) throw fail(`tokenPath ${shownJson(member)} ${problem}`);
       quirks[name] = member;
       continue;
     }
@@ -94,7 +95,7 @@ export function parseQuirks(value: unknown, source = 'quirks'): Quirks {
     const allowed: readonly unknown[] = QUIRK_VALUES[name as keyof typeof QUIRK_VALUES];
     if (!allowed.includes(member)) {
       throw fail(
-        `${name}: unknown value ${JSON.stringify(member)} (allowed: ${allowed.map((v) => JSON.stringify(v)).join(', ')})`,
+        `${name}: unknown value ${shownJson(member)} (allowed: ${allowed.map((v) => JSON.stringify(v)).join(', ')})`,
       );
     }
     quirks[name] = member;

@@ -15,6 +15,7 @@ import type { StateChange, StateSnapshot } from './mock-state.js';
 import { MAX_SECONDS } from './types.js';
 import { isObject } from '../../util/guards.js';
 import { jsonSyntaxProblem } from '../../util/json-error.js';
+import { shownJson } from '../../util/printable.js';
 
 type Check = (value: unknown) => boolean;
 
@@ -91,7 +92,7 @@ const SNAPSHOT_KEYS = new Set([
 /** Problem in a parsed state file, or undefined when every field has the StateSnapshot type. */
 function snapshotProblem(value: unknown): string | undefined {
   if (!isObject(value)) return 'not a JSON object';
-  if (value.version !== 1) return `unsupported version ${JSON.stringify(value.version)}`;
+  if (value.version !== 1) return `unsupported version ${shownJson(value.version)}`;
   const unknown = Object.keys(value).find((k) => !SNAPSHOT_KEYS.has(k));
   if (unknown !== undefined) return `unknown field ${JSON.stringify(unknown)}`;
   const offset = value.offsetSeconds;
@@ -127,7 +128,7 @@ function changeProblem(value: unknown): string | undefined {
     case 'reset':
       return fits({}) ? undefined : 'malformed reset';
     default:
-      return `unknown kind ${JSON.stringify(value.kind)}`;
+      return `unknown kind ${shownJson(value.kind)}`;
   }
 }
 

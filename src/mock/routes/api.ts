@@ -23,6 +23,19 @@ function bearerError(status: 401 | 403, error: string, description: string): Moc
   });
 }
 
+/** What one journal entry lists of a batch: its first methods or codes, then how many more. */
+const SHOWN = 20;
+
+/**
+ * At most SHOWN items and a count of the rest: a journal of 1000 entries for batches of half a
+ * million calls held gigabytes (SPEC §5: bad input never crashes the mock).
+ */
+function shown(items: string[]): string[] {
+  return items.length <= SHOWN
+    ? items
+    : [...items.slice(0, SHOWN), `…${items.length - SHOWN} more`];
+}
+
 /**
  * API endpoint (SERVICE.md 4.5): POST only, unknown instance 404, then the bearer token
  * (RFC 6750 §3: 401 invalid_token, 403 insufficient_scope), then JSON-RPC 2.0.
@@ -74,7 +87,7 @@ export async function handleApiRequest(
   );
   // Static results answer synchronously: no promise to wait for (issue 15).
   const response = reply instanceof Promise ? ((await reply) as unknown) : reply;
-  if (trace.methods.length > 0) note.rpc = trace.methods;
+  if (trace.methods.length > 0) note.rpc = shown(trace.methods);
   const first = trace.errors[0];
   if (first) {
     note.code = first.code;
@@ -82,10 +95,7 @@ export async function handleApiRequest(
     note.reason =
       more === 0
         ? first.reason
-        : `${first.reason} (+${more} more: ${trace.errors
-            .slice(1)
-            .map((e) => e.code)
-            .join(', ')})`;
+        : `${first.reason} (+${more} more: ${shown(trace.errors.slice(1).map((e) => String(e.code))).join(', ')})`;
   }
   if (response === undefined) return explain({ status: 204, headers: {}, body: '' }, note);
   return explain(
