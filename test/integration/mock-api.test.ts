@@ -156,6 +156,23 @@ describe('JSON-RPC 2.0', () => {
     expect((await post('')).body!.error).toMatchObject({ code: -32700 });
   });
 
+  // Regression: bytes that are not UTF-8 became U+FFFD, and the id echoed back was not the one
+  // sent (RFC 8259 §8.1: JSON text is UTF-8).
+  it('-32700 for a body that is not UTF-8; a BOM is no JSON either', async () => {
+    const send = (bytes: Uint8Array) =>
+      fetch(`${mock.url}/webservice/json/crm`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },
+        body: bytes,
+      }).then((res) => res.json() as Promise<{ error?: { code: number } }>);
+    const text = '{"jsonrpc":"2.0","id":"X","method":"contacts.list"}';
+    const latin1 = Buffer.from(text.replace('X', '\u00ff\u00fe'), 'latin1');
+    expect((await send(latin1)).error).toMatchObject({ code: -32700 });
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+    expect((await send(bom)).error).toMatchObject({ code: -32700 });
+    expect(await send(Buffer.from(text.replace('X', 'é')))).toMatchObject({ id: 'é' });
+  });
+
   it.each([
     ['no jsonrpc', { method: 'contacts.list', id: 1 }],
     ['jsonrpc 1.0', { jsonrpc: '1.0', method: 'contacts.list', id: 1 }],

@@ -221,6 +221,16 @@ describe('GET /_mock/ (dashboard)', () => {
     expect(html).toContain('<script>');
   });
 
+  // Regression: a browser opening the dashboard's address spent a fault meant for the service.
+  it('/_mock takes no injected fault', async () => {
+    const app = createMockApp();
+    const fault = { kind: 'error', count: 1, status: 503 };
+    await app(new Request(`${BASE}/_mock/faults`, { method: 'POST', body: JSON.stringify(fault) }));
+    const bare = await app(new Request(`${BASE}/_mock`, { redirect: 'manual' }));
+    expect(bare.status).toBe(302);
+    expect((await app(new Request(`${BASE}/favicon.ico`))).status).toBe(503);
+  });
+
   it('/_mock without its slash redirects to the dashboard, under a base path too', async () => {
     const plain = await createMockApp()(new Request(`${BASE}/_mock`, { redirect: 'manual' }));
     expect(plain.status).toBe(302);

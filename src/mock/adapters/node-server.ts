@@ -162,7 +162,10 @@ function write(req: IncomingMessage, res: ServerResponse, response: MockResponse
     return;
   }
   if (response.stream) return writeStream(req, res, response);
-  if (response.status === 413) res.shouldKeepAlive = false; // the rest of the body is not read
+  // Answered before its body was all in (a 413, a 404 or 401 that never reads it): the rest of
+  // the body has no reader, and the request timeout would send a second, unasked-for 408 on the
+  // same connection. The connection closes after this answer instead.
+  if (!req.complete) res.shouldKeepAlive = false;
   const headers = response.headers;
   // RFC 9110 §8.6: no Content-Length on a 204 (node:http sends no body for it).
   if (response.status !== 204) headers['content-length'] = String(Buffer.byteLength(response.body));

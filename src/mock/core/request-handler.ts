@@ -168,7 +168,9 @@ export function createRequestHandler(
 
   /** A service request, after any injected fault for its path. */
   function serve(request: MockRequest, path: string): MockResponse | Promise<MockResponse> {
-    const fault = faults.take(path);
+    // `/_mock` is the mock's own (the dashboard's redirect): a fault meant for the service
+    // must not be spent on a browser opening the dashboard.
+    const fault = path === '/_mock' ? undefined : faults.take(path);
     return fault === undefined ? answer(request, path) : faulted(request, path, fault);
   }
 

@@ -1,7 +1,7 @@
 import type { MockContext } from '../core/context.js';
 import type { MockRequest, MockResponse, RequestNote } from '../core/types.js';
 import { BODY_LIMIT } from '../core/types.js';
-import { processJsonRpc, serialiseRpc, type RpcTrace } from './json-rpc.js';
+import { processJsonRpcBytes, serialiseRpc, type RpcTrace } from './json-rpc.js';
 import {
   errorResponse,
   explain,
@@ -74,10 +74,10 @@ export async function handleApiRequest(
       note,
     );
   }
-  const body = await request.text(BODY_LIMIT);
+  const body = await request.bytes(BODY_LIMIT);
   const url = `${request.origin}${ctx.basePath}/webservice/json/${instanceName}`;
   const trace: RpcTrace = { methods: [], errors: [] };
-  const reply = processJsonRpc(
+  const reply = processJsonRpcBytes(
     body,
     (method, params) =>
       method === 'rpc.discover' && ctx.quirks.rpcDiscover === false

@@ -144,6 +144,28 @@ async function processBatch(
   return responses.length === 0 ? undefined : responses;
 }
 
+/** UTF-8 that refuses what is not (RFC 8259 §8.1); a BOM is kept, so JSON.parse refuses it too. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * JSON-RPC 2.0 over one HTTP body's bytes: a body that is not UTF-8 is a parse error (-32700), not
+ * text with U+FFFD in it, which would echo back an id other than the one sent.
+ */
+export function processJsonRpcBytes(
+  bytes: Uint8Array,
+  invoke: RpcInvoke,
+  trace?: RpcTrace,
+): unknown {
+  let body: string;
+  try {
+    body = UTF8.decode(bytes);
+  } catch {
+    trace?.errors.push({ code: PARSE_ERROR.code, reason: 'body is not UTF-8 (RFC 8259 §8.1)' });
+    return errorResponse(null, PARSE_ERROR);
+  }
+  return processJsonRpc(body, invoke, trace);
+}
+
 /**
  * JSON-RPC 2.0 over one HTTP body (§4-§6): single calls, notifications and batches. Returns the
  * response value to send, or undefined when nothing is to be sent (HTTP 204); a promise of it
