@@ -163,7 +163,7 @@ describe('JSON-RPC 2.0', () => {
       fetch(`${mock.url}/webservice/json/crm`, {
         method: 'POST',
         headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },
-        body: bytes,
+        body: new Uint8Array(bytes),
       }).then((res) => res.json() as Promise<{ error?: { code: number } }>);
     const text = '{"jsonrpc":"2.0","id":"X","method":"contacts.list"}';
     const latin1 = Buffer.from(text.replace('X', '\u00ff\u00fe'), 'latin1');

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -99,6 +99,25 @@ describe('--state-file as a journal (issue 14.5)', () => {
       );
       expect(readFileSync(file, 'utf8')).toBe(broken);
     }
+  });
+
+  // Regression: a start-up compaction that could not write was a stack trace (exit 1).
+  it('a state file whose start-up compaction cannot be written is a start-up error naming it', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'state.json');
+    const a = await startMock({ stateFile: file });
+    await mint(a.url);
+    await a.close();
+    const before = readFileSync(file, 'utf8');
+    // The compaction's temp file cannot be made: a folder stands where it would go.
+    mkdirSync(join(dir, `.state.json.${process.pid}.tmp`));
+    await expect(startMock({ stateFile: file })).rejects.toThrow(
+      expect.objectContaining({
+        name: 'UsageError',
+        message: expect.stringMatching(/^cannot write state file .*state\.json: .*EISDIR/),
+      }),
+    );
+    expect(readFileSync(file, 'utf8')).toBe(before);
   });
 
   it('a state file in a folder that does not exist is a start-up error naming it, not a 500 per mint', async () => {

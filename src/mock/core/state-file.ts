@@ -278,8 +278,17 @@ export class StateJournal {
     private readonly snapshot: () => StateSnapshot,
     private exists: boolean,
   ) {
-    if (exists) this.compact();
-    else {
+    if (exists) {
+      // The start-up compaction writes beside the file: a folder that refuses it (or a full disk)
+      // is said at start (exit 2), not as a stack trace.
+      try {
+        this.compact();
+      } catch (error) {
+        throw new UsageError(`cannot write state file ${file}: ${(error as Error).message}`, {
+          code: 'bad_state_file',
+        });
+      }
+    } else {
       // A new file is written on the first change: a folder that cannot take it is said at start
       // (exit 2), not as a 500 on every mint.
       try {
@@ -313,21 +322,22 @@ export class StateJournal {
     const temp = join(dirname(this.file), `.${basename(this.file)}.${process.pid}.tmp`);
     const fd = openSync(temp, 'w', 0o600);
     try {
-      writeSync(
-        fd,
-        `{"version":1,"offsetSeconds":${state.offsetSeconds},"grantSeq":${state.grantSeq ?? 0},`,
-      );
-      writeEntries(fd, 'codes', state.codes, true);
-      writeEntries(fd, 'grants', state.grants, false);
-      writeEntries(fd, 'rotated', state.rotated, false);
-      writeSync(fd, '}\n');
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    try {
+      try {
+        writeSync(
+          fd,
+          `{"version":1,"offsetSeconds":${state.offsetSeconds},"grantSeq":${state.grantSeq ?? 0},`,
+        );
+        writeEntries(fd, 'codes', state.codes, true);
+        writeEntries(fd, 'grants', state.grants, false);
+        writeEntries(fd, 'rotated', state.rotated, false);
+        writeSync(fd, '}\n');
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
       renameSync(temp, this.file);
     } catch (error) {
+      // A write that failed (a full disk) leaves no temp file behind, as a rename that failed.
       try {
         unlinkSync(temp);
       } catch {
