@@ -350,8 +350,17 @@ export class StateJournal {
     this.appended = 0;
   }
 
-  /** Compacts if anything was appended, and closes the file. */
+  /**
+   * Compacts if anything was appended, and closes the file. A compaction that cannot write (a full
+   * disk) changes nothing: every change is already appended, and the next start replays them.
+   */
   close(): void {
-    if (this.fd !== undefined) this.compact();
+    if (this.fd === undefined) return;
+    try {
+      this.compact();
+    } catch {
+      closeSync(this.fd);
+      this.fd = undefined;
+    }
   }
 }
