@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -118,6 +118,23 @@ describe('--state-file as a journal (issue 14.5)', () => {
       }),
     );
     expect(readFileSync(file, 'utf8')).toBe(before);
+  });
+
+  it('closing when the compaction cannot be written keeps the journal, and the next start replays it', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'state.json');
+    const a = await startMock({ stateFile: file });
+    await mint(a.url);
+    const t = await mint(a.url);
+    mkdirSync(join(dir, `.state.json.${process.pid}.tmp`));
+    await a.close(); // threw before: a stack trace at SIGTERM
+    rmSync(join(dir, `.state.json.${process.pid}.tmp`), { recursive: true });
+    const again = await startMock({ stateFile: file });
+    try {
+      expect(await tokenWorks(again.url, t.access_token)).toBe(true);
+    } finally {
+      await again.close();
+    }
   });
 
   it('a state file in a folder that does not exist is a start-up error naming it, not a 500 per mint', async () => {
