@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import { InterruptedError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 import { createHttpClient } from '../http/http-client.js';
 import type { SendFn } from '../http/types.js';
 import { configFile } from '../store/config-path.js';
@@ -142,19 +142,32 @@ export function stdinLines(input: Input): { lines: AsyncIterable<string>; releas
   };
 }
 
-/** Reads all of stdin as text (params `-`, `--batch -`); Ctrl-C (`signal`) ends the wait. */
-export async function readAll(input: Input, signal?: AbortSignal): Promise<string> {
+/** Reads all of stdin or a file as text (params, `--batch`); Ctrl-C (`signal`) ends the wait. */
+export async function readAll(
+  input: Input,
+  signal?: AbortSignal,
+  /** More bytes than this is a usage error (`/dev/zero` as a params file would fill memory). */
+  limit = Infinity,
+): Promise<string> {
   const chunks: Buffer[] = [];
+  let size = 0;
   const read = (async () => {
-    for await (const chunk of input)
-      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    for await (const chunk of input) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += bytes.length;
+      if (size > limit) {
+        (input as { destroy?: () => void }).destroy?.();
+        throw new UsageError(`more than ${limit / 1024 / 1024} MiB`, { code: 'too_large' });
+      }
+      chunks.push(bytes);
+    }
   })();
   if (signal) {
     let onAbort = () => undefined as void;
     const aborted = new Promise<never>((_resolve, reject) => {
       onAbort = () => {
         (input as { destroy?: () => void }).destroy?.();
-        reject(new InterruptedError('interrupted while reading stdin'));
+        reject(new InterruptedError('interrupted while reading its input'));
       };
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });

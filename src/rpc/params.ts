@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { jsonSyntaxProblem } from '../util/json-error.js';
 
 /** How params items reach their inputs: files and stdin are read by the caller (I/O passed in). */
 export interface ParamsSources {
@@ -10,7 +11,8 @@ function parseJsonText(text: string, where: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new UsageError(`${where} is not valid JSON: ${(error as Error).message}`, {
+    // Without V8's quote of the text: it is the user's input, and may hold escape sequences.
+    throw new UsageError(`${where} is not valid JSON: ${jsonSyntaxProblem(error)}`, {
       code: 'bad_params',
     });
   }

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -175,6 +176,54 @@ describe('dasvc rpc accepts only the JSON-RPC answer it expects', () => {
     expect(stderr).toMatch(/interrupted/);
     expect(Date.now() - sent).toBeLessThan(1500);
   });
+});
+
+describe('dasvc rpc reading a params file that blocks', () => {
+  // Regression: `key:=@file` and --batch were read synchronously, so a FIFO (or `<(cmd)`) that had
+  // no data yet held the event loop and Ctrl-C did nothing; /dev/zero filled memory.
+  it('a FIFO with a writer that sends nothing: Ctrl-C exits 130, promptly', async () => {
+    const dir = freshConfigDir();
+    const fifo = join(dir, 'params.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const child = spawnCli(
+      ['rpc', 'ok', 'm', `id:=@${fifo}`, '--token', 'test-token-1234', '--base-url', base],
+      dir,
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // Opening the writing end without blocking succeeds once the CLI waits to read it.
+    let writer: number | undefined;
+    for (let tries = 0; writer === undefined && tries < 500; tries++) {
+      try {
+        writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+    expect(writer).toBeDefined();
+    try {
+      const sent = Date.now();
+      child.kill('SIGINT');
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code, stderr).toBe(130);
+      expect(stderr).toMatch(/interrupted/);
+      expect(Date.now() - sent).toBeLessThan(1500);
+    } finally {
+      closeSync(writer!);
+    }
+  });
+
+  it.runIf(process.platform === 'linux')(
+    '/dev/zero as a params file: exit 2, not all of memory',
+    async () => {
+      const result = await runCli(
+        ['rpc', 'ok', 'm', 'id:=@/dev/zero', '--token', 'test-token-1234', '--base-url', base],
+        freshConfigDir(),
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('more than 64 MiB');
+    },
+  );
 });
 
 describe('dasvc token revoke shows the answer as received', () => {

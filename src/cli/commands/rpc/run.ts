@@ -1,16 +1,27 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, createReadStream, open, openSync, statSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { jsonSyntaxProblem } from '../../../util/json-error.js';
 import { InterruptedError, ServiceError, UsageError } from '../../../errors.js';
 import { buildCall, rpcErrorFrom, type ApiAnswer } from '../../../rpc/jsonrpc.js';
 import { parseParams } from '../../../rpc/params.js';
 import { openClient, readAll, type CliDeps } from '../../context.js';
+import type { Input } from '../../io.js';
 import { unknownMethodHint } from '../../method-hint.js';
 import { stdoutAnswered } from '../../output.js';
 import type { RpcOptions } from './command.js';
 
-/** Reads a file, or stdin for `-` (asynchronously, so that Ctrl-C still ends a waiting read). */
+/** The most a params file, the batch or stdin may hold: far past any JSON-RPC call. */
+const INPUT_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * Reads a file, or stdin for `-`, asynchronously and bounded: a FIFO or `/dev/stdin` that never
+ * ends still gives way to Ctrl-C (a synchronous read held the event loop, and the signal), and
+ * `/dev/zero` ends as a usage error instead of filling memory.
+ */
 async function readText(deps: CliDeps, path: string, what: string): Promise<string> {
   try {
-    return path === '-' ? await readAll(deps.stdin, deps.signal) : readFileSync(path, 'utf8');
+    const input = path === '-' ? deps.stdin : await fileInput(path, deps.signal);
+    return await readAll(input, deps.signal, INPUT_LIMIT);
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
     throw new UsageError(
@@ -18,6 +29,50 @@ async function readText(deps: CliDeps, path: string, what: string): Promise<stri
       { code: 'bad_params' },
     );
   }
+}
+
+/**
+ * A file to read. A FIFO (`mkfifo`, `<(cmd)`, `/dev/stdin` on a pipe) is opened off the event loop,
+ * since its open waits for a writer, and read as a pipe: a pool thread blocked in its open or
+ * read would hold the process after Ctrl-C (node joins them at exit). Ctrl-C releases a waiting
+ * open by opening the writing end once.
+ */
+async function fileInput(path: string, signal: AbortSignal): Promise<Input> {
+  if (!statSync(path).isFIFO()) return createReadStream(path);
+  const release = () => {
+    try {
+      closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+    } catch {
+      // No open is waiting any more.
+    }
+  };
+  signal.addEventListener('abort', release, { once: true });
+  try {
+    const fd = await new Promise<number>((resolve, reject) =>
+      open(path, 'r', (error, opened) => (error ? reject(error) : resolve(opened))),
+    );
+    if (signal.aborted) {
+      closeSync(fd);
+      throw new InterruptedError('interrupted while reading its input');
+    }
+    return new Socket({ fd, readable: true, writable: false });
+  } finally {
+    signal.removeEventListener('abort', release);
+  }
+}
+
+/** The files that `key=@file` and `key:=@file` items name (SPEC §3), each read once. */
+async function paramFiles(items: readonly string[], deps: CliDeps): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const item of items) {
+    const eq = item.indexOf('=');
+    const raw = eq > 0 ? item.slice(eq + 1) : '';
+    if (!raw.startsWith('@') || raw.length === 1 || /^\s*[[{]/.test(item)) continue;
+    const path = raw.slice(1);
+    if (!files.has(path))
+      files.set(path, await readText(deps, path, `param ${JSON.stringify(item)} from`));
+  }
+  return files;
 }
 
 function parseId(value: unknown): number {
@@ -54,7 +109,7 @@ async function buildBody(options: RpcOptions, deps: CliDeps): Promise<unknown> {
     try {
       batch = JSON.parse(text);
     } catch (error) {
-      throw new UsageError(`the batch is not valid JSON: ${(error as Error).message}`, {
+      throw new UsageError(`the batch is not valid JSON: ${jsonSyntaxProblem(error)}`, {
         code: 'bad_params',
       });
     }
@@ -71,8 +126,9 @@ async function buildBody(options: RpcOptions, deps: CliDeps): Promise<unknown> {
   const id = parseId(flags.id);
   const stdin = options.paramItems.length === 1 && options.paramItems[0] === '-';
   const stdinText = stdin ? await readText(deps, '-', 'params') : '';
+  const files = stdin ? new Map<string, string>() : await paramFiles(options.paramItems, deps);
   const params = parseParams(options.paramItems, {
-    readFile: (path) => readFileSync(path, 'utf8'),
+    readFile: (path) => files.get(path)!,
     readStdin: () => stdinText,
   });
   return buildCall(options.method, params, id, Boolean(flags.notify));
