@@ -17,7 +17,15 @@ if (isVersion) {
   try {
     fs.writeSync(1, `${pkg.version}\n`);
   } catch (error) {
-    if (error.code !== 'EPIPE') throw error;
+    if (error.code !== 'EPIPE') {
+      // As src/cli/closed-pipe.ts: one line, no stack trace (`> /dev/full`).
+      process.exitCode = 1;
+      try {
+        fs.writeSync(2, `dasvc: cannot write the result to stdout (${error.code})\n`);
+      } catch {
+        // nowhere left to say it
+      }
+    }
   }
 } else if (bundle) {
   // `dasvc rpc` and `dasvc mock` have one-file CommonJS bundles of their own (issue 15.1), loaded

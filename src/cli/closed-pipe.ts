@@ -10,10 +10,19 @@ export function endQuietlyOnClosedPipe(): void {
   if (guarded) return;
   guarded = true;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-    process.exit(0);
+    if (error.code === 'EPIPE') process.exit(0);
+    // Any other failure to write the result (a full disk: `> /dev/full`) is said in one line on
+    // stderr, never as a stack trace; the result is lost, so the command failed (exit 1).
+    try {
+      process.stderr.write(
+        `dasvc: cannot write the result to stdout (${error.code ?? error.message})\n`,
+      );
+    } catch {
+      // stderr fails too: nothing is left to tell.
+    }
+    process.exit(1);
   });
-  process.stderr.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
+  // A stderr that fails (closed, full) is ignored, whatever the error: there is nowhere left to
+  // say anything, and the command runs on to its own exit code.
+  process.stderr.on('error', () => undefined);
 }

@@ -2,6 +2,7 @@
 // Each run goes through a real shell pipe into `head`, which exits before (head -0) or while
 // (head -1 on the demo's narration) dasvc writes.
 import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import {
@@ -81,6 +82,52 @@ describe('a closed pipe changes only the output', () => {
     expect(revoked.code, revoked.stderr).toBe(0);
     const status = await runCli(['token', 'status'], dir);
     expect(status.code, status.stdout).toBe(3);
+  });
+});
+
+/** `dasvc <args>` with stdout or stderr on /dev/full (every write fails with ENOSPC). */
+function intoFullDevice(
+  args: string[],
+  which: 'stdout' | 'stderr',
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string }> {
+  const full = openSync('/dev/full', 'w');
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), CI: '1', ...env },
+    stdio: ['ignore', which === 'stdout' ? full : 'ignore', which === 'stderr' ? full : 'pipe'],
+  });
+  closeSync(full);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+}
+
+describe.runIf(process.platform === 'linux')('output to a device that fails (/dev/full)', () => {
+  // Regression: a write error other than EPIPE was rethrown: a stack trace, exit 1.
+  it('stdout: one line on stderr, exit 1, no stack trace', async () => {
+    for (const args of [['--version'], ['--help'], ['completion', 'bash']]) {
+      const result = await intoFullDevice(args, 'stdout', { DASVC_CONFIG_DIR: configDir() });
+      expect(result, args.join(' ')).toEqual({
+        code: 1,
+        stderr: 'dasvc: cannot write the result to stdout (ENOSPC)\n',
+      });
+    }
+  });
+
+  // Regression: a failing stderr ended the command at its first message, with exit 1.
+  it('stderr: ignored, the command ends with its own exit code', async () => {
+    const bad = await intoFullDevice(['rpc', 'crm', 'x', '--bogus'], 'stderr', {
+      DASVC_CONFIG_DIR: configDir(),
+    });
+    expect(bad.code).toBe(2);
+    const dir = configDir();
+    const login = await intoFullDevice(loginArgs(mock.url), 'stderr', {
+      DASVC_CONFIG_DIR: dir,
+      ...browserEnv(),
+    });
+    expect(login.code).toBe(0);
+    const status = await runCli(['token', 'status'], dir);
+    expect(status.code, status.stderr).toBe(0);
   });
 });
 
