@@ -1,4 +1,4 @@
-import { AuthError, NetworkError, ServiceError } from '../errors.js';
+import { AuthError, NetworkError, ServiceError, UsageError } from '../errors.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { isObject } from '../util/guards.js';
 
@@ -30,8 +30,21 @@ export function buildApiRequest(url: string, accessToken: string, body: unknown)
       'content-type': 'application/json',
       authorization: `Bearer ${accessToken}`,
     },
-    body: JSON.stringify(body),
+    body: jsonText(body),
   };
+}
+
+/**
+ * The body as JSON text, or a usage error: params nested deeper than JSON.stringify can go (it
+ * overflows the stack), a BigInt or a cycle (from the library) cannot be sent.
+ */
+function jsonText(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    const why = error instanceof RangeError ? 'they are nested too deep' : (error as Error).message;
+    throw new UsageError(`the params cannot be sent as JSON: ${why}`, { code: 'bad_params' });
+  }
 }
 
 /** What came back: nothing (notification, HTTP 204) or the parsed response object/array. */

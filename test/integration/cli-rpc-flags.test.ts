@@ -83,6 +83,24 @@ describe('dasvc rpc flags', () => {
     },
   );
 
+  // Regression: params nested deeper than JSON.stringify goes were a stack trace (exit 1).
+  it('params nested too deep to send: a usage error, nothing sent', async () => {
+    const t = terminal();
+    const before = sent.length;
+    const deep = `{"a":${'['.repeat(6000)}${']'.repeat(6000)}}`;
+    const error = await failure(
+      rpcRun(
+        call({ method: 'contacts.get', paramItems: [deep], token: await mintedToken() }),
+        t.deps,
+      ),
+    );
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toBe(
+      'the params cannot be sent as JSON: they are nested too deep',
+    );
+    expect(sent.length).toBe(before);
+  });
+
   it('regression: a batch that sends one id twice prints both answers (was a network error)', async () => {
     const t = terminal();
     const file = join(t.configDir, 'batch.json');
