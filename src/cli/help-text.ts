@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { terminalText } from '../util/printable.js';
 
 /**
  * One to three runnable examples per command path (SPEC §3), each as typed at a shell; they run as
@@ -89,7 +90,7 @@ export function shapeHelp(command: Command): void {
   command.configureOutput({
     outputError: (text, write) =>
       write(
-        `dasvc: ${text.replace(/^error: /, '').trimEnd()}\nhint: dasvc ${path ? `${path} ` : ''}--help\n`,
+        `dasvc: ${terminalText(text.replace(/^error: /, '').trimEnd())}\nhint: dasvc ${path ? `${path} ` : ''}--help\n`,
       ),
   });
   for (const sub of command.commands) shapeHelp(sub);

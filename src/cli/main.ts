@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { DasvcError, ExitCode, InterruptedError } from '../errors.js';
+import { terminalText } from '../util/printable.js';
 import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 import type { ContextIo } from './io.js';
 import type { Writer } from './output.js';
@@ -155,19 +156,22 @@ async function report(error: unknown, say: Say): Promise<number> {
     const rpcError = rpcErrorOf(error);
     if (rpcError) {
       // A JSON-RPC error is printed exactly as SPEC §3 writes it: `error <code>: <message>` (and data).
-      stderr.write(`error ${rpcError.code}: ${rpcError.message}\n`);
-      if (rpcError.data !== undefined) stderr.write(`data: ${JSON.stringify(rpcError.data)}\n`);
-      if (error.hint) stderr.write(`hint: ${error.hint}\n`);
+      // The service's words, made safe for the terminal (terminalText).
+      stderr.write(`error ${rpcError.code}: ${terminalText(rpcError.message)}\n`);
+      if (rpcError.data !== undefined)
+        stderr.write(`data: ${terminalText(JSON.stringify(rpcError.data))}\n`);
+      if (error.hint) stderr.write(`hint: ${terminalText(error.hint)}\n`);
       if (json && !isStdoutAnswered(error))
         stdout.write(`${JSON.stringify({ error: rpcError })}\n`);
       return error.exitCode;
     }
-    stderr.write(`dasvc: ${error.message}\n`);
+    // Messages quote the service (error_description, a redirect's error) and the command line.
+    stderr.write(`dasvc: ${terminalText(error.message)}\n`);
     // Loaded only on this path: the hints read profile names, which a command that succeeds (or
     // `dasvc mock` starting) has no need of.
     const { hintFor } = await import('./hints.js');
     const hint = hintFor(error);
-    if (hint) stderr.write(`hint: ${hint}\n`);
+    if (hint) stderr.write(`hint: ${terminalText(hint)}\n`);
     if (json && !isStdoutAnswered(error))
       printJsonError(stdout, error.exitCode, error.code ?? error.name, error.message);
     return error.exitCode;

@@ -1,3 +1,5 @@
+import { terminalText } from '../util/printable.js';
+
 /** Something text can be written to: process.stdout/stderr, or a buffer in tests. */
 export interface Writer {
   write(text: string): unknown;
@@ -85,16 +87,19 @@ export class Output {
     this.stdout.write(`${text}\n`);
   }
 
-  /** A message for the human, on stderr. */
+  /**
+   * A message for the human, on stderr. Messages may quote the service or the command line:
+   * their control characters are shown, not sent to the terminal (terminalText).
+   */
   info(text: string): void {
-    this.stderr.write(`${text}\n`);
+    this.stderr.write(`${terminalText(text)}\n`);
   }
 
   success(text: string): void {
-    this.stderr.write(`${this.style.green('✓')} ${text}\n`);
+    this.stderr.write(`${this.style.green('✓')} ${terminalText(text)}\n`);
   }
 
   warn(text: string): void {
-    this.stderr.write(`${this.style.yellow('!')} ${text}\n`);
+    this.stderr.write(`${this.style.yellow('!')} ${terminalText(text)}\n`);
   }
 }

@@ -29,3 +29,18 @@ export function shownJson(value: unknown, max = 60): string {
   }
   return printable(text.length > max ? `${text.slice(0, max)}…` : text);
 }
+
+/**
+ * Text for a person's terminal that may hold what a service or a command line sent: control
+ * characters (an escape sequence, a bell, C1 codes) as `\uXXXX`, line breaks and tabs kept. A
+ * service's error message must not retitle the window, clear the screen or forge a prompt.
+ */
+export function terminalText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(text)) return text;
+  return text.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

@@ -75,6 +75,15 @@ describe('dasvc rpc', () => {
     expect(missing.stderr).toMatch(/^error -32601: /m);
   });
 
+  // Regression: the service's words reached the terminal raw: an escape sequence in a message
+  // (here the method name the mock quotes back) could clear the screen or retitle the window.
+  it('shows control characters of a service message, never sends them to the terminal', async () => {
+    const result = await runCli(['rpc', 'crm', 'contacts.x\u001b[2J\u0007\u009b'], configDir());
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('contacts.x\\u001b[2J\\u0007\\u009b');
+    for (const raw of ['\u0007', '\u001b', '\u009b']) expect(result.stderr).not.toContain(raw);
+  });
+
   it('--raw prints the whole response, --id sets the id', async () => {
     const result = await runCli(
       ['rpc', 'crm', 'contacts.get', 'id:=1', '--raw', '--id', '42'],
