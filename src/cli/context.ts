@@ -74,7 +74,9 @@ export async function createDeps(
     stdin,
     now: Date.now,
     send: createHttpClient({ env, trace, shortLived: true, signal }),
-    prompter: isInteractive(env, stdin, stdout) ? inquirerPrompter() : undefined,
+    prompter: isInteractive(env, stdin, stdout)
+      ? inquirerPrompter({ color: globals.color !== false })
+      : undefined,
     // Loaded on use: only login opens a browser (and node:child_process stays off the rpc path).
     openBrowser:
       io.openBrowser ??

@@ -27,11 +27,21 @@ async function answer<T>(question: Promise<T>): Promise<T> {
   }
 }
 
-/** A Prompter backed by @inquirer/prompts, loaded on first use (it costs ~80 ms to import). */
-export function inquirerPrompter(): Prompter {
+/**
+ * @inquirer/prompts on first use (it costs ~80 ms to import). Its colours follow NO_COLOR, read
+ * when it loads: `--no-color` sets it first (SPEC §3: no colour anywhere, prompts included).
+ */
+async function loadPrompts(color: boolean) {
+  if (!color) process.env.NO_COLOR = '1';
+  return import('@inquirer/prompts');
+}
+
+/** A Prompter backed by @inquirer/prompts, loaded on first use. */
+export function inquirerPrompter(options: { color: boolean } = { color: true }): Prompter {
+  const { color } = options;
   return {
     async input(message, options = {}) {
-      const prompts = await import('@inquirer/prompts');
+      const prompts = await loadPrompts(color);
       const validate = options.validate;
       if (options.secret)
         return answer(prompts.password({ message, mask: '*', ...(validate ? { validate } : {}) }));
@@ -40,7 +50,7 @@ export function inquirerPrompter(): Prompter {
       );
     },
     async select(message, choices, defaultValue) {
-      const prompts = await import('@inquirer/prompts');
+      const prompts = await loadPrompts(color);
       return answer(
         prompts.select({
           message,

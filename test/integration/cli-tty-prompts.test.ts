@@ -38,6 +38,16 @@ describe.skipIf(!existsSync(SCRIPT) && !process.env.CI)('prompts on a terminal',
     expect(after).not.toMatch(/dasvc:|error|Error|at /);
   });
 
+  // Regression: the prompts were coloured under --no-color (NO_COLOR and TERM=dumb worked).
+  it('--no-color: the prompts are not coloured either', async () => {
+    const { terminal } = dasvcOnTerminal(['--no-color', 'init']);
+    const shown = await terminal.waitFor(['Profile name']);
+    terminal.type('\x03');
+    await terminal.exited;
+    const colour = new RegExp(`${String.fromCharCode(27)}\\[(3\\d|1|22|39)m`);
+    expect(shown).not.toMatch(colour);
+  });
+
   it('init says why a profile name is refused and asks again (issue 9.3)', async () => {
     const { terminal, dir } = dasvcOnTerminal(['init']);
     await terminal.waitFor(['Profile name']);
