@@ -12,9 +12,17 @@ export function interruptSignal(): AbortSignal {
   return controller.signal;
 }
 
-/** Whether Ctrl-C was pressed during this run. */
+/** Whether Ctrl-C was pressed (or SIGTERM sent) during this run. */
 export function wasInterrupted(): boolean {
   return controller.signal.aborted;
+}
+
+/** The signal that stopped the run. */
+let stoppedBy: 'SIGINT' | 'SIGTERM' = 'SIGINT';
+
+/** The exit code of a stopped run: 130 for Ctrl-C (SPEC §4), 143 (128 + 15) for SIGTERM. */
+export function interruptExitCode(): number {
+  return stoppedBy === 'SIGTERM' ? 143 : 130;
 }
 
 /**
@@ -26,13 +34,22 @@ export function wasInterrupted(): boolean {
 export function handleInterrupts(graceMs = 2000): () => void {
   const stopNow = () => {
     process.stderr.write('\ndasvc: interrupted\n');
-    process.exit(130);
+    process.exit(interruptExitCode());
   };
-  const onSigint = () => {
+  // SIGTERM (a CI job cancelled, `kill`) unwinds as Ctrl-C does: `check` revokes what it
+  // obtained, a refresh lets go of the lock; the exit code is the shell's for it, 143.
+  const on = (signal: 'SIGINT' | 'SIGTERM') => () => {
     if (controller.signal.aborted || !watched) stopNow();
+    stoppedBy = signal;
     controller.abort(new InterruptedError('interrupted'));
     setTimeout(stopNow, graceMs).unref();
   };
+  const onSigint = on('SIGINT');
+  const onSigterm = on('SIGTERM');
   process.on('SIGINT', onSigint);
-  return () => process.off('SIGINT', onSigint);
+  process.on('SIGTERM', onSigterm);
+  return () => {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
+  };
 }

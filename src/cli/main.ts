@@ -40,7 +40,7 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
   const json = argv.includes('--json');
   const [
     { buildProgram, commandNameIn },
-    { handleInterrupts, wasInterrupted },
+    { handleInterrupts, wasInterrupted, interruptExitCode },
     output,
     { helpAsFlag },
     { shapeHelp },
@@ -57,6 +57,9 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
   // `dasvc mock` stops on Ctrl-C as its normal end (exit 0) and handles the signal itself.
   const stopHandling = io || commandNameIn(argv) === 'mock' ? () => undefined : handleInterrupts();
   const interrupted = () => (io ? io.signal?.aborted === true : wasInterrupted());
+  // A run stopped by SIGTERM ends 143, not Ctrl-C's 130.
+  const stoppedCode = (code: number) =>
+    !io && code === ExitCode.interrupted ? interruptExitCode() : code;
   try {
     const program = await buildProgram(argv);
     if (io) attachIo(program, io);
@@ -80,11 +83,12 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
     };
     inherit(program);
     await program.parseAsync(helpAsFlag(program, argv));
-    if (interrupted()) return await report(new InterruptedError('interrupted'), say);
+    if (interrupted()) return stoppedCode(await report(new InterruptedError('interrupted'), say));
     return ExitCode.ok;
   } catch (error) {
     const stopped = interrupted() && !(error instanceof InterruptedError);
-    return await report(stopped ? new InterruptedError('interrupted') : error, say);
+    const code = await report(stopped ? new InterruptedError('interrupted') : error, say);
+    return interrupted() ? stoppedCode(code) : code;
   } finally {
     stopHandling();
   }

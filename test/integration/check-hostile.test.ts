@@ -39,51 +39,58 @@ function expectNoCrash(stderr: string): void {
 // run side by side (a worker waiting 5 s in turn was a core idle in the suite).
 describe.concurrent('dasvc check against hostile installations', () => {
   describe('Ctrl-C', () => {
-    it('a check interrupted while it waits leaves no token alive (exit 130)', async () => {
-      const dir = tempDir();
-      const stateFile = join(dir, 'state.json');
-      const mock = await startMockServer({
-        port: 0,
-        autoApprove: 'alice',
-        accessTtl: '60s',
-        stateFile,
-      });
-      try {
-        const child = spawnCli(
-          [
-            ...checkArgs(mock.url),
-            '--max-wait',
-            '5m',
-            '--only',
-            'token.expires-in,refresh.after-expiry,revoke.refresh-token',
-          ],
-          dir,
-          browserEnv(),
-        );
-        let stderr = '';
-        const waiting = new Promise<void>((resolve) =>
-          child.stderr.on('data', (chunk: Buffer) => {
-            stderr += chunk.toString();
-            if (stderr.includes('for the access token to expire')) resolve();
-          }),
-        );
-        const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-        await waiting;
-        child.kill('SIGINT');
-        expect(await exited).toBe(130);
-        expect(stderr).toMatch(/Revoked the \d+ tokens? this check obtained/);
-      } finally {
-        await mock.close();
-      }
-      try {
-        const state = JSON.parse(readFileSync(stateFile, 'utf8')) as {
-          grants: [number, { access?: string; refresh?: string }][];
-        };
-        expect(state.grants.filter(([, g]) => g.access || g.refresh)).toEqual([]);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
+    // SIGTERM too (a cancelled CI job): it left the tokens live, killed by the signal.
+    it.each([
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const)(
+      'a check stopped by %s while it waits leaves no token alive (exit %i)',
+      async (signal, exitCode) => {
+        const dir = tempDir();
+        const stateFile = join(dir, 'state.json');
+        const mock = await startMockServer({
+          port: 0,
+          autoApprove: 'alice',
+          accessTtl: '60s',
+          stateFile,
+        });
+        try {
+          const child = spawnCli(
+            [
+              ...checkArgs(mock.url),
+              '--max-wait',
+              '5m',
+              '--only',
+              'token.expires-in,refresh.after-expiry,revoke.refresh-token',
+            ],
+            dir,
+            browserEnv(),
+          );
+          let stderr = '';
+          const waiting = new Promise<void>((resolve) =>
+            child.stderr.on('data', (chunk: Buffer) => {
+              stderr += chunk.toString();
+              if (stderr.includes('for the access token to expire')) resolve();
+            }),
+          );
+          const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+          await waiting;
+          child.kill(signal);
+          expect(await exited).toBe(exitCode);
+          expect(stderr).toMatch(/Revoked the \d+ tokens? this check obtained/);
+        } finally {
+          await mock.close();
+        }
+        try {
+          const state = JSON.parse(readFileSync(stateFile, 'utf8')) as {
+            grants: [number, { access?: string; refresh?: string }][];
+          };
+          expect(state.grants.filter(([, g]) => g.access || g.refresh)).toEqual([]);
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      },
+    );
   });
 
   describe('a third-party OAuth server (oauth2-mock-server)', () => {
