@@ -38,6 +38,23 @@ describe('dasvc check against a mock without quirks', () => {
     }
   });
 
+  // Regression: a report file that could not be written was found out after the whole check.
+  it('--junit or --save-quirks that cannot be written: exit 2 before any request', async () => {
+    for (const flag of ['--junit', '--save-quirks']) {
+      const checked = await checkAgainstMock({}, () => [flag, '/nonexistent-dir/report.xml']);
+      try {
+        expect(checked.result.code, checked.result.stderr).toBe(2);
+        expect(checked.result.stderr).toContain(
+          `${flag}: cannot write /nonexistent-dir/report.xml`,
+        );
+        expect(checked.result.stderr).not.toContain('Authorization 1');
+        expect(checked.live).toEqual([]);
+      } finally {
+        cleanUp(checked);
+      }
+    }
+  });
+
   // Regression: a check whose rules sent no request of their own exited 4 ("no answer").
   it('--only endpoints.token-path against a conformant mock: ok, exit 0', async () => {
     const checked = await checkAgainstMock({}, () => ['--only', 'endpoints.token-path']);

@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { InterruptedError, NetworkError, ServiceError, UsageError } from '../../../errors.js';
 import { createHttpClient } from '../../../http/http-client.js';
 import { normalizeScope } from '../../../oauth/authorization-url.js';
@@ -41,6 +42,27 @@ function writeOut(file: string, text: string, flag: string): void {
       cause: error,
     });
   }
+}
+
+/**
+ * Whether `file` can be written, asked before the check runs (README: bad values are refused
+ * before any work): a report file that cannot be written found out only after three
+ * authorizations and some forty requests lost the report too.
+ */
+function checkWritable(file: string, flag: string): void {
+  const problem = (() => {
+    try {
+      if (existsSync(file)) {
+        if (statSync(file).isDirectory()) return 'it is a folder';
+        accessSync(file, constants.W_OK);
+      } else accessSync(dirname(resolve(file)), constants.W_OK);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  })();
+  if (problem !== undefined)
+    throw new UsageError(`${flag}: cannot write ${file}: ${problem}`, { code: 'unwritable_file' });
 }
 
 /**
@@ -92,6 +114,8 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
   const progress = deps.out.stderr.isTTY === true;
   let finished = 0;
   let authorizations = 0;
+  if (options.junit !== undefined) checkWritable(options.junit, '--junit');
+  if (options.saveQuirks !== undefined) checkWritable(options.saveQuirks, '--save-quirks');
   const { probes, done, stopped } = startCheck(
     { baseUrl, client, scopes, endpoints, placement, maxWaitMs },
     selected,
