@@ -69,6 +69,9 @@ export async function loginWith(
         ? given
         : (deps.openBrowser ??
           (async (url: string) => (await import('./browser.js')).openBrowser(url, deps.env)));
+  // Before the browser opens: a code exchanged into a store that cannot take the tokens would
+  // leave a live grant at the service and the tokens lost.
+  deps.profiles?.assertWritable();
   const result = await runLoginFlow(
     {
       authorizeUrl: resolved.endpoint('authorize'),

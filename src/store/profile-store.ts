@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type Conf from 'conf';
 import { UsageError } from '../errors.js';
@@ -17,6 +17,7 @@ import { storeText, tokensTemplate } from './store-text.js';
 import { checkProfileName, storeShapeProblem } from './store-shape.js';
 import { jsonSyntaxProblem } from '../util/json-error.js';
 import type { Env } from '../util/env.js';
+import { makeFolders } from '../util/make-folders.js';
 
 /**
  * Tokens as stored: a TokenSet whose access token may be gone. After `token revoke` of the access
@@ -230,9 +231,22 @@ export class ProfileStore {
     });
   }
 
+  /**
+   * That the config file can be written, asked before work that would be lost otherwise (a
+   * login's code exchange): its folder made if need be, and writable, as the file is if it exists.
+   */
+  assertWritable(): void {
+    this.ensureDir();
+    try {
+      accessSync(existsSync(this.file) ? this.file : dirname(this.file), constants.W_OK);
+    } catch (error) {
+      throw this.unwritable(error);
+    }
+  }
+
   private ensureDir(): void {
     try {
-      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+      makeFolders(dirname(this.file), 0o700);
     } catch (error) {
       throw new UsageError(
         `cannot create config directory ${dirname(this.file)}: ${(error as Error).message}`,

@@ -266,6 +266,26 @@ describe('the library and the CLI share one profile (SPEC §1)', () => {
     }
   });
 
+  // Regression: a config dir that could not be written was found out after the code exchange,
+  // leaving a live grant at the service and the tokens lost.
+  it.runIf(process.platform === 'linux')(
+    'login into a config dir that cannot be written: a usage error before the browser opens',
+    async () => {
+      let opened = 0;
+      // Reads as empty (ENOENT), cannot be made (nothing can be made under /proc), even by root.
+      const blocked = terminal({
+        configDir: '/proc/dasvc-no-such-dir/cfg',
+        openBrowser: async () => {
+          opened += 1;
+        },
+      });
+      const error = await failure(loginRun({ ...LOGIN, browser: true }, blocked.deps));
+      expect(error).toBeInstanceOf(UsageError);
+      expect(error).toMatchObject({ code: 'config_unwritable' });
+      expect(opened).toBe(0);
+    },
+  );
+
   it('store: memory keeps the tokens in the client alone', async () => {
     const t = terminal();
     const client = dasvc({

@@ -1,7 +1,7 @@
 // `--record DIR` (SPEC §6): what passes the proxy becomes a fixtures folder that `--fixtures DIR`
 // reads as it is. Every file is written whole (temp file + rename), so the folder is complete at
 // any moment, SIGINT/SIGTERM/SIGKILL included; recording again into DIR adds to it.
-import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../errors.js';
@@ -15,6 +15,7 @@ import { scrub } from '../record/scrub.js';
 import type { SecretValues } from '../../util/secret-values.js';
 import type { Exchange, ProxyTap } from './proxy.js';
 import { apiInstance } from './taps.js';
+import { makeFolders } from '../../util/make-folders.js';
 
 /** The secret of every recorded client (SPEC §6): the real ones are never written. */
 export const RECORDED_SECRET = 'recorded-secret';
@@ -32,19 +33,10 @@ export interface RecorderOptions {
   warn?: (line: string) => void;
 }
 
-/**
- * DIR/instances, made as needed, or the usage error naming --record. Each missing folder is made
- * on its own: node's recursive mkdir loops forever where a parent refuses children with ENOENT
- * (under /proc), and a plain one fails at once.
- */
-function makeFolders(dir: string, folder: string): void {
-  const missing: string[] = [];
-  for (let at = folder; !existsSync(at); at = dirname(at)) {
-    missing.unshift(at);
-    if (dirname(at) === at) break;
-  }
+/** DIR/instances, made as needed (makeFolders), or the usage error naming --record. */
+function makeRecordFolders(dir: string, folder: string): void {
   try {
-    for (const path of missing) mkdirSync(path);
+    makeFolders(folder);
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
     throw new UsageError(`--record ${dir}: cannot make the folder there (${code ?? message})`, {
@@ -105,7 +97,7 @@ export class Recorder implements ProxyTap {
   /** Reads what DIR holds already (a broken file is a usage error naming it) and writes it whole. */
   constructor(private readonly options: RecorderOptions) {
     const dir = (this.dir = resolve(options.dir));
-    makeFolders(options.dir, join(dir, 'instances'));
+    makeRecordFolders(options.dir, join(dir, 'instances'));
     const clientsFile = join(dir, 'clients.txt');
     if (existsSync(clientsFile)) {
       const parsed = withFile(dir, clientsFile, () => parseClients(readText(clientsFile)));

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SendFn } from '../../../http/types.js';
 import { apiUrlFor } from '../../../oauth/endpoints.js';
@@ -16,6 +16,7 @@ import { secretsLocation } from '../../../store/profile-secrets.js';
 import { isObject } from '../../../util/guards.js';
 import { ResolvedSettings } from '../../../client/resolve-settings.js';
 import type { CompletedLine, CompletionSources } from './complete-words.js';
+import { makeFolders } from '../../../util/make-folders.js';
 
 /** How long a scope's method names are used before `rpc.discover` is asked again. */
 export const METHODS_TTL_MS = 60 * 60 * 1000;
@@ -39,7 +40,7 @@ function readCache(env: NodeJS.ProcessEnv): MethodCache {
 /** Written whole and renamed into place (a second completion never reads half a file), mode 0600. */
 function writeCache(env: NodeJS.ProcessEnv, cache: MethodCache): void {
   const file = cacheFile(env);
-  mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
+  makeFolders(configDir(env), 0o700);
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, JSON.stringify(cache), { mode: 0o600 });
   renameSync(temp, file);

@@ -1,0 +1,16 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * `mkdir -p`, one folder at a time: node's recursive mkdir loops for ever where a parent refuses
+ * children with ENOENT (anything under /proc), where a plain mkdir fails at once. Throws the first
+ * folder's error.
+ */
+export function makeFolders(folder: string, mode?: number): void {
+  const missing: string[] = [];
+  for (let at = folder; !existsSync(at); at = dirname(at)) {
+    missing.unshift(at);
+    if (dirname(at) === at) break;
+  }
+  for (const path of missing) mkdirSync(path, mode === undefined ? {} : { mode });
+}
