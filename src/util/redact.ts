@@ -30,11 +30,12 @@ function mask(value: string): string {
   return value.length === 0 ? value : REDACTED;
 }
 
-/** A URL with every secret query parameter masked; text without a `?` comes back unchanged. */
+/** A URL with a password in it (`http://user:pass@host`) and every secret query parameter masked. */
 export function redactUrl(url: string): string {
-  const q = url.indexOf('?');
-  if (q === -1) return url;
-  return url.slice(0, q + 1) + redactQuery(url.slice(q + 1));
+  const shown = url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#@]*@/i, `$1:${REDACTED}@`);
+  const q = shown.indexOf('?');
+  if (q === -1) return shown;
+  return shown.slice(0, q + 1) + redactQuery(shown.slice(q + 1));
 }
 
 /** `a=1&code=xyz` → `a=1&code=[redacted]`; keeps order and encoding of the other pairs. */

@@ -23,6 +23,14 @@ describe('redaction', () => {
     );
   });
 
+  // Regression: --verbose showed a base URL's password (`http://u:hunter2@…`).
+  it('masks the password of a URL, keeps its user', () => {
+    expect(redactUrl('http://u:hunter2@127.0.0.1:1/webservice/json/crm?code=c')).toBe(
+      `http://u:${REDACTED}@127.0.0.1:1/webservice/json/crm?code=${REDACTED}`,
+    );
+    expect(redactUrl('https://only-user@h/x')).toBe('https://only-user@h/x');
+  });
+
   it('masks credentials in Authorization but keeps the scheme', () => {
     expect(redactHeader('Authorization', 'Bearer tok123')).toBe(`Bearer ${REDACTED}`);
     expect(redactHeader('authorization', 'garbage')).toBe(REDACTED);
