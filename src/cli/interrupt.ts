@@ -4,7 +4,7 @@ const controller = new AbortController();
 let watched = false;
 
 /**
- * Aborted on Ctrl-C. Whoever asks for it undertakes to close what it opened when it fires (the
+ * Aborted on Ctrl-C (or SIGTERM). Whoever asks for it undertakes to close what it opened when it fires (the
  * loopback listener, a pasted-URL reader, an HTTP exchange) and to settle with an error.
  */
 export function interruptSignal(): AbortSignal {
@@ -26,7 +26,7 @@ export function interruptExitCode(): number {
 }
 
 /**
- * Makes Ctrl-C end every command with exit 130 (SPEC §4), what is open closed first: the signal
+ * Makes Ctrl-C end every command with exit 130 (SPEC §4), SIGTERM with 143, what is open closed first: the signal
  * is aborted and the command unwinds to main. When nothing watches the signal, at a second Ctrl-C,
  * or when the command has not unwound within `graceMs`, the process ends at once.
  * Returns a function that removes the handler.
@@ -39,8 +39,8 @@ export function handleInterrupts(graceMs = 2000): () => void {
   // SIGTERM (a CI job cancelled, `kill`) unwinds as Ctrl-C does: `check` revokes what it
   // obtained, a refresh lets go of the lock; the exit code is the shell's for it, 143.
   const on = (signal: 'SIGINT' | 'SIGTERM') => () => {
+    if (!controller.signal.aborted) stoppedBy = signal;
     if (controller.signal.aborted || !watched) stopNow();
-    stoppedBy = signal;
     controller.abort(new InterruptedError('interrupted'));
     setTimeout(stopNow, graceMs).unref();
   };

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type Conf from 'conf';
 import { UsageError } from '../errors.js';
@@ -233,12 +233,13 @@ export class ProfileStore {
 
   /**
    * That the config file can be written, asked before work that would be lost otherwise (a
-   * login's code exchange): its folder made if need be, and writable, as the file is if it exists.
+   * login's code exchange): its folder made if need be, and writable. The folder, not the file:
+   * the file is replaced by a rename and locked by a mkdir beside it, never written in place.
    */
   assertWritable(): void {
     this.ensureDir();
     try {
-      accessSync(existsSync(this.file) ? this.file : dirname(this.file), constants.W_OK);
+      accessSync(dirname(this.file), constants.W_OK);
     } catch (error) {
       throw this.unwritable(error);
     }

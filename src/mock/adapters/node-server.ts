@@ -34,6 +34,15 @@ function rawValue(raw: readonly string[], name: string): string | undefined {
 /** Sockets whose request the server's timeout ended (their 408 sent), for the journal. */
 const timedOut = new WeakSet<Socket>();
 
+/** Sockets whose request was answered before its body was in, until the body ends. */
+const answeredBeforeBody = new WeakSet<Socket>();
+
+function answeredEarly(req: IncomingMessage): void {
+  const socket = req.socket;
+  answeredBeforeBody.add(socket);
+  req.once('end', () => answeredBeforeBody.delete(socket));
+}
+
 function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(rawValue(req.rawHeaders, 'content-length'));
   if (declared > limit) return Promise.reject(new BodyTooLargeError(limit));
@@ -162,10 +171,12 @@ function write(req: IncomingMessage, res: ServerResponse, response: MockResponse
     return;
   }
   if (response.stream) return writeStream(req, res, response);
-  // Answered before its body was all in (a 413, a 404 or 401 that never reads it): the rest of
-  // the body has no reader, and the request timeout would send a second, unasked-for 408 on the
-  // same connection. The connection closes after this answer instead.
-  if (!req.complete) res.shouldKeepAlive = false;
+  if (response.status === 413)
+    res.shouldKeepAlive = false; // the rest of the body is not read
+  // Answered before its body was all in (a 404 or 401 that never reads it): node drains the rest
+  // and keeps the connection; should the rest stall, the request timeout must not send a second,
+  // unasked-for 408 on it (clientError closes such a connection quietly).
+  else if (!req.complete) answeredEarly(req);
   const headers = response.headers;
   // RFC 9110 §8.6: no Content-Length on a 204 (node:http sends no body for it).
   if (response.status !== 204) headers['content-length'] = String(Buffer.byteLength(response.body));
@@ -336,6 +347,9 @@ export function serveNode(
   });
   server.keepAliveTimeout = 10_000;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    // Its request has its answer already: a second one (408) would answer nothing that was asked.
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && answeredBeforeBody.has(socket))
+      return socket.destroy();
     if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') timedOut.add(socket);
     if (!socket.writable) return socket.destroy();
     socket.end(clientErrorAnswer(error.code, timeouts));
