@@ -89,3 +89,15 @@ export class InterruptedError extends DasvcError {
   readonly kind = 'interrupted';
   readonly exitCode = ExitCode.interrupted;
 }
+
+/**
+ * Whether a request failed on the way rather than being refused: no answer at all (the network,
+ * a timeout), or a 5xx. A refusal (an OAuth or HTTP 4xx error) or an answer that came but was not
+ * the one expected is the service's word, and is not retried around.
+ */
+export function failedOnTheWay(error: unknown): boolean {
+  return (
+    (error instanceof NetworkError && error.status === undefined) ||
+    (error instanceof ServiceError && (error.status ?? 0) >= 500)
+  );
+}

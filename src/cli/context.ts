@@ -13,6 +13,7 @@ import { interruptSignal } from './interrupt.js';
 import { ioOf, type ContextIo, type Input } from './io.js';
 import { loadStyles, Output } from './output.js';
 import { inquirerPrompter, isInteractive } from './prompter.js';
+import { terminalText } from '../util/printable.js';
 
 /** Global flags of SPEC §3 as commander parses them. */
 export interface GlobalFlags {
@@ -64,7 +65,7 @@ export async function createDeps(
   const style = await loadStyles(globals.color !== false, stderr, env);
   const out = new Output(stdout, stderr, style, Boolean(globals.json));
   const trace = globals.verbose
-    ? (line: string) => void stderr.write(`${style.dim(line)}\n`)
+    ? (line: string) => void stderr.write(`${style.dim(terminalText(line))}\n`)
     : undefined;
   const signal = io.signal ?? interruptSignal();
   return assembleDeps({

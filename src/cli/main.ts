@@ -163,10 +163,12 @@ async function report(error: unknown, say: Say): Promise<number> {
       // The service's words, made safe for the terminal (terminalText).
       stderr.write(`error ${rpcError.code}: ${terminalText(rpcError.message)}\n`);
       if (rpcError.data !== undefined)
-        stderr.write(`data: ${terminalText(JSON.stringify(rpcError.data))}\n`);
+        stderr.write(`data: ${terminalText(dataText(rpcError.data))}\n`);
       if (error.hint) stderr.write(`hint: ${terminalText(error.hint)}\n`);
       if (json && !isStdoutAnswered(error))
-        stdout.write(`${JSON.stringify({ error: rpcError })}\n`);
+        stdout.write(
+          `${jsonOr({ error: rpcError }, { error: { ...rpcError, data: dataText(rpcError.data) } })}\n`,
+        );
       return error.exitCode;
     }
     // Messages quote the service (error_description, a redirect's error) and the command line.
@@ -190,4 +192,22 @@ async function report(error: unknown, say: Say): Promise<number> {
       error instanceof Error ? error.message : '',
     );
   return ExitCode.service;
+}
+
+/** An error's `data` as JSON, or why not (nested deeper than JSON.stringify goes). */
+function dataText(data: unknown): string {
+  try {
+    return JSON.stringify(data);
+  } catch (error) {
+    return `(cannot be shown: ${(error as Error).message})`;
+  }
+}
+
+/** `value` as JSON, or `fallback` when it cannot be (nested too deep). */
+function jsonOr(value: unknown, fallback: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return JSON.stringify(fallback);
+  }
 }

@@ -1,3 +1,4 @@
+import { NetworkError } from '../errors.js';
 import { terminalText } from '../util/printable.js';
 
 /** Something text can be written to: process.stdout/stderr, or a buffer in tests. */
@@ -77,9 +78,16 @@ export class Output {
 
   /** A JSON result: pretty on a terminal, one line when piped (SPEC §3). */
   result(value: unknown): void {
-    this.stdout.write(
-      `${this.stdout.isTTY ? JSON.stringify(value, null, 2) : JSON.stringify(value)}\n`,
-    );
+    let text: string;
+    try {
+      text = this.stdout.isTTY ? JSON.stringify(value, null, 2) : JSON.stringify(value);
+    } catch (error) {
+      // An answer nested deeper than JSON.stringify goes (a hostile service): said, not a crash.
+      throw new NetworkError(`the answer cannot be printed as JSON (${(error as Error).message})`, {
+        code: 'unexpected_response',
+      });
+    }
+    this.stdout.write(`${text}\n`);
   }
 
   /** A text result line on stdout. */

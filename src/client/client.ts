@@ -1,7 +1,6 @@
 import {
   AuthError,
   DasvcError,
-  InterruptedError,
   NetworkError,
   sameKind,
   ServiceError,
@@ -252,15 +251,13 @@ export class Client {
       try {
         retry = await currentTokens(session, { rejected: tokens.accessToken });
       } catch (refresh) {
-        // A refresh that failed on the way (5xx, the network, a setting, Ctrl-C) is that failure,
-        // with its own exit code (SPEC §4); one the service refused, whatever its OAuth error,
-        // leaves the 401 to explain (log in again).
-        const onTheWay =
-          refresh instanceof NetworkError ||
-          refresh instanceof UsageError ||
-          refresh instanceof InterruptedError ||
-          (refresh instanceof ServiceError && (refresh.status ?? 0) >= 500);
-        throw onTheWay ? refresh : refusedToken(error, about);
+        // A refresh the service refused (any OAuth or 4xx error) leaves the 401 to explain (log in
+        // again); anything else (5xx, the network, a setting, Ctrl-C, a bug) is that failure,
+        // with its own exit code (SPEC §4).
+        const refused =
+          refresh instanceof AuthError ||
+          (refresh instanceof ServiceError && (refresh.status ?? 0) < 500);
+        throw refused ? refusedToken(error, about) : refresh;
       }
       try {
         return await call(retry.tokens.accessToken);
@@ -285,10 +282,9 @@ export class Client {
       throw new UsageError('batch: give a non-empty array of calls', { code: 'bad_params' });
     const body = calls.map((c, i) => callOf(c.method, c.params, i + 1, c.notify));
     const answer = await this.send(scope, body);
-    // A batch refused as a whole is one error object (JSON-RPC 2.0 §6), not an array.
-    if (answer.kind === 'json' && !Array.isArray(answer.body)) {
-      throw rpcErrorFrom(answer.body) ?? new NetworkError('the batch was answered by no array');
-    }
+    // A batch refused as a whole is one error object (JSON-RPC 2.0 §6), not an array (the answer
+    // check lets nothing else through).
+    if (answer.kind === 'json' && !Array.isArray(answer.body)) throw rpcErrorFrom(answer.body)!;
     const responses = answer.kind === 'none' ? [] : (answer.body as { id?: unknown }[]);
     const out: BatchResult[] = [];
     body.forEach((call) => {

@@ -1,4 +1,4 @@
-import { AuthError, NetworkError, ServiceError } from '../errors.js';
+import { AuthError, failedOnTheWay } from '../errors.js';
 import type { HttpRequest, HttpResponse, SendFn } from '../http/types.js';
 import type { ParamsPlacement } from '../oauth/endpoints.js';
 import type { ClientCredentials } from '../oauth/token-request.js';
@@ -31,7 +31,7 @@ export interface SessionDeps {
   /** Resolved lazily: only a refresh needs the client secret. */
   refreshSettings: () => RefreshSettings;
   /** What a person should hear (an `expires_in` read as unknown); nothing when absent. */
-  tell?: ((message: string) => void) | undefined;
+  tell?: ((message: string, level?: 'warning') => void) | undefined;
 }
 
 export interface TokenOptions {
@@ -186,14 +186,14 @@ export async function currentTokens(
       // Due only by the margin, and the service is down or unreachable: the access token still
       // works until it expires, so the call goes on with it (a forced refresh, or one after a
       // 401, has no token to fall back on and fails).
-      const transient =
-        error instanceof NetworkError ||
-        (error instanceof ServiceError && (error.status ?? 0) >= 500);
+      // Only when no answer came, or a 5xx: an answer that came malformed may have rotated the
+      // pair already, and the old token would then be dead.
       const fallback = options.force || options.rejected !== undefined ? null : access;
-      if (transient && fallback !== null && !isExpired(tokens, deps.now())) {
+      if (failedOnTheWay(error) && fallback !== null && !isExpired(tokens, deps.now())) {
         const left = secondsLeft(tokens, deps.now());
         deps.tell?.(
-          `could not refresh the access token of profile ${deps.profile} (${error.message}); using it as it is${left === null ? '' : ` (${Math.floor(left)} s left)`}`,
+          `could not refresh the access token of profile ${deps.profile} (${(error as Error).message}); using it as it is${left === null ? '' : ` (${Math.floor(left)} s left)`}`,
+          'warning',
         );
         return { tokens: asTokenSet(tokens, fallback), refreshed: false };
       }

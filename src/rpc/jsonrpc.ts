@@ -42,7 +42,10 @@ function jsonText(body: unknown): string {
   try {
     return JSON.stringify(body);
   } catch (error) {
-    const why = error instanceof RangeError ? 'they are nested too deep' : (error as Error).message;
+    const why =
+      error instanceof RangeError && /call stack/i.test(error.message)
+        ? 'they are nested too deep'
+        : (error as Error).message;
     throw new UsageError(`the params cannot be sent as JSON: ${why}`, { code: 'bad_params' });
   }
 }

@@ -32,7 +32,8 @@ function mask(value: string): string {
 
 /** A URL with a password in it (`http://user:pass@host`) and every secret query parameter masked. */
 export function redactUrl(url: string): string {
-  const shown = url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#@]*@/i, `$1:${REDACTED}@`);
+  // Up to the last `@` before the path: a password may hold an `@` of its own.
+  const shown = url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#]*@/i, `$1:${REDACTED}@`);
   const q = shown.indexOf('?');
   if (q === -1) return shown;
   return shown.slice(0, q + 1) + redactQuery(shown.slice(q + 1));

@@ -101,6 +101,22 @@ describe('dasvc rpc flags', () => {
     expect(sent.length).toBe(before);
   });
 
+  // Regression: an answer nested deeper than JSON.stringify goes crashed the CLI (a bug report).
+  it('an answer nested too deep to print: exit 4, said', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const t = fakeTerminal({
+      send: async () => ({
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        text: `{"jsonrpc":"2.0","result":${deep},"id":1}`,
+      }),
+    });
+    terminals.push(t);
+    const error = await failure(rpcRun(call({ token: 'a-token' }), t.deps));
+    expect(error).toMatchObject({ exitCode: 4, code: 'unexpected_response' });
+    expect((error as Error).message).toMatch(/^the answer cannot be printed as JSON/);
+  });
+
   it('regression: a batch that sends one id twice prints both answers (was a network error)', async () => {
     const t = terminal();
     const file = join(t.configDir, 'batch.json');

@@ -29,6 +29,7 @@ describe('redaction', () => {
       `http://u:${REDACTED}@127.0.0.1:1/webservice/json/crm?code=${REDACTED}`,
     );
     expect(redactUrl('https://only-user@h/x')).toBe('https://only-user@h/x');
+    expect(redactUrl('http://u:p@ss@h/x')).toBe(`http://u:${REDACTED}@h/x`);
   });
 
   it('masks credentials in Authorization but keeps the scheme', () => {

@@ -204,12 +204,12 @@ export function createRequestHandler(
     };
   }
 
-  /** The journal and the log take the answer on its way out. */
+  /** The journal and the log take the answer on its way out; `own`: a path of the mock's own. */
   function finish(
     request: MockRequest,
     response: MockResponse,
     started: number,
-    control: boolean,
+    own: boolean,
   ): MockResponse {
     if (response.status >= 400 && response.note?.code === undefined) explainFromBody(response);
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
@@ -223,10 +223,10 @@ export function createRequestHandler(
       durationMs,
       note: response.note,
     };
-    if (!control) journal.add(record);
+    if (!own) journal.add(record);
     // Control reads (the dashboard polls the journal) would drown the log; changes are logged.
     const read = request.method === 'GET' || request.method === 'HEAD';
-    if ((onRequest || requestLog) && !(control && read)) {
+    if ((onRequest || requestLog) && !(own && read)) {
       const entry = toEntry(record);
       if (onRequest) onRequest(entry);
       else requestLog!(formatLogLine(entry));

@@ -39,6 +39,7 @@ async function readText(deps: CliDeps, path: string, what: string): Promise<stri
  */
 async function fileInput(path: string, signal: AbortSignal): Promise<Input> {
   if (!statSync(path).isFIFO()) return createReadStream(path);
+  if (signal.aborted) throw new InterruptedError('interrupted while reading its input');
   const release = () => {
     try {
       closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
