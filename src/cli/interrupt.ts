@@ -4,8 +4,8 @@ const controller = new AbortController();
 let watched = false;
 
 /**
- * Aborted on Ctrl-C (or SIGTERM). Whoever asks for it undertakes to close what it opened when it fires (the
- * loopback listener, a pasted-URL reader, an HTTP exchange) and to settle with an error.
+ * Aborted on Ctrl-C (or SIGTERM). Whoever asks for it undertakes to close what it opened when it
+ * fires (the loopback listener, a pasted-URL reader, an HTTP exchange) and to settle with an error.
  */
 export function interruptSignal(): AbortSignal {
   watched = true;
@@ -26,10 +26,10 @@ export function interruptExitCode(): number {
 }
 
 /**
- * Makes Ctrl-C end every command with exit 130 (SPEC §4), SIGTERM with 143, what is open closed first: the signal
- * is aborted and the command unwinds to main. When nothing watches the signal, at a second Ctrl-C,
- * or when the command has not unwound within `graceMs`, the process ends at once.
- * Returns a function that removes the handler.
+ * Makes Ctrl-C end every command with exit 130 (SPEC §4), SIGTERM with 143, what is open closed
+ * first: the signal is aborted and the command unwinds to main. When nothing watches the signal,
+ * at a second Ctrl-C, or when the command has not unwound within `graceMs`, the process ends at
+ * once. Returns a function that removes the handlers.
  */
 export function handleInterrupts(graceMs = 2000): () => void {
   const stopNow = () => {

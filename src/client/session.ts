@@ -183,11 +183,10 @@ export async function currentTokens(
           },
         );
       }
-      // Due only by the margin, and the service is down or unreachable: the access token still
-      // works until it expires, so the call goes on with it (a forced refresh, or one after a
-      // 401, has no token to fall back on and fails).
-      // Only when no answer came, or a 5xx: an answer that came malformed may have rotated the
-      // pair already, and the old token would then be dead.
+      // Due only by the margin, and no answer came (or a 5xx): the access token still works until
+      // it expires, so the call goes on with it. Not after a malformed answer, which may have
+      // rotated the pair already; not for a forced refresh or one after a 401, which have no
+      // token to fall back on.
       const fallback = options.force || options.rejected !== undefined ? null : access;
       if (failedOnTheWay(error) && fallback !== null && !isExpired(tokens, deps.now())) {
         const left = secondsLeft(tokens, deps.now());

@@ -31,6 +31,36 @@ function readFrom(sources: ParamsSources, path: string, item: string): string {
   }
 }
 
+/** One `key=value` / `key:=json` item, split at its first `=`; undefined when it is none. */
+function splitItem(item: string): { typed: boolean; key: string; raw: string } | undefined {
+  const eq = item.indexOf('=');
+  if (eq <= 0 || (eq === 1 && item[0] === ':')) return undefined;
+  const typed = item[eq - 1] === ':';
+  return { typed, key: item.slice(0, typed ? eq - 1 : eq), raw: item.slice(eq + 1) };
+}
+
+/** The file an item's value names (`@file`), if it names one. */
+function fileOf(raw: string): string | undefined {
+  return raw.startsWith('@') && raw.length > 1 ? raw.slice(1) : undefined;
+}
+
+/** Whether the items are one JSON argument or `-` (stdin), which name no file. */
+function isWhole(items: readonly string[]): boolean {
+  return items.length === 1 && (items[0] === '-' || /^\s*[[{]/.test(items[0]!));
+}
+
+/**
+ * The files the items name (`key=@file`, `key:=@file`), in order, each once: the caller reads
+ * them (asynchronously, for Ctrl-C) before parseParams takes their text through `readFile`.
+ */
+export function paramFilePaths(items: readonly string[]): string[] {
+  if (isWhole(items)) return [];
+  const paths = items
+    .map((item) => fileOf(splitItem(item)?.raw ?? ''))
+    .filter((p) => p !== undefined);
+  return [...new Set(paths)];
+}
+
 /**
  * The `dasvc rpc` params grammar (SPEC §3): nothing → `{}`; one JSON object/array argument; `-` for
  * JSON on stdin; or items `key=value` (string), `key:=json`, `key=@file` (file text), `key:=@file`
@@ -53,8 +83,8 @@ export function parseParams(items: readonly string[], sources: ParamsSources): u
         },
       );
     }
-    const eq = item.indexOf('=');
-    if (eq <= 0 || (eq === 1 && item[0] === ':')) {
+    const split = splitItem(item);
+    if (!split) {
       throw new UsageError(
         `cannot read param ${JSON.stringify(item)}: use key=value, key:=json, key=@file or key:=@file`,
         {
@@ -62,16 +92,15 @@ export function parseParams(items: readonly string[], sources: ParamsSources): u
         },
       );
     }
-    const typed = item[eq - 1] === ':';
-    const key = item.slice(0, typed ? eq - 1 : eq);
-    const raw = item.slice(eq + 1);
+    const { typed, key, raw } = split;
     if (Object.hasOwn(params, key)) {
       throw new UsageError(`param ${JSON.stringify(key)} given twice`, { code: 'bad_params' });
     }
     let value: unknown;
-    if (raw.startsWith('@') && raw.length > 1) {
-      const text = readFrom(sources, raw.slice(1), item);
-      value = typed ? parseJsonText(text, `${raw.slice(1)} (param ${key})`) : text;
+    const file = fileOf(raw);
+    if (file !== undefined) {
+      const text = readFrom(sources, file, item);
+      value = typed ? parseJsonText(text, `${file} (param ${key})`) : text;
     } else {
       value = typed ? parseJsonText(raw, `value of param ${key}`) : raw;
     }

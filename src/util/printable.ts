@@ -1,19 +1,30 @@
-/**
- * Control characters (line breaks, ESC) in what a request carried would forge log lines or drive
- * the terminal; they are shown as \u escapes.
- */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/* eslint-disable no-control-regex -- control characters are what these patterns are about */
+
+/** Control characters, line breaks included: they would forge log lines or drive the terminal. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/** Control characters but line breaks and tabs, which a multi-line message may keep. */
+const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** `text` with what `pattern` matches as `\uXXXX` escapes. */
+function escaped(text: string, pattern: RegExp): string {
+  // Most values have none: a search is cheaper than a replace that finds nothing.
+  if (text.search(pattern) === -1) return text;
+  return text.replace(pattern, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 /** `text` for one line of a log or of stderr: control characters as `\uXXXX`. */
 export function printable(text: string): string {
-  // Most values have none: a test is cheaper than a replace that finds nothing.
-  if (!CONTROL.test(text)) return text;
-  return text.replace(
-    // eslint-disable-next-line no-control-regex
-    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return escaped(text, CONTROL);
+}
+
+/**
+ * Text for a person's terminal that may hold what a service or a command line sent: control
+ * characters (an escape sequence, a bell, C1 codes) as `\uXXXX`, line breaks and tabs kept. A
+ * service's error message must not retitle the window, clear the screen or forge a prompt.
+ */
+export function terminalText(text: string): string {
+  return escaped(text, CONTROL_BUT_LINES);
 }
 
 /**
@@ -28,19 +39,4 @@ export function shownJson(value: unknown, max = 60): string {
     return `an ${Array.isArray(value) ? 'array' : typeof value} nested too deep to show`;
   }
   return printable(text.length > max ? `${text.slice(0, max)}…` : text);
-}
-
-/**
- * Text for a person's terminal that may hold what a service or a command line sent: control
- * characters (an escape sequence, a bell, C1 codes) as `\uXXXX`, line breaks and tabs kept. A
- * service's error message must not retitle the window, clear the screen or forge a prompt.
- */
-export function terminalText(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  if (!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(text)) return text;
-  return text.replace(
-    // eslint-disable-next-line no-control-regex
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
 }

@@ -8,7 +8,7 @@ import {
   processApiResponse,
   rpcErrorFrom,
 } from '../../src/rpc/jsonrpc.js';
-import { parseParams } from '../../src/rpc/params.js';
+import { paramFilePaths, parseParams } from '../../src/rpc/params.js';
 import { AuthError, NetworkError, ServiceError } from '../../src/errors.js';
 
 const files: Record<string, string> = { 'name.txt': 'Ada\n', 'ids.json': '[1, 2]' };
@@ -252,5 +252,17 @@ describe('processApiResponse with the request it answers (JSON-RPC 2.0 §5–6)'
       message: 'Contact not found',
       data: { id: 3 },
     });
+  });
+});
+
+describe('paramFilePaths: the files the CLI reads before parsing (with the grammar)', () => {
+  it('names each @file of key=@file and key:=@file once, nothing else', () => {
+    expect(paramFilePaths(['a=@x', 'b:=@x', 'c=@', 'd=@y', 'e=v', 'f:=1', '@g'])).toEqual([
+      'x',
+      'y',
+    ]);
+    expect(paramFilePaths(['-'])).toEqual([]);
+    expect(paramFilePaths(['{"a":"@x"}'])).toEqual([]);
+    expect(paramFilePaths(['a=b=@c'])).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 import { jsonSyntaxProblem } from '../../../util/json-error.js';
 import { InterruptedError, ServiceError, UsageError } from '../../../errors.js';
 import { buildCall, rpcErrorFrom, type ApiAnswer } from '../../../rpc/jsonrpc.js';
-import { parseParams } from '../../../rpc/params.js';
+import { paramFilePaths, parseParams } from '../../../rpc/params.js';
 import { openClient, readAll, type CliDeps } from '../../context.js';
 import type { Input } from '../../io.js';
 import { unknownMethodHint } from '../../method-hint.js';
@@ -62,17 +62,11 @@ async function fileInput(path: string, signal: AbortSignal): Promise<Input> {
   }
 }
 
-/** The files that `key=@file` and `key:=@file` items name (SPEC §3), each read once. */
+/** The text of every file the params items name (SPEC §3 `key=@file`, `key:=@file`). */
 async function paramFiles(items: readonly string[], deps: CliDeps): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  for (const item of items) {
-    const eq = item.indexOf('=');
-    const raw = eq > 0 ? item.slice(eq + 1) : '';
-    if (!raw.startsWith('@') || raw.length === 1 || /^\s*[[{]/.test(item)) continue;
-    const path = raw.slice(1);
-    if (!files.has(path))
-      files.set(path, await readText(deps, path, `param ${JSON.stringify(item)} from`));
-  }
+  for (const path of paramFilePaths(items))
+    files.set(path, await readText(deps, path, `the params file`));
   return files;
 }
 
@@ -127,7 +121,7 @@ async function buildBody(options: RpcOptions, deps: CliDeps): Promise<unknown> {
   const id = parseId(flags.id);
   const stdin = options.paramItems.length === 1 && options.paramItems[0] === '-';
   const stdinText = stdin ? await readText(deps, '-', 'params') : '';
-  const files = stdin ? new Map<string, string>() : await paramFiles(options.paramItems, deps);
+  const files = await paramFiles(options.paramItems, deps);
   const params = parseParams(options.paramItems, {
     readFile: (path) => files.get(path)!,
     readStdin: () => stdinText,
