@@ -40,14 +40,14 @@ export interface LoginFlowDeps {
   pasted?: AsyncIterable<string>;
   /** Aborts on Ctrl-C. */
   signal?: AbortSignal;
-  /**
-   * Told the authorization URL, then each redirect that arrives (as the URL it came to): the
-   * browser's half of the exchange, which `dasvc check` shows as evidence.
-   */
+  /** The browser's half of the exchange (LoginWitness), which `dasvc check` shows as evidence. */
   witness?: LoginWitness;
 }
 
-/** Told the authorization URL, then each redirect that carries a code or an error. */
+/**
+ * Told the authorization URL, then each redirect that carries a code or an error, as the address
+ * it came to (a stray `/callback` visit is none).
+ */
 export type LoginWitness = (seen: { authorizationUrl: string } | { redirect: string }) => void;
 
 /** Outcome of a finished login. */

@@ -236,14 +236,14 @@ export async function createProxy(
     : new (await import('undici')).Pool(origin, options);
   const context: Upstream = { url: upstream, taps };
 
-  /** Sends the request on once its body is in (`null`: GET and HEAD send none). */
+  /** Sends the request on once its body is in (`null`: a GET or HEAD that declares none). */
   function send(
     request: MockRequest,
+    raw: string[],
     path: string,
     body: Uint8Array | null,
   ): Promise<MockResponse> {
     const method = request.method;
-    const raw = request.rawHeaders?.() ?? [];
     // Without taps (plain --proxy) nothing is built for them.
     let exchange: Exchange | undefined;
     let wantsBody = false;
@@ -277,13 +277,11 @@ export async function createProxy(
   }
 
   function forward(request: MockRequest, path: string): Promise<MockResponse> {
+    const raw = request.rawHeaders?.() ?? [];
     // A GET or HEAD goes on without a body unless it declares one (rare, but passed on as sent).
-    if (
-      (request.method === 'GET' || request.method === 'HEAD') &&
-      !declaresBody(request.rawHeaders?.() ?? [])
-    )
-      return send(request, path, null);
-    return request.bytes(REQUEST_LIMIT).then((body) => send(request, path, body));
+    if ((request.method === 'GET' || request.method === 'HEAD') && !declaresBody(raw))
+      return send(request, raw, path, null);
+    return request.bytes(REQUEST_LIMIT).then((body) => send(request, raw, path, body));
   }
 
   let closing: Promise<void> | undefined;

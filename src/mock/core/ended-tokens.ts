@@ -21,7 +21,7 @@ export interface TokenOwner {
 /**
  * Token → ending, for the last `capacity` tokens that ended. The order of arrival is a ring of
  * slots, so the oldest goes in O(1): asking a Map for its first key after many deletions walks
- * over their holes first (10 000 endings made a purge of a million pairs 6× slower).
+ * over their holes first (10 000 endings made a purge of a million pairs take 11 s, not 1.3).
  */
 export class EndedTokens {
   private readonly byToken = new Map<string, Ending>();
