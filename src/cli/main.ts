@@ -3,6 +3,7 @@ import { DasvcError, ExitCode, InterruptedError } from '../errors.js';
 import { terminalText } from '../util/printable.js';
 import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 import type { ContextIo } from './io.js';
+import { jsonErrorDocument, type JsonErrorFields } from './json-error.js';
 import type { Writer } from './output.js';
 
 /** Global flags that may stand beside `--version` (which then answers alone). */
@@ -128,8 +129,8 @@ function rpcErrorOf(error: DasvcError): { code: number; message: string; data?: 
 }
 
 /** `--json`: the error as one JSON document on stdout, so that scripts read stdout only. */
-function printJsonError(stdout: Writer, exitCode: number, code: string, message: string): void {
-  stdout.write(`${JSON.stringify({ error: { exitCode, code, message } })}\n`);
+function printJsonError(stdout: Writer, fields: JsonErrorFields): void {
+  stdout.write(`${jsonErrorDocument(fields)}\n`);
 }
 
 async function report(error: unknown, say: Say): Promise<number> {
@@ -142,18 +143,22 @@ async function report(error: unknown, say: Say): Promise<number> {
     if (error.code === 'commander.help' && error.exitCode === 0) return 0;
     if (json) {
       const missing = error.code === 'commander.help';
-      printJsonError(
-        stdout,
-        ExitCode.usage,
-        missing ? 'missing_command' : error.code.replace(/^commander\./, ''),
-        missing ? 'a command is missing' : error.message.replace(/^error: /, ''),
-      );
+      printJsonError(stdout, {
+        exitCode: ExitCode.usage,
+        code: missing ? 'missing_command' : error.code.replace(/^commander\./, ''),
+        message: missing ? 'a command is missing' : error.message.replace(/^error: /, ''),
+      });
     }
     return ExitCode.usage;
   }
   if (error instanceof InterruptedError && error.code === 'prompt_closed') {
     // Ctrl-C at a prompt: the prompt has said it was closed; nothing more (SPEC §3).
-    if (json) printJsonError(stdout, error.exitCode, 'interrupted', error.message);
+    if (json)
+      printJsonError(stdout, {
+        exitCode: error.exitCode,
+        code: 'interrupted',
+        message: error.message,
+      });
     return error.exitCode;
   }
   if (error instanceof DasvcError) {
@@ -166,9 +171,13 @@ async function report(error: unknown, say: Say): Promise<number> {
         stderr.write(`data: ${terminalText(dataText(rpcError.data))}\n`);
       if (error.hint) stderr.write(`hint: ${terminalText(error.hint)}\n`);
       if (json && !isStdoutAnswered(error))
-        stdout.write(
-          `${jsonOr({ error: rpcError }, { error: { ...rpcError, data: dataText(rpcError.data) } })}\n`,
-        );
+        printJsonError(stdout, {
+          exitCode: error.exitCode,
+          code: error.code ?? 'jsonrpc_error',
+          message: error.message,
+          hint: error.hint,
+          rpc: rpcError,
+        });
       return error.exitCode;
     }
     // Messages quote the service (error_description, a redirect's error) and the command line.
@@ -179,18 +188,22 @@ async function report(error: unknown, say: Say): Promise<number> {
     const hint = hintFor(error);
     if (hint) stderr.write(`hint: ${terminalText(hint)}\n`);
     if (json && !isStdoutAnswered(error))
-      printJsonError(stdout, error.exitCode, error.code ?? error.name, error.message);
+      printJsonError(stdout, {
+        exitCode: error.exitCode,
+        code: error.code ?? error.name,
+        message: error.message,
+        hint,
+      });
     return error.exitCode;
   }
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
   stderr.write(`dasvc: unexpected error (a bug; please report it)\n${stack}\n`);
   if (json)
-    printJsonError(
-      stdout,
-      ExitCode.service,
-      'internal_error',
-      error instanceof Error ? error.message : '',
-    );
+    printJsonError(stdout, {
+      exitCode: ExitCode.service,
+      code: 'internal_error',
+      message: error instanceof Error ? error.message : '',
+    });
   return ExitCode.service;
 }
 
@@ -200,14 +213,5 @@ function dataText(data: unknown): string {
     return JSON.stringify(data);
   } catch (error) {
     return `(cannot be shown: ${(error as Error).message})`;
-  }
-}
-
-/** `value` as JSON, or `fallback` when it cannot be (nested too deep). */
-function jsonOr(value: unknown, fallback: unknown): string {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return JSON.stringify(fallback);
   }
 }

@@ -53,20 +53,15 @@ export function sessionSummary(
   return `profile ${name} · scope ${profile.scope || '(none)'} · access token ${expiry}`;
 }
 
-/** The token state as scripts read it (`--json`), never the tokens themselves. */
-export function stateJson(status: SessionStatus): Record<string, unknown> {
-  const state: Record<string, unknown> = { ...status };
-  delete state.loggedIn;
-  delete state.usable;
-  return state;
-}
-
-/** The token state of stored tokens (`--json` of login, refresh, profile show). */
+/**
+ * The token state of stored tokens (`--json` of login, refresh, profile show): the fields and
+ * names of `token status --json` and the library's `status()`, never a token.
+ */
 export function tokenStateJson(
   name: string,
   profile: Profile,
   tokens: StoredTokens,
   now: number,
-): Record<string, unknown> {
-  return stateJson(sessionStatus(name, profile, tokens, now));
+): SessionStatus {
+  return sessionStatus(name, profile, tokens, now);
 }

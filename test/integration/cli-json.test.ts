@@ -51,6 +51,43 @@ describe('--json: one JSON document on stdout for every command', () => {
       expect(() => oneDocument(stdout), args.join(' ')).not.toThrow();
     const notify = printed.find((p) => p.args.includes('--notify'))!;
     expect(oneDocument(notify.stdout)).toBeNull();
+    // One shape for every error: a snake_case string code, the exit code, the message, and a
+    // JSON-RPC error under `rpc`, so that one jq filter reads them all.
+    const errorOf = (args: string[]) =>
+      (
+        oneDocument(printed.find((p) => p.args.join(' ') === args.join(' '))!.stdout) as {
+          error: Record<string, unknown>;
+        }
+      ).error;
+    const shape = {
+      code: expect.stringMatching(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/),
+      exitCode: expect.any(Number),
+      message: expect.any(String),
+    };
+    expect(errorOf(['rpc', 'crm', 'no.such.method'])).toMatchObject({
+      ...shape,
+      code: 'jsonrpc_error',
+      exitCode: 1,
+      rpc: { code: -32601, message: expect.any(String) },
+    });
+    expect(errorOf(['rpc'])).toMatchObject({ ...shape, exitCode: 2 });
+    expect(errorOf(['frobnicate'])).toMatchObject({
+      ...shape,
+      code: 'unknown_command',
+      exitCode: 2,
+    });
+    const loggedOut = printed.filter((p) => p.args.join(' ') === 'token status').at(-1)!;
+    expect(JSON.parse(loggedOut.stdout).error).toMatchObject({ ...shape, exitCode: 3 });
+    // Field names agree across commands and with the library's status().
+    const status = JSON.parse(printed.find((p) => p.args.join(' ') === 'token status')!.stdout);
+    expect(status).toMatchObject({ profile: 'default', loggedIn: true, usable: true });
+    const list = JSON.parse(printed.find((p) => p.args.join(' ') === 'profile list')!.stdout);
+    expect(list).toEqual([expect.objectContaining({ profile: 'default', loggedIn: true })]);
+    const show = JSON.parse(printed.find((p) => p.args.join(' ') === 'profile show')!.stdout);
+    expect(show).toMatchObject({
+      profile: 'default',
+      tokens: { profile: 'default', usable: true },
+    });
     const completion = printed.find((p) => p.args[0] === 'completion')!;
     expect(oneDocument(completion.stdout)).toMatchObject({
       shell: 'bash',

@@ -265,7 +265,7 @@ describe('where no credential store answers, the file is used and the login says
     expect(list.stderr).toContain('not available here');
     const json = await runCliProcess(['--json', 'profile', 'list'], dir, { env });
     expect(JSON.parse(json.stdout)).toContainEqual(
-      expect.objectContaining({ name: 'default', loggedIn: null }),
+      expect.objectContaining({ profile: 'default', loggedIn: null }),
     );
     const show = await runCliProcess(['profile', 'show', 'default'], dir, { env });
     expect(show.code, show.stderr).toBe(0);

@@ -162,13 +162,18 @@ describe('dasvc rpc', () => {
     expect(result.stderr).toMatch(/^error -32004: Contact not found$/m);
     expect(result.stderr).toContain('data: {"id":3}');
     expect(JSON.parse(result.stdout)).toEqual({
-      error: { code: -32004, message: 'Contact not found', data: { id: 3 } },
+      error: {
+        code: 'jsonrpc_error',
+        exitCode: 1,
+        message: 'error -32004: Contact not found',
+        rpc: { code: -32004, message: 'Contact not found', data: { id: 3 } },
+      },
     });
     // Other errors too: human on stderr, one JSON object on stdout.
     const missing = await runCli(['rpc', 'nowhere', 'x.y', '--json'], configDir());
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^dasvc: no API for scope nowhere/m);
-    expect(JSON.parse(missing.stdout)).toEqual({
+    expect(JSON.parse(missing.stdout)).toMatchObject({
       error: { exitCode: 1, code: 'http_404', message: expect.stringContaining('no API') },
     });
     // --raw already puts the error response on stdout: still one document.

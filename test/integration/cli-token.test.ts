@@ -54,7 +54,12 @@ describe('dasvc token', () => {
     expect(noneJson.code).toBe(3);
     // --json: the error as one JSON document on stdout; stderr stays for humans.
     expect(JSON.parse(noneJson.stdout)).toEqual({
-      error: { exitCode: 3, code: 'not_logged_in', message: 'not logged in (profile default)' },
+      error: {
+        exitCode: 3,
+        code: 'not_logged_in',
+        message: 'not logged in (profile default)',
+        hint: expect.stringContaining('dasvc login'),
+      },
     });
     expect(noneJson.stderr).toContain('dasvc: not logged in (profile default)');
   });
@@ -311,8 +316,8 @@ describe('profiles, init and completion', () => {
     expect(second.code, second.stderr).toBe(0);
     const list = await runCli(['profile', 'list', '--json'], dir);
     expect(JSON.parse(list.stdout)).toEqual([
-      { name: 'default', active: true, baseUrl: mock.url, scope: 'crm wiki', loggedIn: true },
-      { name: 'work', active: false, baseUrl: mock.url, scope: 'crm', loggedIn: true },
+      { profile: 'default', active: true, baseUrl: mock.url, scope: 'crm wiki', loggedIn: true },
+      { profile: 'work', active: false, baseUrl: mock.url, scope: 'crm', loggedIn: true },
     ]);
     const show = await runCli(['profile', 'show', 'work'], dir);
     expect(show.stdout).toContain('params: body');

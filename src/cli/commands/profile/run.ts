@@ -30,7 +30,7 @@ function summary(
 ): Record<string, unknown> {
   const { tokens, clientSecret, unreachable } = secretsOf(profile);
   return {
-    name,
+    profile: name,
     active,
     baseUrl: profile.baseUrl ?? null,
     clientId: profile.clientId ?? null,
@@ -72,8 +72,8 @@ export async function run(options: ProfileOptions, deps: CliDeps): Promise<void>
     );
     if (deps.out.json)
       return deps.out.result(
-        rows.map(({ name, active: a, baseUrl, scope, loggedIn }) => ({
-          name,
+        rows.map(({ profile, active: a, baseUrl, scope, loggedIn }) => ({
+          profile,
           active: a,
           baseUrl,
           scope,
@@ -85,7 +85,7 @@ export async function run(options: ProfileOptions, deps: CliDeps): Promise<void>
     if (rows.length === 0) return deps.out.info('No profiles yet; run dasvc login or dasvc init.');
     for (const row of rows) {
       deps.out.line(
-        `${marked(String(row.name), row.active === true)}\t${String(row.baseUrl ?? '')}\t${String(row.scope ?? '')}\t${loginState(row.loggedIn)}`,
+        `${marked(String(row.profile), row.active === true)}\t${String(row.baseUrl ?? '')}\t${String(row.scope ?? '')}\t${loginState(row.loggedIn)}`,
       );
     }
     return;
@@ -103,7 +103,7 @@ export async function run(options: ProfileOptions, deps: CliDeps): Promise<void>
     if (deps.out.json) return deps.out.result(view);
     deps.out.line(marked(name, name === active));
     for (const [key, value] of Object.entries(view)) {
-      if (['tokens', 'name', 'active', 'unreachable'].includes(key) || value === null) continue;
+      if (['tokens', 'profile', 'active', 'unreachable'].includes(key) || value === null) continue;
       deps.out.line(`${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
     }
     const tokens = view.tokens as Record<string, unknown> | null;

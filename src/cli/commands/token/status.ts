@@ -3,7 +3,7 @@ import { notLoggedIn } from '../../../client/session.js';
 import { openClient, type CliDeps } from '../../context.js';
 import { describeSecretsLocation } from '../../../store/profile-secrets.js';
 import { stdoutAnswered } from '../../output.js';
-import { describeExpiry, stateJson } from '../../token-state.js';
+import { describeExpiry } from '../../token-state.js';
 import type { TokenOptions } from './command.js';
 
 /** `dasvc token status` (SPEC §3): exit 3 when not logged in or when the session can no longer be used. */
@@ -14,7 +14,7 @@ export async function run(options: TokenOptions, deps: CliDeps): Promise<void> {
   if (!tokens) throw notLoggedIn(name);
   const now = deps.now();
   if (deps.out.json) {
-    deps.out.result(stateJson(status));
+    deps.out.result(status);
   } else {
     const refresh = status.refreshable
       ? 'possible'

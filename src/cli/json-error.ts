@@ -1,0 +1,50 @@
+/** The JSON-RPC error object a failed call answered with, as `--json` shows it under `rpc`. */
+export interface RpcErrorFields {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** Every error under `--json`: one shape for every command, `code` always a snake_case string. */
+export interface JsonErrorFields {
+  code: string;
+  exitCode: number;
+  message: string;
+  hint?: string | undefined;
+  rpc?: RpcErrorFields | undefined;
+}
+
+/**
+ * A code in the one naming style of `--json` errors: commander's `unknownCommand`, a class name
+ * such as `UsageError` and a kebab-case code all become snake_case.
+ */
+export function snakeCode(code: string): string {
+  return code
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .toLowerCase();
+}
+
+/**
+ * The `--json` error document, one line. `data` nested deeper than JSON.stringify goes is shown
+ * as the reason it cannot be, so the document is always written.
+ */
+export function jsonErrorDocument(fields: JsonErrorFields): string {
+  const error = {
+    code: snakeCode(fields.code) || 'error',
+    exitCode: fields.exitCode,
+    message: fields.message,
+    ...(fields.hint ? { hint: fields.hint } : {}),
+    ...(fields.rpc ? { rpc: fields.rpc } : {}),
+  };
+  try {
+    return JSON.stringify({ error });
+  } catch (problem) {
+    const rpc = fields.rpc && {
+      ...fields.rpc,
+      data: `(cannot be shown: ${(problem as Error).message})`,
+    };
+    return JSON.stringify({ error: { ...error, rpc } });
+  }
+}
