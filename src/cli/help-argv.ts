@@ -34,3 +34,18 @@ export function helpAsFlag(program: Command, argv: readonly string[]): string[] 
   }
   return [...argv];
 }
+
+/** The word after a leading `help` (`dasvc help environment`), skipping global flags; else undefined. */
+export function helpWordIn(argv: readonly string[]): string | undefined {
+  const args = argv.slice(2);
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--profile') {
+      i++;
+      continue;
+    }
+    if (arg.startsWith('-')) continue;
+    return arg === 'help' ? args[i + 1] : undefined;
+  }
+  return undefined;
+}

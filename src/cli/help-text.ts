@@ -36,7 +36,11 @@ const EXAMPLES: Record<string, string[]> = {
   'profile use': ['dasvc profile use work'],
   'profile remove': ['dasvc profile remove work'],
   init: ['dasvc init'],
-  completion: ['source <(dasvc completion bash)', 'dasvc completion fish | source'],
+  completion: [
+    "echo 'source <(dasvc completion bash)' >> ~/.bashrc",
+    "echo 'source <(dasvc completion zsh)' >> ~/.zshrc",
+    'dasvc completion fish > ~/.config/fish/completions/dasvc.fish',
+  ],
   mock: [
     'dasvc mock --port 0 --auto-approve alice',
     'dasvc mock --proxy https://das.example.com --record ./recorded --scrub email',
@@ -49,6 +53,15 @@ const EXAMPLES: Record<string, string[]> = {
     'dasvc check --junit check.xml --json > check.json',
   ],
 };
+
+/** The end of the top-level help: where to learn more. */
+const LEARN_MORE = `
+Learn more:
+  dasvc <command> --help     a command's flags and examples
+  dasvc help environment     every variable, and where the config folder is
+  dasvc help exit-codes      what each exit code means
+  docs/ in the dasvc repository: guides, reference, and the service's interface
+`;
 
 /**
  * The connection flags (SPEC §2) a command accepts but never reads, left out of its help: the
@@ -86,6 +99,7 @@ export function shapeHelp(command: Command): void {
   const examples = examplesOf(path);
   if (examples.length > 0)
     command.addHelpText('after', `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+  if (path === '') command.addHelpText('after', LEARN_MORE);
   command.showHelpAfterError(false);
   command.configureOutput({
     outputError: (text, write) =>

@@ -43,7 +43,7 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
     { buildProgram, commandNameIn },
     { handleInterrupts, wasInterrupted, interruptExitCode },
     output,
-    { helpAsFlag },
+    { helpAsFlag, helpWordIn },
     { shapeHelp },
     { attachIo },
   ] = await Promise.all([
@@ -55,6 +55,15 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
     import('./io.js'),
   ]);
   const say: Say = { stdout, stderr, json, answered: output.isStdoutAnswered };
+  const word = helpWordIn(argv);
+  if (word !== undefined) {
+    const { HELP_TOPICS } = await import('./help-topics.js');
+    const topic = Object.hasOwn(HELP_TOPICS, word) ? HELP_TOPICS[word] : undefined;
+    if (topic) {
+      stdout.write(topic());
+      return ExitCode.ok;
+    }
+  }
   // `dasvc mock` stops on Ctrl-C as its normal end (exit 0) and handles the signal itself.
   const stopHandling = io || commandNameIn(argv) === 'mock' ? () => undefined : handleInterrupts();
   const interrupted = () => (io ? io.signal?.aborted === true : wasInterrupted());

@@ -10,12 +10,26 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   logout: async () => (await import('./commands/logout/command.js')).logoutCommand(),
   token: async () => (await import('./commands/token/command.js')).tokenCommand(),
   rpc: async () => (await import('./commands/rpc/command.js')).rpcCommand(),
-  profile: async () => (await import('./commands/profile/command.js')).profileCommand(),
-  init: async () => (await import('./commands/init/command.js')).initCommand(),
-  completion: async () => (await import('./commands/completion/command.js')).completionCommand(),
   mock: async () => (await import('./commands/mock/command.js')).mockCommand(),
   check: async () => (await import('./commands/check/command.js')).checkCommand(),
   demo: async () => (await import('./commands/demo/command.js')).demoCommand(),
+  profile: async () => (await import('./commands/profile/command.js')).profileCommand(),
+  init: async () => (await import('./commands/init/command.js')).initCommand(),
+  completion: async () => (await import('./commands/completion/command.js')).completionCommand(),
+};
+
+/** The headings of the top-level help: what a user reaches for daily first. */
+const GROUPS: Record<string, string> = {
+  login: 'Everyday:',
+  logout: 'Everyday:',
+  token: 'Everyday:',
+  rpc: 'Everyday:',
+  mock: 'Mock and check:',
+  check: 'Mock and check:',
+  demo: 'Mock and check:',
+  profile: 'Setup:',
+  init: 'Setup:',
+  completion: 'Setup:',
 };
 
 /** Global options that take a value, so that the value is not mistaken for the command name. */
@@ -62,6 +76,13 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
   const name = commandNameIn(argv);
   const wanted = name === undefined || name === 'completion' ? Object.keys(COMMANDS) : [name];
   const commands = await Promise.all(wanted.map((key) => COMMANDS[key]!()));
-  for (const command of commands) program.addCommand(command);
+  for (const command of commands) {
+    const group = GROUPS[command.name()];
+    if (group) command.helpGroup(group);
+    program.addCommand(command);
+  }
+  program
+    .commandsGroup('Setup:')
+    .helpCommand('help [command]', 'help on a command, or a topic: environment, exit-codes');
   return program;
 }

@@ -16,6 +16,44 @@ const dir = freshConfigDir();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('dasvc help', () => {
+  it('help environment names every variable and the config folder; help exit-codes every code', async () => {
+    const { SETTINGS } = await import('../../src/client/settings.js');
+    const environment = await runCli(['help', 'environment'], dir);
+    expect(environment.code).toBe(0);
+    for (const { env } of Object.values(SETTINGS)) expect(environment.stdout).toContain(env);
+    for (const name of ['DASVC_CONFIG_DIR', 'DASVC_HTTP_TIMEOUT', 'DASVC_BROWSER', 'BROWSER'])
+      expect(environment.stdout).toContain(name);
+    for (const name of ['NO_COLOR', 'HTTPS_PROXY', 'NO_PROXY', '.config/dasvc-nodejs'])
+      expect(environment.stdout).toContain(name);
+    const codes = await runCli(['--profile', 'x', 'help', 'exit-codes'], dir);
+    expect(codes.code).toBe(0);
+    for (const code of ['0', '1', '2', '3', '4', '130', '143'])
+      expect(codes.stdout).toMatch(new RegExp(`^ +${code} +\\S`, 'm'));
+  });
+
+  it('the top-level help groups the commands and ends with where to learn more', async () => {
+    const result = await runCli(['--help'], dir);
+    const headings = [...result.stdout.matchAll(/^(\S[^:\n]*):$/gm)].map((m) => m[1]);
+    expect(headings, result.stdout).toEqual([
+      'Options',
+      'Everyday',
+      'Mock and check',
+      'Setup',
+      'Examples',
+      'Learn more',
+    ]);
+    expect(result.stdout).toMatch(/Everyday:\n {2}login .*\n {2}logout .*\n {2}token .*\n {2}rpc /);
+    expect(result.stdout).toContain('dasvc help environment');
+    expect(result.stdout).not.toMatch(/SERVICE\.md|SPEC/);
+  });
+
+  it('completion --help says where the line goes for bash, zsh and fish', async () => {
+    const result = await runCli(['completion', '--help'], dir);
+    expect(result.stdout).toContain('~/.bashrc');
+    expect(result.stdout).toContain('~/.zshrc');
+    expect(result.stdout).toContain('~/.config/fish/completions/dasvc.fish');
+  });
+
   it('help token revoke shows the help of token revoke (issue 9.5)', async () => {
     const result = await runCli(['help', 'token', 'revoke'], dir);
     expect(result.code).toBe(0);

@@ -33,7 +33,8 @@ describe("every command's --help (SPEC §3, issue 9.12)", () => {
     expect(commands.length).toBeGreaterThan(15);
     for (const [path, command] of commands) {
       const help = helpOf(command);
-      const examples = help.split('\nExamples:\n')[1]?.trimEnd().split('\n') ?? [];
+      const examples =
+        help.split('\nExamples:\n')[1]?.split('\n\n')[0]?.trimEnd().split('\n') ?? [];
       expect(examples.length, `dasvc ${path} --help`).toBeGreaterThanOrEqual(1);
       expect(examples.length, `dasvc ${path} --help`).toBeLessThanOrEqual(3);
       for (const line of examples) expect(line).toMatch(/^ {2}\$ .*dasvc/);

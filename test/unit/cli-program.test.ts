@@ -6,12 +6,12 @@ const ALL = [
   'logout',
   'token',
   'rpc',
-  'profile',
-  'init',
-  'completion',
   'mock',
   'check',
   'demo',
+  'profile',
+  'init',
+  'completion',
 ];
 const argv = (...args: string[]) => ['node', 'dasvc', ...args];
 

@@ -16,7 +16,7 @@ export interface CheckOptions extends ServiceOptions {
 /** `dasvc check` (SPEC §7): flags only; the rules live in src/check/, the run in ./run.ts. */
 export function checkCommand(): Command {
   const command = new Command('check').description(
-    'measure an installation against SERVICE.md, rule by rule; save its quirks for the mock',
+    "measure an installation against the service's rules; save its quirks for the mock",
   );
   addServiceOptions(command, { scope: true })
     .option(
