@@ -71,6 +71,8 @@ describe('dasvc init', () => {
     expect(profile).toMatchObject({ baseUrl: 'http://other.test', clientId: 'demo-client' });
     expect(profile.endpoints).toBeUndefined();
     expect(profile.tokens).toBeUndefined();
+    // The secret was the old installation's: not offered to keep, not kept.
+    expect(profile.clientSecret).toBeUndefined();
     expect(again.stderr.text).toContain('The tokens stored for http://das.test are forgotten');
 
     // Another client id: the stored secret was the old client's, and is not kept.

@@ -61,8 +61,14 @@ export async function run(_options: Record<string, never>, deps: CliDeps): Promi
       validate: (value) => value.trim() !== '' || 'a client id is needed',
     })
   ).trim();
-  // The stored secret is the stored client's: another client id does not inherit it.
-  const keptSecret = clientId === existing.clientId ? existing.clientSecret : undefined;
+  // Endpoint URLs stored at a login belong to its base URL (or, without one, to the endpoint
+  // flags it was given), tokens and the client secret to its installation and client.
+  const installed = existing.baseUrl !== undefined || existing.endpoints !== undefined;
+  const moved = installed && normalizedOrSelf(existing.baseUrl) !== baseUrl;
+  const otherClient = existing.clientId !== undefined && existing.clientId !== clientId;
+  // The stored secret is the stored client's at the stored installation: neither another client
+  // id nor another base URL inherits it.
+  const keptSecret = moved || otherClient ? undefined : existing.clientSecret;
   const secret = (
     await prompter.input(
       keptSecret ? 'Client secret (empty keeps the stored one):' : 'Client secret:',
@@ -90,13 +96,9 @@ export async function run(_options: Record<string, never>, deps: CliDeps): Promi
       : { location: existing.secrets };
   if (where.unavailable !== undefined)
     deps.out.warn(fileFallbackMessage(name, where.unavailable, deps.store.file));
-  // Endpoint URLs stored at a login belong to its base URL (or, without one, to the endpoint
-  // flags it was given), tokens to its installation and client: with another base URL or client
-  // id they would send every request to the old one. The tokens go first: a profile that names
-  // the new installation never holds the old one's tokens, even if writing it fails.
-  const installed = existing.baseUrl !== undefined || existing.endpoints !== undefined;
-  const moved = installed && normalizedOrSelf(existing.baseUrl) !== baseUrl;
-  const otherClient = existing.clientId !== undefined && existing.clientId !== clientId;
+  // With another base URL or client id the old ones would send every request to the old
+  // installation. The tokens go first: a profile that names the new installation never holds
+  // the old one's tokens, even if writing it fails.
   if ((moved || otherClient) && (await deps.tokens.load(name))) {
     await forgetTokens(deps.tokens, name, 'all');
     const were = moved
