@@ -1,5 +1,6 @@
 import type { DasvcError } from '../errors.js';
 import { DEFAULT_PROFILE } from '../store/profile-store.js';
+import { SETTINGS } from '../client/settings.js';
 
 /** The command that logs a profile in. */
 export function loginHint(profile: string): string {
@@ -39,7 +40,37 @@ export function hintFor(error: DasvcError): string | undefined {
     return loginHint(detail.profile);
   if (error.code === 'invalid_token' || error.code === 'insufficient_scope')
     return refusedTokenHint(error.code, detail);
+  if (error.code === 'other_installation') return otherInstallationHint(detail);
   return undefined;
+}
+
+/** What the client tells about settings naming another installation (credential-binding.ts). */
+interface ForeignDetail {
+  profile?: unknown;
+  setting?: unknown;
+  given?: unknown;
+  source?: unknown;
+  withheld?: unknown;
+}
+
+/**
+ * The login that binds the profile to the installation named: a variable is read by the login
+ * as it is; a flag is repeated. (A withheld secret's message says where to give the other one.)
+ */
+function otherInstallationHint(detail: ForeignDetail): string | undefined {
+  if (detail.withheld !== 'tokens') return undefined;
+  if (typeof detail.profile !== 'string' || typeof detail.setting !== 'string') return undefined;
+  const spec = (SETTINGS as Record<string, { flag: string } | undefined>)[detail.setting];
+  const flag =
+    detail.source === 'option' && spec && typeof detail.given === 'string'
+      ? ` ${spec.flag} ${shellWord(detail.given)}`
+      : '';
+  return `to log profile ${detail.profile} in there: ${loginHint(detail.profile)}${flag} (with that installation's client secret)`;
+}
+
+/** A word as a POSIX shell reads it back: quoted when it holds anything but plain URL characters. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** What the client tells about a refused token (src/client/client.ts `refusedToken`). */

@@ -23,6 +23,7 @@ import {
   DEFAULT_PROFILE,
   type Profile,
   type ProfileStore,
+  type StoredTokens,
 } from '../store/profile-store.js';
 import type { TokenStore } from '../store/token-store.js';
 import type { LoginOptions, LoginOutcome } from './login.js';
@@ -166,7 +167,26 @@ export class Client {
 
   /** The settings over the profile (read on first use), or over nothing when `withProfile` is false. */
   settings(withProfile = true): ResolvedSettings {
-    return withProfile ? this.given.withProfile(this.load().profile) : this.given;
+    const { name, profile } = this.load();
+    return withProfile ? this.given.withProfile(profile, name) : this.given;
+  }
+
+  /**
+   * The profile's stored tokens, or not logged in (exit 3); refused (exit 2) before anything is
+   * sent when the settings name another installation than the one that issued them.
+   */
+  private async storedTokens(): Promise<StoredTokens> {
+    const { name } = this.load();
+    const tokens = await this.deps.tokens.load(name);
+    if (!tokens) throw notLoggedIn(name);
+    this.staysWithIssuer();
+    return tokens;
+  }
+
+  /** Throws the usage error of settings that would carry the profile's tokens elsewhere. */
+  private staysWithIssuer(): void {
+    const refused = this.settings().otherInstallation('tokens');
+    if (refused) throw refused;
   }
 
   private session(): SessionDeps {
@@ -194,6 +214,7 @@ export class Client {
 
   /** The token pair to use now, refreshed first when due (SPEC §3), or forced. */
   async tokens(options: TokenOptions = {}): Promise<TokenSet> {
+    await this.storedTokens();
     return (await currentTokens(this.session(), options)).tokens;
   }
 
@@ -217,10 +238,7 @@ export class Client {
     const explicit = this.given.explicit('token')?.value;
     const needProfile =
       explicit === undefined || (!this.given.explicit('apiUrl') && !this.given.explicit('baseUrl'));
-    if (explicit === undefined) {
-      const { name } = this.load();
-      if (!(await this.deps.tokens.load(name))) throw notLoggedIn(name);
-    }
+    if (explicit === undefined) await this.storedTokens();
     const settings = await this.settings(needProfile).prompted(
       { endpoint: 'api' },
       this.deps.prompter,
@@ -361,8 +379,7 @@ export class Client {
       return { revoked: { [kind]: answer }, skipped: [] };
     }
     const { name } = this.load();
-    const tokens = await this.deps.tokens.load(name);
-    if (!tokens) throw notLoggedIn(name);
+    const tokens = await this.storedTokens();
     // The access token first: revoking the refresh token often ends it too, and an installation
     // that refuses unknown tokens (the revokeUnknownToken quirk, SPEC §7) would then refuse it.
     const which: TokenTypeHint[] = options.all
@@ -420,8 +437,13 @@ export class Client {
       forgotten: false,
     };
     if (!tokens) return outcome;
+    // Settings of another installation are the user's to fix, not a failure to revoke, unless
+    // `forget` asks to forget the tokens here anyway (sending nothing).
+    const elsewhere = this.settings().otherInstallation('tokens');
+    if (elsewhere && !options.forget) throw elsewhere;
     let settings: ResolvedSettings | undefined;
     try {
+      if (elsewhere) throw elsewhere;
       settings = this.settings();
       settings.endpoint('revoke');
       settings.client();

@@ -11,6 +11,13 @@ import {
   type SettingSpec,
 } from './settings.js';
 import type { Env } from '../util/env.js';
+import { redactUrl } from '../util/redact.js';
+import {
+  otherInstallation,
+  sameInstallation,
+  type ForeignUrl,
+  type Withheld,
+} from './credential-binding.js';
 
 /** Where a value came from: an option (a CLI flag or a library option), the variable, the profile. */
 export type SettingSource = 'option' | 'env' | 'profile' | 'prompt';
@@ -58,6 +65,8 @@ export class ResolvedSettings {
   private constructor(
     private readonly given: Given,
     readonly profile: Profile | undefined,
+    /** The profile's name, for messages. */
+    readonly profileName?: string,
   ) {}
 
   /** Checks every option and variable (SPEC §2); throws the usage error of the first bad one. */
@@ -71,8 +80,8 @@ export class ResolvedSettings {
   }
 
   /** The same options and variables over a profile's stored settings. */
-  withProfile(profile: Profile | undefined): ResolvedSettings {
-    return new ResolvedSettings(this.given, profile);
+  withProfile(profile: Profile | undefined, name?: string): ResolvedSettings {
+    return new ResolvedSettings(this.given, profile, name);
   }
 
   /** The same settings with a base URL answered at the prompt. */
@@ -81,7 +90,43 @@ export class ResolvedSettings {
     return new ResolvedSettings(
       { ...this.given, baseUrl: { value: baseUrl, source: 'prompt' } },
       this.profile,
+      this.profileName,
     );
+  }
+
+  /**
+   * The first base URL or endpoint given (option, variable, prompt) that is not the profile's
+   * own: the one it resolves to with nothing given. A profile's tokens and client secret go only
+   * to the installation they were stored with (credential-binding.ts).
+   */
+  foreignUrl(): ForeignUrl | undefined {
+    if (!this.profile) return undefined;
+    const own = new ResolvedSettings({}, this.profile);
+    const endpoints = own.endpoints();
+    const urls: [SettingSpec, string | undefined][] = [
+      [SETTINGS.baseUrl, own.value('baseUrl')],
+      ...ENDPOINT_SETTINGS.map(([name, spec]): [SettingSpec, string | undefined] => [
+        spec,
+        endpoints[name],
+      ]),
+    ];
+    for (const [spec, stored] of urls) {
+      const given = this.given[spec.key as SettingKey];
+      if (given && (stored === undefined || !sameInstallation(given.value, stored)))
+        return { spec, given, stored };
+    }
+    return undefined;
+  }
+
+  /** The usage error of settings that name another installation than the profile's, if they do. */
+  otherInstallation(withheld: Withheld) {
+    const foreign = this.foreignUrl();
+    return foreign && otherInstallation(this.profileName, foreign, withheld);
+  }
+
+  /** The stored client secret is withheld: it is the profile's installation's, not the one given. */
+  private secretWithheld(key: SettingKey): boolean {
+    return key === 'clientSecret' && !this.given.clientSecret && this.foreignUrl() !== undefined;
   }
 
   /**
@@ -105,7 +150,7 @@ export class ResolvedSettings {
       await answer('clientId');
       await answer('clientSecret');
     }
-    return new ResolvedSettings(given, this.profile);
+    return new ResolvedSettings(given, this.profile, this.profileName);
   }
 
   /** A value given by option or variable alone, ignoring the profile. */
@@ -117,6 +162,7 @@ export class ResolvedSettings {
   pick(key: SettingKey): Picked | undefined {
     const given = this.given[key];
     if (given) return given;
+    if (this.secretWithheld(key)) return undefined;
     const stored = (this.profile as Record<string, unknown> | undefined)?.[key];
     if (typeof stored === 'string' && stored !== '')
       return { value: checkSetting(SETTINGS[key], stored), source: 'profile' };
@@ -131,7 +177,22 @@ export class ResolvedSettings {
   require(key: SettingKey): string {
     const found = this.pick(key);
     if (found) return found.value;
-    throw missingSetting(SETTINGS[key]);
+    throw this.missing(key);
+  }
+
+  /** Why a required value is missing: unset, or the stored secret withheld from another installation. */
+  private missing(key: SettingKey) {
+    const withheld = this.secretWithheld(key) && this.storesSecret();
+    return (withheld && this.otherInstallation('secret')) || missingSetting(SETTINGS[key]);
+  }
+
+  /** Whether the profile holds a client secret; one in an OS store out of reach counts. */
+  private storesSecret(): boolean {
+    try {
+      return this.profile?.clientSecret !== undefined;
+    } catch {
+      return true;
+    }
   }
 
   /** A required value, asked for on the terminal when a prompter is given (SPEC §2 order). */
@@ -140,14 +201,14 @@ export class ResolvedSettings {
     if (found) return found.value;
     const spec: SettingSpec = SETTINGS[key];
     if (prompter) {
-      const answer = (
-        await prompter.input(`${spec.label[0]!.toUpperCase()}${spec.label.slice(1)}:`, {
-          secret: spec.secret,
-        })
-      ).trim();
+      // The stored secret is another installation's: say whose is asked for.
+      const foreign = this.secretWithheld(key) ? this.foreignUrl() : undefined;
+      const label = `${spec.label[0]!.toUpperCase()}${spec.label.slice(1)}`;
+      const forWhom = foreign ? ` for ${redactUrl(foreign.given.value)}` : '';
+      const answer = (await prompter.input(`${label}${forWhom}:`, { secret: spec.secret })).trim();
       if (answer !== '') return checkSetting(spec, answer);
     }
-    throw missingSetting(spec);
+    throw this.missing(key);
   }
 
   /** Parameter placement: option > variable > profile > `query` (SERVICE.md §4 default). */
@@ -172,7 +233,7 @@ export class ResolvedSettings {
     const sameBase =
       baseUrl !== undefined &&
       storedBase !== undefined &&
-      checkSetting(SETTINGS.baseUrl, storedBase) === baseUrl;
+      sameInstallation(checkSetting(SETTINGS.baseUrl, storedBase), baseUrl);
     const stored = baseUrl === undefined || sameBase ? (this.profile?.endpoints ?? {}) : {};
     const out: Partial<Endpoints> = {};
     for (const [name, spec] of ENDPOINT_SETTINGS) {

@@ -1,7 +1,6 @@
 // Hints that send the user the right way (issue 9.6) and a logout that keeps tokens the service
 // may still honour (SPEC §3 `logout [--forget]`, issue 9.9), through the built CLI and the mock.
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -35,15 +34,6 @@ function stored(
   clientSecret?: string;
 } {
   return JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles[profile];
-}
-
-/** A port where nothing listens. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 describe('hints (issue 9.6)', () => {
@@ -102,13 +92,17 @@ async function refusedLogout(dir: string, status: number, count: number): Promis
 describe('logout (SPEC §3, issue 9.9)', () => {
   it('keeps the tokens when the service cannot be reached; --forget deletes them anyway', async () => {
     const dir = await loggedIn('crm');
-    const away = `http://127.0.0.1:${await closedPort()}/webservice/authorize/revoke`;
-    const kept = await runCli(['logout', '--revoke-url', away], dir);
-    expect(kept.code).toBe(4);
+    // The profile's own installation drops the connections (a logout never revokes elsewhere).
+    const dropRevokes = (count: number) =>
+      control(mock.url, 'faults', { kind: 'drop', count, path: '/webservice/authorize/revoke' });
+    await dropRevokes(1);
+    const kept = await runCli(['logout'], dir);
+    expect(kept.code, kept.stderr).toBe(4);
     expect(kept.stderr).toContain('--forget');
     expect(stored(dir).tokens).toBeDefined();
     expect((await runCli(['token', 'status'], dir)).code).toBe(0);
-    const forgotten = await runCli(['logout', '--revoke-url', away, '--forget'], dir);
+    await dropRevokes(2);
+    const forgotten = await runCli(['logout', '--forget'], dir);
     expect(forgotten.code, forgotten.stderr).toBe(0);
     expect(stored(dir).tokens).toBeUndefined();
     expect((await runCli(['token', 'status'], dir)).code).toBe(3);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   browserEnv,
   clearJournal,
+  control,
   expectNoLeaksAfterAll,
   freshConfigDir,
   journalEntries,
@@ -289,15 +290,17 @@ describe('dasvc token', () => {
     expect(again.code).toBe(0);
 
     const offline = await loggedIn();
-    const unreachable = await runCli(['logout', '--base-url', 'http://127.0.0.1:9'], offline);
+    // Its installation drops the connections (a logout never revokes at another one).
+    const dropRevokes = (count: number) =>
+      control(mock.url, 'faults', { kind: 'drop', count, path: '/webservice/authorize/revoke' });
+    await dropRevokes(1);
+    const unreachable = await runCli(['logout'], offline);
     // SPEC §3: kept (they may still be valid there), the failure's exit code, --forget offered.
     expect(unreachable.code).toBe(4);
     expect(unreachable.stderr).toMatch(/hint: dasvc logout --forget/);
     expect((await runCli(['token', 'status'], offline)).code).toBe(0);
-    const forgotten = await runCli(
-      ['logout', '--base-url', 'http://127.0.0.1:9', '--forget'],
-      offline,
-    );
+    await dropRevokes(2);
+    const forgotten = await runCli(['logout', '--forget'], offline);
     expect(forgotten.code).toBe(0);
     expect(forgotten.stderr).toMatch(/could not be reached/);
     expect(forgotten.stderr).toMatch(/Logged out locally/);

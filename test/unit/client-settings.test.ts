@@ -3,6 +3,7 @@ import { UsageError } from '../../src/errors.js';
 import { browserArgv, splitCommand } from '../../src/client/browser.js';
 import type { Profile } from '../../src/store/profile-store.js';
 import { ResolvedSettings } from '../../src/client/resolve-settings.js';
+import { sameInstallation } from '../../src/client/credential-binding.js';
 import { activeProfileName } from '../../src/store/profile-store.js';
 
 const profile = {
@@ -139,5 +140,101 @@ describe('browser command (DASVC_BROWSER / BROWSER)', () => {
       'Safari',
       'http://u',
     ]);
+  });
+});
+
+describe('credential binding: the installation a profile belongs to', () => {
+  const stored: Profile = {
+    baseUrl: 'https://das.example/base',
+    clientId: 'stored-client',
+    clientSecret: 'stored-secret',
+    endpoints: { token: 'https://das.example/base/custom-token' },
+  };
+
+  it('reads URLs written otherwise as the same installation', () => {
+    for (const [a, b] of [
+      ['https://das.example/base', 'HTTPS://DAS.Example:443/base/'],
+      ['http://das.example', 'http://das.example:80/'],
+      ['http://h/webservice/json/{scope}', 'http://H:80/webservice/json/{scope}/'],
+      ['https://{scope}.das.example/api', 'https://{scope}.DAS.example/api'],
+    ])
+      expect(sameInstallation(a!, b!), `${a} ${b}`).toBe(true);
+    for (const [a, b] of [
+      ['https://das.example', 'http://das.example'],
+      ['https://das.example', 'https://das.example:8443'],
+      ['https://das.example/base', 'https://das.example/other'],
+      ['https://das.example/base', 'https://das.example/Base'],
+      ['https://das.example', 'https://das.example.evil.test'],
+      ['https://das.example', 'https://das.example@evil.test'],
+      ['https://das.example', 'not a url'],
+    ])
+      expect(sameInstallation(a!, b!), `${a} ${b}`).toBe(false);
+  });
+
+  it('names the first base URL or endpoint given that is not the stored one', () => {
+    expect(at({ baseUrl: 'https://DAS.example/base/' }, {}, stored).foreignUrl()).toBeUndefined();
+    expect(
+      at({}, { DASVC_TOKEN_URL: 'https://das.example/base/custom-token' }, stored).foreignUrl(),
+    ).toBeUndefined();
+    // Not stored, but what the stored base URL gives.
+    expect(
+      at(
+        { revokeUrl: 'https://das.example/base/webservice/authorize/revoke' },
+        {},
+        stored,
+      ).foreignUrl(),
+    ).toBeUndefined();
+    expect(at({}, { DASVC_BASE_URL: 'https://other.example' }, stored).foreignUrl()).toMatchObject({
+      spec: { key: 'baseUrl' },
+      given: { value: 'https://other.example', source: 'env' },
+      stored: 'https://das.example/base',
+    });
+    // The same base URL with the default token endpoint: the profile's is the custom one.
+    expect(
+      at({ tokenUrl: 'https://das.example/base/webservice/authorize' }, {}, stored).foreignUrl(),
+    ).toMatchObject({ spec: { key: 'tokenUrl' }, stored: 'https://das.example/base/custom-token' });
+    // A profile that stored no base URL has none to match.
+    expect(
+      at({ baseUrl: 'https://das.example/base' }, {}, { endpoints: stored.endpoints }).foreignUrl(),
+    ).toMatchObject({ spec: { key: 'baseUrl' }, stored: undefined });
+    expect(at({ baseUrl: 'https://other.example' }, {}).foreignUrl()).toBeUndefined();
+  });
+
+  it('withholds the stored client secret from another installation, naming both', async () => {
+    const moved = ResolvedSettings.check({ baseUrl: 'https://other.example' }, {}).withProfile(
+      stored,
+      'work',
+    );
+    expect(moved.value('clientSecret')).toBeUndefined();
+    expect(() => moved.client()).toThrow(
+      /base URL https:\/\/other\.example \(--base-url \/ option baseUrl\) is not the one stored with profile work \(https:\/\/das\.example\/base\)/,
+    );
+    await expect(moved.ask('clientSecret', undefined)).rejects.toMatchObject({
+      code: 'other_installation',
+      exitCode: 2,
+    });
+    const asked: string[] = [];
+    const prompter = {
+      input: async (message: string) => (asked.push(message), 'typed-secret'),
+      select: async <T extends string>(_m: string, c: readonly T[]) => c[0]!,
+    };
+    await expect(moved.ask('clientSecret', prompter)).resolves.toBe('typed-secret');
+    expect(asked).toEqual(['Client secret for https://other.example:']);
+    const given = ResolvedSettings.check(
+      { baseUrl: 'https://other.example', clientSecret: 'given' },
+      {},
+    ).withProfile(stored);
+    expect(given.value('clientSecret')).toBe('given');
+    expect(at({}, {}, stored).value('clientSecret')).toBe('stored-secret');
+  });
+
+  it('never shows a password of a URL it names', () => {
+    const error = at(
+      { baseUrl: 'https://user:pa55word@other.example' },
+      {},
+      stored,
+    ).otherInstallation('tokens');
+    expect(error?.message).not.toContain('pa55word');
+    expect(JSON.stringify(error?.detail)).not.toContain('pa55word');
   });
 });

@@ -85,9 +85,12 @@ export function storeSources(io: SourceIo): CompletionSources {
       const chosen = profileOf(line.options.get('--profile'));
       if (!chosen) return [];
       const [name, profile] = chosen;
+      const settings = lineSettings(line, io.env, profile);
+      const template = settings?.endpoints().api;
+      if (template === undefined) return [];
       let url: string;
       try {
-        url = apiUrlFor(apiTemplate(line, io.env, profile) ?? '', scope);
+        url = apiUrlFor(template, scope);
       } catch {
         return [];
       }
@@ -95,9 +98,11 @@ export function storeSources(io: SourceIo): CompletionSources {
       const cached = cache[name]?.[scope];
       const known = cached?.url === url ? cached.methods : [];
       if (cached?.url === url && io.now() - cached.at < METHODS_TTL_MS) return known;
-      let token: string | undefined;
+      let token: string | undefined = line.options.get('--token') || io.env.DASVC_TOKEN;
       try {
-        token = await tokenFor(line, io, name, profile, store);
+        // The stored token goes only to the installation that issued it (credential-binding.ts).
+        if (!token && settings!.foreignUrl() === undefined)
+          token = await storedToken(io, name, profile, store);
       } catch {
         return known;
       }
@@ -122,38 +127,39 @@ export function storeSources(io: SourceIo): CompletionSources {
   };
 }
 
-/** The API URL template as the rpc command would use it: flag > env > profile > from the base URL. */
-function apiTemplate(
+/** The settings as the rpc command would resolve them: flag > env > profile > from the base URL. */
+function lineSettings(
   line: CompletedLine,
   env: NodeJS.ProcessEnv,
   profile: Profile | undefined,
-): string | undefined {
+): ResolvedSettings | undefined {
   const flags = {
     baseUrl: line.options.get('--base-url'),
     apiUrl: line.options.get('--api-url'),
   };
-  // Completion never fails: a bad value simply gives no template.
+  // Completion never fails: a bad value simply gives no settings.
   try {
-    return ResolvedSettings.check(flags, env).withProfile(profile).endpoints().api;
+    const settings = ResolvedSettings.check(flags, env).withProfile(profile);
+    // Stored values are checked when read: read them here, where a bad one is quietly nothing.
+    settings.endpoints();
+    settings.foreignUrl();
+    return settings;
   } catch {
     return undefined;
   }
 }
 
 /**
- * A token that needs nothing done to it: --token, DASVC_TOKEN, or the stored one while valid. From
- * the OS credential store (SPEC §9) it is read by a child process within the time completion has
- * left, so that a slow, silent or locked store costs at most that.
+ * The stored access token while it needs nothing done to it (valid, no refresh). From the OS
+ * credential store (SPEC §9) it is read by a child process within the time completion has left,
+ * so that a slow, silent or locked store costs at most that.
  */
-async function tokenFor(
-  line: CompletedLine,
+async function storedToken(
   io: SourceIo,
   name: string,
   profile: Profile | undefined,
   store: ProfileStore,
 ): Promise<string | undefined> {
-  const explicit = line.options.get('--token') || io.env.DASVC_TOKEN;
-  if (explicit) return explicit;
   let tokens: Profile['tokens'];
   if (secretsLocation(profile) === 'keychain') {
     const { Keychain } = await import('../../../store/keychain.js');
