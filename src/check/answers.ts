@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { isObject } from '../util/guards.js';
 import type { Exchange } from './types.js';
 
@@ -44,6 +45,39 @@ export function tokenWorked(exchange: Exchange): boolean | undefined {
   if (status >= 200 && status < 300) return true;
   if (status === 401 || status === 403) return false;
   return undefined;
+}
+
+/**
+ * Why a token's standing at the API cannot be read from this answer (no answer, or neither a 2xx
+ * nor a 401/403), or undefined when it can: the API is then the instrument, not the subject.
+ */
+export function unknownStanding(exchange: Exchange): string | undefined {
+  if (tokenWorked(exchange) !== undefined) return undefined;
+  return `the API answered ${describeAnswer(exchange)}, which tells neither way whether the token works`;
+}
+
+/**
+ * Why the API cannot carry the JSON-RPC rules, judged by a call with a fresh access token, or
+ * undefined when it can: it answered a 2xx, or a JSON-RPC response object under another status.
+ */
+export function apiUnusable(exchange: Exchange): string | undefined {
+  if (tokenWorked(exchange) === true) return undefined;
+  const body = jsonBodyOf(exchange);
+  const status = exchange.response?.status;
+  const rpcAnswer = isObject(body) && ('result' in body || isObject(body.error));
+  if (rpcAnswer && status !== 401 && status !== 403) return undefined;
+  return `the fresh access token did not work at the API, which answered ${describeAnswer(exchange)}`;
+}
+
+/**
+ * Whether two answers are alike for a client (RFC 7009 §2.2): the same status and the same body,
+ * as JSON when both bodies are JSON (member order aside), else as text.
+ */
+export function sameAnswer(a: Exchange, b: Exchange): boolean {
+  if (!a.response || !b.response || a.response.status !== b.response.status) return false;
+  const [x, y] = [parseJson(a.response.text), parseJson(b.response.text)];
+  if (x !== undefined && y !== undefined) return isDeepStrictEqual(x, y);
+  return a.response.text.trim() === b.response.text.trim();
 }
 
 /** One line saying what came back, for `observed` (never a token: bodies are not quoted). */

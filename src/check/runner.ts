@@ -1,6 +1,14 @@
-import { AuthError, DasvcError, InterruptedError, sameKind } from '../errors.js';
+import { DasvcError, InterruptedError } from '../errors.js';
 import type { SendFn } from '../http/types.js';
-import { oauthAnswerOf, tokenWorked } from './answers.js';
+import { apiUnusable, oauthAnswerOf, tokenWorked } from './answers.js';
+import {
+  authorizationRequestError,
+  CheckStopped,
+  refusedForTheClient,
+  stoppedByCredentials,
+  stoppedByRefusal,
+  stoppedUnmeasured,
+} from './authorization.js';
 import { Probes, type CheckTarget } from './probes.js';
 import { expectedOf, RULES, type RuleId } from './rule-catalogue.js';
 import {
@@ -19,6 +27,7 @@ import {
   rotationRule,
 } from './rules/refresh-rules.js';
 import {
+  revocationUnconfirmed,
   revokeAnswerRule,
   revokedAccessRule,
   revokedRefreshRule,
@@ -48,6 +57,8 @@ export interface CheckSettings extends CheckTarget {
   scopes: string[];
   /** `--max-wait`: how long the check may wait for a token to expire (ms). */
   maxWaitMs: number;
+  /** `--port`: the loopback port of the redirects, 0 for a free one. */
+  port: number;
 }
 
 /** The I/O of a check, passed in. */
@@ -64,7 +75,7 @@ export interface CheckDeps {
   sleep(ms: number): Promise<void>;
   /** Each verdict as soon as it is known (progress lines). */
   onVerdict?(verdict: Verdict): void;
-  /** What a person should know while the check waits. */
+  /** What a person should know: each authorization as it starts, each wait. */
   tell?(message: string): void;
 }
 
@@ -84,13 +95,9 @@ const PHASE_A: RuleId[] = [
   'jsonrpc.batch',
   'jsonrpc.discover',
 ];
-const PHASE_B: RuleId[] = [
-  'refresh.new-pair',
-  'refresh.rotation',
-  'refresh.old-refused',
-  'revoke.answer',
-  'revoke.access-token',
-];
+const PHASE_B_REFRESH: RuleId[] = ['refresh.new-pair', 'refresh.rotation', 'refresh.old-refused'];
+const PHASE_B_REVOKE: RuleId[] = ['revoke.answer', 'revoke.access-token', 'revoke.unknown-token'];
+const PHASE_B: RuleId[] = [...PHASE_B_REFRESH, ...PHASE_B_REVOKE];
 const PHASE_C: RuleId[] = ['token.expires-in', 'refresh.after-expiry', 'revoke.refresh-token'];
 
 interface Authorized {
@@ -103,36 +110,11 @@ interface Authorized {
 }
 
 /**
- * Authorization failures that measure the client's settings or the person at the browser, not the
- * installation: a denial at the consent page (SPEC §5's own answer to one), client credentials or
- * a scope the installation refuses. The check cannot go on and says so with the §4 exit code (3)
- * rather than a deviation (1), which would tell a CI job that a conformant installation is not.
- * A changed `state`, an error redirect the installation should not give, or no redirect at all
- * stay deviations of `redirect.code-and-state`.
- */
-const NOT_THE_INSTALLATION = new Set([
-  'access_denied',
-  'invalid_client',
-  'unauthorized_client',
-  'invalid_scope',
-]);
-
-/** An authorization refused for the client's or the person's reason: the check goes no further. */
-class CheckStopped extends Error {
-  constructor(readonly refusal: DasvcError) {
-    super(refusal.message);
-  }
-}
-
-function stopsTheCheck(error: unknown): boolean {
-  return error instanceof DasvcError && NOT_THE_INSTALLATION.has(error.code ?? '');
-}
-
-/**
  * Runs the selected rules of SPEC §7 against an installation: first those that need no
- * authorization, then up to three authorizations (A: code and JSON-RPC rules, B: refresh and
- * access-token revoke, C: expiry and refresh-token revoke), each only when one of its rules is
- * selected. Tokens obtained stay in `probes.obtained` for the caller to revoke.
+ * authorization, then up to three authorizations (A: code and JSON-RPC rules, B: refresh, and the
+ * revocations of an access token and of an unknown one, C: expiry and refresh-token revoke), each
+ * only when one of its rules is selected. Tokens obtained stay in `probes.obtained` for the caller
+ * to revoke.
  */
 export function startCheck(
   settings: CheckSettings,
@@ -153,18 +135,21 @@ export function startCheck(
   };
   const scope = settings.scopes[0]!;
 
-  let firstAuthorization = true;
-  /** Set when an authorization got no redirect within --timeout: the next ones are not tried. */
-  let noRedirect: string | undefined;
+  let authorizations = 0;
   async function authorize(): Promise<Authorized> {
+    authorizations += 1;
+    deps.tell?.(`Authorization ${authorizations} of at most 3 (scope ${scope}):`);
     probes.lastLoginExchange = undefined;
+    // An error page (no authorization endpoint there, an unknown client) ends it before a browser
+    // is sent there and waited for.
+    const answered = authorizationRequestError(
+      await probes.authorizationRequest(scope, settings.port),
+      settings.endpoints.authorize.split('?')[0]!,
+    );
+    if (answered !== undefined) throw await stopFor(answered);
     let failure: AuthorizationOutcome['failure'];
     let authorizationUrl: string | undefined;
     let redirect: string | undefined;
-    // Another wait of --timeout for a browser that got nowhere the first time tells nothing new.
-    if (noRedirect !== undefined) {
-      return { outcome: { failure: { message: `not tried: ${noRedirect}` } }, at: deps.now() };
-    }
     try {
       await deps.authorize(scope, probes.loginSend, (seen) => {
         if ('authorizationUrl' in seen) authorizationUrl = seen.authorizationUrl;
@@ -172,37 +157,15 @@ export function startCheck(
       });
     } catch (error) {
       if (error instanceof InterruptedError) throw error;
-      if (stopsTheCheck(error)) {
-        const e = error as DasvcError;
-        throw new CheckStopped(
-          sameKind(e, `the check's authorization did not succeed: ${e.message}`, {
-            hint:
-              e.code === 'access_denied'
-                ? 'approve the consent page: every rule after it needs the tokens'
-                : 'check --client-id, --client-secret and --scope (or the profile) against the installation',
-          }),
-        );
-      }
+      // Neither a redirect nor a code exchange: nothing the installation did was seen (a login
+      // that timed out, an error answer to the authorization request).
+      if (error instanceof DasvcError && redirect === undefined && !probes.lastLoginExchange)
+        throw await stopFor(error);
+      if (error instanceof DasvcError && refusedForTheClient(error)) throw stoppedByRefusal(error);
       failure = {
         message: error instanceof Error ? error.message : String(error),
         ...(error instanceof DasvcError && error.code ? { code: error.code } : {}),
       };
-      if (failure.code === 'login_timeout' && redirect === undefined) {
-        noRedirect = `the authorization before got no redirect (${failure.message})`;
-        // The installation refused the client's own credentials too: its client id is likely
-        // unknown there (an error page, never a redirect). The settings, not the installation.
-        if (await ownCredentialsRefused()) {
-          throw new CheckStopped(
-            new AuthError(
-              `the check's authorization did not succeed: no redirect arrived, and the installation refused the client's credentials (invalid_client)`,
-              {
-                code: 'invalid_client',
-                hint: 'check --client-id and --client-secret (or the profile) against the installation',
-              },
-            ),
-          );
-        }
-      }
     }
     const at = deps.now();
     const exchange = probes.lastLoginExchange as Exchange | undefined;
@@ -220,10 +183,9 @@ export function startCheck(
             },
           }),
     };
-    if (firstAuthorization) {
-      firstAuthorization = false;
+    if (authorizations === 1) {
       give('redirect.code-and-state', redirectRule(outcome));
-      if (exchange) give('token.members', tokenMembersRule(exchange));
+      if (exchange) measured('token.members', exchange, tokenMembersRule);
     }
     const answer = exchange ? oauthAnswerOf(exchange) : undefined;
     if (answer?.kind !== 'success') return { outcome, at };
@@ -237,6 +199,17 @@ export function startCheck(
     };
   }
 
+  /**
+   * The stop of an authorization that measured nothing: a refusal of the client's or the person's,
+   * else the refusal of the client's own credentials when that is the reason (an unknown client id
+   * gets an error page, never a redirect), else the failure itself.
+   */
+  async function stopFor(error: DasvcError): Promise<CheckStopped> {
+    if (refusedForTheClient(error)) return stoppedByRefusal(error);
+    if (await ownCredentialsRefused()) return stoppedByCredentials(error.message);
+    return stoppedUnmeasured(error);
+  }
+
   /** The revocation of an unknown token with the client's own credentials, once sent. */
   let unknownRevoke: Exchange | undefined;
   const revokeUnknown = async (): Promise<Exchange> =>
@@ -247,7 +220,7 @@ export function startCheck(
 
   /**
    * Whether the installation refuses the client's own credentials (invalid_client to the
-   * revocation of an unknown token: revoke.unknown-token's request, sent now if it did not run).
+   * revocation of an unknown token: revoke.unknown-token's request, sent now if it was not yet).
    */
   async function ownCredentialsRefused(): Promise<boolean> {
     const answer = oauthAnswerOf(await revokeUnknown());
@@ -293,9 +266,6 @@ export function startCheck(
     if (selected.has('client.wrong-secret') || selected.has('errors.shape')) {
       measured('client.wrong-secret', await probes.wrongSecret(), wrongSecretRule);
     }
-    if (want('revoke.unknown-token')) {
-      measured('revoke.unknown-token', await revokeUnknown(), unknownTokenRule);
-    }
     if (want('endpoints.token-path')) {
       give('endpoints.token-path', await tokenPathFinding());
     }
@@ -314,54 +284,62 @@ export function startCheck(
     const why = unusable(auth);
     if (why !== undefined) return skip(PHASE_A, why);
     const access = auth.access!;
+    // The JSON-RPC rules measure the API behind its bearer check: a fresh token must get through.
+    const discover = await probes.call(scope, 'rpc.discover', access);
+    const apiWhy = apiUnusable(discover);
+    if (apiWhy !== undefined) {
+      skip(
+        PHASE_A.filter((id) => id.startsWith('jsonrpc.') || id.startsWith('api.')),
+        apiWhy,
+      );
+    }
     if (want('api.scope-not-granted')) {
       const other = settings.scopes[1];
       if (other === undefined)
         give('api.scope-not-granted', { status: 'skipped', observed: 'the profile has one scope' });
       else
-        give(
+        measured(
           'api.scope-not-granted',
-          scopeNotGrantedRule(await probes.call(other, 'rpc.discover', access)),
+          await probes.call(other, 'rpc.discover', access),
+          scopeNotGrantedRule,
         );
     }
+    const rpcError = (code: number) => (exchange: Exchange) => rpcErrorRule(exchange, code);
     if (want('jsonrpc.parse-error')) {
-      give(
-        'jsonrpc.parse-error',
-        rpcErrorRule(await probes.api(scope, '{"jsonrpc": "2.0", "method"', access), -32700),
-      );
+      const body = '{"jsonrpc": "2.0", "method"';
+      measured('jsonrpc.parse-error', await probes.api(scope, body, access), rpcError(-32700));
     }
     if (want('jsonrpc.invalid-request')) {
       const body = JSON.stringify({ jsonrpc: '2.0', method: 42, id: 1 });
-      give('jsonrpc.invalid-request', rpcErrorRule(await probes.api(scope, body, access), -32600));
+      measured('jsonrpc.invalid-request', await probes.api(scope, body, access), rpcError(-32600));
     }
     if (want('jsonrpc.method-not-found')) {
-      give(
-        'jsonrpc.method-not-found',
-        rpcErrorRule(await probes.call(scope, 'dasvc.check.no-such-method', access), -32601),
-      );
+      const call = await probes.call(scope, 'dasvc.check.no-such-method', access);
+      measured('jsonrpc.method-not-found', call, rpcError(-32601));
     }
     if (want('jsonrpc.notification')) {
       const body = JSON.stringify({ jsonrpc: '2.0', method: 'rpc.discover' });
-      give('jsonrpc.notification', notificationRule(await probes.api(scope, body, access)));
+      measured('jsonrpc.notification', await probes.api(scope, body, access), notificationRule);
     }
     if (want('jsonrpc.batch')) {
       const body = JSON.stringify([
         { jsonrpc: '2.0', method: 'rpc.discover', id: 1 },
         { jsonrpc: '2.0', method: 'dasvc.check.no-such-method', id: 2 },
       ]);
-      give('jsonrpc.batch', batchRule(await probes.api(scope, body, access), [1, 2]));
+      measured('jsonrpc.batch', await probes.api(scope, body, access), (x) => batchRule(x, [1, 2]));
     }
-    const discover = await probes.call(scope, 'rpc.discover', access);
     give('jsonrpc.discover', discoverRule(discover));
     if (!want('code.single-use') && !want('code.replay-revokes')) return;
-    const alive = tokenWorked(discover);
     const replay = await probes.resend(auth.outcome.exchange!);
-    give('code.single-use', codeSingleUseRule(replay));
-    if (alive !== true) {
-      give('code.replay-revokes', {
-        status: 'skipped',
-        observed: 'the access token did not work before the replay',
-      });
+    measured('code.single-use', replay, codeSingleUseRule);
+    const notMeasurable =
+      tokenWorked(discover) !== true
+        ? 'the access token did not work before the replay'
+        : !replay.response
+          ? `the replay got no answer (${replay.error ?? 'no answer'})`
+          : undefined;
+    if (notMeasurable !== undefined) {
+      give('code.replay-revokes', { status: 'skipped', observed: notMeasurable });
       return;
     }
     const api = await probes.call(scope, 'rpc.discover', access);
@@ -369,37 +347,71 @@ export function startCheck(
     give('code.replay-revokes', codeReplayRevokesRule(api, refresh));
   }
 
-  async function phaseB(): Promise<void> {
-    const auth = await authorize();
-    const why =
-      unusable(auth) ??
-      (auth.refresh === undefined ? 'the token answer had no refresh_token' : undefined);
-    if (why !== undefined) return skip(PHASE_B, why);
-    const refreshed = await probes.refresh(auth.refresh!);
-    give('refresh.new-pair', newPairRule(auth.access!, refreshed));
-    const rotation = rotationRule(auth.refresh!, refreshed);
+  /**
+   * refresh.new-pair and refresh.rotation: the pair's refresh. Returns the access token to go on
+   * with (the new one, when the refresh gave one) and, when the used refresh token cannot be tried
+   * again, refresh.old-refused's finding.
+   */
+  async function refreshRules(
+    access: string,
+    refresh: string,
+  ): Promise<{ access: string; oldRefused?: Finding }> {
+    const refreshed = await probes.refresh(refresh);
+    measured('refresh.new-pair', refreshed, (x) => newPairRule(access, x));
+    const rotation = rotationRule(refresh, refreshed);
     give('refresh.rotation', rotation);
     const next = refreshedTokens(refreshed);
-    const access = next.access ?? auth.access!;
-    if (want('revoke.answer') || want('revoke.access-token')) {
-      const revoke = await probes.revoke(access, 'access_token');
-      give('revoke.answer', revokeAnswerRule(revoke));
-      give(
-        'revoke.access-token',
-        revokedAccessRule(revoke, await probes.call(scope, 'rpc.discover', access)),
-      );
-    }
     // The used refresh token is tried again also when it came back unchanged (no rotation): an
     // installation may then still refuse it as used, or keep accepting it (SPEC §7's two quirks).
-    if (rotation.status === 'skipped' || next.refresh === undefined) {
-      const reason =
-        rotation.status === 'skipped'
-          ? rotation.observed
-          : 'the refresh answered no refresh token, so no used one is left to try';
-      give('refresh.old-refused', { status: 'skipped', observed: reason });
-      return;
+    const oldRefused: Finding | undefined =
+      rotation.status === 'skipped'
+        ? { status: 'skipped', observed: rotation.observed }
+        : next.refresh === undefined
+          ? {
+              status: 'skipped',
+              observed: 'the refresh answered no refresh token, so no used one is left to try',
+            }
+          : undefined;
+    return { access: next.access ?? access, ...(oldRefused ? { oldRefused } : {}) };
+  }
+
+  /**
+   * revoke.answer, revoke.access-token (the token tried at the API before and after) and
+   * revoke.unknown-token (compared with this revocation of a known token).
+   */
+  async function revokeRules(access: string): Promise<void> {
+    const before = want('revoke.access-token')
+      ? await probes.call(scope, 'rpc.discover', access)
+      : undefined;
+    const revoke = await probes.revoke(access, 'access_token');
+    measured('revoke.answer', revoke, revokeAnswerRule);
+    if (before !== undefined) {
+      const measurable =
+        tokenWorked(before) === true && revocationUnconfirmed(revoke) === undefined;
+      const after = measurable ? await probes.call(scope, 'rpc.discover', access) : undefined;
+      give('revoke.access-token', revokedAccessRule(before, revoke, after));
     }
-    give('refresh.old-refused', oldRefusedRule(await probes.refresh(auth.refresh!)));
+    if (want('revoke.unknown-token'))
+      give('revoke.unknown-token', unknownTokenRule(await revokeUnknown(), revoke));
+  }
+
+  async function phaseB(): Promise<void> {
+    const auth = await authorize();
+    const why = unusable(auth);
+    if (why !== undefined) return skip(PHASE_B, why);
+    let access = auth.access!;
+    let oldRefused: Finding | undefined;
+    if (PHASE_B_REFRESH.some(want)) {
+      if (auth.refresh === undefined) {
+        skip(PHASE_B_REFRESH, 'the token answer had no refresh_token');
+      } else {
+        ({ access, oldRefused } = await refreshRules(access, auth.refresh));
+      }
+    }
+    if (PHASE_B_REVOKE.some(want)) await revokeRules(access);
+    if (!want('refresh.old-refused')) return;
+    if (oldRefused !== undefined) give('refresh.old-refused', oldRefused);
+    else measured('refresh.old-refused', await probes.refresh(auth.refresh!), oldRefusedRule);
   }
 
   async function sleepUntil(time: number, why: string): Promise<void> {
@@ -500,12 +512,16 @@ export function startCheck(
       return;
     }
     const revoke = await probes.revoke(refresh, 'refresh_token');
+    if (revocationUnconfirmed(revoke) !== undefined) {
+      give('revoke.refresh-token', revokedRefreshRule(revoke));
+      return;
+    }
     const again = await probes.refresh(refresh);
     const api = await probes.call(scope, 'rpc.discover', access);
-    give('revoke.refresh-token', revokedRefreshRule(revoke, again, api));
+    give('revoke.refresh-token', revokedRefreshRule(revoke, { refresh: again, api }));
   }
 
-  let stopped: DasvcError | undefined;
+  let stoppedBy: DasvcError | undefined;
   const done = (async () => {
     await noAuthorizationRules();
     if (probes.sent > 0 && !probes.answered) {
@@ -520,28 +536,12 @@ export function startCheck(
     } catch (error) {
       if (!(error instanceof CheckStopped)) throw error;
       // The rules that ran keep their lines; the others say why they did not (SPEC §7: each
-      // rule prints one line), and the caller ends with the refusal's exit code.
-      stopped = error.refusal;
-      skip([...PHASE_A, ...PHASE_B, ...PHASE_C], "not run: the check's authorization was refused");
-      // A rule that used the client's credentials (revoke.unknown-token) and met the same
-      // refusal measured the credentials, not the installation: no deviation of it.
-      for (const [id, verdict] of verdicts) {
-        const refusedAlike = verdict.evidence?.some((x) => {
-          const answer = oauthAnswerOf(x);
-          return answer.kind === 'error' && answer.code === error.refusal.code;
-        });
-        if (verdict.status === 'deviates' && refusedAlike) {
-          verdicts.set(id, {
-            id,
-            expected: verdict.expected,
-            status: 'skipped',
-            observed: `not measured: the installation refused the client's own credentials (${error.refusal.code})`,
-          });
-        }
-      }
+      // rule prints one line), and the caller ends with the failure's exit code.
+      stoppedBy = error.refusal;
+      skip([...PHASE_A, ...PHASE_B, ...PHASE_C], error.why);
     }
     give('errors.shape', errorsShapeRule(probes.oauthErrors));
     return RULES.map(([id]) => verdicts.get(id)).filter((v): v is Verdict => v !== undefined);
   })();
-  return { probes, done, stopped: () => stopped };
+  return { probes, done, stopped: () => stoppedBy };
 }

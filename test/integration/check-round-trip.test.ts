@@ -215,20 +215,40 @@ describe.concurrent('quirks, one at a time and all at once', () => {
 
 describe('--only', () => {
   it('runs the rules named by id or prefix, and no authorization when none needs one', async () => {
-    const checked = await checkAgainstMock({ quirks: { revokeUnknownToken: 'error' } }, () => [
+    const checked = await checkAgainstMock({ quirks: { tokenPath: '/oauth/token' } }, (url) => [
       '--only',
-      'revoke.unknown-token,api.missing-bearer,api.wrong-bearer,endpoints',
+      'api.missing-bearer,api.wrong-bearer,endpoints',
+      '--token-url',
+      `${url}/oauth/token`,
     ]);
     try {
       expect(checked.result.code).toBe(1);
       expect(Object.keys(statuses(checked.result.stdout))).toEqual([
-        'revoke.unknown-token',
         'endpoints.token-path',
         'api.missing-bearer',
         'api.wrong-bearer',
       ]);
       expect(checked.result.stderr).not.toContain('Authorization');
+      expect(checked.saved).toEqual({ tokenPath: '/oauth/token' });
+    } finally {
+      cleanUp(checked);
+    }
+  });
+
+  // The unknown token's revocation is compared with a known one's: one authorization gives it.
+  it('revoke.unknown-token alone: one authorization, the quirk saved', async () => {
+    const checked = await checkAgainstMock({ quirks: { revokeUnknownToken: 'error' } }, () => [
+      '--only',
+      'revoke.unknown-token',
+    ]);
+    try {
+      expect(checked.result.code, checked.result.stderr).toBe(1);
+      expect(checked.result.stdout).toMatch(
+        /^deviates +revoke\.unknown-token +the unknown token: HTTP 400 invalid_request \(JSON body\); a known one: HTTP 200 \(application\/json\)/m,
+      );
+      expect(checked.result.stderr.match(/Authorization \d of at most 3/g)).toHaveLength(1);
       expect(checked.saved).toEqual({ revokeUnknownToken: 'error' });
+      expect(checked.live).toEqual([]);
     } finally {
       cleanUp(checked);
     }

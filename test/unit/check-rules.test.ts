@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/check/types.js';
 import { selectRules, RULES } from '../../src/check/rule-catalogue.js';
-import { oauthAnswerOf } from '../../src/check/answers.js';
+import { apiUnusable, oauthAnswerOf } from '../../src/check/answers.js';
 import {
+  codeReplayRevokesRule,
   errorsShapeRule,
   expiresInRule,
   expiresInUnit,
@@ -11,8 +12,18 @@ import {
   wrongSecretRule,
 } from '../../src/check/rules/token-rules.js';
 import { oldRefusedRule, rotationRule } from '../../src/check/rules/refresh-rules.js';
-import { unknownTokenRule } from '../../src/check/rules/revoke-rules.js';
-import { bearerRefusedRule, discoverRule } from '../../src/check/rules/api-rules.js';
+import {
+  revokedAccessRule,
+  revokedRefreshRule,
+  unknownTokenRule,
+} from '../../src/check/rules/revoke-rules.js';
+import {
+  bearerRefusedRule,
+  discoverRule,
+  scopeNotGrantedRule,
+} from '../../src/check/rules/api-rules.js';
+import { authorizationRequestError } from '../../src/check/authorization.js';
+import { AuthError, NetworkError, ServiceError } from '../../src/errors.js';
 import { evidenceLines, quirksOf, reportJunit, reportLines } from '../../src/check/report.js';
 
 const REQUEST = { method: 'POST' as const, url: 'http://i.test/webservice/authorize', headers: {} };
@@ -94,10 +105,11 @@ describe('rules', () => {
     expect(oldRefusedRule(answer(200, { access_token: 'a', refresh_token: 'r' })).quirk).toEqual({
       oldRefreshTokenAccepted: true,
     });
-    expect(unknownTokenRule(answer(400, { error: 'invalid_request' })).quirk).toEqual({
+    const revoked = answer(200, { result: 'Token revoked' });
+    expect(unknownTokenRule(answer(400, { error: 'invalid_request' }), revoked).quirk).toEqual({
       revokeUnknownToken: 'error',
     });
-    expect(unknownTokenRule(answer(500, 'x', 'text/plain')).quirk).toBeUndefined();
+    expect(unknownTokenRule(answer(500, 'x', 'text/plain'), revoked).quirk).toBeUndefined();
     expect(
       discoverRule(answer(200, { jsonrpc: '2.0', error: { code: -32601 }, id: 1 })).quirk,
     ).toEqual({ rpcDiscover: false });
@@ -107,6 +119,112 @@ describe('rules', () => {
     };
     expect(bearerRefusedRule(challenge).status).toBe('ok');
     expect(bearerRefusedRule(answer(401, {})).status).toBe('deviates');
+  });
+
+  it("revoke.unknown-token compares with the known token's answer, not with SERVICE.md's text", () => {
+    const empty = answer(200, {});
+    expect(unknownTokenRule(answer(200, {}), empty)).toMatchObject({ status: 'ok' });
+    // Member order aside, the same JSON is the same answer; an empty body alike too.
+    expect(
+      unknownTokenRule(answer(200, '{"b":1,"a":2}'), answer(200, '{"a":2,"b":1}')).status,
+    ).toBe('ok');
+    expect(unknownTokenRule(answer(200, '', 'text/plain'), answer(200, '')).status).toBe('ok');
+    const other = unknownTokenRule(answer(200, { result: 'unknown' }), answer(200, {}));
+    expect(other).toMatchObject({ status: 'deviates' });
+    expect(other.observed).toBe('both answered HTTP 200, with different bodies');
+    expect(other.quirk).toBeUndefined();
+    expect(unknownTokenRule(noAnswer, empty)).toMatchObject({ status: 'skipped' });
+    expect(unknownTokenRule(empty, noAnswer).observed).toContain('the known token got no answer');
+  });
+
+  const works = answer(200, { jsonrpc: '2.0', result: {}, id: 1 });
+  const refusedApi = answer(401, { error: 'invalid_token' });
+  const notFound = answer(404, '<h1>Not Found</h1>', 'text/html');
+  const revoked = answer(200, { result: 'Token revoked' });
+
+  it('revoke.access-token is measured only when the token worked before and the revocation was confirmed', () => {
+    expect(revokedAccessRule(works, revoked, refusedApi).status).toBe('ok');
+    expect(revokedAccessRule(works, revoked, works).status).toBe('deviates');
+    // The API answers 404: whether the token works is not told, before or after.
+    expect(revokedAccessRule(notFound, revoked, notFound)).toMatchObject({
+      status: 'skipped',
+      observed:
+        'the access token did not work before the revocation: the API answered HTTP 404 (text/html)',
+    });
+    expect(revokedAccessRule(works, revoked, notFound).status).toBe('skipped');
+    expect(revokedAccessRule(works, revoked, noAnswer).status).toBe('skipped');
+    expect(revokedAccessRule(works, answer(400, { error: 'invalid_request' })).observed).toMatch(
+      /^the revocation was refused \(HTTP 400 invalid_request/,
+    );
+    expect(revokedAccessRule(works, noAnswer).status).toBe('skipped');
+  });
+
+  it('revoke.refresh-token: a refresh that still works deviates; unknown answers are skipped', () => {
+    const refused = answer(400, { error: 'invalid_grant' });
+    const tokens = answer(200, { access_token: 'a', refresh_token: 'r' });
+    expect(revokedRefreshRule(revoked, { refresh: refused, api: refusedApi }).status).toBe('ok');
+    expect(revokedRefreshRule(revoked, { refresh: tokens, api: notFound }).status).toBe('deviates');
+    expect(revokedRefreshRule(revoked, { refresh: refused, api: works }).status).toBe('deviates');
+    expect(revokedRefreshRule(revoked, { refresh: refused, api: notFound }).status).toBe('skipped');
+    expect(revokedRefreshRule(revoked, { refresh: noAnswer, api: refusedApi }).status).toBe(
+      'skipped',
+    );
+    expect(revokedRefreshRule(answer(500, 'oops', 'text/plain')).status).toBe('skipped');
+  });
+
+  it('code.replay-revokes is skipped when the API or the refresh afterwards tells nothing', () => {
+    const refused = answer(400, { error: 'invalid_grant' });
+    expect(codeReplayRevokesRule(refusedApi, refused).status).toBe('ok');
+    expect(codeReplayRevokesRule(works, refused).status).toBe('deviates');
+    expect(codeReplayRevokesRule(notFound, refused).status).toBe('skipped');
+    expect(codeReplayRevokesRule(refusedApi, noAnswer).status).toBe('skipped');
+  });
+
+  it('the API rules: a 404 (no instance) measures nothing; the JSON-RPC rules need a token that gets through', () => {
+    expect(bearerRefusedRule(notFound)).toMatchObject({
+      status: 'skipped',
+      observed:
+        'HTTP 404 from http://i.test/webservice/authorize: no instance answers there, so nothing was put to the test',
+    });
+    expect(scopeNotGrantedRule(notFound).status).toBe('skipped');
+    expect(scopeNotGrantedRule(answer(403, '')).status).toBe('ok');
+    expect(bearerRefusedRule(works).status).toBe('deviates');
+    expect(apiUnusable(works)).toBeUndefined();
+    // A JSON-RPC error under an HTTP error status still came from behind the bearer check.
+    expect(apiUnusable(answer(404, { jsonrpc: '2.0', error: { code: -32601 }, id: 1 }))).toBe(
+      undefined,
+    );
+    expect(apiUnusable(notFound)).toBe(
+      'the fresh access token did not work at the API, which answered HTTP 404 (text/html)',
+    );
+    expect(apiUnusable(refusedApi)).toMatch(/HTTP 401 invalid_token/);
+  });
+
+  it("the check's own authorization request: a page or a redirect goes on, an error answer ends it", () => {
+    const where = 'http://i.test/webservice/authorize/';
+    const get = (status: number, body: string, headers: Record<string, string> = {}) =>
+      authorizationRequestError(
+        { request: REQUEST, response: { status, headers, text: body } },
+        where,
+      );
+    expect(get(200, '<form>Approve</form>', { 'content-type': 'text/html' })).toBeUndefined();
+    expect(get(302, '', { location: 'http://127.0.0.1:1/callback?code=c&state=s' })).toBe(
+      undefined,
+    );
+    const missing = get(404, 'Not Found', { 'content-type': 'text/html' });
+    expect(missing).toBeInstanceOf(NetworkError);
+    expect(missing?.message).toBe(
+      `the authorization request to ${where} was answered HTTP 404 (text/html)`,
+    );
+    expect(get(500, 'oops')).toBeInstanceOf(ServiceError);
+    const client = get(400, JSON.stringify({ error: 'invalid_client' }), {
+      'content-type': 'application/json',
+    });
+    expect(client).toBeInstanceOf(AuthError);
+    expect(client?.code).toBe('invalid_client');
+    const none = authorizationRequestError(noAnswer, where);
+    expect(none).toBeInstanceOf(NetworkError);
+    expect(none?.message).toContain('got no answer (cannot reach http://i.test: ECONNRESET)');
   });
 
   it('endpoints.token-path gives the path under the base URL', () => {

@@ -17,8 +17,23 @@ function challengeOf(exchange: Exchange): string {
   return `HTTP ${response.status}, ${challenge ? `WWW-Authenticate: ${challenge}` : 'no WWW-Authenticate'}`;
 }
 
+/**
+ * A 404 from the API: no instance there (SPEC §5), so no bearer check or scope was put to the
+ * test. The call's rule is skipped with this, never a deviation.
+ */
+function noInstance(exchange: Exchange): Finding | undefined {
+  if (exchange.response?.status !== 404) return undefined;
+  const url = exchange.request.url.split('?')[0]!;
+  return {
+    status: 'skipped',
+    observed: `HTTP 404 from ${url}: no instance answers there, so nothing was put to the test`,
+  };
+}
+
 /** `api.missing-bearer`, `api.wrong-bearer` (RFC 6750 §3): 401 with a Bearer challenge. */
 export function bearerRefusedRule(exchange: Exchange): Finding {
+  const absent = noInstance(exchange);
+  if (absent) return absent;
   const response = exchange.response;
   const observed = challengeOf(exchange);
   const challenge = response?.headers['www-authenticate'] ?? '';
@@ -28,6 +43,8 @@ export function bearerRefusedRule(exchange: Exchange): Finding {
 
 /** `api.scope-not-granted` (SERVICE.md 5.4): 403 for a scope the token was not granted. */
 export function scopeNotGrantedRule(exchange: Exchange): Finding {
+  const absent = noInstance(exchange);
+  if (absent) return absent;
   const observed = challengeOf(exchange);
   if (exchange.response?.status === 403) return { status: 'ok', observed };
   return deviates(observed, exchange);

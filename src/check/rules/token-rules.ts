@@ -1,5 +1,5 @@
 import type { Quirks } from '../../mock/core/quirks.js';
-import { describeAnswer, oauthAnswerOf } from '../answers.js';
+import { describeAnswer, oauthAnswerOf, tokenWorked, unknownStanding } from '../answers.js';
 import type { Exchange, Finding } from '../types.js';
 
 /** How an authorization went: the code exchange it led to, or why it ended before one. */
@@ -143,11 +143,21 @@ export function codeSingleUseRule(replay: Exchange): Finding {
 
 /**
  * `code.replay-revokes` (RFC 6749 §4.1.2): after the replay, the access token issued for the code
- * fails at the API and its refresh token is refused.
+ * fails at the API and its refresh token is refused. Skipped when the API's answer or the
+ * refresh's tells nothing (no answer, or neither a success nor a refusal).
  */
 export function codeReplayRevokesRule(api: Exchange, refresh: Exchange | undefined): Finding {
-  const accessDead = api.response?.status === 401 || api.response?.status === 403;
-  const refreshDead = refresh === undefined || refused(refresh);
+  const unknown = unknownStanding(api);
+  if (unknown !== undefined) return { status: 'skipped', observed: `after the replay ${unknown}` };
+  const refreshKind = refresh === undefined ? undefined : oauthAnswerOf(refresh).kind;
+  if (refresh !== undefined && refreshKind !== 'success' && refreshKind !== 'error') {
+    return {
+      status: 'skipped',
+      observed: `after the replay the refresh answered ${describeAnswer(refresh)}, neither tokens nor a refusal`,
+    };
+  }
+  const accessDead = tokenWorked(api) === false;
+  const refreshDead = refreshKind !== 'success';
   const observed = `after the replay: access token ${describeAnswer(api)}${
     refresh ? `; refresh ${describeAnswer(refresh)}` : ''
   }`;

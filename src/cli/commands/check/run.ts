@@ -114,11 +114,10 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
   // On a terminal, one progress line per rule as it finishes; the report follows on stdout.
   const progress = deps.out.stderr.isTTY === true;
   let finished = 0;
-  let authorizations = 0;
   if (options.junit !== undefined) checkWritable(options.junit, '--junit');
   if (options.saveQuirks !== undefined) checkWritable(options.saveQuirks, '--save-quirks');
   const { probes, done, stopped } = startCheck(
-    { baseUrl, client, scopes, endpoints, placement, maxWaitMs },
+    { baseUrl, client, scopes, endpoints, placement, maxWaitMs, port },
     selected,
     {
       send: deps.send,
@@ -128,10 +127,8 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
       onVerdict: progress
         ? (v) => deps.out.info(`[${(finished += 1)}/${selected.size}] ${v.status} ${v.id}`)
         : undefined,
-      authorize: (scope, send, witness) => {
-        authorizations += 1;
-        deps.out.info(`Authorization ${authorizations} of at most 3 (scope ${scope}):`);
-        return runLoginFlow(
+      authorize: (scope, send, witness) =>
+        runLoginFlow(
           {
             authorizeUrl: endpoints.authorize,
             tokenUrl: endpoints.token,
@@ -150,8 +147,7 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
             signal: deps.signal,
             witness,
           },
-        );
-      },
+        ),
     },
   );
   let verdicts;

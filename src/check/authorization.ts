@@ -1,0 +1,107 @@
+import type { DasvcError } from '../errors.js';
+import { AuthError, NetworkError, sameKind, ServiceError } from '../errors.js';
+import { describeAnswer, oauthAnswerOf } from './answers.js';
+import type { Exchange } from './types.js';
+
+/**
+ * Authorization failures that measure the client's settings or the person at the browser, not the
+ * installation: a denial at the consent page (SPEC §5's own answer to one), client credentials or
+ * a scope the installation refuses. The check cannot go on and says so with the §4 exit code (3)
+ * rather than a deviation (1), which would tell a CI job that a conformant installation is not.
+ * A changed `state`, or an error redirect the installation should not give, stay deviations of
+ * `redirect.code-and-state`: those redirects are what the rule measures.
+ */
+const NOT_THE_INSTALLATION = new Set([
+  'access_denied',
+  'invalid_client',
+  'unauthorized_client',
+  'invalid_scope',
+]);
+
+/** An authorization that did not succeed for a reason outside the installation's conformance. */
+export class CheckStopped extends Error {
+  constructor(
+    readonly refusal: DasvcError,
+    /** The line of every rule left unmeasured. */
+    readonly why: string,
+  ) {
+    super(refusal.message);
+  }
+}
+
+/** Whether a failed login was refused for the client's or the person's reason. */
+export function refusedForTheClient(error: DasvcError): boolean {
+  return NOT_THE_INSTALLATION.has(error.code ?? '');
+}
+
+const CREDENTIALS_HINT =
+  'check --client-id, --client-secret and --scope (or the profile) against the installation';
+
+/** The check stopped by a refusal meant for the client or the person (exit 3). */
+export function stoppedByRefusal(error: DasvcError): CheckStopped {
+  return new CheckStopped(
+    sameKind(error, `the check's authorization did not succeed: ${error.message}`, {
+      hint:
+        error.code === 'access_denied'
+          ? 'approve the consent page: every rule after it needs the tokens'
+          : CREDENTIALS_HINT,
+    }),
+    "not run: the check's authorization was refused",
+  );
+}
+
+/** The check stopped because the client's own credentials were refused (an unknown client id). */
+export function stoppedByCredentials(before: string): CheckStopped {
+  return new CheckStopped(
+    new AuthError(
+      `the check's authorization did not succeed: ${before}, and the installation refused the client's credentials (invalid_client)`,
+      { code: 'invalid_client', hint: CREDENTIALS_HINT },
+    ),
+    "not run: the check's authorization was refused",
+  );
+}
+
+/**
+ * The check stopped by an authorization that measured nothing: no redirect came (a login timed
+ * out), or the authorization request was answered with an error or not at all. It ends with the
+ * failure's own exit code (SPEC §4), every rule that needs tokens skipped with why.
+ */
+export function stoppedUnmeasured(error: DasvcError): CheckStopped {
+  const hint =
+    error.code === 'login_timeout'
+      ? 'complete the authorization in the browser within --timeout, or pass --no-browser and paste the address the browser was sent to'
+      : (error.hint ??
+        'check --authorize-url (or --base-url): the installation shows no authorization page there');
+  return new CheckStopped(
+    sameKind(error, `the check's authorization did not succeed: ${error.message}`, { hint }),
+    `not run: ${error.message}`,
+  );
+}
+
+/**
+ * What the check's own authorization request (sent once, redirects not followed, before a browser
+ * is sent there) tells: undefined for a page or a redirect, which the browser goes on with; for an
+ * error answer or none, the error that ends the authorization at once. Exit codes as for a token
+ * answer (SPEC §4): an OAuth error by its code, 401/403 → 3, 5xx → 1, another error page → 4 (not
+ * the answer expected), no answer → 4. `where` names the endpoint (without the query's values).
+ */
+export function authorizationRequestError(
+  exchange: Exchange,
+  where: string,
+): DasvcError | undefined {
+  if (!exchange.response) {
+    return new NetworkError(
+      `the authorization request to ${where} got no answer (${exchange.error ?? 'no answer'})`,
+      { code: 'no_answer' },
+    );
+  }
+  const answer = oauthAnswerOf(exchange);
+  if (answer.kind !== 'error') return undefined;
+  const status = answer.status;
+  const message = `the authorization request to ${where} was answered ${describeAnswer(exchange)}`;
+  const options = { code: answer.code ?? `http_${status}`, status };
+  if (NOT_THE_INSTALLATION.has(answer.code ?? '') || status === 401 || status === 403)
+    return new AuthError(message, options);
+  if (answer.code !== undefined || status >= 500) return new ServiceError(message, options);
+  return new NetworkError(message, { ...options, code: 'unexpected_response' });
+}
