@@ -13,6 +13,7 @@ import { interruptSignal } from './interrupt.js';
 import { ioOf, type ContextIo, type Input } from './io.js';
 import { loadStyles, Output } from './output.js';
 import { inquirerPrompter, isInteractive } from './prompter.js';
+import { readBounded, sizeText } from '../util/bounded-bytes.js';
 import { terminalText } from '../util/printable.js';
 
 /** Global flags of SPEC §3 as commander parses them. */
@@ -152,19 +153,12 @@ export async function readAll(
   /** More bytes than this is a usage error (`/dev/zero` as a params file would fill memory). */
   limit = Infinity,
 ): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const read = (async () => {
-    for await (const chunk of input) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      size += bytes.length;
-      if (size > limit) {
-        (input as { destroy?: () => void }).destroy?.();
-        throw new UsageError(`more than ${limit / 1024 / 1024} MiB`, { code: 'too_large' });
-      }
-      chunks.push(bytes);
-    }
-  })();
+  // Past the limit the input is left at once (a stream is destroyed).
+  const read = readBounded(
+    input,
+    limit,
+    () => new UsageError(`more than ${sizeText(limit)}`, { code: 'too_large' }),
+  );
   if (signal) {
     let onAbort = () => undefined as void;
     const aborted = new Promise<never>((_resolve, reject) => {
@@ -180,6 +174,6 @@ export async function readAll(
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
-  } else await read;
-  return Buffer.concat(chunks).toString('utf8');
+  }
+  return (await read).toString('utf8');
 }

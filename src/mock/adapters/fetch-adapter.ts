@@ -2,25 +2,16 @@ import { Readable } from 'node:stream';
 import type { MockRequest, MockResponse } from '../core/types.js';
 import { BodyTooLargeError } from '../core/types.js';
 import { INTERNAL_ERROR_BODY, JSON_TYPE } from '../core/responses.js';
+import { readBounded } from '../../util/bounded-bytes.js';
 
 /** Reads a fetch body, refusing past `limit` bytes (checked on Content-Length and while streaming). */
 async function readLimited(request: Request, limit: number): Promise<Buffer> {
   const declared = Number(request.headers.get('content-length'));
   if (declared > limit) throw new BodyTooLargeError(limit);
   if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size <= limit) chunks.push(value);
-  }
   // Drained, not cancelled: msw's interceptor never settles a request whose body reader was
   // cancelled half-way, and these bodies are in memory already (this adapter is in-process only).
-  if (size > limit) throw new BodyTooLargeError(limit);
-  return Buffer.concat(chunks);
+  return readBounded(request.body, limit, () => new BodyTooLargeError(limit), { drain: true });
 }
 
 /** A fetch Request as the core sees it. */

@@ -6,6 +6,7 @@ import type { MockRequest, MockResponse } from '../core/types.js';
 import { BodyTooLargeError, ClientGoneError } from '../core/types.js';
 import { INTERNAL_ERROR_BODY, JSON_TYPE, methodNotAllowed } from '../core/responses.js';
 import { UsageError } from '../../errors.js';
+import { BoundedBytes } from '../../util/bounded-bytes.js';
 import { parseDuration } from '../../util/duration.js';
 
 const HOST_HEADER = /^[A-Za-z0-9.\-:[\]]{1,300}$/;
@@ -47,19 +48,14 @@ function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(rawValue(req.rawHeaders, 'content-length'));
   if (declared > limit) return Promise.reject(new BodyTooLargeError(limit));
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
+    const body = new BoundedBytes(limit);
     req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new BodyTooLargeError(limit));
-        return;
-      }
-      chunks.push(chunk);
+      if (body.add(chunk)) return;
+      req.removeAllListeners('data');
+      req.resume();
+      reject(new BodyTooLargeError(limit));
     });
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on('end', () => resolve(body.bytes()));
     // node:http's only request error is the connection ending mid-body ('aborted'): the client
     // closed it, or the request timeout did (its 408 already sent by clientError below).
     req.on('error', () =>
