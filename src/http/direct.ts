@@ -1,4 +1,6 @@
 import type * as NodeHttp from 'node:http';
+import { BoundedBytes } from '../util/bounded-bytes.js';
+import { ResponseTooLargeError } from './response-limit.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
 /**
@@ -7,7 +9,12 @@ import type { HttpRequest, HttpResponse } from './types.js';
  * `redirect: 'manual'`: no redirect followed, lower-cased headers, the body as UTF-8 text.
  * Rejects with node's own error (ECONNREFUSED …) or, once `signal` aborts, with its reason.
  */
-export function sendDirect(request: HttpRequest, signal: AbortSignal): Promise<HttpResponse> {
+export function sendDirect(
+  request: HttpRequest,
+  signal: AbortSignal,
+  /** Past this many bytes of body the exchange ends with ResponseTooLargeError. */
+  limit: number,
+): Promise<HttpResponse> {
   const url = new URL(request.url);
   // node:https (and TLS with it) only for https URLs.
   const transport =
@@ -30,13 +37,20 @@ export function sendDirect(request: HttpRequest, signal: AbortSignal): Promise<H
     };
     req.on('error', fail);
     req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      let received = 0;
+      const body = new BoundedBytes(limit);
       const length = Number(res.headers['content-length'] ?? Number.NaN);
+      // Counted as it streams (a declared length past the limit ends it before any byte): the
+      // connection is cut there, and nothing more is read.
+      const tooLarge = () => {
+        res.removeAllListeners('data');
+        fail(new ResponseTooLargeError(limit));
+        req.destroy();
+      };
+      if (length > limit) return tooLarge();
       let answer: HttpResponse | undefined;
       const whole = (): HttpResponse => {
         if (answer) return answer;
-        const text = Buffer.concat(chunks).toString('utf8');
+        const text = body.bytes().toString('utf8');
         answer = {
           status: res.statusCode ?? 0,
           headers: flatHeaders(res.headers),
@@ -47,10 +61,9 @@ export function sendDirect(request: HttpRequest, signal: AbortSignal): Promise<H
         return answer;
       };
       res.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        received += chunk.length;
+        if (!body.add(chunk)) return tooLarge();
         // The last byte of a Content-Length body: the answer is whole now (issue 14.3).
-        if (received === length && request.onAnswer) whole();
+        if (body.size === length && request.onAnswer) whole();
       });
       res.on('error', fail);
       // Starts reading now rather than on the next tick: the body that follows the head in the

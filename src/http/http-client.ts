@@ -3,6 +3,7 @@ import { sendDirect } from './direct.js';
 import { networkErrorFrom } from './network-error.js';
 import { httpTimeoutMs } from './timeout.js';
 import { proxyFor, sendThroughProxy } from './proxy.js';
+import { RESPONSE_LIMIT } from './response-limit.js';
 import { maskedResponse, requestSecrets } from './request-secrets.js';
 import type { SecretValues } from '../util/secret-values.js';
 import type { HttpRequest, HttpResponse, SendFn } from './types.js';
@@ -22,6 +23,11 @@ export interface HttpClientOptions {
   shortLived?: boolean;
   /** Ends an exchange under way (Ctrl-C): it then rejects with InterruptedError. */
   signal?: AbortSignal;
+  /**
+   * The most bytes of one answer's body that are read (default 64 MiB, RESPONSE_LIMIT): past it
+   * the exchange is cut and fails with a NetworkError (`response_too_large`, exit 4).
+   */
+  maxResponseBytes?: number;
 }
 
 let tuned = false;
@@ -38,13 +44,15 @@ function tuneForShortProcess(): void {
 }
 
 /**
- * All outgoing HTTP of dasvc goes through here: one timeout, no redirects followed, optional trace.
+ * All outgoing HTTP of dasvc goes through here: one timeout, one limit on an answer's size, no
+ * redirects followed, optional trace.
  * Direct requests go over node:http/https; when a proxy variable applies to the URL (SPEC §1),
  * through undici's EnvHttpProxyAgent. Both fail with the same NetworkError sentences.
  */
 export function createHttpClient(options: HttpClientOptions = {}): SendFn {
   const env = options.env ?? process.env;
   const timeoutMs = options.timeoutMs ?? httpTimeoutMs(env);
+  const limit = options.maxResponseBytes ?? RESPONSE_LIMIT;
   // The trace (and its redaction) is loaded only for --verbose.
   const tracing = options.trace ? import('./trace.js') : undefined;
   return async (original: HttpRequest): Promise<HttpResponse> => {
@@ -74,8 +82,8 @@ export function createHttpClient(options: HttpClientOptions = {}): SendFn {
     try {
       if (proxied && options.shortLived) tuneForShortProcess();
       response = proxied
-        ? await sendThroughProxy(request, env, signal)
-        : await sendDirect(request, signal);
+        ? await sendThroughProxy(request, env, signal, limit)
+        : await sendDirect(request, signal, limit);
     } catch (error) {
       if (options.signal?.aborted) {
         options.trace?.('< interrupted');

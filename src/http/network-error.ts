@@ -1,4 +1,6 @@
 import { NetworkError } from '../errors.js';
+import { sizeText } from '../util/bounded-bytes.js';
+import { ResponseTooLargeError } from './response-limit.js';
 
 /** What a failed exchange leaves behind: fetch's TypeError with a cause, or node:http's own error. */
 interface FailureLike {
@@ -46,6 +48,15 @@ export function networkErrorFrom(
   const err = error as FailureLike | undefined;
   const make = (message: string, code: string, hint?: string) =>
     new NetworkError(message, { code, cause: error, ...(hint ? { hint } : {}) });
+  if (error instanceof ResponseTooLargeError) {
+    return make(
+      `the answer from ${where} is larger than ${sizeText(error.limit)}, the most dasvc reads of one answer; the rest was not read`,
+      'response_too_large',
+      proxyAt
+        ? `an OAuth or JSON-RPC answer is far smaller: check that ${proxyAt} passes the service's answers on`
+        : 'an OAuth or JSON-RPC answer is far smaller: check that the URL is the service',
+    );
+  }
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') {
     return make(
       `no answer from ${where} within ${timeoutMs / 1000} s (timed out)`,

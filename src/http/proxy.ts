@@ -1,4 +1,6 @@
 import type { Agent, EnvHttpProxyAgent } from 'undici';
+import { readBounded } from '../util/bounded-bytes.js';
+import { ResponseTooLargeError } from './response-limit.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
@@ -59,6 +61,8 @@ export async function sendThroughProxy(
   request: HttpRequest,
   env: NodeJS.ProcessEnv,
   signal: AbortSignal,
+  /** Past this many bytes of body the exchange ends with ResponseTooLargeError. */
+  limit: number,
 ): Promise<HttpResponse> {
   const undici = await import('undici');
   const { http, https, noProxy } = proxyVariables(env);
@@ -81,7 +85,21 @@ export async function sendThroughProxy(
     res.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    return { status: res.status, headers, text: await res.text() };
+    // Counted as it streams (a declared length past the limit ends it before any byte); leaving
+    // the body early cancels it, and the request with it.
+    const tooLarge = () => new ResponseTooLargeError(limit);
+    if (Number(headers['content-length']) > limit) {
+      await res.body?.cancel();
+      throw tooLarge();
+    }
+    const body = res.body ? await readBounded(res.body, limit, tooLarge) : Buffer.alloc(0);
+    const text = body.toString('utf8');
+    // fetch's text() drops a byte-order mark; so does this.
+    return {
+      status: res.status,
+      headers,
+      text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text,
+    };
   } catch (error) {
     // An aborted exchange (the timeout, Ctrl-C) leaves its connection to a silent proxy open,
     // which kept the process alive after it had reported the failure: the agent goes with it.

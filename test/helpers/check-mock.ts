@@ -1,6 +1,4 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockServer, type MockOptions } from '../../src/mock/index.js';
@@ -86,39 +84,4 @@ export function statuses(stdout: string): Record<string, string> {
     if (match) out[match[2]!] = match[1]!;
   }
   return out;
-}
-
-/**
- * Serves a fetch-style app (the mock app, or one wrapping it) on 127.0.0.1: an installation that
- * differs from the mock in one answer. `close()` ends its connections too.
- */
-export async function serveApp(
-  app: (request: Request) => Promise<Response>,
-): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (let i = 0; i < req.rawHeaders.length; i += 2)
-      headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    const response = await app(
-      new Request(`${url}${req.url ?? '/'}`, {
-        method: req.method ?? 'GET',
-        headers,
-        ...(hasBody ? { body: Buffer.concat(chunks) } : {}),
-      }),
-    );
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
-  };
 }

@@ -8,7 +8,8 @@ import type { DasvcError } from '../../src/errors.js';
 import { createHttpClient } from '../../src/http/http-client.js';
 import { createMockApp, type MockApp } from '../../src/mock/index.js';
 import { cleanup, failure, fakeTerminal, type FakeTerminal } from '../helpers/cli-in-process.js';
-import { serveApp, statuses } from '../helpers/check-mock.js';
+import { statuses } from '../helpers/check-mock.js';
+import { serveApp } from '../helpers/serve-app.js';
 import { appTransport } from '../helpers/in-process.js';
 
 type App = (request: Request) => Promise<Response>;
