@@ -70,10 +70,11 @@ export function stoppedUnmeasured(error: DasvcError): CheckStopped {
   const hint =
     error.code === 'login_timeout'
       ? 'complete the authorization in the browser within --timeout, or pass --no-browser and paste the address the browser was sent to'
-      : (error.hint ??
-        'check --authorize-url (or --base-url): the installation shows no authorization page there');
+      : error.hint;
   return new CheckStopped(
-    sameKind(error, `the check's authorization did not succeed: ${error.message}`, { hint }),
+    sameKind(error, `the check's authorization did not succeed: ${error.message}`, {
+      ...(hint === undefined ? {} : { hint }),
+    }),
     `not run: ${error.message}`,
   );
 }
@@ -103,5 +104,9 @@ export function authorizationRequestError(
   if (NOT_THE_INSTALLATION.has(answer.code ?? '') || status === 401 || status === 403)
     return new AuthError(message, options);
   if (answer.code !== undefined || status >= 500) return new ServiceError(message, options);
-  return new NetworkError(message, { ...options, code: 'unexpected_response' });
+  return new NetworkError(message, {
+    ...options,
+    code: 'unexpected_response',
+    hint: 'check --authorize-url (or --base-url): the installation shows no authorization page there',
+  });
 }
