@@ -57,9 +57,13 @@ export function redactQuery(query: string): string {
     .join('&');
 }
 
-/** Header value as it may be shown: credentials in Authorization/Cookie are masked. */
+/**
+ * Header value as it may be shown: credentials in Authorization/Cookie are masked, and so are the
+ * secret parameters of a redirect's Location (a code on its way to the redirect URI).
+ */
 export function redactHeader(name: string, value: string): string {
   const lower = name.toLowerCase();
+  if (lower === 'location' || lower === 'content-location') return redactUrl(value);
   if (lower === 'authorization' || lower === 'proxy-authorization') {
     const space = value.indexOf(' ');
     return space === -1 ? REDACTED : `${value.slice(0, space)} ${REDACTED}`;

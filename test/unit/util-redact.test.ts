@@ -38,6 +38,12 @@ describe('redaction', () => {
     expect(redactHeader('Content-Type', 'application/json')).toBe('application/json');
   });
 
+  it('masks the code and state of a redirect in Location (the --verbose trace of a login)', () => {
+    const shown = redactHeader('Location', 'http://127.0.0.1:5/callback?state=S1x&code=C0de');
+    expect(shown).toBe(`http://127.0.0.1:5/callback?state=${REDACTED}&code=${REDACTED}`);
+    expect(redactHeader('location', '/login?next=%2Fhome')).toBe('/login?next=%2Fhome');
+  });
+
   it('masks secret members at any depth of a JSON value, keeping numbers', () => {
     const out = redactJson({
       access_token: 'A',
