@@ -10,12 +10,16 @@ export interface LoginOptions {
   /**
    * Whether and how the authorization URL is opened: `true` (default) the system browser
    * (DASVC_BROWSER, BROWSER, open), `false` none (as `noBrowser`: the URL goes to `tell`), or a
-   * function of one's own.
+   * function of one's own. A rejection is no browser (none on a Linux without a display, a failing
+   * command): `tell` hears why, and `pasted` and the loopback still complete the login.
    */
   openBrowser?: boolean | ((url: string) => Promise<void>);
   /** Do not open any browser: the URL goes to `tell`, and a pasted redirect URL may complete it. */
   noBrowser?: boolean;
-  /** Lines pasted by the user (a redirect URL completes the flow like the loopback). */
+  /**
+   * Lines pasted by the user: a redirect URL completes the flow like the loopback, while the
+   * browser is waited for too.
+   */
   pasted?: AsyncIterable<string>;
   /** Loopback port; 0 (default) picks a free one. */
   port?: number;

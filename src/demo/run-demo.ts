@@ -5,7 +5,6 @@ import { Client } from '../client/client.js';
 import { memoryTokenStore } from '../store/token-store.js';
 import { DEFAULT_LOGIN_TIMEOUT_MS } from '../oauth/login-flow.js';
 import type { MockServer } from '../mock/index.js';
-import { redactUrl } from '../util/redact.js';
 import type { Styles, Writer } from '../cli/output.js';
 import { lifetime, renderStep, summarise, type DemoStep, type Exchange } from './narration.js';
 import type { Env } from '../util/env.js';
@@ -125,15 +124,11 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
           : 'alice approves automatically (dasvc mock --auto-approve alice); --browser shows the real consent page.'),
     });
 
-    const browsing: Promise<Exchange[]>[] = [];
-    const openBrowser = options.browser
-      ? deps.openBrowser
-      : async (url: string) => {
-          browsing.push(playBrowser(url));
-        };
     const { tokens, redirectUri } = await client
       .login({
-        openBrowser,
+        // Without --browser the mock approves as alice at once: the login's own authorization
+        // request comes back as the redirect, and no browser is needed.
+        openBrowser: options.browser ? deps.openBrowser : false,
         timeoutMs: options.browser ? (deps.browserTimeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS) : 15_000,
       })
       .catch((error: unknown) => {
@@ -145,18 +140,26 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
             : 'the embedded mock did not answer the login; run dasvc demo --verbose to see the exchange',
         });
       });
-    // With --browser the browser's requests are the person's: the embedded mock's journal has them.
-    const browserWire = options.browser
-      ? await consentExchanges(mock.url)
-      : (await Promise.all(browsing)).flat();
-    const tokenWire = drain();
+    // dasvc's own authorization request (a GET) and the token request (a POST).
+    const loginWire = drain();
+    const tokenWire = loginWire.filter((x) => x.method !== 'GET');
     show({
-      title: 'Authorization request (SERVICE.md 4.1): the user approves in the browser',
-      exchanges: browserWire,
-      meaning:
-        `dasvc listened on ${redirectUri} (127.0.0.1 only) and sent the browser to the consent page\n` +
-        'with a fresh 256-bit state and a PKCE S256 challenge. The service redirected back with a\n' +
-        'one-time code; dasvc checked that the state is the one it sent before going further.',
+      title: `Authorization request (SERVICE.md 4.1): ${options.browser ? 'the user approves in the browser' : 'alice approves at once'}`,
+      // With --browser the browser's requests are the person's: the embedded mock's journal has
+      // them, dasvc's own first one included.
+      exchanges: options.browser
+        ? await consentExchanges(mock.url)
+        : loginWire.filter((x) => x.method === 'GET'),
+      meaning: options.browser
+        ? `dasvc listened on ${redirectUri} (127.0.0.1 only) and sent the authorization\n` +
+          'request once itself, to see that the service takes it (its answer: the consent page), then\n' +
+          'sent the browser there, with a fresh 256-bit state and a PKCE S256 challenge. The service\n' +
+          'redirected back with a one-time code; dasvc checked that the state is the one it sent.'
+        : `dasvc listened on ${redirectUri} (127.0.0.1 only) and sent the authorization\n` +
+          'request once itself, with a fresh 256-bit state and a PKCE S256 challenge. The mock approves\n' +
+          'as alice without a consent page (--auto-approve), so its answer is already the redirect back\n' +
+          'with a one-time code and no browser is needed; dasvc checked that the state is the one it sent.\n' +
+          "A real installation shows its consent page here (dasvc demo --browser shows the mock's).",
     });
     show({
       title: 'Token request (SERVICE.md 4.2): the code is exchanged',
@@ -234,32 +237,6 @@ async function consentExchanges(mockUrl: string): Promise<Exchange[]> {
   } catch {
     return [];
   }
-}
-
-/** Plays the user's browser against an auto-approving mock: the consent URL, then the loopback. */
-async function playBrowser(url: string): Promise<Exchange[]> {
-  const consent = await fetch(url, { redirect: 'manual' });
-  await consent.body?.cancel();
-  const location = consent.headers.get('location');
-  const seen: Exchange[] = [
-    {
-      method: 'GET',
-      url: redactUrl(url),
-      status: consent.status,
-      ...(location ? { received: `Location: ${redactUrl(location)}` } : {}),
-    },
-  ];
-  if (!location) return seen;
-  const callback = await fetch(location);
-  const page = await callback.text();
-  const headline = /<h1[^>]*>([^<]*)<\/h1>/i.exec(page)?.[1] ?? 'callback page';
-  seen.push({
-    method: 'GET',
-    url: redactUrl(location),
-    status: callback.status,
-    received: `"${headline.trim()}" (loopback page)`,
-  });
-  return seen;
 }
 
 /** Runs a call that must be refused, and says how it was refused. */

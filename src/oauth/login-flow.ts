@@ -1,5 +1,10 @@
 import { InterruptedError, NetworkError } from '../errors.js';
 import type { SendFn } from '../http/types.js';
+import {
+  buildProbeRequest,
+  emptyRedirectError,
+  processProbeResponse,
+} from './authorization-probe.js';
 import { buildAuthorizationUrl, loopbackRedirectUri } from './authorization-url.js';
 import { parseCallback, parsePastedRedirect } from './callback.js';
 import { callbackPage } from './callback-page.js';
@@ -31,12 +36,23 @@ export interface LoginFlowOptions {
 /** The I/O of the flow, passed in. */
 export interface LoginFlowDeps {
   send: SendFn;
+  /**
+   * Sends the authorization request's probe; `send` when absent. `dasvc check` records what goes
+   * through `send` as the code exchange it judges, which the probe is not.
+   */
+  probeSend?: SendFn;
   now: () => number;
   /** Shows the authorization URL and progress to the human (stderr). */
   tell: (message: string) => void;
-  /** Opens the browser; absent with --no-browser. Failures are reported, not fatal. */
+  /**
+   * Opens the browser; absent with --no-browser. A rejection means there is none (no display, a
+   * failing command): it is reported, and the paste and the loopback remain.
+   */
   openBrowser?: (url: string) => Promise<void>;
-  /** Lines pasted by the user (--no-browser): a redirect URL completes the flow like the loopback. */
+  /**
+   * Lines pasted by the user (--no-browser, or a terminal): a redirect URL completes the flow like
+   * the loopback, while the browser is waited for too.
+   */
   pasted?: AsyncIterable<string>;
   /** Aborts on Ctrl-C. */
   signal?: AbortSignal;
@@ -58,9 +74,11 @@ export interface LoginResult {
 
 /**
  * The authorization-code flow with a loopback redirect (RFC 6749 §4.1, RFC 8252 §7.3, RFC 7636):
- * listen on 127.0.0.1, send the user to the authorization URL, take the first redirect whose state
- * matches (from the loopback or a pasted URL), exchange the code, and close the listener. A forged
- * state or an error redirect ends it with AuthError before any exchange.
+ * listen on 127.0.0.1, send the authorization request once without following redirects (an error
+ * answer ends the login at once; a redirect back to the loopback is read as the redirect), then
+ * send the user to the authorization URL, take the first redirect whose state matches (from the
+ * loopback or a pasted URL), exchange the code, and close the listener. A forged state or an
+ * error redirect ends it with AuthError before any exchange.
  */
 export async function runLoginFlow(
   options: LoginFlowOptions,
@@ -72,6 +90,8 @@ export async function runLoginFlow(
   const codePromise = new Promise<string>((resolve, reject) => {
     settle = { resolve, reject };
   });
+  // A refusal may end the login before anything awaits the code.
+  codePromise.catch(() => undefined);
   let finished = false;
   let exchanged!: { resolve: (tokens: TokenSet) => void; reject: (error: unknown) => void };
   const exchange = new Promise<TokenSet>((resolve, reject) => {
@@ -123,6 +143,7 @@ export async function runLoginFlow(
   });
   const redirectUri = loopbackRedirectUri(loopback.port);
   const cleanups: (() => void)[] = [];
+  let over = false;
   try {
     const url = buildAuthorizationUrl({
       authorizeUrl: options.authorizeUrl,
@@ -133,7 +154,6 @@ export async function runLoginFlow(
       codeChallenge: pkce?.challenge,
     });
     deps.witness?.({ authorizationUrl: url });
-    deps.tell(`Open this URL in a browser to authorize dasvc:\n\n  ${url}\n`);
     const timer = setTimeout(
       () =>
         settle.reject(
@@ -152,25 +172,21 @@ export async function runLoginFlow(
       deps.signal.addEventListener('abort', onAbort, { once: true });
       cleanups.push(() => deps.signal!.removeEventListener('abort', onAbort));
     }
-    if (deps.openBrowser) {
-      const open = deps.openBrowser;
-      // Called as a promise whatever it returns (a plain-JS embedder's may return nothing, or
-      // throw): its failure is reported, never the login's.
-      Promise.resolve()
-        .then(() => open(url))
-        .then(
-          () => deps.tell('Waiting for the browser…'),
-          (error: unknown) =>
-            deps.tell(
-              `Could not open a browser (${(error as Error).message}); open the URL above yourself.`,
-            ),
-        );
-    }
-    if (deps.pasted) {
-      deps.tell(
-        'Waiting for the redirect; or paste the address your browser was sent to and press Enter:',
-      );
-      void readPasted(deps.pasted, accept, deps.tell, () => finished);
+    // The request once, as the browser would send it: an error answer ends the login now rather
+    // than after the timeout, and an answer that is already the redirect completes it.
+    const probed = await Promise.race([
+      (deps.probeSend ?? deps.send)(buildProbeRequest(url)).then((response) =>
+        processProbeResponse(response, url, redirectUri),
+      ),
+      codePromise.then(() => undefined),
+    ]);
+    if (probed?.kind === 'redirect') {
+      if (accept(new URL(probed.location).searchParams, probed.location) === 'ignored')
+        throw emptyRedirectError();
+      deps.tell('The service approved at once, without a consent page.');
+    } else if (probed?.kind === 'page') {
+      deps.tell(`Open this URL in a browser to authorize dasvc:\n\n  ${url}\n`);
+      waitForPerson(url, deps, accept, () => finished || over);
     }
     const code = await codePromise;
     const tokens = await deps
@@ -202,11 +218,45 @@ export async function runLoginFlow(
     exchanged.reject(error);
     throw error;
   } finally {
+    over = true;
     for (const cleanup of cleanups) cleanup();
     // Let the loopback page (which awaits the exchange) go out before closing.
     await new Promise((resolve) => setImmediate(resolve));
     await loopback.close();
   }
+}
+
+/** What the person is asked to do once the URL is printed. */
+const PASTE = 'paste the address your browser was sent to and press Enter:';
+
+/**
+ * The browser opened on the URL, and pasted redirects read, at the same time: either completes the
+ * login. No browser to open (none configured, none that works) leaves the paste and the loopback.
+ */
+function waitForPerson(
+  url: string,
+  deps: LoginFlowDeps,
+  accept: (query: URLSearchParams, href: string) => 'code' | 'ignored',
+  over: () => boolean,
+): void {
+  const { openBrowser, pasted, tell } = deps;
+  const say = (message: string) => {
+    if (!over()) tell(message);
+  };
+  if (openBrowser) {
+    // Called as a promise whatever it returns (a plain-JS embedder's may return nothing, or
+    // throw): its failure is reported, never the login's.
+    Promise.resolve()
+      .then(() => openBrowser(url))
+      .then(
+        () => say(pasted ? `Waiting for the browser; or ${PASTE}` : 'Waiting for the browser…'),
+        (error: unknown) =>
+          say(
+            `Could not open a browser (${error instanceof Error ? error.message : String(error)}); open the URL above yourself${pasted ? `, then ${PASTE}` : '.'}`,
+          ),
+      );
+  } else if (pasted) say(`Waiting for the redirect; or ${PASTE}`);
+  if (pasted) void readPasted(pasted, accept, tell, over);
 }
 
 async function readPasted(

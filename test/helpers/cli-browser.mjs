@@ -2,8 +2,9 @@
 /* global URLSearchParams */
 // Stand-in browser for `dasvc login` tests, named by BROWSER/DASVC_BROWSER and run with the
 // authorization URL as its one argument. It follows the mock's redirect to the loopback like a
-// browser would, without rendering anything. Variants (env):
-//   STANDIN_MODE=follow   (default) GET the authorization URL (mock with autoApprove), follow Location
+// browser would, without rendering anything; on a consent page (a mock without autoApprove) it
+// posts the form as alice first. Variants (env):
+//   STANDIN_MODE=follow   (default) GET the authorization URL, approve on a consent page, follow Location
 //   STANDIN_MODE=deny     GET the consent page, POST its form with decision=deny, follow Location
 //   STANDIN_MODE=forge    follow, but replace the state in the redirect with a forged one
 //   STANDIN_MODE=favicon  GET /favicon.ico on the loopback first, then follow
@@ -53,41 +54,54 @@ export async function standIn(url, env) {
   }
 }
 
+/**
+ * The consent page's form answered as alice, Deny in deny mode and Approve otherwise: where to post
+ * it and its body; null when the page has no form.
+ */
+export function consentForm(url, html, mode) {
+  const action = /<form[^>]*action="([^"]*)"/i.exec(html)?.[1];
+  if (!action) return null;
+  const form = new URLSearchParams();
+  for (const match of html.matchAll(/<input[^>]*type="hidden"[^>]*>/gi)) {
+    const name = /name="([^"]*)"/.exec(match[0])?.[1];
+    const value = /value="([^"]*)"/.exec(match[0])?.[1] ?? '';
+    if (name)
+      form.set(
+        name,
+        value
+          .replace(/&amp;/g, '&')
+          .replace(/&quot;/g, '"')
+          .replace(/&#39;/g, "'")
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>'),
+      );
+  }
+  form.set('user', 'alice');
+  form.set('decision', mode === 'deny' ? 'deny' : 'approve');
+  return { action: new URL(action.replace(/&amp;/g, '&'), url).href, body: form.toString() };
+}
+
+/**
+ * Where the service sends the browser once alice has answered (Approve unless `mode` is deny):
+ * the redirect URL a person would paste.
+ */
+export async function redirectAfterConsent(url, mode = 'follow') {
+  const first = await fetch(url);
+  const location = first.headers.get('location');
+  if (location) return location;
+  const form = consentForm(url, await first.text(), mode);
+  if (!form) return null;
+  const answer = await fetch(form.action, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form.body,
+  });
+  return answer.headers.get('location');
+}
+
 async function visit(url, mode, log) {
   if (mode === 'none') return;
-  let location;
-  if (mode === 'deny') {
-    const page = await fetch(url);
-    const html = await page.text();
-    const action = /<form[^>]*action="([^"]*)"/i.exec(html)?.[1];
-    const form = new URLSearchParams();
-    for (const match of html.matchAll(/<input[^>]*type="hidden"[^>]*>/gi)) {
-      const name = /name="([^"]*)"/.exec(match[0])?.[1];
-      const value = /value="([^"]*)"/.exec(match[0])?.[1] ?? '';
-      if (name)
-        form.set(
-          name,
-          value
-            .replace(/&amp;/g, '&')
-            .replace(/&quot;/g, '"')
-            .replace(/&#39;/g, "'")
-            .replace(/&lt;/g, '<')
-            .replace(/&gt;/g, '>'),
-        );
-    }
-    form.set('user', 'alice');
-    form.set('decision', 'deny');
-    const target = action ? new URL(action.replace(/&amp;/g, '&'), url) : new URL(url);
-    const answer = await fetch(target, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: form.toString(),
-    });
-    location = answer.headers.get('location');
-  } else {
-    const answer = await fetch(url);
-    location = answer.headers.get('location');
-  }
+  const location = await redirectAfterConsent(url, mode);
   log(`location ${location ? 'received' : 'missing'}`);
   if (!location) return;
   const target = new URL(location);

@@ -1,3 +1,4 @@
+import { consentForm } from './cli-browser.mjs';
 import type { HttpRequest, HttpResponse, SendFn } from '../../src/http/types.js';
 
 /** The mock app as the HTTP transport: each request answered in-process, no socket (hono habit). */
@@ -16,10 +17,23 @@ export function appTransport(app: (request: Request) => Promise<Response>): Send
   };
 }
 
-/** Plays the user's browser against an auto-approving mock app: consent, then the loopback. */
+/**
+ * Plays the user's browser against a mock app: the authorization URL, Approve as alice when the
+ * app shows its consent page, then the loopback.
+ */
 export function approvingBrowser(app: (request: Request) => Promise<Response>) {
   return async (url: string): Promise<void> => {
-    const consent = await app(new Request(url, { redirect: 'manual' }));
+    let consent = await app(new Request(url, { redirect: 'manual' }));
+    const form = consent.headers.has('location') ? null : consentForm(url, await consent.text());
+    if (form) {
+      consent = await app(
+        new Request(form.action, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: form.body,
+        }),
+      );
+    }
     const location = consent.headers.get('location');
     if (!location)
       throw new Error(`the consent step answered ${consent.status} without a redirect`);

@@ -210,9 +210,12 @@ describe.concurrent('dasvc check against hostile installations', () => {
       expect(stdout).toMatch(/no answer .*within 0.3 s/);
     });
 
-    /** `dasvc check <extra>` against a mock of its own (auto-approving alice). */
+    /**
+     * `dasvc check <extra>` against a mock of its own that shows its consent page: the browser
+     * (the stand-in, approving as alice) is what each authorization waits for.
+     */
     async function checkOwnMock(extra: string[], env: Record<string, string>) {
-      const mock = await startMockServer({ port: 0, autoApprove: 'alice' });
+      const mock = await startMockServer({ port: 0 });
       const dir = tempDir();
       try {
         const result = await runCli([...checkArgs(mock.url), ...extra], dir, {
@@ -255,7 +258,8 @@ describe.concurrent('dasvc check against hostile installations', () => {
         const args = ['--client-id', 'zzz', '--timeout', '1', ...only];
         const result = await checkOwnMock(args, browserEnv());
         expect(result.code, result.stdout).toBe(3);
-        expect(result.stderr).toContain('refused the client');
+        // The installation's own error page, read by the login's first request, says why.
+        expect(result.stderr).toContain('invalid_client: unknown client_id "zzz"');
         expect(result.stderr.match(/Authorization \d of at most 3/g)).toHaveLength(1);
         expect(Object.values(statuses(result.stdout))).not.toContain('deviates');
       }

@@ -1,10 +1,11 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   authorizationUrlIn,
   browserEnv,
   clearJournal,
+  control,
   expectNoLeaksAfterAll,
   freshConfigDir,
   journalEntries,
@@ -13,6 +14,7 @@ import {
   spawnCli,
   startMockForCli,
 } from '../helpers/cli.js';
+import { redirectAfterConsent } from '../helpers/cli-browser.mjs';
 
 const auto = startMockForCli();
 const manual = startMockForCli({});
@@ -48,7 +50,7 @@ describe('dasvc login', () => {
   it('logs in through the browser, stores the profile (0600) and never prints the tokens', async () => {
     const dir = freshConfigDir();
     const log = join(dir, 'browser.log');
-    const result = await runCli([...loginArgs(auto.url), '--json'], dir, {
+    const result = await runCli([...loginArgs(manual.url), '--json'], dir, {
       env: browserEnv('follow', log),
     });
     expect(result.stderr).toContain('/webservice/authorize/?');
@@ -62,15 +64,15 @@ describe('dasvc login', () => {
     );
     const profile = readConfig(dir).profiles.default!;
     expect(profile).toMatchObject({
-      baseUrl: auto.url,
+      baseUrl: manual.url,
       clientId: 'demo-client',
       clientSecret: 'demo-secret',
       scope: 'crm wiki',
       params: 'query',
     });
     expect(profile.endpoints).toMatchObject({
-      token: `${auto.url}/webservice/authorize`,
-      api: `${auto.url}/webservice/json/{scope}`,
+      token: `${manual.url}/webservice/authorize`,
+      api: `${manual.url}/webservice/json/{scope}`,
     });
     const tokens = profile.tokens as {
       accessToken: string;
@@ -88,13 +90,15 @@ describe('dasvc login', () => {
 
   it('sends PKCE S256 and redirect_uri by default, and leaves PKCE out with --no-pkce', async () => {
     const dir = freshConfigDir();
-    const withPkce = await runCli(loginArgs(auto.url), dir, { env: browserEnv() });
+    const withPkce = await runCli(loginArgs(manual.url), dir, { env: browserEnv() });
     expect(withPkce.code).toBe(0);
     const url = new URL(authorizationUrlIn(withPkce.stderr)!);
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
     expect(url.searchParams.get('state')!.length).toBeGreaterThanOrEqual(43);
     expect(url.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
-    const without = await runCli([...loginArgs(auto.url), '--no-pkce'], dir, { env: browserEnv() });
+    const without = await runCli([...loginArgs(manual.url), '--no-pkce'], dir, {
+      env: browserEnv(),
+    });
     expect(without.code).toBe(0);
     expect(new URL(authorizationUrlIn(without.stderr)!).searchParams.has('code_challenge')).toBe(
       false,
@@ -104,7 +108,7 @@ describe('dasvc login', () => {
   it('answers 404 on other paths (favicon) without ending the wait', async () => {
     const dir = freshConfigDir();
     const log = join(dir, 'browser.log');
-    const result = await runCli(loginArgs(auto.url), dir, { env: browserEnv('favicon', log) });
+    const result = await runCli(loginArgs(manual.url), dir, { env: browserEnv('favicon', log) });
     expect(result.code, result.stderr).toBe(0);
     const lines = await browserLog(log, 'callback 200 success-page');
     expect(lines).toContain('favicon 404');
@@ -113,13 +117,13 @@ describe('dasvc login', () => {
 
   it('refuses a forged state: exit 3, nothing exchanged, nothing stored', async () => {
     const dir = freshConfigDir();
-    await clearJournal(auto.url);
+    await clearJournal(manual.url);
     const log = join(dir, 'browser.log');
-    const result = await runCli(loginArgs(auto.url), dir, { env: browserEnv('forge', log) });
+    const result = await runCli(loginArgs(manual.url), dir, { env: browserEnv('forge', log) });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/state/);
     expect(await browserLog(log, 'callback 400 error-page')).toContain('callback 400 error-page');
-    const journal = await journalEntries(auto.url);
+    const journal = await journalEntries(manual.url);
     expect(journal.some((e) => e.path === '/webservice/authorize' && e.method === 'POST')).toBe(
       false,
     );
@@ -138,7 +142,7 @@ describe('dasvc login', () => {
 
   it('times out with a clear message (exit 4) and closes the listener', async () => {
     const dir = freshConfigDir();
-    const result = await runCli([...loginArgs(auto.url), '--timeout', '1'], dir, {
+    const result = await runCli([...loginArgs(manual.url), '--timeout', '1'], dir, {
       env: browserEnv('none'),
     });
     expect(result.code).toBe(4);
@@ -149,7 +153,7 @@ describe('dasvc login', () => {
 
   it('with --no-browser, accepts the redirect URL pasted on stdin (after a junk line)', async () => {
     const dir = freshConfigDir();
-    const child = spawnCli([...loginArgs(auto.url), '--no-browser'], dir, {
+    const child = spawnCli([...loginArgs(manual.url), '--no-browser'], dir, {
       BROWSER: '/nonexistent-browser-must-not-run',
     });
     let stderr = '';
@@ -161,10 +165,10 @@ describe('dasvc login', () => {
       const url = authorizationUrlIn(stderr);
       if (sent || !url || !stderr.includes('paste')) return;
       sent = true;
-      // What a human on a remote machine does: let the service redirect, copy the address, paste it.
-      void fetch(url, { redirect: 'manual' }).then((answer) => {
+      // What a human on a remote machine does: approve, copy the address it ends on, paste it.
+      void redirectAfterConsent(url).then((location) => {
         child.stdin.write('this is not a url\n');
-        child.stdin.write(`${answer.headers.get('location')}\n`);
+        child.stdin.write(`${location}\n`);
       });
     });
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -185,7 +189,7 @@ describe('dasvc login', () => {
     // Piped in at once (a script, a fast paste): kept, not lost while the login starts. This one
     // carries a forged state, so the answer is exit 3 at once; a lost line would time out (4).
     const result = await runCli(
-      [...loginArgs(auto.url), '--no-browser', '--timeout', '10'],
+      [...loginArgs(manual.url), '--no-browser', '--timeout', '10'],
       freshConfigDir(),
       { input: 'http://127.0.0.1:1/callback?state=forged&code=abc\n' },
     );
@@ -195,7 +199,7 @@ describe('dasvc login', () => {
 
   it('closes the listener and exits 130 on Ctrl-C', async () => {
     const dir = freshConfigDir();
-    const child = spawnCli([...loginArgs(auto.url), '--no-browser'], dir);
+    const child = spawnCli([...loginArgs(manual.url), '--no-browser'], dir);
     let stderr = '';
     const printed = new Promise<void>((resolve) =>
       child.stderr.on('data', (chunk: Buffer) => {
@@ -217,13 +221,13 @@ describe('dasvc login', () => {
     const blocker = (await import('node:net')).createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
-    const busy = await runCli([...loginArgs(auto.url), '--port', String(port)], dir, {
+    const busy = await runCli([...loginArgs(manual.url), '--port', String(port)], dir, {
       env: browserEnv(),
     });
     expect(busy.code).toBe(2);
     expect(busy.stderr).toContain(`127.0.0.1:${port}`);
     await new Promise<void>((resolve) => blocker.close(() => resolve()));
-    const ok = await runCli([...loginArgs(auto.url), '--port', String(port)], dir, {
+    const ok = await runCli([...loginArgs(manual.url), '--port', String(port)], dir, {
       env: browserEnv(),
     });
     expect(ok.code, ok.stderr).toBe(0);
@@ -327,5 +331,90 @@ describe('dasvc login', () => {
       expect(result.stderr).toContain(file);
     }
     expect(readFileSync(file, 'utf8')).toBe('{"profiles": {"default": {"baseUrl": ');
+  });
+});
+
+describe('dasvc login asks the service once before waiting for anyone', () => {
+  /** The mock's authorization-endpoint requests: the probe and, when waited for, the browser's. */
+  const authorizeRequests = async (base: string) =>
+    (await journalEntries(base)).filter((e) => e.path.startsWith('/webservice/authorize'));
+
+  it('an auto-approving service completes the login from that one answer: no browser, one code', async () => {
+    const dir = freshConfigDir();
+    const log = join(dir, 'browser.log');
+    await clearJournal(auto.url);
+    const result = await runCli(loginArgs(auto.url), dir, { env: browserEnv('follow', log) });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('The service approved at once, without a consent page.');
+    expect(result.stderr).not.toContain('Open this URL');
+    expect(existsSync(log)).toBe(false);
+    expect((await authorizeRequests(auto.url)).map((e) => `${e.method} ${e.status}`)).toEqual([
+      'GET 302',
+      'POST 200',
+    ]);
+    const call = await runCli(['rpc', 'crm', 'contacts.list'], dir);
+    expect(call.code, call.stderr).toBe(0);
+  });
+
+  it('an unknown client: exit 3 at once with the error page’s words, no browser, nothing stored', async () => {
+    const dir = freshConfigDir();
+    const log = join(dir, 'browser.log');
+    const args = loginArgs(manual.url).map((a) => (a === 'demo-client' ? 'no-such-client' : a));
+    // The default --timeout (300 s) is never waited out: the test's own bound is far shorter.
+    const result = await runCli(args, dir, { env: browserEnv('follow', log) });
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr).toContain(
+      'dasvc: the authorization endpoint refused the request (HTTP 400): Authorization error · invalid_client: unknown client_id "no-such-client"',
+    );
+    expect(result.stderr).not.toMatch(/Open this URL|timed out/);
+    expect(existsSync(log)).toBe(false);
+    expect(() => readConfig(dir)).toThrow();
+    const json = await runCli(['--json', ...args], dir, { env: browserEnv() });
+    expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'invalid_client', exitCode: 3 });
+  });
+
+  it('an authorization endpoint answering 500: exit 1 with the service’s message', async () => {
+    const dir = freshConfigDir();
+    await control(manual.url, 'faults', {
+      kind: 'error',
+      status: 500,
+      count: 1,
+      path: '/webservice/authorize/',
+    });
+    const result = await runCli(loginArgs(manual.url), dir, { env: browserEnv() });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain(
+      'dasvc: the authorization endpoint failed (HTTP 500): server_error (injected fault (POST /_mock/faults))',
+    );
+  });
+
+  it('nothing listening at the authorization endpoint: exit 4 at once', async () => {
+    const closed = (await import('node:net')).createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const result = await runCli(loginArgs(`http://127.0.0.1:${port}`), freshConfigDir(), {
+      env: browserEnv(),
+    });
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stderr).toMatch(/refused/);
+    expect(result.stderr).not.toContain('Open this URL');
+  });
+
+  it('a redirect carrying error=invalid_scope: exit 3 with the service’s reason, nothing exchanged', async () => {
+    const dir = freshConfigDir();
+    const log = join(dir, 'browser.log');
+    await clearJournal(manual.url);
+    const result = await runCli(loginArgs(manual.url, 'crm nosuch'), dir, {
+      env: browserEnv('follow', log),
+    });
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr).toContain(
+      'dasvc: authorization failed: invalid_scope (unknown instance "nosuch" in scope)',
+    );
+    expect((await authorizeRequests(manual.url)).map((e) => `${e.method} ${e.status}`)).toEqual([
+      'GET 302',
+    ]);
+    expect(existsSync(log)).toBe(false);
   });
 });

@@ -235,24 +235,29 @@ describe('the library and the CLI share one profile (SPEC §1)', () => {
   it('login tells a warning when the OS credential store is missing, and opens any browser function', async () => {
     const t = terminal();
     const told: [string, string | undefined][] = [];
+    let opened = 0;
+    // A service that shows its consent page: the login needs the browser function.
+    const consenting = createMockApp({ log: () => undefined });
     const saved = process.env.DBUS_SESSION_BUS_ADDRESS;
     delete process.env.DBUS_SESSION_BUS_ADDRESS;
     try {
       const client = dasvc({
         ...LOGIN,
         env: { DASVC_CONFIG_DIR: t.configDir },
-        send,
+        send: appTransport(consenting),
         tell: (message, level) => told.push([message, level]),
       });
-      const approve = approvingBrowser(app);
+      const approve = approvingBrowser(consenting);
       // A plain-JS embedder's browser function that returns nothing.
-      const openBrowser = ((url: string) => void approve(url)) as unknown as (
+      const openBrowser = ((url: string) => void ((opened += 1), approve(url))) as unknown as (
         url: string,
       ) => Promise<void>;
       await client.login({ openBrowser });
     } finally {
       if (saved !== undefined) process.env.DBUS_SESSION_BUS_ADDRESS = saved;
+      await consenting.close();
     }
+    expect(opened).toBe(1);
     const { secrets } = t.store.read().profiles!.default!;
     // Linux without a D-Bus session has no Secret Service; elsewhere the OS store may answer.
     if (process.platform === 'linux') expect(secrets).toBe('file');

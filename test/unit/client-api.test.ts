@@ -2,12 +2,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dasvc, ServiceError, ExitCode, NetworkError, type SendFn } from '../../src/index.js';
 import { startMockServer } from '../../src/mock/index.js';
 import { browserEnv } from '../helpers/cli.js';
+import { redirectAfterConsent } from '../helpers/cli-browser.mjs';
 
 let mock: Awaited<ReturnType<typeof startMockServer>>;
+/** A mock that shows its consent page: a login through it needs the browser. */
+let consenting: Awaited<ReturnType<typeof startMockServer>>;
 beforeAll(async () => {
   mock = await startMockServer({ port: 0, autoApprove: 'bob', log: () => undefined });
+  consenting = await startMockServer({ port: 0, log: () => undefined });
 });
-afterAll(() => mock.close());
+afterAll(() => Promise.all([mock.close(), consenting.close()]));
 
 const settings = () => ({
   baseUrl: mock.url,
@@ -19,6 +23,10 @@ const settings = () => ({
 const approve = async (url: string) => {
   const answer = await fetch(url, { redirect: 'manual' });
   await fetch(answer.headers.get('location')!);
+};
+/** A browser on the consenting mock: alice approves, and the redirect reaches the loopback. */
+const consent = async (url: string) => {
+  await fetch((await redirectAfterConsent(url))!);
 };
 
 describe('programmatic client (export `dasvc`)', () => {
@@ -114,7 +122,7 @@ describe('programmatic client logout (SPEC §1, §3)', () => {
 
 describe('programmatic client login without a tell callback', () => {
   it('prints nothing (SPEC §1) and still completes', async () => {
-    const client = dasvc({ ...settings(), store: 'memory' });
+    const client = dasvc({ ...settings(), baseUrl: consenting.url, store: 'memory' });
     const written: string[] = [];
     const spies = [process.stderr, process.stdout].map((stream) =>
       vi.spyOn(stream, 'write').mockImplementation((chunk) => {
@@ -127,7 +135,7 @@ describe('programmatic client login without a tell callback', () => {
       const { tokens } = await client.login({
         openBrowser: async (u) => {
           url = u;
-          await approve(u);
+          await consent(u);
         },
       });
       expect(tokens.accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -139,7 +147,12 @@ describe('programmatic client login without a tell callback', () => {
   });
 
   it('openBrowser: true opens the system browser (BROWSER), as the default does', async () => {
-    const client = dasvc({ ...settings(), env: browserEnv(), store: 'memory' });
+    const client = dasvc({
+      ...settings(),
+      baseUrl: consenting.url,
+      env: browserEnv(),
+      store: 'memory',
+    });
     const { tokens } = await client.login({ openBrowser: true, timeoutMs: 20_000 });
     expect(tokens.accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
@@ -150,12 +163,13 @@ describe('programmatic client login without a tell callback', () => {
     const tell = (message: string) => {
       told.push(message);
       const url = /https?:\/\/\S+\/webservice\/authorize\/\?\S+/.exec(message)?.[0];
-      if (url) approved ??= approve(url);
+      if (url) approved ??= consent(url);
     };
     // A browser command that cannot start: had the client tried it, it would have said "Could not
     // open a browser" on the spawn's error, a tick later, long before the approval's round trips end.
     const client = dasvc({
       ...settings(),
+      baseUrl: consenting.url,
       env: { DASVC_BROWSER: '/nonexistent/dasvc-test-browser' },
       store: 'memory',
       tell,
@@ -168,8 +182,13 @@ describe('programmatic client login without a tell callback', () => {
 
   it('hands what a person should see to tell', async () => {
     const told: string[] = [];
-    const client = dasvc({ ...settings(), store: 'memory', tell: (m) => told.push(m) });
-    await client.login({ openBrowser: approve });
+    const client = dasvc({
+      ...settings(),
+      baseUrl: consenting.url,
+      store: 'memory',
+      tell: (m) => told.push(m),
+    });
+    await client.login({ openBrowser: consent });
     expect(told.join('\n')).toContain('/webservice/authorize/?response_type=code');
   });
 });

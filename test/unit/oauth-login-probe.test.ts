@@ -2,11 +2,13 @@
 // of the authorization endpoint means, read in-process from the real mock app and from answers a
 // hostile or unusual server gives.
 import { describe, expect, it } from 'vitest';
-import { AuthError, ServiceError } from '../../src/errors.js';
-import type { HttpResponse } from '../../src/http/types.js';
+import { AuthError, NetworkError, ServiceError } from '../../src/errors.js';
+import type { HttpRequest, HttpResponse, SendFn } from '../../src/http/types.js';
 import { createMockApp } from '../../src/mock/index.js';
 import { processProbeResponse } from '../../src/oauth/authorization-probe.js';
+import { runLoginFlow, type LoginFlowDeps } from '../../src/oauth/login-flow.js';
 import { pageText } from '../../src/util/html-text.js';
+import { consentForm } from '../helpers/cli-browser.mjs';
 import { appTransport } from '../helpers/in-process.js';
 
 const AUTHORIZE = 'http://das.test/webservice/authorize/';
@@ -136,3 +138,149 @@ describe('the probe’s answer (processProbeResponse)', () => {
     expect(message.endsWith('…')).toBe(true);
   });
 });
+
+/** A login flow against `send`, with a browser that must not be opened unless given. */
+function flow(send: SendFn, deps: Partial<LoginFlowDeps> = {}) {
+  const told: string[] = [];
+  const seen: unknown[] = [];
+  const result = runLoginFlow(
+    {
+      authorizeUrl: AUTHORIZE,
+      tokenUrl: 'http://das.test/webservice/authorize',
+      client: { clientId: 'demo-client', clientSecret: 'demo-secret' },
+      scope: 'crm',
+      placement: 'query',
+      port: 0,
+      timeoutMs: 20_000,
+    },
+    {
+      send,
+      now: Date.now,
+      tell: (message) => told.push(message),
+      witness: (step) => seen.push(step),
+      openBrowser: () => Promise.reject(new Error('the browser must not be opened')),
+      ...deps,
+    },
+  );
+  return { result, told, seen };
+}
+
+/** A server that answers the authorization request by redirecting with `query(state)`. */
+function redirecting(query: (state: string) => string): { send: SendFn; sent: HttpRequest[] } {
+  const sent: HttpRequest[] = [];
+  const send: SendFn = async (request) => {
+    sent.push(request);
+    const url = new URL(request.url);
+    const back = url.searchParams.get('redirect_uri')!;
+    return answer(302, { location: `${back}?${query(url.searchParams.get('state')!)}` });
+  };
+  return { send, sent };
+}
+
+describe('the login flow with the probe', () => {
+  it('an auto-approving service: the probe’s own redirect completes the login, no browser', async () => {
+    const app = createMockApp({ autoApprove: 'alice', log: () => undefined });
+    try {
+      const { result, told, seen } = flow(appTransport(app));
+      const { tokens } = await result;
+      expect(tokens.accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(told).toEqual(['The service approved at once, without a consent page.']);
+      expect(seen).toHaveLength(2);
+      expect(seen[1]).toEqual({
+        redirect: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/callback\?state=.+&code=/),
+      });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a redirect with another state: refused (exit 3), nothing exchanged', async () => {
+    const { send, sent } = redirecting(() => 'state=forged&code=c0de');
+    const { result } = flow(send);
+    await expect(result).rejects.toMatchObject({ exitCode: 3, code: 'state_mismatch' });
+    expect(sent.map((r) => r.method)).toEqual(['GET']);
+  });
+
+  it('a redirect carrying error=access_denied: exit 3 with the service’s description', async () => {
+    const { send, sent } = redirecting(
+      (state) => `error=access_denied&error_description=not+today&state=${state}`,
+    );
+    const { result } = flow(send);
+    await expect(result).rejects.toMatchObject({
+      exitCode: 3,
+      code: 'access_denied',
+      message: 'authorization failed: access_denied (not today)',
+    });
+    expect(sent).toHaveLength(1);
+  });
+
+  it('a redirect carrying neither a code nor an error: an unexpected answer (exit 4), at once', async () => {
+    const { send } = redirecting((state) => `state=${state}`);
+    const error = await flow(send).result.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ code: 'unexpected_response' });
+  });
+
+  it('no answer from the service: its network error (exit 4), never the timeout', async () => {
+    const send: SendFn = () =>
+      Promise.reject(new NetworkError('cannot connect to das.test', { code: 'ECONNREFUSED' }));
+    await expect(flow(send).result).rejects.toMatchObject({ exitCode: 4, code: 'ECONNREFUSED' });
+  });
+
+  it('no browser to open: said, and a pasted redirect completes the login', async () => {
+    const app = createMockApp({ log: () => undefined });
+    const pasted: string[] = [];
+    let wake = () => undefined as void;
+    const lines: AsyncIterable<string> = {
+      async *[Symbol.asyncIterator]() {
+        for (;;) {
+          const line = pasted.shift();
+          if (line !== undefined) yield line;
+          else await new Promise<void>((resolve) => (wake = resolve));
+        }
+      },
+    };
+    let url = '';
+    try {
+      const send = appTransport(app);
+      const run = flow(send, {
+        openBrowser: () => Promise.reject(new Error('no display: neither DISPLAY nor …')),
+        pasted: lines,
+        tell: (message) => {
+          if (!message.startsWith('Could not open a browser')) return;
+          expect(message).toBe(
+            'Could not open a browser (no display: neither DISPLAY nor …); open the URL above yourself, then paste the address your browser was sent to and press Enter:',
+          );
+          void approveInApp(app, url).then((location) => {
+            pasted.push(location);
+            wake();
+          });
+        },
+        witness: (step) => {
+          if ('authorizationUrl' in step) url = step.authorizationUrl;
+        },
+      });
+      const { tokens } = await run.result;
+      expect(tokens.accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+/** alice approves on the consent page of an in-process mock app; the redirect URL she ends on. */
+async function approveInApp(
+  app: (request: Request) => Promise<Response>,
+  url: string,
+): Promise<string> {
+  const page = await app(new Request(url));
+  const form = consentForm(url, await page.text())!;
+  const approved = await app(
+    new Request(form.action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.body,
+    }),
+  );
+  return approved.headers.get('location')!;
+}

@@ -95,7 +95,15 @@ describe('the login flow tells its witness what the browser did (dasvc check evi
         timeoutMs: 2000,
       },
       {
-        send: () => Promise.reject(new Error('no exchange expected')),
+        // The authorization request's answer is a sign-in page; no code is ever exchanged.
+        send: async (request) => {
+          if (request.method !== 'GET') throw new Error('no exchange expected');
+          return {
+            status: 200,
+            headers: { 'content-type': 'text/html' },
+            text: '<h1>Sign in</h1>',
+          };
+        },
         now: Date.now,
         tell: () => undefined,
         witness: (step) => seen.push(step),

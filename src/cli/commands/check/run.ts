@@ -140,6 +140,7 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
           },
           {
             send,
+            probeSend: deps.send,
             now: deps.now,
             tell: (message) => deps.out.info(message),
             openBrowser: options.browser === false ? undefined : deps.openBrowser,
