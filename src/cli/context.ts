@@ -146,6 +146,25 @@ export function stdinLines(input: Input): { lines: AsyncIterable<string>; releas
   };
 }
 
+/**
+ * The lines a login reads pasted redirects from: on a terminal always (while the browser is waited
+ * for too), opened only when the login starts waiting, since a prompt for a missing setting reads
+ * the terminal before; with --no-browser a pipe too, kept from the start.
+ */
+export function pastedRedirects(
+  input: Input,
+  noBrowser: boolean,
+): { lines: AsyncIterable<string>; release(): void } | undefined {
+  if (input.isTTY !== true) return noBrowser ? stdinLines(input) : undefined;
+  let opened: ReturnType<typeof stdinLines> | undefined;
+  return {
+    lines: {
+      [Symbol.asyncIterator]: () => (opened ??= stdinLines(input)).lines[Symbol.asyncIterator](),
+    },
+    release: () => opened?.release(),
+  };
+}
+
 /** Reads all of stdin or a file as text (params, `--batch`); Ctrl-C (`signal`) ends the wait. */
 export async function readAll(
   input: Input,

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 /** Splits a command line the way a shell would for simple quoting ('…', "…", backslash). */
@@ -42,24 +42,58 @@ export function browserArgv(command: string, url: string): string[] {
   return [...words, url];
 }
 
-/** Opens the URL: `DASVC_BROWSER`, then `BROWSER`, else the `open` package (loaded only here). */
-export async function openBrowser(url: string, env: NodeJS.ProcessEnv): Promise<void> {
+/**
+ * Why no browser can be opened here, or undefined: a Linux desktop browser needs a display (X11 or
+ * Wayland); WSL opens the Windows one. macOS and Windows always have theirs.
+ */
+export function noDisplay(env: NodeJS.ProcessEnv, platform = process.platform): string | undefined {
+  if (platform !== 'linux' || env.DISPLAY || env.WAYLAND_DISPLAY || env.WSL_DISTRO_NAME)
+    return undefined;
+  return 'no display: neither DISPLAY nor WAYLAND_DISPLAY is set';
+}
+
+/**
+ * Settles with the browser command: fulfilled when it exits with 0, rejected when it cannot start
+ * or exits otherwise. A browser that stays in the foreground keeps it pending, which is no
+ * failure. The command never keeps dasvc running.
+ */
+function outcomeOf(child: ChildProcess, name: string): Promise<void> {
+  child.unref();
+  return new Promise<void>((resolve, reject) => {
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new Error(`cannot run ${name} (${error.code ?? error.message})`)),
+    );
+    child.once('exit', (code, signal) => {
+      if (code === 0) resolve();
+      else
+        reject(
+          new Error(`${name} ${code === null ? `was ended by ${signal}` : `exited with ${code}`}`),
+        );
+    });
+  });
+}
+
+/**
+ * Opens the URL: `DASVC_BROWSER`, then `BROWSER`, else the `open` package (loaded only here).
+ * Rejects when there is no browser to open: no display on Linux, or the command failing.
+ */
+export async function openBrowser(
+  url: string,
+  env: NodeJS.ProcessEnv,
+  platform = process.platform,
+): Promise<void> {
   const command = env.DASVC_BROWSER || env.BROWSER;
   if (command) {
     const [file, ...args] = browserArgv(command, url);
     if (!file) throw new Error('the browser command is empty');
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(file, args, { detached: true, stdio: 'ignore', env });
-      child.once('error', reject);
-      child.once('spawn', () => {
-        child.unref();
-        resolve();
-      });
-    });
-    return;
+    const name = env.DASVC_BROWSER ? 'DASVC_BROWSER' : 'BROWSER';
+    return outcomeOf(
+      spawn(file, args, { detached: true, stdio: 'ignore', env }),
+      `the ${name} command ${file}`,
+    );
   }
+  const missing = noDisplay(env, platform);
+  if (missing) throw new Error(missing);
   const { default: open } = await import('open');
-  const child = await open(url);
-  child.once('error', () => undefined);
-  child.unref();
+  return outcomeOf(await open(url), 'the system browser opener');
 }

@@ -417,4 +417,24 @@ describe('dasvc login asks the service once before waiting for anyone', () => {
     ]);
     expect(existsSync(log)).toBe(false);
   });
+
+  it('a browser command that fails: said, and a browser on this machine still completes it', async () => {
+    const dir = freshConfigDir();
+    let visited: Promise<unknown> | undefined;
+    const result = await runCli(loginArgs(manual.url), dir, {
+      env: { BROWSER: '/bin/false' },
+      // The person opens the printed URL themselves once told (the loopback is on this machine).
+      inputWhen: (stderr) => {
+        const url = authorizationUrlIn(stderr);
+        if (url && stderr.includes('Could not open a browser'))
+          visited ??= redirectAfterConsent(url).then((location) => fetch(location!));
+        return undefined;
+      },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      'Could not open a browser (the BROWSER command /bin/false exited with 1); open the URL above yourself.',
+    );
+    await visited;
+  });
 });

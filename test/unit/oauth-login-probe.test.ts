@@ -2,6 +2,7 @@
 // of the authorization endpoint means, read in-process from the real mock app and from answers a
 // hostile or unusual server gives.
 import { describe, expect, it } from 'vitest';
+import { noDisplay, openBrowser } from '../../src/client/browser.js';
 import { AuthError, NetworkError, ServiceError } from '../../src/errors.js';
 import type { HttpRequest, HttpResponse, SendFn } from '../../src/http/types.js';
 import { createMockApp } from '../../src/mock/index.js';
@@ -284,3 +285,27 @@ async function approveInApp(
   );
   return approved.headers.get('location')!;
 }
+
+describe('opening the browser: no browser is a rejection, not a wait', () => {
+  it('Linux without a display has none (unless WSL); macOS and Windows always have one', () => {
+    expect(noDisplay({}, 'linux')).toBe('no display: neither DISPLAY nor WAYLAND_DISPLAY is set');
+    expect(noDisplay({ DISPLAY: ':0' }, 'linux')).toBeUndefined();
+    expect(noDisplay({ WAYLAND_DISPLAY: 'wayland-0' }, 'linux')).toBeUndefined();
+    expect(noDisplay({ WSL_DISTRO_NAME: 'Debian' }, 'linux')).toBeUndefined();
+    expect(noDisplay({}, 'darwin')).toBeUndefined();
+    expect(noDisplay({}, 'win32')).toBeUndefined();
+  });
+
+  it('rejects with no display, a command that cannot run, or one that fails; resolves on exit 0', async () => {
+    await expect(openBrowser('http://x.test/', {}, 'linux')).rejects.toThrow(
+      'no display: neither DISPLAY nor WAYLAND_DISPLAY is set',
+    );
+    await expect(openBrowser('http://x.test/', { BROWSER: '/bin/false' })).rejects.toThrow(
+      'the BROWSER command /bin/false exited with 1',
+    );
+    await expect(
+      openBrowser('http://x.test/', { DASVC_BROWSER: '/nonexistent/dasvc-browser' }),
+    ).rejects.toThrow('cannot run the DASVC_BROWSER command /nonexistent/dasvc-browser (ENOENT)');
+    await expect(openBrowser('http://x.test/', { BROWSER: '/bin/true' })).resolves.toBeUndefined();
+  });
+});

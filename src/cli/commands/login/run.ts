@@ -2,7 +2,7 @@ import { UsageError } from '../../../errors.js';
 import { DEFAULT_LOGIN_TIMEOUT_MS } from '../../../oauth/login-flow.js';
 import { parseDuration } from '../../../util/duration.js';
 import { parsePort } from '../../port.js';
-import { openClient, stdinLines, type CliDeps } from '../../context.js';
+import { openClient, pastedRedirects, type CliDeps } from '../../context.js';
 import { describeExpiry, sessionSummary, tokenStateJson } from '../../token-state.js';
 import type { LoginOptions } from './command.js';
 
@@ -26,7 +26,7 @@ export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
       ? undefined
       : parseDuration(String(options.refreshMargin), '--refresh-margin');
   const noBrowser = options.browser === false;
-  const stdin = noBrowser ? stdinLines(deps.stdin) : undefined;
+  const stdin = pastedRedirects(deps.stdin, noBrowser);
   let outcome;
   try {
     outcome = await client.login({
