@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, STANDIN_BROWSER, startMockForCli } from '../helpers/cli.js';
 
-const mock = startMockForCli({ autoApprove: 'alice' });
+// The consent page is shown: the login goes through the browser (the stand-in, approving as alice).
+const mock = startMockForCli({});
 // Inside the package's own folder, `import … from 'dasvc'` resolves to the package itself.
 const scratch = join(ROOT, '.tmp');
 mkdirSync(scratch, { recursive: true });
