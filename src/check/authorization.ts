@@ -1,7 +1,5 @@
 import type { DasvcError } from '../errors.js';
-import { AuthError, NetworkError, sameKind, ServiceError } from '../errors.js';
-import { describeAnswer, oauthAnswerOf } from './answers.js';
-import type { Exchange } from './types.js';
+import { AuthError, sameKind } from '../errors.js';
 
 /**
  * Authorization failures that measure the client's settings or the person at the browser, not the
@@ -77,36 +75,4 @@ export function stoppedUnmeasured(error: DasvcError): CheckStopped {
     }),
     `not run: ${error.message}`,
   );
-}
-
-/**
- * What the check's own authorization request (sent once, redirects not followed, before a browser
- * is sent there) tells: undefined for a page or a redirect, which the browser goes on with; for an
- * error answer or none, the error that ends the authorization at once. Exit codes as for a token
- * answer (SPEC §4): an OAuth error by its code, 401/403 → 3, 5xx → 1, another error page → 4 (not
- * the answer expected), no answer → 4. `where` names the endpoint (without the query's values).
- */
-export function authorizationRequestError(
-  exchange: Exchange,
-  where: string,
-): DasvcError | undefined {
-  if (!exchange.response) {
-    return new NetworkError(
-      `the authorization request to ${where} got no answer (${exchange.error ?? 'no answer'})`,
-      { code: 'no_answer' },
-    );
-  }
-  const answer = oauthAnswerOf(exchange);
-  if (answer.kind !== 'error') return undefined;
-  const status = answer.status;
-  const message = `the authorization request to ${where} was answered ${describeAnswer(exchange)}`;
-  const options = { code: answer.code ?? `http_${status}`, status };
-  if (NOT_THE_INSTALLATION.has(answer.code ?? '') || status === 401 || status === 403)
-    return new AuthError(message, options);
-  if (answer.code !== undefined || status >= 500) return new ServiceError(message, options);
-  return new NetworkError(message, {
-    ...options,
-    code: 'unexpected_response',
-    hint: 'check --authorize-url (or --base-url): the installation shows no authorization page there',
-  });
 }

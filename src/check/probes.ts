@@ -1,9 +1,7 @@
 import { InterruptedError, NetworkError } from '../errors.js';
 import type { HttpRequest, HttpResponse, SendFn } from '../http/types.js';
 import type { Endpoints, ParamsPlacement } from '../oauth/endpoints.js';
-import { buildAuthorizationUrl, loopbackRedirectUri } from '../oauth/authorization-url.js';
 import { apiUrlFor } from '../oauth/endpoints.js';
-import { createPkce, randomState } from '../oauth/pkce.js';
 import {
   buildOAuthRequest,
   buildRefreshRequest,
@@ -13,9 +11,6 @@ import {
 } from '../oauth/token-request.js';
 import { oauthAnswerOf } from './answers.js';
 import type { Exchange } from './types.js';
-
-/** The first port of the dynamic range: a redirect URI's port where no loopback listens yet. */
-const ANY_LOOPBACK_PORT = 49152;
 
 /** Where the check talks to and as whom (SPEC §2 settings, resolved). */
 export interface CheckTarget {
@@ -74,24 +69,6 @@ export class Probes {
 
   /** The token request the last login flow sent (the code exchange). */
   lastLoginExchange: Exchange | undefined;
-
-  /**
-   * The authorization request (SERVICE.md 4.1) as the login flow builds it, sent once without
-   * following redirects, so that an error page ends the authorization before a browser waits on
-   * it. Its redirect URI names `port` (the loopback's fixed port, or any other: its answer is never
-   * followed, and an installation accepts any loopback port, RFC 8252 §7.3).
-   */
-  authorizationRequest(scope: string, port: number): Promise<Exchange> {
-    const url = buildAuthorizationUrl({
-      authorizeUrl: this.target.endpoints.authorize,
-      clientId: this.target.client.clientId,
-      redirectUri: loopbackRedirectUri(port === 0 ? ANY_LOOPBACK_PORT : port),
-      scope,
-      state: randomState(),
-      codeChallenge: createPkce().challenge,
-    });
-    return this.exchange({ method: 'GET', url, headers: { accept: 'text/html' } }, false);
-  }
 
   private note(exchange: Exchange): void {
     const answer = oauthAnswerOf(exchange);

@@ -2,7 +2,6 @@ import { DasvcError, InterruptedError } from '../errors.js';
 import type { SendFn } from '../http/types.js';
 import { apiUnusable, oauthAnswerOf, tokenWorked } from './answers.js';
 import {
-  authorizationRequestError,
   CheckStopped,
   refusedForTheClient,
   stoppedByCredentials,
@@ -140,13 +139,6 @@ export function startCheck(
     authorizations += 1;
     deps.tell?.(`Authorization ${authorizations} of at most 3 (scope ${scope}):`);
     probes.lastLoginExchange = undefined;
-    // An error page (no authorization endpoint there, an unknown client) ends it before a browser
-    // is sent there and waited for.
-    const answered = authorizationRequestError(
-      await probes.authorizationRequest(scope, settings.port),
-      settings.endpoints.authorize.split('?')[0]!,
-    );
-    if (answered !== undefined) throw await stopFor(answered);
     let failure: AuthorizationOutcome['failure'];
     let authorizationUrl: string | undefined;
     let redirect: string | undefined;

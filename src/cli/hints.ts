@@ -11,6 +11,8 @@ export function loginHint(profile: string): string {
 const BY_CODE: Record<string, string> = {
   login_timeout: 'run dasvc login again (use --timeout SECONDS for more time)',
   state_mismatch: 'start again with dasvc login; if this repeats, someone may be forging redirects',
+  no_authorization_page:
+    'check --authorize-url (or --base-url): the installation shows no authorization page there',
 };
 
 const SESSION_CODES = new Set([

@@ -33,8 +33,9 @@ export function buildProbeRequest(authorizationUrl: string): HttpRequest {
 /**
  * Reads the authorization endpoint's answer to the probe (RFC 6749 §4.1.2, §4.1.2.1): a page or a
  * redirect elsewhere goes on in the browser; a redirect to `redirectUri` is handed back to be read
- * as the redirect (state first); a 4xx or an OAuth error body throws AuthError (exit 3, as an
- * error redirect does), a 5xx ServiceError (exit 1), each with the service's own words.
+ * as the redirect (state first); an OAuth error or a 401/403 throws AuthError (exit 3, as an
+ * error redirect does), a 5xx ServiceError (exit 1), another error page NetworkError (exit 4: not
+ * the answer expected), each with the service's own words.
  */
 export function processProbeResponse(
   response: HttpResponse,
@@ -63,6 +64,13 @@ export function processProbeResponse(
   const said = words === '' ? '' : `: ${words}`;
   if (status >= 500)
     throw new ServiceError(`the authorization endpoint failed (HTTP ${status})${said}`, options);
+  // An error page that names no OAuth error and is no refusal of the client (a 404 where the
+  // installation has no authorization endpoint) is not the answer expected there.
+  if (code === `http_${status}` && status !== 401 && status !== 403)
+    throw new NetworkError(
+      `no authorization page at ${authorizationUrl.split('?')[0]} (HTTP ${status})${said}`,
+      { ...options, code: 'no_authorization_page' },
+    );
   throw new AuthError(
     `the authorization endpoint refused the request (HTTP ${status})${said}`,
     options,

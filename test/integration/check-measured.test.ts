@@ -11,6 +11,7 @@ import { cleanup, failure, fakeTerminal, type FakeTerminal } from '../helpers/cl
 import { statuses } from '../helpers/check-mock.js';
 import { serveApp } from '../helpers/serve-app.js';
 import { appTransport } from '../helpers/in-process.js';
+import { hintFor } from '../../src/cli/hints.js';
 
 type App = (request: Request) => Promise<Response>;
 
@@ -138,12 +139,13 @@ describe('a rule whose precondition failed is skipped with the reason', () => {
     expect(error.exitCode).toBe(4);
     const url = `${checked.stdout.match(/http:\/\/127\.0\.0\.1:\d+/)?.[0]}/webservice/authorize/`;
     expect(error.message).toBe(
-      `the check's authorization did not succeed: the authorization request to ${url} was answered HTTP 404 (text/html)`,
+      `the check's authorization did not succeed: no authorization page at ${url} (HTTP 404): Not Found`,
     );
-    expect(error.hint).toMatch(/--authorize-url/);
+    expect(error.code).toBe('no_authorization_page');
+    expect(hintFor(error)).toMatch(/--authorize-url/);
     expect(checked.stdout).not.toMatch(/^deviates/m);
     expect(checked.stdout).toMatch(
-      /^skipped +redirect\.code-and-state +not run: the authorization request to \S+ was answered HTTP 404 \(text\/html\)$/m,
+      /^skipped +redirect\.code-and-state +not run: no authorization page at \S+ \(HTTP 404\): Not Found$/m,
     );
     expect(checked.seen['client.wrong-secret']).toBe('ok');
     expect(checked.stderr.match(/Authorization \d of at most 3/g)).toHaveLength(1);

@@ -22,8 +22,6 @@ import {
   discoverRule,
   scopeNotGrantedRule,
 } from '../../src/check/rules/api-rules.js';
-import { authorizationRequestError } from '../../src/check/authorization.js';
-import { AuthError, NetworkError, ServiceError } from '../../src/errors.js';
 import { evidenceLines, quirksOf, reportJunit, reportLines } from '../../src/check/report.js';
 
 const REQUEST = { method: 'POST' as const, url: 'http://i.test/webservice/authorize', headers: {} };
@@ -198,33 +196,6 @@ describe('rules', () => {
       'the fresh access token did not work at the API, which answered HTTP 404 (text/html)',
     );
     expect(apiUnusable(refusedApi)).toMatch(/HTTP 401 invalid_token/);
-  });
-
-  it("the check's own authorization request: a page or a redirect goes on, an error answer ends it", () => {
-    const where = 'http://i.test/webservice/authorize/';
-    const get = (status: number, body: string, headers: Record<string, string> = {}) =>
-      authorizationRequestError(
-        { request: REQUEST, response: { status, headers, text: body } },
-        where,
-      );
-    expect(get(200, '<form>Approve</form>', { 'content-type': 'text/html' })).toBeUndefined();
-    expect(get(302, '', { location: 'http://127.0.0.1:1/callback?code=c&state=s' })).toBe(
-      undefined,
-    );
-    const missing = get(404, 'Not Found', { 'content-type': 'text/html' });
-    expect(missing).toBeInstanceOf(NetworkError);
-    expect(missing?.message).toBe(
-      `the authorization request to ${where} was answered HTTP 404 (text/html)`,
-    );
-    expect(get(500, 'oops')).toBeInstanceOf(ServiceError);
-    const client = get(400, JSON.stringify({ error: 'invalid_client' }), {
-      'content-type': 'application/json',
-    });
-    expect(client).toBeInstanceOf(AuthError);
-    expect(client?.code).toBe('invalid_client');
-    const none = authorizationRequestError(noAnswer, where);
-    expect(none).toBeInstanceOf(NetworkError);
-    expect(none?.message).toContain('got no answer (cannot reach http://i.test: ECONNRESET)');
   });
 
   it('endpoints.token-path gives the path under the base URL', () => {

@@ -107,13 +107,18 @@ describe('the probe’s answer (processProbeResponse)', () => {
     }
   });
 
-  it('a 4xx page naming no OAuth error is still a refusal (exit 3), its code the status', () => {
+  it('a 4xx page naming no OAuth error is no authorization page (exit 4); a 401/403 a refusal (3)', () => {
     const error = refusal(answer(404, { 'content-type': 'text/html' }, '<h1>Not Found</h1>'));
-    expect(error).toBeInstanceOf(AuthError);
-    expect(error).toMatchObject({ code: 'http_404' });
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ code: 'no_authorization_page', status: 404 });
     expect((error as Error).message).toBe(
-      'the authorization endpoint refused the request (HTTP 404): Not Found',
+      `no authorization page at ${URL_SENT.split('?')[0]} (HTTP 404): Not Found`,
     );
+    for (const status of [401, 403]) {
+      const refused = refusal(answer(status, { 'content-type': 'text/html' }, 'Forbidden'));
+      expect(refused).toBeInstanceOf(AuthError);
+      expect(refused).toMatchObject({ code: `http_${status}` });
+    }
   });
 
   it('a 5xx is the service failing (exit 1), with whatever it said', () => {
