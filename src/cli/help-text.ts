@@ -30,6 +30,11 @@ const EXAMPLES: Record<string, string[]> = {
     'dasvc rpc crm contacts.get id:=1',
     `echo '[{"jsonrpc":"2.0","method":"contacts.list","id":1}]' | dasvc rpc crm --batch -`,
   ],
+  types: [
+    'dasvc types --out src/dasvc-api.d.ts',
+    'dasvc types --from ./recorded --out src/dasvc-api.d.ts',
+    'dasvc types crm wiki --check src/dasvc-api.d.ts',
+  ],
   profile: ['dasvc profile list', 'dasvc profile use work'],
   'profile list': ['dasvc profile list', 'dasvc profile list --json'],
   'profile show': ['dasvc profile show', 'dasvc profile show work'],
@@ -74,6 +79,7 @@ const UNUSED_FLAGS: Record<string, string[]> = {
   'token refresh': ['--authorize-url', '--token-url', '--revoke-url', '--api-url'],
   'token revoke': ['--authorize-url', '--token-url', '--refresh-url', '--api-url'],
   rpc: ['--authorize-url', '--token-url', '--revoke-url'],
+  types: ['--authorize-url', '--token-url', '--revoke-url'],
 };
 
 function pathOf(command: Command): string {

@@ -1,0 +1,81 @@
+// Where `dasvc types` reads a contract besides the installation (SPEC §10 `--from`): an OpenRPC
+// document, or a fixtures folder (one written by `dasvc mock --record` is one), read by the
+// mock's own loader. Nothing in it is run: computed-method modules are named, not imported.
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { UsageError } from '../errors.js';
+import {
+  FixtureProblem,
+  NAME,
+  parseInstance,
+  type InstanceFixture,
+} from '../mock/fixtures/fixture-format.js';
+import { loadFixtures, readJson, withFile } from '../mock/fixtures/load-fixtures.js';
+import { parseOpenRpcInstance } from '../mock/fixtures/openrpc-format.js';
+import { isObject } from '../util/guards.js';
+
+const SOURCES =
+  'an OpenRPC document, a fixtures folder, or a folder written by dasvc mock --record';
+
+/** One instance from its document: OpenRPC, or the fixtures' own instance format. */
+function parseDocument(name: string, document: unknown, file: string): InstanceFixture {
+  return isObject(document) && document.openrpc !== undefined
+    ? parseOpenRpcInstance(name, document, file)
+    : parseInstance(name, document, file);
+}
+
+/**
+ * The instance an installation's `rpc.discover` answered for `scope`; a document that is no
+ * OpenRPC document goes to `refuse` with its problem (JSON pointer and message).
+ */
+export function instanceOfDocument(
+  scope: string,
+  document: unknown,
+  refuse: (problem: string) => never,
+): InstanceFixture {
+  try {
+    return parseOpenRpcInstance(scope, document, `rpc.discover of ${scope}`);
+  } catch (error) {
+    if (!(error instanceof FixtureProblem)) throw error;
+    return refuse(`${error.pointer === '' ? '' : `${error.pointer}: `}${error.message}`);
+  }
+}
+
+/**
+ * The instances of `--from PATH`, sorted by name: every instance of a folder, or those `scopes`
+ * names; the one instance of a document, named by the one scope given or after the file
+ * (`crm.openrpc.json`, `crm.json`: crm).
+ */
+export function instancesFrom(path: string, scopes: readonly string[]): InstanceFixture[] {
+  if (!existsSync(path)) {
+    throw new UsageError(`--from ${path} does not exist`, {
+      code: 'bad_fixture',
+      hint: `give ${SOURCES}`,
+    });
+  }
+  if (statSync(path).isDirectory()) {
+    const { instances } = loadFixtures(path, true);
+    if (scopes.length === 0) return [...instances.values()];
+    const unknown = scopes.filter((scope) => !instances.has(scope));
+    if (unknown.length > 0) {
+      throw new UsageError(`--from ${path} has no instance ${unknown.join(', ')}`, {
+        code: 'bad_scope',
+        hint: `its instances: ${[...instances.keys()].join(', ') || 'none'}`,
+      });
+    }
+    return [...new Set(scopes)].map((scope) => instances.get(scope)!);
+  }
+  if (scopes.length > 1) {
+    throw new UsageError(`--from ${path} is one document, of one instance: name one scope`, {
+      code: 'bad_scope',
+    });
+  }
+  const name = scopes[0] ?? basename(path).replace(/(\.openrpc)?\.json$/i, '');
+  if (!NAME.test(name)) {
+    throw new UsageError(`--from ${path}: its file name names no instance`, {
+      code: 'bad_scope',
+      hint: `name it: dasvc types SCOPE --from ${path}`,
+    });
+  }
+  return [withFile(dirname(path), path, () => parseDocument(name, readJson(path), path))];
+}

@@ -1,0 +1,171 @@
+// What changed between two files of declarations written by `dasvc types` (`--check`): instances
+// and methods added or removed, params, results or errors changed. Pure. It reads the layout the
+// generator and prettier give (members of an interface two spaces in, theirs four), so it
+// compares files written by dasvc, not declarations edited by hand.
+import { API_NAME } from './api-schema.js';
+
+/** One change, by scope and (but for an instance added or removed) method. */
+export interface ContractChange {
+  scope: string;
+  method?: string;
+  change: 'added' | 'removed' | 'params' | 'result' | 'errors';
+}
+
+/** The top-level declarations of a file, by name: their text, doc comments included. */
+function declarations(text: string): Map<string, string> {
+  const found = new Map<string, string>();
+  let name: string | undefined;
+  let lines: string[] = [];
+  let doc: string[] = [];
+  const flush = () => {
+    if (name !== undefined) found.set(name, lines.join('\n'));
+    name = undefined;
+    lines = [];
+  };
+  for (const line of text.split('\n')) {
+    const start = /^export (?:interface|type) ([A-Za-z_$][\w$]*)/.exec(line);
+    if (start) {
+      flush();
+      name = start[1]!;
+      lines = [...doc, line];
+      doc = [];
+    } else if (line.startsWith('/**')) {
+      // A doc comment at the top level belongs to the declaration after it.
+      flush();
+      doc = [line];
+    } else if (name === undefined) {
+      if (doc.length > 0) doc.push(line);
+    } else lines.push(line);
+  }
+  flush();
+  return found;
+}
+
+const KEY = String.raw`(?:[A-Za-z_$][\w$]*|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')`;
+
+/**
+ * The members of an interface or type literal whose members are `indent` spaces in: by key as
+ * written (quoted or not), each with its lines, its doc comment included.
+ */
+function members(lines: readonly string[], indent: number): Map<string, string[]> {
+  const pad = ' '.repeat(indent);
+  const keyLine = new RegExp(`^${pad}(${KEY})\\??:`);
+  const found = new Map<string, string[]>();
+  let current: string[] | undefined;
+  let pendingDoc: string[] | undefined;
+  for (const line of lines) {
+    const key = keyLine.exec(line)?.[1];
+    if (key !== undefined) {
+      current = [...(pendingDoc ?? []), line];
+      pendingDoc = undefined;
+      found.set(key, current);
+    } else if (line.startsWith(`${pad}/**`)) {
+      pendingDoc = [line];
+      current = undefined;
+    } else if (pendingDoc) pendingDoc.push(line);
+    else current?.push(line);
+  }
+  return found;
+}
+
+/** A method name or scope as written as a key: quoted keys read back, bare ones as they are. */
+function keyText(key: string): string {
+  if (key.startsWith('"')) {
+    try {
+      return JSON.parse(key) as string;
+    } catch {
+      return key;
+    }
+  }
+  if (key.startsWith("'")) return key.slice(1, -1).replace(/\\(.)/g, '$1');
+  return key;
+}
+
+/** Text without its comments: what the types say, not how they are described. */
+function code(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .join('\n');
+}
+
+/**
+ * What a part of a method means: its own text and that of every declaration it names, directly
+ * or through others (a result typed `Contact` changes when `Contact` does, or when it is renamed).
+ */
+function meaning(text: string, named: Map<string, string>): string {
+  const reached = new Set<string>();
+  const visit = (t: string) => {
+    for (const id of code(t).match(/[A-Za-z_$][\w$]*/g) ?? []) {
+      if (named.has(id) && !reached.has(id)) {
+        reached.add(id);
+        visit(named.get(id)!);
+      }
+    }
+  };
+  visit(text);
+  return [code(text), ...[...reached].sort().map((id) => code(named.get(id)!))].join('\n');
+}
+
+interface Parsed {
+  /** Methods by scope, each method's parts (params, result, errors) by name. */
+  scopes: Map<string, Map<string, Map<string, string>>>;
+  named: Map<string, string>;
+}
+
+function parse(text: string): Parsed {
+  const named = declarations(text.replace(/\r\n/g, '\n'));
+  const scopes: Parsed['scopes'] = new Map();
+  const api = named.get(API_NAME);
+  if (api === undefined) return { scopes, named };
+  for (const [scopeKey, lines] of members(api.split('\n'), 2)) {
+    const typeName = /:\s*([A-Za-z_$][\w$]*);/.exec(lines.join(' '))?.[1];
+    const methods = new Map<string, Map<string, string>>();
+    const body = typeName === undefined ? undefined : named.get(typeName);
+    for (const [methodKey, methodLines] of members(body?.split('\n') ?? [], 2)) {
+      const parts = new Map<string, string>();
+      for (const [part, partLines] of members(methodLines, 4)) {
+        parts.set(part, partLines.join('\n'));
+      }
+      methods.set(keyText(methodKey), parts);
+    }
+    scopes.set(keyText(scopeKey), methods);
+  }
+  return { scopes, named };
+}
+
+/**
+ * The changes from `before` (the file) to `after` (what the contract gives now), instances and
+ * methods in name order. Empty when they differ only in comments or layout.
+ */
+export function contractChanges(before: string, after: string): ContractChange[] {
+  const old = parse(before);
+  const now = parse(after);
+  const changes: ContractChange[] = [];
+  const scopes = [...new Set([...old.scopes.keys(), ...now.scopes.keys()])].sort();
+  for (const scope of scopes) {
+    const was = old.scopes.get(scope);
+    const is = now.scopes.get(scope);
+    if (!was || !is) {
+      changes.push({ scope, change: was ? 'removed' : 'added' });
+      continue;
+    }
+    const methods = [...new Set([...was.keys(), ...is.keys()])].sort();
+    for (const method of methods) {
+      const before = was.get(method);
+      const after = is.get(method);
+      if (!before || !after) {
+        changes.push({ scope, method, change: before ? 'removed' : 'added' });
+        continue;
+      }
+      for (const part of ['params', 'result', 'errors'] as const) {
+        const a = before.get(part) ?? '';
+        const b = after.get(part) ?? '';
+        if (meaning(a, old.named) !== meaning(b, now.named))
+          changes.push({ scope, method, change: part });
+      }
+    }
+  }
+  return changes;
+}

@@ -1,0 +1,156 @@
+// JSON Schemas of OpenRPC documents made fit for json-schema-to-typescript: only the keywords
+// that say what a type is, and only the documents' own `#/…` references, each target moved to
+// one `definitions` member of the combined schema, named after it.
+import { isObject } from '../util/guards.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+/** Keywords whose value is one subschema. */
+const ONE = new Set(['additionalItems', 'additionalProperties']);
+/** Keywords whose value is a list of subschemas. */
+const LIST = new Set(['allOf', 'anyOf', 'oneOf']);
+/** Keywords whose value maps names to subschemas. */
+const MAP = new Set(['patternProperties', 'properties']);
+/** Keywords kept as they are: what the type of a value is, and its documentation. */
+const DATA = new Set([
+  'deprecated',
+  'description',
+  'enum',
+  'maxItems',
+  'minItems',
+  'required',
+  'title',
+  'type',
+]);
+/**
+ * Everything else is left out: json-schema-to-typescript prints its own extensions (`tsType`) as
+ * TypeScript as they are (a contract must not write code into the declarations), resolves or
+ * names types after identifiers (`$id`), and reads members of keywords it does not know as
+ * schemas of their own, changing their values.
+ */
+
+/** One segment of a JSON pointer in a URI fragment (RFC 6901 §3, §6), decoded. */
+function decodeSegment(raw: string): string {
+  let segment = raw;
+  try {
+    segment = decodeURIComponent(raw);
+  } catch {
+    // Not percent-encoded: the segment as written.
+  }
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** The value `pointer` (RFC 6901, as in a URI fragment) names in `root`; undefined for none. */
+export function resolvePointer(root: unknown, pointer: string): unknown {
+  if (pointer === '') return root;
+  let target = root;
+  for (const key of pointer.slice(1).split('/').map(decodeSegment)) {
+    if (!(isObject(target) || Array.isArray(target)) || !Object.hasOwn(target, key))
+      return undefined;
+    target = (target as Record<string, unknown>)[key];
+  }
+  return target;
+}
+
+/**
+ * Whether a keyword's value is one json-schema-to-typescript takes: it refuses the whole schema
+ * (and prints to the console) for a negative item count or a non-boolean `deprecated`.
+ */
+function plausible(key: string, value: unknown): boolean {
+  if (key === 'minItems' || key === 'maxItems')
+    return Number.isSafeInteger(value) && (value as number) >= 0;
+  if (key === 'deprecated') return typeof value === 'boolean';
+  if (key === 'title' || key === 'description') return typeof value === 'string';
+  return true;
+}
+
+/** The unknown type, saying why. */
+function unknownBecause(why: string): JsonSchema {
+  return { tsType: 'unknown', description: why };
+}
+
+/** The name a referenced schema is declared under: `#/components/schemas/Order` → `Order`. */
+function nameOf(pointer: string): string {
+  const segments = pointer.split('/').map(decodeSegment);
+  // A content descriptor's `schema`, or an item of a list, is named after what holds it.
+  while (segments.length > 1 && /^(schema|\d+)$/.test(segments.at(-1)!)) segments.pop();
+  return segments.at(-1) || 'Schema';
+}
+
+/**
+ * The portable schemas of every document: `portableIn(document)` copies that document's schemas,
+ * and `definitions()` holds every schema their references reach (each once, cycles included),
+ * under a name of its own across documents: the first `Order` is `Order`, another document's is
+ * `<scope>.Order`.
+ */
+export class PortableSchemas {
+  private readonly definitions = new Map<string, JsonSchema>();
+  private readonly keys = new Map<string, string>();
+
+  /** The definitions to put at `#/definitions`, in the order they were reached. */
+  all(): Record<string, JsonSchema> {
+    return Object.fromEntries(this.definitions);
+  }
+
+  /** Copies schemas of `document` (an instance's; none for the fixtures' own format). */
+  portableIn(
+    scope: string,
+    document: Record<string, unknown> | undefined,
+  ): (schema: unknown) => JsonSchema {
+    const portable = (schema: unknown): JsonSchema => {
+      if (schema === true || schema === undefined) return {};
+      if (schema === false) return { tsType: 'never' };
+      if (!isObject(schema)) return {};
+      const ref = schema.$ref;
+      // Beside `$ref`, draft-07 (OpenRPC 1.x) ignores every other keyword.
+      if (typeof ref === 'string') return this.reference(scope, document, ref, portable);
+      const out: JsonSchema = {};
+      for (const [key, value] of Object.entries(schema)) {
+        if (!plausible(key, value)) continue;
+        if (ONE.has(key)) out[key] = typeof value === 'boolean' ? value : portable(value);
+        else if (LIST.has(key) && Array.isArray(value)) out[key] = value.map(portable);
+        else if (MAP.has(key) && isObject(value))
+          out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, portable(v)]));
+        else if (key === 'items')
+          out[key] = Array.isArray(value) ? value.map(portable) : portable(value);
+        // One value as an enum of one: the generator would read an object `const` as schemas.
+        else if (key === 'const') out.enum = [value];
+        else if (DATA.has(key)) out[key] = value;
+      }
+      // An unsatisfiable count is refused whole by the generator; no array fits it anyway.
+      if ((out.maxItems as number) < (out.minItems as number)) out.maxItems = out.minItems;
+      return out;
+    };
+    return portable;
+  }
+
+  private reference(
+    scope: string,
+    document: Record<string, unknown> | undefined,
+    ref: string,
+    portable: (schema: unknown) => JsonSchema,
+  ): JsonSchema {
+    if (ref === '#') return unknownBecause(`${ref}: the whole document is no schema`);
+    if (!ref.startsWith('#/'))
+      return unknownBecause(`${ref}: dasvc types reads no schema from outside the document`);
+    const target = document === undefined ? undefined : resolvePointer(document, ref.slice(1));
+    if (target === undefined) return unknownBecause(`${ref}: points at nothing in the document`);
+    const id = `${scope}\n${ref}`;
+    let key = this.keys.get(id);
+    if (key === undefined) {
+      const name = nameOf(ref.slice(1));
+      key = name;
+      for (let n = 2; this.taken(key); n++)
+        key = n === 2 ? `${scope}.${name}` : `${scope}.${name}${n}`;
+      this.keys.set(id, key);
+      // Taken before it is converted: a schema that refers to itself finds its own name.
+      this.definitions.set(key, {});
+      this.definitions.set(key, portable(target));
+    }
+    return { $ref: `#/definitions/${key.replace(/~/g, '~0').replace(/\//g, '~1')}` };
+  }
+
+  private taken(key: string): boolean {
+    return this.definitions.has(key);
+  }
+}

@@ -1,0 +1,265 @@
+// `dasvc types` (SPEC §10) without the CLI: the declarations of a contract, every construct of a
+// hand-written OpenRPC document as one would write it by hand, the same bytes for the same
+// contract, nothing a hostile document could write into them, and what `--check` lists.
+import { describe, expect, it } from 'vitest';
+import type { InstanceFixture } from '../../src/mock/fixtures/load-fixtures.js';
+import { loadFixtures } from '../../src/mock/fixtures/load-fixtures.js';
+import { parseOpenRpcInstance } from '../../src/mock/fixtures/openrpc-format.js';
+import { instanceOfDocument } from '../../src/typegen/contract-sources.js';
+import { contractChanges } from '../../src/typegen/declarations-diff.js';
+import { BANNER, declarationsOf } from '../../src/typegen/declarations.js';
+import { EVERY_CONSTRUCT } from '../helpers/typegen.js';
+
+const instance = (name: string, doc: unknown): InstanceFixture =>
+  parseOpenRpcInstance(name, structuredClone(doc), `${name}.openrpc.json`);
+
+/** The text of one top-level declaration (`export interface Name {…}`), doc comment aside. */
+function declaration(text: string, name: string): string {
+  const start = text.indexOf(`export interface ${name} `);
+  expect(start, `${name} is declared`).toBeGreaterThanOrEqual(0);
+  return text.slice(start, text.indexOf('\n}\n', start) + 3);
+}
+
+/** The entry of one method in its instance's interface. */
+function method(text: string, iface: string, name: string): string {
+  const body = declaration(text, iface);
+  const start = body.indexOf(`  "${name}": {`);
+  expect(start, `${name} is declared`).toBeGreaterThanOrEqual(0);
+  return body.slice(start, body.indexOf('\n  };\n', start) + 5);
+}
+
+describe('declarationsOf', () => {
+  it('renders every construct of a document as a TypeScript user writes it', async () => {
+    const text = await declarationsOf([instance('shop', EVERY_CONSTRUCT)]);
+    expect(text.startsWith(`${BANNER}\n`)).toBe(true);
+    expect(declaration(text, 'Api')).toBe('export interface Api {\n  shop: ShopMethods;\n}\n');
+    // By name only, required and optional, descriptions as doc comments, an enum in an array;
+    // the declared errors with their codes as literals and their messages as comments.
+    expect(method(text, 'ShopMethods', 'orders.get')).toBe(
+      [
+        '  "orders.get": {',
+        '    params: {',
+        '      /**',
+        '       * the order id',
+        '       */',
+        '      id: number;',
+        '      /**',
+        '       * what to include',
+        '       */',
+        '      expand?: ("items" | "customer")[];',
+        '    };',
+        '    result: Order;',
+        '    errors?:',
+        '      | {',
+        '          /**',
+        '           * Order not found',
+        '           */',
+        '          code: -32004;',
+        '          message: string;',
+        '          data?: unknown;',
+        '        }',
+        '      | {',
+        '          /**',
+        '           * Order archived',
+        '           */',
+        '          code: -32010;',
+        '          message: string;',
+        '          data?: unknown;',
+        '        };',
+        '  };',
+      ].join('\n'),
+    );
+    expect(text).toContain(
+      '  /**\n   * One order\n   *\n   * Only orders of the authorizing user.\n   */\n  "orders.get"',
+    );
+    // By position only: the tuples a call may send; a $ref in an array.
+    expect(method(text, 'ShopMethods', 'orders.search')).toContain(
+      '    params: [string] | [string, number];\n    /**\n     * the orders found, newest first\n     */\n    result: Order[];',
+    );
+    // Either: the object and the tuples; oneOf of a type and a $ref; const; deprecated.
+    const tag = method(text, 'ShopMethods', 'orders.tag');
+    expect(tag).toContain('tag: string | Tag;');
+    expect(tag).toContain(
+      '          /**\n           * @deprecated\n           */\n          note?: string;',
+    );
+    expect(tag).toContain('| [number, string | Tag]\n      | [number, string | Tag, string];');
+    expect(tag).toContain('result: true;');
+    expect(text).toContain('  /**\n   * @deprecated\n   * Tags an order\n   */\n  "orders.tag"');
+    // No params: none by name, none by position; a recursive $ref.
+    expect(method(text, 'ShopMethods', 'catalog.tree')).toContain(
+      'params: Record<string, never> | [];\n    result: Category;',
+    );
+    expect(declaration(text, 'Category')).toBe(
+      'export interface Category {\n  name: string;\n  children: Category[];\n}\n',
+    );
+    // additionalProperties: a schema, true, and not said (no index signature).
+    expect(method(text, 'ShopMethods', 'meta.labels')).toContain(
+      'result: {\n      [k: string]: string;\n    };',
+    );
+    expect(method(text, 'ShopMethods', 'meta.extra')).toContain(
+      'result: {\n      known?: string;\n      [k: string]: unknown;\n    };',
+    );
+    // Nested objects, enum, const, anyOf with null, arrays of objects, a $ref inside.
+    expect(declaration(text, 'Order')).toBe(
+      [
+        'export interface Order {',
+        '  id: number;',
+        '  /**',
+        '   * where the order stands',
+        '   */',
+        '  status: "open" | "paid" | "shipped";',
+        '  kind?: "order";',
+        '  total?: number | null;',
+        '  items: {',
+        '    sku: string;',
+        '    quantity: number;',
+        '    price?: {',
+        '      amount?: number;',
+        '      currency?: string;',
+        '    };',
+        '  }[];',
+        '  tags?: Tag[];',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    expect(text).toContain('/**\n * An order as the shop keeps it.\n */\nexport interface Order {');
+    // A schema outside the document is not fetched: unknown, saying why.
+    expect(method(text, 'ShopMethods', 'meta.spec')).toContain(
+      '     * https://example.test/spec.json: dasvc types reads no schema from outside the document\n     */\n    result: unknown;',
+    );
+    // Every instance answers rpc.discover.
+    expect(method(text, 'ShopMethods', 'rpc.discover')).toContain('result: OpenRpcDocument;');
+  });
+
+  it('gives the same bytes for the same contract, whatever the order of instances and methods', async () => {
+    const fixtures = loadFixtures(undefined, true);
+    const instances = [...fixtures.instances.values(), instance('shop', EVERY_CONSTRUCT)];
+    const reordered = structuredClone(EVERY_CONSTRUCT);
+    reordered.methods.reverse();
+    const first = await declarationsOf(instances);
+    expect(await declarationsOf(instances)).toBe(first);
+    expect(
+      await declarationsOf([
+        instance('shop', reordered),
+        ...[...fixtures.instances.values()].reverse(),
+      ]),
+    ).toBe(first);
+  });
+
+  it('names the same schema name of two instances apart, the first as it is', async () => {
+    const other = structuredClone(EVERY_CONSTRUCT);
+    other.info.title = 'Outlet';
+    other.components!.schemas.Order!.properties!.id = { type: 'string' };
+    const text = await declarationsOf([
+      instance('shop', EVERY_CONSTRUCT),
+      instance('outlet', other),
+    ]);
+    // outlet sorts first: its Order is `Order`, shop's `ShopOrder`.
+    expect(declaration(text, 'Order')).toContain('  id: string;');
+    expect(declaration(text, 'ShopOrder')).toContain('  id: number;');
+    expect(method(text, 'ShopMethods', 'orders.get')).toContain('result: ShopOrder;');
+  });
+
+  it('writes nothing a contract says as code: comments closed, tsType dropped, keys quoted', async () => {
+    const hostile = {
+      openrpc: '1.2.6',
+      info: { title: 'x', version: '1' },
+      methods: [
+        {
+          name: 'a"b*/\nc',
+          summary: 'ends */ export declare const pwned: 1; /*',
+          params: [
+            {
+              name: 'p',
+              schema: { type: 'string', tsType: 'any; export declare const pwned2: 1' },
+            },
+          ],
+          result: {
+            name: 'r',
+            schema: { type: 'object', properties: { '*/x': { const: { items: [1] } } } },
+          },
+        },
+      ],
+    };
+    const text = await declarationsOf([instance('evil', hostile)]);
+    expect(text).not.toMatch(/^\s*export declare/m);
+    expect(text).not.toContain('pwned2');
+    expect(text).toContain('* ends * / export declare const pwned: 1; /*');
+    expect(text).toContain(`'a"b*/\\nc': {`);
+    // An object constant stays as given (the generator reads some members of others as schemas).
+    expect(text).toContain('"*/x"?: { items: [1] };');
+  });
+});
+
+describe('instanceOfDocument', () => {
+  it('refuses an answer that is no OpenRPC document, naming where', () => {
+    const refuse = (problem: string): never => {
+      throw new Error(problem);
+    };
+    expect(() => instanceOfDocument('crm', { openrpc: '1.2.6', info: {} }, refuse)).toThrow(
+      /^\/info: "info" must be an object with string "title" and "version"$/,
+    );
+    expect(() => instanceOfDocument('crm', 'nope', refuse)).toThrow(/must be an OpenRPC document/);
+  });
+});
+
+describe('contractChanges', () => {
+  const base = () => structuredClone(EVERY_CONSTRUCT);
+  const changes = async (edit: (doc: ReturnType<typeof base>) => void) => {
+    const after = base();
+    edit(after);
+    return contractChanges(
+      await declarationsOf([instance('shop', base())]),
+      await declarationsOf([instance('shop', after)]),
+    );
+  };
+
+  it('lists methods added and removed, and params, results and errors changed', async () => {
+    expect(
+      await changes((doc) => {
+        doc.methods = doc.methods.filter((m) => m.name !== 'meta.spec');
+        doc.methods.push({ name: 'orders.cancel', params: [], result: { name: 'ok', schema: {} } });
+        doc.methods[0]!.params[0]!.schema = { type: 'string' };
+        doc.methods[1]!.result.schema = { type: 'array', items: { type: 'string' } };
+        doc.methods[0]!.errors!.pop();
+      }),
+    ).toEqual([
+      { scope: 'shop', method: 'meta.spec', change: 'removed' },
+      { scope: 'shop', method: 'orders.cancel', change: 'added' },
+      { scope: 'shop', method: 'orders.get', change: 'params' },
+      { scope: 'shop', method: 'orders.get', change: 'errors' },
+      { scope: 'shop', method: 'orders.search', change: 'result' },
+    ]);
+  });
+
+  it('sees a change of a named type in every method that names it, directly or not', async () => {
+    expect(
+      await changes((doc) => {
+        doc.components!.schemas.Tag!.properties!.color = { enum: ['red'] };
+      }),
+    ).toEqual([
+      // Order names Tag: orders.get and orders.search return it; orders.tag takes one.
+      { scope: 'shop', method: 'orders.get', change: 'result' },
+      { scope: 'shop', method: 'orders.search', change: 'result' },
+      { scope: 'shop', method: 'orders.tag', change: 'params' },
+    ]);
+  });
+
+  it('lists instances added and removed, and nothing for descriptions alone', async () => {
+    const fixtures = [...loadFixtures(undefined, true).instances.values()];
+    const shop = await declarationsOf([instance('shop', base())]);
+    expect(contractChanges(shop, await declarationsOf(fixtures))).toEqual([
+      { scope: 'crm', change: 'added' },
+      { scope: 'shop', change: 'removed' },
+      { scope: 'wiki', change: 'added' },
+    ]);
+    expect(
+      await changes((doc) => {
+        doc.methods[0]!.summary = 'Another summary';
+        doc.components!.schemas.Order!.description = 'Described otherwise.';
+      }),
+    ).toEqual([]);
+    expect(contractChanges(shop, shop)).toEqual([]);
+  });
+});
