@@ -73,6 +73,18 @@ export {
   type TokenStore,
 } from './store/token-store.js';
 export { dasvc, type DasvcClient, type DasvcOptions } from './client/dasvc.js';
+export type {
+  BatchAnswerOf,
+  BatchCallOf,
+  ErrorOf,
+  MethodOf,
+  NamedParamsOf,
+  ParamsOf,
+  ResultOf,
+  ScopeOf,
+  TypedCalls,
+  Untyped,
+} from './client/typed-api.js';
 export {
   Client,
   type BatchCall,

@@ -6,6 +6,7 @@ import { ProfileStore } from '../store/profile-store.js';
 import { fileTokenStore, memoryTokenStore } from '../store/token-store.js';
 import { Client, type Tell } from './client.js';
 import type { SettingOptions } from './settings.js';
+import type { TypedCalls, Untyped } from './typed-api.js';
 import type { Env } from '../util/env.js';
 
 /**
@@ -32,18 +33,24 @@ export interface DasvcOptions extends Omit<SettingOptions, 'params'> {
   now?: () => number;
 }
 
-/** The programmatic client (SPEC §1): what `dasvc(options?)` returns. */
-export type DasvcClient = Pick<
+/**
+ * The programmatic client (SPEC §1): what `dasvc(options?)` returns. With the `Api` that
+ * `dasvc types` declares (`dasvc<Api>()`, SPEC §10), `rpc()` and `batch()` check the scope, the
+ * method and its params and return the declared result; without, they take any and return
+ * `unknown`.
+ */
+export type DasvcClient<A = Untyped> = Pick<
   Client,
-  'login' | 'rpc' | 'batch' | 'accessToken' | 'refresh' | 'revoke' | 'logout' | 'status'
->;
+  'login' | 'accessToken' | 'refresh' | 'revoke' | 'logout' | 'status'
+> &
+  ([A] extends [Untyped] ? Pick<Client, 'rpc' | 'batch'> : TypedCalls<A>);
 
 /**
  * Creates the programmatic client (SPEC §1): the CLI's own core, settings resolved and checked
  * here (a bad one throws a DasvcError of kind `usage` naming the option), tokens in the profiles
  * file shared with the CLI (or in memory), refreshed when due and after a 401.
  */
-export function dasvc(options: DasvcOptions = {}): DasvcClient {
+export function dasvc<A = Untyped>(options: DasvcOptions = {}): DasvcClient<A> {
   const env = options.env ?? process.env;
   if (options.store !== undefined && options.store !== 'file' && options.store !== 'memory')
     throw new UsageError(`store must be "file" or "memory", got ${JSON.stringify(options.store)}`, {
@@ -55,6 +62,7 @@ export function dasvc(options: DasvcOptions = {}): DasvcClient {
   );
   const profiles = memory ? undefined : file;
   const send = options.send ?? createHttpClient({ env });
+  // The declarations are types only (SPEC §10): the one client takes every call they allow.
   return new Client(options, {
     env,
     send,
@@ -63,5 +71,5 @@ export function dasvc(options: DasvcOptions = {}): DasvcClient {
     tokens: profiles ? fileTokenStore(profiles) : memoryTokenStore(),
     ...(memory ? { settingsFrom: file } : {}),
     ...(options.tell ? { tell: options.tell } : {}),
-  });
+  }) as unknown as DasvcClient<A>;
 }
