@@ -1,6 +1,7 @@
 import type * as Msw from 'msw';
 import type { HttpHandler } from 'msw';
 import { UsageError } from '../errors.js';
+import type { Untyped } from '../client/typed-api.js';
 import type { MockOptions } from './core/types.js';
 import { createMockApp } from './index.js';
 
@@ -26,8 +27,14 @@ async function loadMsw(): Promise<typeof Msw> {
 
 const { http } = await loadMsw();
 
-/** Options of createMockHandlers: where the fake service lives, plus the mock's options. */
-export interface MockHandlersOptions extends Omit<MockOptions, 'port' | 'host' | 'basePath'> {
+/**
+ * Options of createMockHandlers: where the fake service lives, plus the mock's options; `A`, the
+ * `Api` of `dasvc types`, types the `methods` answered before the fixtures (SPEC §10).
+ */
+export interface MockHandlersOptions<A = Untyped> extends Omit<
+  MockOptions<A>,
+  'port' | 'host' | 'basePath'
+> {
   /** e.g. `https://das.example.test` (a path prefix is allowed). */
   baseUrl: string;
 }
@@ -36,7 +43,7 @@ export interface MockHandlersOptions extends Omit<MockOptions, 'port' | 'host' |
  * msw request handlers answering exactly like `dasvc mock` (SPEC §1 `dasvc/msw`), for
  * `setupServer(...createMockHandlers({ baseUrl }))` in an integrator's tests.
  */
-export function createMockHandlers(options: MockHandlersOptions): HttpHandler[] {
+export function createMockHandlers<A = Untyped>(options: MockHandlersOptions<A>): HttpHandler[] {
   const { baseUrl, ...rest } = options;
   const base = URL.canParse(String(baseUrl)) ? new URL(String(baseUrl)) : undefined;
   if (!base || (base.protocol !== 'http:' && base.protocol !== 'https:')) {
@@ -46,7 +53,7 @@ export function createMockHandlers(options: MockHandlersOptions): HttpHandler[] 
     );
   }
   const basePath = base.pathname.replace(/\/+$/, '');
-  const app = createMockApp({ ...rest, basePath });
+  const app = createMockApp<A>({ ...rest, basePath });
   const origin = `${base.origin}${basePath}`;
   return [http.all(`${origin}/*`, ({ request }) => app(request))];
 }

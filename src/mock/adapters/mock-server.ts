@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import type { Untyped } from '../../client/typed-api.js';
 import type { MockOptions } from '../core/types.js';
 import { createMockCore } from '../core/mock-core.js';
 import { parseServerTimeouts, serveNode } from './node-server.js';
@@ -28,7 +29,9 @@ function urlHost(host: string): string {
  * loaded before listening, so a broken one is a startup error naming the file; the routes load
  * just after, while the caller announces the URL.
  */
-export async function startMockServer(options: MockOptions = {}): Promise<MockServer> {
+export async function startMockServer<A = Untyped>(
+  options: MockOptions<A> = {},
+): Promise<MockServer> {
   const port = options.port ?? 8080;
   // node:http would take a string port for a pipe path, and throws RangeErrors of its own.
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -46,7 +49,8 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
     );
   }
   const timeouts = parseServerTimeouts(options);
-  const core = createMockCore(options);
+  // `A` types the `methods` option only (SPEC §10): any functions are taken at run time.
+  const core = createMockCore(options as MockOptions);
   await core.ready();
   let served;
   try {

@@ -10,6 +10,7 @@ export interface ProxyHost {
   close(): Promise<void>;
 }
 import type { Quirks } from './quirks.js';
+import type { OverrideTable } from './method-overrides.js';
 
 /** What every route reads: fixtures, state and the settled options. */
 export interface MockContext {
@@ -22,4 +23,6 @@ export interface MockContext {
   proxy?: ProxyHost;
   /** Deviations to reproduce (SPEC §7); replaced at run time by POST /_mock/quirks. */
   quirks: Quirks;
+  /** Methods answered by the functions of the `methods` option, before the fixtures. */
+  methods?: OverrideTable;
 }

@@ -15,6 +15,7 @@ import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './journal.js';
 import { resolveQuirksOption } from './quirks.js';
 import { loadStateFile, StateJournal } from './state-file.js';
 import { checkProxyOptions } from './proxy-options.js';
+import { checkMethodOverrides } from './method-overrides.js';
 
 /** The mock as one handler over MockRequest, plus what the adapters need around it. */
 export interface MockCore {
@@ -70,6 +71,7 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     );
   }
   const quirks = resolveQuirksOption(options.quirks);
+  const methods = checkMethodOverrides(options.methods, fixtures, upstream !== undefined);
   const state = new MockState(lifetimes, options.now ?? Date.now);
   let stateJournal: StateJournal | undefined;
   if (options.stateFile !== undefined) {
@@ -84,7 +86,14 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     state.onChange = (change) => write.append(change);
   }
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
-  const ctx: MockContext = { fixtures, state, autoApprove: options.autoApprove, basePath, quirks };
+  const ctx: MockContext = {
+    fixtures,
+    state,
+    autoApprove: options.autoApprove,
+    basePath,
+    quirks,
+    ...(methods ? { methods } : {}),
+  };
   state.refreshOutlivesAccess = () => ctx.quirks.refreshAfterExpiry === true;
   let loading: Promise<void> | undefined;
   // A plain --proxy serves nothing from the fixtures' methods (every call goes upstream): it

@@ -1,9 +1,14 @@
 import type { JournalEntry } from './journal.js';
 import { MAX_DURATION_SECONDS } from '../../util/duration.js';
 import type { Quirks } from './quirks.js';
+import type { Untyped } from '../../client/typed-api.js';
+import type { MethodOverrides } from './method-overrides.js';
 
-/** Options of the mock, the camelCase of the `dasvc mock` flags (SPEC §1, §3). */
-export interface MockOptions {
+/**
+ * Options of the mock, the camelCase of the `dasvc mock` flags (SPEC §1, §3). `A`: the `Api`
+ * that `dasvc types` declares, which types `methods` (SPEC §10).
+ */
+export interface MockOptions<A = Untyped> {
   /** Port to listen on; 0 picks a free one. Server only. */
   port?: number;
   /** Interface to listen on; default 127.0.0.1. Server only. */
@@ -60,6 +65,14 @@ export interface MockOptions {
    * JSON file. Unknown members or values fail with a usage error naming them.
    */
   quirks?: Quirks | string;
+  /**
+   * Methods answered by these functions before the fixtures, per instance and method:
+   * `{ crm: { 'contacts.get': ({ params, user }) => result } }`. Each gets what a computed method
+   * gets (the params checked against the method's declared ones, when the fixtures declare it)
+   * and answers likewise: its result (checked against the declared result schema), or the
+   * JSON-RPC error `{ code, message, data? }` it throws. The instance must be one of the fixtures.
+   */
+  methods?: MethodOverrides<A>;
 }
 
 /** The request as the core handler sees it: the same shape from undici, node:http and msw. */

@@ -9,7 +9,7 @@ import {
   methodNotAllowed,
   notFound,
 } from '../core/responses.js';
-import { invokeMethod, methodNotFound } from './rpc-methods.js';
+import { invokeMethod, invokeOverride, methodNotFound } from './rpc-methods.js';
 
 const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
@@ -77,12 +77,17 @@ export async function handleApiRequest(
   const body = await request.bytes(BODY_LIMIT);
   const url = `${request.origin}${ctx.basePath}/webservice/json/${instanceName}`;
   const trace: RpcTrace = { methods: [], errors: [] };
+  const overrides = ctx.methods?.get(instanceName);
   const reply = processJsonRpcBytes(
     body,
-    (method, params) =>
-      method === 'rpc.discover' && ctx.quirks.rpcDiscover === false
-        ? methodNotFound(instance, method) // the rpcDiscover quirk (SPEC §7)
-        : invokeMethod(instance, auth.user, url, method, params),
+    (method, params) => {
+      if (method === 'rpc.discover' && ctx.quirks.rpcDiscover === false)
+        return methodNotFound(instance, method); // the rpcDiscover quirk (SPEC §7)
+      const override = overrides?.get(method);
+      return override
+        ? invokeOverride(instance, override, auth.user, method, params)
+        : invokeMethod(instance, auth.user, url, method, params);
+    },
     trace,
   );
   // Static results answer synchronously: no promise to wait for (issue 15).

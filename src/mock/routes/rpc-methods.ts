@@ -1,4 +1,10 @@
-import type { HandlerContext, InstanceFixture, MethodFixture } from '../fixtures/load-fixtures.js';
+import type {
+  HandlerContext,
+  InstanceFixture,
+  MethodFixture,
+  MethodHandler,
+} from '../fixtures/load-fixtures.js';
+import type { ValueCheck } from '../fixtures/json-schema.js';
 import type { RpcError, RpcOutcome } from './json-rpc.js';
 import { findExample } from '../fixtures/example-match.js';
 import { buildOpenRpcDocument } from '../fixtures/openrpc.js';
@@ -140,7 +146,12 @@ export function invokeMethod(
   }
   const named = bound.named;
   if (method.handlerRef && !(method.examples.length > 0 && findExample(method.examples, named))) {
-    return callHandler(method, { params: named, user, instance: instance.name });
+    return callHandler(
+      method.name,
+      method.result?.check,
+      { params: named, user, instance: instance.name },
+      method.handler,
+    );
   }
   // SPEC §6 replay: a recorded answer for these params first; a static, per-user or computed
   // result answers the others; a method with recorded answers only says it has none.
@@ -155,24 +166,61 @@ export function invokeMethod(
   return { result, json: staticJson(result) };
 }
 
+/**
+ * A method answered by a function of the mock's `methods` option, before the fixtures: params
+ * checked against the method's declared ones and bound to their names, as for a computed method.
+ * A method the fixtures do not declare, or a recorded one (whose params schema was inferred from
+ * a few calls, SPEC §6), gets the params as sent, and its result unchecked.
+ */
+export function invokeOverride(
+  instance: InstanceFixture,
+  handler: MethodHandler,
+  user: string,
+  name: string,
+  params: unknown,
+): Promise<RpcOutcome> {
+  const method = instance.methods.get(name);
+  const asSent = {
+    params: (params ?? {}) as Record<string, unknown>,
+    user,
+    instance: instance.name,
+  };
+  if (!method) return callHandler(name, undefined, asSent, handler);
+  const bound = bindParams(method, params);
+  if (method.recorded)
+    return callHandler(
+      name,
+      undefined,
+      'error' in bound ? asSent : { ...asSent, params: bound.named },
+      handler,
+    );
+  if ('error' in bound) return Promise.resolve(bound);
+  return callHandler(name, method.result?.check, { ...asSent, params: bound.named }, handler);
+}
+
 /** A computed method: its handler's result as JSON would carry it, or its error. */
-async function callHandler(method: MethodFixture, context: HandlerContext): Promise<RpcOutcome> {
-  if (!method.handler) {
+async function callHandler(
+  name: string,
+  check: ValueCheck | undefined,
+  context: HandlerContext,
+  handler: MethodHandler | undefined,
+): Promise<RpcOutcome> {
+  if (!handler) {
     return { error: { code: -32603, message: 'Internal error', data: 'handler not loaded' } };
   }
   try {
-    const value = await method.handler(context);
+    const value = await handler(context);
     const text = JSON.stringify(value);
     const result: unknown = text === undefined ? null : JSON.parse(text);
     // SPEC §6: results are checked against the declared schema (static ones when the fixtures
     // load); a computed one that breaks its own contract is the fixture's bug, not an answer.
-    const problem = method.result?.check?.(result, 'result');
+    const problem = check?.(result, 'result');
     if (problem) {
       return {
         error: {
           code: -32603,
           message: 'Internal error',
-          data: `${method.name} computed a result that does not match its result schema: ${problem}`,
+          data: `${name} computed a result that does not match its result schema: ${problem}`,
         },
       };
     }
