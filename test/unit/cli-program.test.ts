@@ -8,6 +8,7 @@ const ALL = [
   'rpc',
   'mock',
   'check',
+  'types',
   'demo',
   'profile',
   'init',
@@ -33,6 +34,7 @@ describe('the program declares only what the invocation needs (start-up speed)',
     expect(await names('rpc', 'crm', 'contacts.list')).toEqual(['rpc']);
     expect(await names('--json', 'token', 'status')).toEqual(['token']);
     expect(await names('mock', '--port', '0')).toEqual(['mock']);
+    expect(await names('types', '--out', 'api.d.ts')).toEqual(['types']);
     expect(await names()).toEqual(ALL);
     expect(await names('--help')).toEqual(ALL);
     expect(await names('frobnicate')).toEqual(ALL);
