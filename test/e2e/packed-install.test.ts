@@ -228,6 +228,27 @@ describe('the CLI from the installed package', () => {
     expect(stderr).not.toContain(MARKER);
   });
 
+  it('dasvc types names the peer it needs, and writes the declarations once it is there', async () => {
+    const from = ['types', '--from', 'node_modules/dasvc/fixtures'];
+    const missing = await dasvc(from);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      'dasvc types needs json-schema-to-typescript, an optional peer dependency that is not installed',
+    );
+    expect(missing.stderr).toContain('hint: npm install -D json-schema-to-typescript');
+    // The integrator's own (a dev dependency of theirs): the repository's copy, linked.
+    symlinkSync(
+      join(ROOT, 'node_modules/json-schema-to-typescript'),
+      join(project, 'node_modules/json-schema-to-typescript'),
+      'dir',
+    );
+    const written = await dasvc(from);
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stdout).toContain(
+      'export interface Api {\n  crm: CrmMethods;\n  wiki: WikiMethods;\n}',
+    );
+  });
+
   it('dasvc demo runs the whole flow', async () => {
     const demo = await dasvc(['demo']);
     expect(demo.code, demo.stderr).toBe(0);
@@ -291,6 +312,18 @@ console.log(JSON.stringify([answer.status, (await answer.json()).error]));
 import { dasvc, DasvcError, type DasvcClient, type SessionStatus, type TokenSet } from 'dasvc';
 import { createMockApp, startMockServer } from 'dasvc/mock';
 import { createMockHandlers } from 'dasvc/msw';
+import type { MethodHandler } from 'dasvc/mock';
+
+interface CrmMethods {
+  'contacts.get': { params: { id: number } | [number]; result: { id?: number } };
+}
+interface Api {
+  crm: CrmMethods;
+}
+const typed: DasvcClient<Api> = dasvc<Api>({ store: 'memory' });
+const contact: Promise<{ id?: number }> = typed.rpc('crm', 'contacts.get', { id: 1 });
+const getContact: MethodHandler<Api, 'crm', 'contacts.get'> = ({ params }) => ({ id: params.id });
+const overridden: unknown[] = createMockHandlers<Api>({ baseUrl: 'https://x.test', methods: { crm: { 'contacts.get': getContact } } });
 
 const client: DasvcClient = dasvc({ baseUrl: 'http://127.0.0.1:1', clientId: 'a', clientSecret: 'b' });
 const memory: DasvcClient = dasvc({ baseUrl: 'http://127.0.0.1:1', store: 'memory' });
@@ -300,7 +333,7 @@ const server: Promise<{ url: string; close(): Promise<void> }> = startMockServer
 const handlers: unknown[] = createMockHandlers({ baseUrl: 'https://x.test', codeTtl: 60 });
 const isError = (value: unknown): value is DasvcError => value instanceof DasvcError;
 let tokens: TokenSet | undefined;
-export { client, memory, storage, handler, server, handlers, isError, tokens };
+export { client, memory, storage, handler, server, handlers, isError, tokens, contact, overridden };
 `,
     );
     // Both compilers a consumer may have, in both resolutions. TypeScript 7 also checks every
