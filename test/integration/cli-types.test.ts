@@ -78,6 +78,17 @@ describe('dasvc types', () => {
     expect((await types(['--check', out])).code).toBe(0);
     const json = await runCli(['--json', 'types', '--check', out], loggedIn());
     expect(JSON.parse(json.stdout)).toEqual({ file: out, upToDate: true, changes: [] });
+    // --json: one document on stdout, with --out and without.
+    const printed = await runCli(['--json', 'types'], loggedIn());
+    expect(JSON.parse(printed.stdout)).toEqual({ declarations: text });
+    const other = join(scratchDir('dasvc-types-'), 'api.d.ts');
+    const writes = await runCli(['--json', 'types', '--out', other], loggedIn());
+    expect(JSON.parse(writes.stdout)).toEqual({
+      out: other,
+      written: true,
+      instances: 2,
+      methods: 3,
+    });
   });
 
   it('--check exits 1 when the contract moved, listing what changed', async () => {
