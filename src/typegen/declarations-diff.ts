@@ -70,15 +70,16 @@ function members(lines: readonly string[], indent: number): Map<string, string[]
 
 /** A method name or scope as written as a key: quoted keys read back, bare ones as they are. */
 function keyText(key: string): string {
-  if (key.startsWith('"')) {
-    try {
-      return JSON.parse(key) as string;
-    } catch {
-      return key;
-    }
+  // prettier quotes with ' a name holding more " than ': as JSON, with the quotes swapped.
+  const json = key.startsWith("'")
+    ? `"${key.slice(1, -1).replace(/\\'/g, "'").replace(/"/g, '\\"')}"`
+    : key;
+  if (!json.startsWith('"')) return key;
+  try {
+    return JSON.parse(json) as string;
+  } catch {
+    return key;
   }
-  if (key.startsWith("'")) return key.slice(1, -1).replace(/\\(.)/g, '$1');
-  return key;
 }
 
 /** Text without its comments: what the types say, not how they are described. */

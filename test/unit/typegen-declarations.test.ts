@@ -233,6 +233,16 @@ describe('contractChanges', () => {
     ]);
   });
 
+  it('names a method as it is, whatever quotes it needs', async () => {
+    const names = ['plain', 'dotted.name', 'a"b"c', "it's", 'tab\there', 'x"y"\nz'];
+    expect(
+      await changes((doc) => {
+        for (const name of names)
+          doc.methods.push({ name, params: [], result: { name: 'r', schema: {} } });
+      }),
+    ).toEqual([...names].sort().map((method) => ({ scope: 'shop', method, change: 'added' })));
+  });
+
   it('sees a change of a named type in every method that names it, directly or not', async () => {
     expect(
       await changes((doc) => {
