@@ -88,12 +88,17 @@ function instanceSchema(
   portable: (schema: unknown) => JsonSchema,
 ): JsonSchema {
   const methods = [...instance.methods.values()].sort((a, b) => compare(a.name, b.name));
-  const properties: Record<string, unknown> = {};
-  for (const method of methods) properties[method.name] = methodSchema(instance, method, portable);
-  properties['rpc.discover'] = {
-    description: 'The OpenRPC document of this instance.',
-    ...entry(fixed('Record<string, never>'), fixed('[]'), DISCOVER_RESULT),
-  };
+  // Defined, not assigned: a method named `__proto__` is a method like any other.
+  const properties: Record<string, unknown> = Object.fromEntries([
+    ...methods.map((method) => [method.name, methodSchema(instance, method, portable)]),
+    [
+      'rpc.discover',
+      {
+        description: 'The OpenRPC document of this instance.',
+        ...entry(fixed('Record<string, never>'), fixed('[]'), DISCOVER_RESULT),
+      },
+    ],
+  ]);
   const title = instance.title !== instance.name ? instance.title : undefined;
   return {
     title: `${instance.name}Methods`,

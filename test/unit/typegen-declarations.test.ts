@@ -233,8 +233,8 @@ describe('contractChanges', () => {
     ]);
   });
 
-  it('names a method as it is, whatever quotes it needs', async () => {
-    const names = ['plain', 'dotted.name', 'a"b"c', "it's", 'tab\there', 'x"y"\nz'];
+  it('names a method as it is, whatever quotes it needs, __proto__ too', async () => {
+    const names = ['plain', 'dotted.name', 'a"b"c', "it's", 'tab\there', 'x"y"\nz', '__proto__'];
     expect(
       await changes((doc) => {
         for (const name of names)
