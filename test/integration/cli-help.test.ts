@@ -37,7 +37,7 @@ describe('dasvc help', () => {
     expect(headings, result.stdout).toEqual([
       'Options',
       'Everyday',
-      'Mock and check',
+      'Mock, check and types',
       'Setup',
       'Examples',
       'Learn more',

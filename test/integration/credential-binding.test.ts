@@ -4,7 +4,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dasvc, DasvcError } from '../../src/index.js';
+import { dasvc, DasvcError, type DasvcClient } from '../../src/index.js';
 import { createHttpClient } from '../../src/http/http-client.js';
 import { storeSources } from '../../src/cli/commands/completion/completion-sources.js';
 import type { StoredTokens } from '../../src/store/profile-store.js';
@@ -367,13 +367,13 @@ describe('the library: dasvc() behaves the same', () => {
   const client = (options: object) => dasvc({ configDir: configDir(), env: {}, ...options });
 
   it.each([
-    ['rpc', (c: ReturnType<typeof dasvc>) => c.rpc('crm', 'contacts.list')],
-    ['batch', (c: ReturnType<typeof dasvc>) => c.batch('crm', [{ method: 'contacts.list' }])],
-    ['accessToken', (c: ReturnType<typeof dasvc>) => c.accessToken()],
-    ['refresh', (c: ReturnType<typeof dasvc>) => c.refresh()],
-    ['revoke', (c: ReturnType<typeof dasvc>) => c.revoke()],
-    ['revoke all', (c: ReturnType<typeof dasvc>) => c.revoke({ all: true })],
-    ['logout', (c: ReturnType<typeof dasvc>) => c.logout()],
+    ['rpc', (c: DasvcClient) => c.rpc('crm', 'contacts.list')],
+    ['batch', (c: DasvcClient) => c.batch('crm', [{ method: 'contacts.list' }])],
+    ['accessToken', (c: DasvcClient) => c.accessToken()],
+    ['refresh', (c: DasvcClient) => c.refresh()],
+    ['revoke', (c: DasvcClient) => c.revoke()],
+    ['revoke all', (c: DasvcClient) => c.revoke({ all: true })],
+    ['logout', (c: DasvcClient) => c.logout()],
   ])('%s with baseUrl of another installation: usage, exit 2, nothing sent', async (_n, use) => {
     const before = other.requests.length;
     const error = await use(client({ baseUrl: other.url })).catch((e: unknown) => e);
