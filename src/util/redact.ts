@@ -1,4 +1,4 @@
-/** Parameter and member names whose values are secrets: never printed, never logged. */
+/** OAuth parameter names (SERVICE.md 4, RFC 6749, RFC 7636) whose values are secrets. */
 export const SECRET_NAMES = new Set([
   'client_secret',
   'code',
@@ -17,12 +17,61 @@ export const SECRET_NAMES = new Set([
 export const REDACTED = '[redacted]';
 
 /**
- * Whether a parameter or member holds a secret, however it is spelt: `Token`, `CLIENT_SECRET` and
- * a stray `?code` (from `??code=`) are not the service's names, but their values are still secrets
- * that a log must not show.
+ * Words that make a name a secret's wherever they appear in it, in any case and whatever joins
+ * them (`user_password`, `apiToken`, `X-Client-Secret`, `PASSWD`).
  */
-function isSecretName(name: string): boolean {
-  return SECRET_NAMES.has(name) || SECRET_NAMES.has(name.replace(/^\?+/, '').toLowerCase());
+const SECRET_WORDS = [
+  'password',
+  'passwd',
+  'passphrase',
+  'pwd',
+  'secret',
+  'token',
+  'credential',
+  'apikey',
+  'privatekey',
+  'verifier',
+];
+
+/** Names that hold a secret word but describe a token, never carry one (RFC 6749 5.1, RFC 7009). */
+const DESCRIPTIVE = new Set(['tokentype', 'tokentypehint']);
+
+/** A name with case and separators gone: `Client-Secret`, `client_secret`, `clientSecret` alike. */
+function folded(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/**
+ * Whether a member of JSON data (params, results, error data) holds a secret by its name: one of
+ * the secret words in it, in any case. Not `code` or `state` alone: in data those are ordinary
+ * words (a country code, an order state), whose secret values are caught by value.
+ */
+export function isSecretMember(name: string): boolean {
+  // Data repeats its member names: each is judged once (a bounded memo).
+  let secret = judged.get(name);
+  if (secret === undefined) {
+    const plain = folded(name);
+    secret = !DESCRIPTIVE.has(plain) && SECRET_WORDS.some((word) => plain.includes(word));
+    if (judged.size >= JUDGED_LIMIT) judged.clear();
+    judged.set(name, secret);
+  }
+  return secret;
+}
+
+const judged = new Map<string, boolean>();
+const JUDGED_LIMIT = 10_000;
+
+/**
+ * Whether a parameter or member holds a secret, however it is spelt: the OAuth names (`Token`,
+ * `CLIENT_SECRET` and a stray `?code` from `??code=` are not the service's names, but their values
+ * are still secrets), and every name a data member is a secret by.
+ */
+export function isSecretName(name: string): boolean {
+  return (
+    SECRET_NAMES.has(name) ||
+    SECRET_NAMES.has(name.replace(/^\?+/, '').toLowerCase()) ||
+    isSecretMember(name)
+  );
 }
 
 /** Hides the whole value: even a prefix of a bearer token is too much in a shared log. */
@@ -72,7 +121,12 @@ export function redactHeader(name: string, value: string): string {
   return value;
 }
 
-/** Deep copy of a JSON value with secret members masked. */
+/**
+ * Deep copy of a JSON value with secret members masked: a string under any secret name, and a
+ * value of any other type (a number, an array, an object; not a boolean or null, which hold no
+ * secret) under a name that data members are secrets by (`{"password": 12345678}`; a JSON-RPC
+ * error's `code` stays a number).
+ */
 export function redactJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactJson);
   if (value !== null && typeof value === 'object') {
@@ -80,7 +134,11 @@ export function redactJson(value: unknown): unknown {
     return Object.fromEntries(
       Object.entries(value).map(([key, member]) => [
         key,
-        isSecretName(key) && typeof member === 'string' ? mask(member) : redactJson(member),
+        typeof member === 'string' && isSecretName(key)
+          ? mask(member)
+          : member !== null && typeof member !== 'boolean' && isSecretMember(key)
+            ? REDACTED
+            : redactJson(member),
       ]),
     );
   }

@@ -139,7 +139,7 @@ describe('SecretValues', () => {
       { name: 'password', value: 'pw1' },
       { name: 'user', value: 'ada' },
     ];
-    expect(new SecretValues().mask({ params })).toEqual({
+    expect(new SecretValues().maskDocument({ params })).toEqual({
       params: [
         { name: 'password', value: '[redacted]' },
         { name: 'user', value: 'ada' },

@@ -198,12 +198,14 @@ export class Recorder implements ProxyTap {
   flush(): void {
     const { secrets } = this.options;
     const text = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-    const json = (value: unknown) => text(secrets.mask(value));
+    const json = (value: unknown) => text(secrets.maskDocument(value));
     for (const name of this.dirty) {
       const recording = this.recordings.get(name);
       if (!recording) continue;
       const file = join(this.dir, 'instances', `${name}${OPENRPC_SUFFIX}`);
-      const document = secrets.mask(recording.document(schemaRef(file, 'openrpc.schema.json')));
+      const document = secrets.maskDocument(
+        recording.document(schemaRef(file, 'openrpc.schema.json')),
+      );
       writeAtomic(file, text(distinctExamples(document)));
     }
     this.dirty.clear();
