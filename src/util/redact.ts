@@ -61,17 +61,33 @@ export function isSecretMember(name: string): boolean {
 const judged = new Map<string, boolean>();
 const JUDGED_LIMIT = 10_000;
 
+/** What a name ends with when its member is a secret itself (`user_password`, `apiToken`). */
+const SECRET_ENDINGS = [...SECRET_WORDS, 'passwords', 'secrets', 'credentials', 'secretkey'];
+
+/**
+ * Whether a member named like a secret holds the secret itself, so that its value is one to look
+ * for elsewhere: its name ends with the secret word (`user_password`, `clientSecret`), where
+ * `token_expires_in` or `password_min_length` hold something about a secret (masked in place by
+ * isSecretMember, but a 3600 or an 8 is no value to hide wherever it recurs).
+ */
+export function isSecretHolder(name: string): boolean {
+  if (!isSecretMember(name)) return false;
+  const plain = folded(name);
+  return SECRET_ENDINGS.some((word) => plain.endsWith(word));
+}
+
 /**
  * Whether a parameter or member holds a secret, however it is spelt: the OAuth names (`Token`,
  * `CLIENT_SECRET` and a stray `?code` from `??code=` are not the service's names, but their values
  * are still secrets), and every name a data member is a secret by.
  */
 export function isSecretName(name: string): boolean {
-  return (
-    SECRET_NAMES.has(name) ||
-    SECRET_NAMES.has(name.replace(/^\?+/, '').toLowerCase()) ||
-    isSecretMember(name)
-  );
+  return isOAuthSecret(name) || isSecretMember(name);
+}
+
+/** Whether a name is one of the OAuth parameters that carry secrets, in any case. */
+export function isOAuthSecret(name: string): boolean {
+  return SECRET_NAMES.has(name) || SECRET_NAMES.has(name.replace(/^\?+/, '').toLowerCase());
 }
 
 /** Hides the whole value: even a prefix of a bearer token is too much in a shared log. */

@@ -5,7 +5,7 @@
 // (src/http/request-secrets.ts). Any string that contains a remembered secret is masked; a short
 // one (3 to 5 characters) only where it stands alone, not inside a longer word. Pure.
 import { NeedleSet } from './needle-set.js';
-import { isSecretMember, isSecretName, REDACTED } from './redact.js';
+import { isOAuthSecret, isSecretHolder, isSecretMember, REDACTED } from './redact.js';
 import { secretForms } from './secret-forms.js';
 
 /**
@@ -82,7 +82,10 @@ export class SecretValues {
     }
   }
 
-  /** Remembers the values of the members named like secrets, at any depth of a JSON value. */
+  /**
+   * Remembers the values of the members that hold a secret (named like one, the secret word
+   * last), at any depth of a JSON value.
+   */
   addMembers(value: unknown): void {
     // A stack, not recursion: params nested deeper than any stack are still read.
     const stack = [value];
@@ -96,7 +99,7 @@ export class SecretValues {
       const object = next as Record<string, unknown>;
       for (const name in object) {
         const member = object[name];
-        if (isSecretMember(name)) this.addValue(member);
+        if (isSecretHolder(name)) this.addValue(member);
         else if (member !== null && typeof member === 'object') stack.push(member);
       }
     }
@@ -106,7 +109,7 @@ export class SecretValues {
   addParams(source: string): void {
     if (source === '') return;
     for (const [name, value] of new URLSearchParams(source)) {
-      if (isSecretName(name)) this.add(value);
+      if (isOAuthSecret(name) || isSecretHolder(name)) this.add(value);
     }
   }
 
@@ -145,7 +148,7 @@ export class SecretValues {
     if (value === null || typeof value !== 'object') return;
     if (!Array.isArray(value)) {
       for (const [name, member] of Object.entries(value)) {
-        if (isSecretName(name)) this.addValue(member);
+        if (isOAuthSecret(name)) this.addValue(member);
       }
     }
     this.addMembers(value);

@@ -3,7 +3,13 @@
 // in their common encodings too.
 import { describe, expect, it } from 'vitest';
 import { NeedleSet } from '../../src/util/needle-set.js';
-import { isSecretMember, isSecretName, REDACTED, redactJson } from '../../src/util/redact.js';
+import {
+  isSecretHolder,
+  isSecretMember,
+  isSecretName,
+  REDACTED,
+  redactJson,
+} from '../../src/util/redact.js';
 import { SecretValues } from '../../src/util/secret-values.js';
 
 const R = REDACTED;
@@ -34,6 +40,13 @@ describe('names like secrets', () => {
     for (const name of ['code', 'state', 'Code', '?code', 'code_challenge'])
       expect(isSecretName(name), name).toBe(true);
     expect(isSecretName('token_type_hint')).toBe(false);
+  });
+
+  it('a member holds the secret itself when the secret word ends its name', () => {
+    for (const name of ['user_password', 'clientSecret', 'apiToken', 'PASSWORD', 'secret_key'])
+      expect(isSecretHolder(name), name).toBe(true);
+    for (const name of ['token_expires_in', 'password_min_length', 'max_tokens', 'token_type'])
+      expect(isSecretHolder(name), name).toBe(false);
   });
 
   it('redactJson masks a secret member of any type but booleans, and keeps error codes', () => {
@@ -105,6 +118,19 @@ describe('SecretValues: a value seen once is masked wherever it recurs', () => {
     ).toEqual(['ada', R, 0, 98765432, R, { note: `old was ${R}, now ${R}`, again: [R] }]);
     // A number holding a remembered secret's digits is masked; one that does not is kept.
     expect(s.mask(19876543210)).toBe(0);
+  });
+
+  it('masks what is about a secret in place, but hunts only the secrets themselves', () => {
+    const s = new SecretValues();
+    const policy = { token_expires_in: 3600, password_min_length: 128, password: 'pw-secret-1' };
+    s.addMembers(policy);
+    expect(s.mask(policy)).toEqual({ token_expires_in: 0, password_min_length: 0, password: R });
+    expect(s.mask({ ttl: 3600, max: 128, note: '3600 s', echo: 'pw-secret-1' })).toEqual({
+      ttl: 3600,
+      max: 128,
+      note: '3600 s',
+      echo: R,
+    });
   });
 
   it('masks the encodings: base64 (also inside longer base64), base64url, URL, hex, JSON', () => {
