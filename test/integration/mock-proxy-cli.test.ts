@@ -1,10 +1,13 @@
 // SPEC §6 through the real CLI: `dasvc mock --proxy --record DIR` stopped by SIGTERM mid-recording
 // leaves a complete folder that `dasvc mock --fixtures DIR` serves; `--validate` prints one stderr
 // line per violation and lists it at /_mock/violations; bad options and a corrupt DIR exit 2.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
+import { loadFixtures } from '../../src/mock/fixtures/load-fixtures.js';
 import { runDasvc, spawnMock, type MockProcess } from '../helpers/mock-process.js';
 import { scratchDir } from '../helpers/scratch.js';
 
@@ -89,6 +92,44 @@ describe('dasvc mock --proxy --record (CLI)', () => {
       answers[0]!.result,
     );
     expect(await grown.stop()).toBe(0);
+  });
+
+  it('a write that fails (a name too long) is one record: line; the rest is written; SIGTERM exits 0', async () => {
+    // An installation that answers every call, whatever the instance's name.
+    const installation = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"jsonrpc":"2.0","id":1,"result":{"ok":true}}');
+      });
+    });
+    await new Promise<void>((resolve) => installation.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(installation.address() as AddressInfo).port}`;
+    try {
+      const dir = tempDir();
+      const proxy = await spawn(['--proxy', url, '--record', dir, '--quiet']);
+      const long = 'n'.repeat(300);
+      for (const instance of [long, 'crm', long, 'wiki'])
+        expect((await call(proxy.url, 'any', instance, 'm', { n: 1 })).result).toEqual({
+          ok: true,
+        });
+      expect(await proxy.stop('SIGTERM')).toBe(0);
+      const lines = proxy.stderr().trimEnd().split('\n');
+      expect(lines).toEqual([
+        expect.stringMatching(/^record: cannot write instances\/n+\.openrpc\.json \(ENAMETOOLONG/),
+      ]);
+      expect(readdirSync(join(dir, 'instances')).sort()).toEqual([
+        'crm.openrpc.json',
+        'wiki.openrpc.json',
+      ]);
+      const users = JSON.parse(readFileSync(join(dir, 'users.json'), 'utf8'));
+      expect(users.recorded.instances).toEqual(['crm', 'wiki']);
+      // The folder is one that --fixtures reads.
+      expect([...loadFixtures(dir).instances.keys()].sort()).toEqual(['crm', 'wiki']);
+    } finally {
+      installation.closeAllConnections();
+      await new Promise((resolve) => installation.close(resolve));
+    }
   });
 
   it('--validate: one stderr line per violation, GET /_mock/violations, answers unchanged', async () => {

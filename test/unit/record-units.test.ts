@@ -8,11 +8,8 @@ import { parseScrubList, scrub } from '../../src/mock/record/scrub.js';
 import { SecretValues } from '../../src/util/secret-values.js';
 import { findExample, sameJson } from '../../src/mock/fixtures/example-match.js';
 import { pairCalls } from '../../src/mock/record/rpc-exchange.js';
-import {
-  canonicalJson,
-  distinctExamples,
-  InstanceRecording,
-} from '../../src/mock/record/recording.js';
+import { InstanceRecording } from '../../src/mock/record/recording.js';
+import { canonicalJson, distinctExamples } from '../../src/mock/record/pairings.js';
 import { parseOpenRpcInstance } from '../../src/mock/fixtures/openrpc-format.js';
 import type { MethodFixture } from '../../src/mock/fixtures/load-fixtures.js';
 import { bindParams } from '../../src/mock/routes/rpc-methods.js';
@@ -310,6 +307,58 @@ describe('InstanceRecording', () => {
         result: { name: 'result', value: 1 },
       },
     ]);
+  });
+});
+
+describe('InstanceRecording: what is inferred learns only from accepted calls', () => {
+  const invalid = { error: { code: -32602, message: 'Invalid params' } };
+
+  it('a refused call is an example, but widens no schema and makes nothing optional', () => {
+    const r = new InstanceRecording('crm');
+    r.add('get', { id: 1 }, { result: { n: 'a' } });
+    r.add('get', { id: 'one' }, invalid);
+    r.add('get', ['x'], invalid);
+    r.add('get', {}, { error: { code: -32600, message: 'Invalid Request' } });
+    r.add('get', { id: 2, extra: true }, invalid, { httpStatus: 500 });
+    r.add('get', { id: 9 }, { error: { code: -32004, message: 'Contact not found' } });
+    r.add('nope', { q: 1 }, { error: { code: -32601, message: 'Method not found' } });
+    const doc = JSON.parse(JSON.stringify(r.document(undefined)));
+    const [get, nope] = doc.methods as Record<string, unknown>[];
+    // An application error (-32004) is accepted: the method ran with those params.
+    expect(get).toMatchObject({
+      paramStructure: 'by-name',
+      params: [
+        { name: 'id', required: true, schema: { type: 'integer' } },
+        // Only refused calls had these: the installation accepted no value of theirs.
+        { name: 'arg0', required: false, schema: false },
+        { name: 'extra', required: false, schema: false },
+      ],
+    });
+    expect((get!.examples as unknown[]).length).toBe(6);
+    expect(get!.examples).toContainEqual(expect.objectContaining({ 'x-http-status': 500 }));
+    expect(nope).toMatchObject({ params: [{ name: 'q', required: false, schema: false }] });
+    // Read back, the refused examples are still refused (x-http-status kept), and recording
+    // again learns the same.
+    const parsed = parseOpenRpcInstance('crm', doc, 'f');
+    expect(parsed.methods.get('get')!.examples.find((e) => e.httpStatus === 500)?.params).toEqual({
+      id: 2,
+      extra: true,
+    });
+    const again = new InstanceRecording('crm', { document: doc, methods: parsed.methods });
+    again.add('get', { id: 3 }, { result: { n: 'c' } });
+    const reread = (again.document(undefined).methods as Record<string, unknown>[])[0]!;
+    expect(reread.params).toEqual(get!.params);
+    expect(reread.paramStructure).toBe('by-name');
+  });
+
+  it('notifications are the evidence only while no call was accepted', () => {
+    const r = new InstanceRecording('t');
+    r.add('ping', { at: 'now' }, undefined);
+    const only = (r.document(undefined).methods as Record<string, unknown>[])[0]!;
+    expect(only.params).toEqual([{ name: 'at', required: true, schema: { type: 'string' } }]);
+    r.add('ping', { at: 1 }, { result: true });
+    const answered = (r.document(undefined).methods as Record<string, unknown>[])[0]!;
+    expect(answered.params).toEqual([{ name: 'at', required: true, schema: { type: 'integer' } }]);
   });
 });
 

@@ -20,7 +20,8 @@ export async function startProxying(
   // The secret collector serves the recorder and the contract check (which mask what they keep):
   // a plain --proxy has no tap at all, and forwards without building anything for one.
   const taps: ProxyTap[] = [];
-  if (options.record !== undefined || options.validate) taps.push(new SecretTap(secrets));
+  const collecting = options.record !== undefined || options.validate === true;
+  if (collecting) taps.push(new SecretTap(secrets));
   let recorder: Recorder | undefined;
   if (options.record !== undefined) {
     recorder = new Recorder({
@@ -40,6 +41,7 @@ export async function startProxying(
   return {
     forward: proxy.forward,
     ...(contract ? { violations: contract } : {}),
+    ...(collecting ? { maskText: (text: string) => secrets.maskText(text) } : {}),
     close: async () => {
       recorder?.close();
       await proxy.close();

@@ -1,27 +1,25 @@
 // `--record DIR` (SPEC §6): what passes the proxy becomes a fixtures folder that `--fixtures DIR`
-// reads as it is. Every file is written whole (temp file + rename), so the folder is complete at
-// any moment, SIGINT/SIGTERM/SIGKILL included; recording again into DIR adds to it.
-import { existsSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { UsageError } from '../../errors.js';
+// reads as it is (record-folder.ts writes it); recording again into DIR adds to it.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { isObject } from '../../util/guards.js';
 import { fail, NAME, parseClients } from '../fixtures/fixture-format.js';
 import { OPENRPC_SUFFIX, readJson, readText, withFile } from '../fixtures/load-fixtures.js';
 import { parseOpenRpcInstance } from '../fixtures/openrpc-format.js';
-import { distinctExamples, InstanceRecording } from '../record/recording.js';
-import { pairCalls } from '../record/rpc-exchange.js';
+import type { Example } from '../fixtures/descriptors.js';
+import { boundCall } from '../record/bounded-call.js';
+import type { Masking } from '../record/pairings.js';
+import { InstanceRecording } from '../record/recording.js';
+import type { RpcCall } from '../record/rpc-exchange.js';
 import { scrub } from '../record/scrub.js';
+import { printable } from '../../util/printable.js';
 import type { SecretValues } from '../../util/secret-values.js';
 import type { Exchange, ProxyTap } from './proxy.js';
-import { apiInstance } from './taps.js';
-import { makeFolders } from '../../util/make-folders.js';
+import { apiInstance, callsOf } from './taps.js';
+import { jsonText, RecordFolder, schemaRef } from './record-folder.js';
 
 /** The secret of every recorded client (SPEC §6): the real ones are never written. */
 export const RECORDED_SECRET = 'recorded-secret';
-
-/** Where the published JSON Schemas of the fixture files are (the package's `schema/`). */
-export const SCHEMA_DIR = fileURLToPath(new URL('../../../schema/', import.meta.url));
 
 export interface RecorderOptions {
   dir: string;
@@ -31,30 +29,6 @@ export interface RecorderOptions {
   scrub: string[][];
   secrets: SecretValues;
   warn?: (line: string) => void;
-}
-
-/** DIR/instances, made as needed (makeFolders), or the usage error naming --record. */
-function makeRecordFolders(dir: string, folder: string): void {
-  try {
-    makeFolders(folder);
-  } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw new UsageError(`--record ${dir}: cannot make the folder there (${code ?? message})`, {
-      code: 'bad_record_dir',
-    });
-  }
-}
-
-/** Writes `text` to `file` whole: a reader sees the old file or the new one, never a part. */
-function writeAtomic(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, text, { mode: 0o644 });
-  renameSync(temp, file);
-}
-
-/** `$schema` of a written file: the package's schema, relative to the file (editors resolve it). */
-function schemaRef(file: string, name: string): string {
-  return relative(dirname(file), join(SCHEMA_DIR, name)).split(sep).join('/');
 }
 
 function clientIds(exchange: Exchange): string[] {
@@ -85,19 +59,26 @@ export class Recorder implements ProxyTap {
   private readonly recordings = new Map<string, InstanceRecording>();
   /** Instances of DIR in the JSON format: left alone (a second file would define them twice). */
   private readonly foreign = new Set<string>();
+  /** Instances whose name the file system refuses: said once, then not recorded. */
+  private readonly unwritable = new Set<string>();
   private readonly clients = new Map<string, string | undefined>();
   private users: Record<string, unknown> = {};
+  /** Instances whose document is in DIR: users.json names only those, so DIR always loads. */
+  private readonly written = new Set<string>();
+  /** The secrets' version each instance's file was masked with when written. */
+  private readonly maskedAt = new Map<string, number>();
   /** Instances whose document changed since the last write. */
   private readonly dirty = new Set<string>();
   /** users.json (a new instance) and clients.txt (a new client id) to write again. */
   private usersDirty = true;
   private clientsDirty = true;
+  private readonly folder: RecordFolder;
   private readonly dir: string;
 
   /** Reads what DIR holds already (a broken file is a usage error naming it) and writes it whole. */
   constructor(private readonly options: RecorderOptions) {
     const dir = (this.dir = resolve(options.dir));
-    makeRecordFolders(options.dir, join(dir, 'instances'));
+    this.folder = new RecordFolder(dir, options.dir, (text) => this.warn(text));
     const clientsFile = join(dir, 'clients.txt');
     if (existsSync(clientsFile)) {
       const parsed = withFile(dir, clientsFile, () => parseClients(readText(clientsFile)));
@@ -114,6 +95,7 @@ export class Recorder implements ProxyTap {
           name,
           new InstanceRecording(name, { document: instance.document!, methods: instance.methods }),
         );
+        this.written.add(name);
       } else if (fileName.endsWith('.json')) {
         this.foreign.add(fileName.slice(0, -'.json'.length));
       }
@@ -129,6 +111,7 @@ export class Recorder implements ProxyTap {
     }
     for (const name of this.recordings.keys()) this.dirty.add(name);
     this.flush();
+    this.folder.starting = false;
   }
 
   wantsBody(path: string): boolean {
@@ -142,79 +125,155 @@ export class Recorder implements ProxyTap {
       this.clientsDirty = true;
     }
     const instance = apiInstance(exchange.path);
-    // 204: a notification (or a batch of them), answered with no body.
-    const answered = exchange.status === 200 || exchange.status === 204;
-    if (instance !== undefined && answered && exchange.responseBody !== undefined) {
+    if (instance !== undefined && exchange.responseBody !== undefined) {
       this.record(instance, exchange);
     }
     // SPEC §6: written "as calls pass" — before the answer goes on, so that whoever reads DIR
     // after the call finds it there. Only what changed is written.
-    if (this.dirty.size > 0 || this.usersDirty || this.clientsDirty) {
-      try {
-        this.flush();
-      } catch (error) {
-        this.options.warn?.(`record: cannot write ${this.dir}: ${(error as Error).message}`);
-      }
-    }
+    this.flush();
+  }
+
+  /** One `record:` line on stderr, what it names masked and printable. */
+  private warn(text: string): void {
+    this.options.warn?.(printable(`record: ${text}`));
+  }
+
+  /** An instance or method name as a `record:` line may show it. */
+  private shown(name: string): string {
+    return this.options.secrets.maskText(name);
   }
 
   private record(instance: string, exchange: Exchange): void {
-    if (!NAME.test(instance)) return;
+    if (!NAME.test(instance) || this.unwritable.has(instance)) return;
     if (this.foreign.has(instance)) {
-      this.options.warn?.(
-        `record: instance ${instance} is defined by instances/${instance}.json; not recorded`,
-      );
+      const shown = this.shown(instance);
+      this.warn(`instance ${shown} is defined by instances/${shown}.json; not recorded`);
       return;
     }
-    for (const call of pairCalls(exchange.requestBody, exchange.responseBody)) {
+    // A 2xx answer records its results and errors, a notification its params; the JSON-RPC
+    // errors of an HTTP error answer are kept as examples that teach no schema (SPEC §6).
+    const ok = exchange.status >= 200 && exchange.status < 300;
+    for (const call of callsOf(exchange)) {
       // A call whose answer did not come back whole has nothing to record; a notification has
       // no answer by design, and records its method and params (SPEC §6: every method seen).
-      if (call.method.startsWith('rpc.') || (!call.outcome && !call.notification)) continue;
-      let recording = this.recordings.get(instance);
-      if (!recording) {
-        recording = new InstanceRecording(instance);
-        this.recordings.set(instance, recording);
-        this.usersDirty = true;
+      if (call.method.startsWith('rpc.')) continue;
+      if (!call.outcome && !(ok && call.notification)) continue;
+      const where = `${this.shown(instance)} ${this.shown(call.method)}`;
+      try {
+        this.recordCall(instance, call, ok ? undefined : exchange.status, where);
+      } catch (error) {
+        // Never silent: a call that cannot be recorded is said.
+        this.warn(`${where}: not recorded (${(error as Error).message})`);
       }
-      const paths = this.options.scrub;
-      const outcome = !call.outcome
-        ? undefined
-        : 'result' in call.outcome
-          ? { result: scrub(call.outcome.result, paths) }
-          : {
-              error: {
-                ...call.outcome.error,
-                ...(call.outcome.error.data === undefined
-                  ? {}
-                  : { data: scrub(call.outcome.error.data, paths) }),
-              },
-            };
-      recording.add(call.method, call.params, outcome);
-      this.dirty.add(instance);
     }
   }
 
-  /** Writes what changed: documents first, then users.json and clients.txt that name them. */
+  private recordCall(
+    instance: string,
+    call: RpcCall,
+    httpStatus: number | undefined,
+    where: string,
+  ): void {
+    const bounded = boundCall(call);
+    if ('refused' in bounded) {
+      this.warn(`${where}: ${bounded.refused}; not recorded`);
+      return;
+    }
+    const { cut, outcome } = bounded;
+    if (cut.length > 0) this.warn(`${where}: ${cut.join(', ')}; recorded truncated (x-truncated)`);
+    const paths = this.options.scrub;
+    const scrubbed: Example['outcome'] | undefined = !outcome
+      ? undefined
+      : 'result' in outcome
+        ? { result: scrub(outcome.result, paths) }
+        : {
+            error: {
+              ...outcome.error,
+              ...(outcome.error.data === undefined
+                ? {}
+                : { data: scrub(outcome.error.data, paths) }),
+            },
+          };
+    let recording = this.recordings.get(instance);
+    if (!recording) {
+      recording = new InstanceRecording(instance);
+      this.recordings.set(instance, recording);
+    }
+    recording.add(call.method, bounded.params, scrubbed, {
+      ...(cut.length > 0 ? { truncated: true } : {}),
+      ...(httpStatus === undefined || !outcome ? {} : { httpStatus }),
+    });
+    this.dirty.add(instance);
+  }
+
+  /** How the documents are masked now: every secret seen so far (SPEC §6). */
+  private masking(): Masking {
+    const { secrets } = this.options;
+    return {
+      data: (value) => secrets.mask(value),
+      document: (value) => secrets.maskDocument(value),
+      version: secrets.version,
+    };
+  }
+
+  /** Whether the file of an instance holds a secret learned after it was written. */
+  private holdsNewSecret(name: string): boolean {
+    const file = join(this.dir, 'instances', `${name}${OPENRPC_SUFFIX}`);
+    try {
+      const text = readFileSync(file, 'utf8');
+      return this.options.secrets.maskText(text) !== text;
+    } catch {
+      return true;
+    }
+  }
+
+  /**
+   * Writes what changed: documents first, then users.json and clients.txt that name them. Each
+   * file on its own: one that cannot be written is one `record:` line, and the others still are.
+   */
   flush(): void {
     const { secrets } = this.options;
-    const text = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-    const json = (value: unknown) => text(secrets.maskDocument(value));
+    // A secret learned since a file was written (a password sent by position, then by name) is
+    // masked there too: that file is written again.
+    for (const [name, version] of this.maskedAt) {
+      if (version !== secrets.version && !this.dirty.has(name)) {
+        if (this.holdsNewSecret(name)) this.dirty.add(name);
+        else this.maskedAt.set(name, secrets.version);
+      }
+    }
     for (const name of this.dirty) {
       const recording = this.recordings.get(name);
       if (!recording) continue;
       const file = join(this.dir, 'instances', `${name}${OPENRPC_SUFFIX}`);
-      const document = secrets.maskDocument(
-        recording.document(schemaRef(file, 'openrpc.schema.json')),
+      const version = secrets.version;
+      const done = this.write(file, () =>
+        jsonText(recording.document(schemaRef(file, 'openrpc.schema.json'), this.masking())),
       );
-      writeAtomic(file, text(distinctExamples(document)));
+      if (done === 'written') {
+        this.dirty.delete(name);
+        this.maskedAt.set(name, version);
+        if (!this.written.has(name)) {
+          this.written.add(name);
+          this.usersDirty = true;
+        }
+      } else if (done === 'ENAMETOOLONG') {
+        // It never will be written: its calls are not kept in memory for nothing.
+        this.dirty.delete(name);
+        this.recordings.delete(name);
+        this.unwritable.add(name);
+      }
     }
-    this.dirty.clear();
-    if (this.usersDirty) this.writeUsers(json);
+    if (this.usersDirty) this.writeUsers();
     if (this.clientsDirty) this.writeClients();
   }
 
-  private writeUsers(json: (value: unknown) => string): void {
-    const { user } = this.options;
+  /** Writes one file of the folder; a failure is one `record:` line. */
+  private write(file: string, content: () => string): string {
+    return this.folder.write(file, content, (name) => this.shown(name));
+  }
+
+  private writeUsers(): void {
+    const { user, secrets } = this.options;
     const usersFile = join(this.dir, 'users.json');
     const users = { ...this.users };
     delete users.$schema;
@@ -222,11 +281,13 @@ export class Recorder implements ProxyTap {
     const had = Array.isArray(mine.instances) ? (mine.instances as string[]) : [];
     users[user] = {
       name: typeof mine.name === 'string' ? mine.name : user,
-      instances: [...new Set([...had, ...this.recordings.keys()])].sort(),
+      instances: [...new Set([...had, ...this.written])].sort(),
     };
-    this.users = users;
-    writeAtomic(usersFile, json({ $schema: schemaRef(usersFile, 'users.schema.json'), ...users }));
-    this.usersDirty = false;
+    const document = { $schema: schemaRef(usersFile, 'users.schema.json'), ...users };
+    if (this.write(usersFile, () => jsonText(secrets.maskDocument(document))) === 'written') {
+      this.users = users;
+      this.usersDirty = false;
+    }
   }
 
   private writeClients(): void {
@@ -236,15 +297,18 @@ export class Recorder implements ProxyTap {
     const lines = [...clients].map(([id, secret]) =>
       secret === undefined ? id : `${id}:${secret}`,
     );
-    writeAtomic(
-      join(this.dir, 'clients.txt'),
-      `# recorded by dasvc mock --record: the client ids seen, each with the secret ${RECORDED_SECRET}\n${lines.join('\n')}\n`,
-    );
-    this.clientsDirty = false;
+    const content = `# recorded by dasvc mock --record: the client ids seen, each with the secret ${RECORDED_SECRET}\n${lines.join('\n')}\n`;
+    if (this.write(join(this.dir, 'clients.txt'), () => content) === 'written') {
+      this.clientsDirty = false;
+    }
   }
 
-  /** Writes what is pending (on SIGINT/SIGTERM through the server's close). */
+  /** Writes what is pending (on SIGINT/SIGTERM through the server's close); never throws. */
   close(): void {
-    this.flush();
+    try {
+      this.flush();
+    } catch (error) {
+      this.warn(`cannot write ${this.dir}: ${(error as Error).message}`);
+    }
   }
 }

@@ -3,7 +3,7 @@
 // of --validate.
 import type { Fixtures } from '../fixtures/load-fixtures.js';
 import { contractProblems } from '../record/contract.js';
-import { pairCalls } from '../record/rpc-exchange.js';
+import { pairCalls, type RpcCall } from '../record/rpc-exchange.js';
 import { printable } from '../../util/printable.js';
 import type { SecretValues } from '../../util/secret-values.js';
 import type { Exchange, ProxyTap } from './proxy.js';
@@ -22,13 +22,32 @@ export function apiInstance(path: string): string | undefined {
   }
 }
 
+const parsed = new WeakMap<Exchange, RpcCall[]>();
+
+/**
+ * The JSON-RPC calls of an API exchange paired with the answers, whatever its status: read once
+ * for every tap that looks (a big answer is parsed once, and let go with the exchange).
+ */
+export function callsOf(exchange: Exchange): RpcCall[] {
+  let calls = parsed.get(exchange);
+  if (calls === undefined) {
+    calls =
+      exchange.method === 'POST' ? pairCalls(exchange.requestBody, exchange.responseBody) : [];
+    parsed.set(exchange, calls);
+  }
+  return calls;
+}
+
 function isForm(exchange: Exchange): boolean {
   return (exchange.requestHeader('content-type') ?? '').includes(
     'application/x-www-form-urlencoded',
   );
 }
 
-/** Learns tokens, codes, client secrets, verifiers, state and Authorization values as they pass. */
+/**
+ * Learns tokens, codes, client secrets, verifiers, state and Authorization values as they pass,
+ * and in API calls the values of members named like secrets (params, results, error data).
+ */
 export class SecretTap implements ProxyTap {
   constructor(private readonly secrets: SecretValues) {}
 
@@ -49,6 +68,13 @@ export class SecretTap implements ProxyTap {
     }
     if (exchange.responseBody !== undefined && exchange.path.startsWith(OAUTH_PREFIX)) {
       s.addJson(exchange.responseBody);
+    }
+    if (apiInstance(exchange.path) !== undefined) {
+      for (const call of callsOf(exchange)) {
+        s.addMembers(call.params);
+        const outcome = call.outcome;
+        if (outcome) s.addMembers('result' in outcome ? outcome.result : outcome.error.data);
+      }
     }
   }
 }
@@ -83,8 +109,12 @@ export class ContractTap implements ProxyTap {
   observe(exchange: Exchange): void {
     const instance = apiInstance(exchange.path);
     if (instance === undefined || exchange.method !== 'POST') return;
-    const answer = exchange.status === 200 ? exchange.responseBody : undefined;
-    const calls = pairCalls(exchange.requestBody, answer);
+    // Only a 200 answers calls; another status is no answer of theirs to check.
+    const calls = callsOf(exchange).map((call): RpcCall =>
+      exchange.status === 200 || !call.outcome
+        ? call
+        : { method: call.method, params: call.params },
+    );
     // A client may send anything as the instance (the path) or the method name, a token too.
     const where = this.secrets.maskText(instance);
     for (const found of contractProblems(this.fixtures, instance, calls)) {

@@ -7,6 +7,11 @@ export interface ProxyHost {
   forward(request: MockRequest, path: string): Promise<MockResponse>;
   /** `--validate`: what `GET /_mock/violations` lists. */
   violations?: { list(): unknown[]; clear(): void };
+  /**
+   * Masks every secret seen pass (with --record or --validate): the request log and journal
+   * show a proxied request's path and query through it.
+   */
+  maskText?: (text: string) => string;
   close(): Promise<void>;
 }
 import type { Quirks } from './quirks.js';

@@ -213,12 +213,14 @@ export function createRequestHandler(
   ): MockResponse {
     if (response.status >= 400 && response.note?.code === undefined) explainFromBody(response);
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+    // Under --record/--validate every secret seen pass is masked in the log by value too.
+    const mask = ctx.proxy?.maskText;
     const record: JournalRecord = {
       seq: 0,
       time: state.now(),
       method: request.method,
-      path: request.path,
-      query: request.query,
+      path: mask ? mask(request.path) : request.path,
+      query: mask ? mask(request.query) : request.query,
       status: response.status,
       durationMs,
       note: response.note,

@@ -20,7 +20,7 @@ export interface ContractProblem {
  * codes an implementation defines for itself — services use them for their own errors (the
  * default fixtures' -32004 `Contact not found`) — so a method with `errors` must list them.
  */
-function isProtocolError(code: number): boolean {
+export function isProtocolError(code: number): boolean {
   return code >= -32768 && code <= -32100;
 }
 

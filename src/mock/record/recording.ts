@@ -1,33 +1,65 @@
 // `--record` (SPEC §6): the OpenRPC document of one instance built from the calls seen — every
-// method, params and result schemas inferred, one example pairing per distinct params. Pure.
+// method, params and result schemas inferred from the calls the installation accepted, one example
+// pairing per distinct params whatever the answer. Pure.
 import { isObject } from '../../util/guards.js';
 import type { Example } from '../fixtures/descriptors.js';
+import { namedParams } from '../fixtures/example-match.js';
+import { isProtocolError } from './contract.js';
 import { inferSchema, mergeSchemas, type InferredSchema } from './infer-schema.js';
+import {
+  canonicalJson,
+  masked,
+  pairing,
+  RECORDED,
+  withDistinctExamples,
+  type Masking,
+} from './pairings.js';
 
-/** Marks a method the recorder wrote (and may rewrite); other methods only gain examples. */
-export const RECORDED = 'x-recorded';
+/** One answered call as recorded: the example, and whether its params came by position. */
+interface RecordedCall extends Example {
+  positional: boolean;
+}
 
-/** JSON with object members sorted: equal params give equal keys, whatever their order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isObject(value)) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+/** The params of a notification (no answer to pair), and whether they came by position. */
+interface NotifiedCall {
+  params: Record<string, unknown>;
+  positional: boolean;
 }
 
 interface MethodRecord {
   /** Names of the params in first-seen order; positional params are `arg0`, `arg1`, … */
   names: string[];
-  byName: boolean;
-  byPosition: boolean;
-  examples: Map<string, Example>;
-  /** Distinct params of notifications (no answer to pair): they shape the params' schemas. */
-  notified: Map<string, Record<string, unknown>>;
+  examples: Map<string, RecordedCall>;
+  /** Distinct params of notifications: the method's only evidence while no call was accepted. */
+  notified: Map<string, NotifiedCall>;
   /** The params as the folder's document declared them, for those no call of this run shows. */
   past: Map<string, { schema: unknown; required: boolean }>;
+  /** paramStructure as the folder's document declared it (no call of this run says otherwise). */
+  pastStructure?: 'by-name' | 'by-position' | 'either';
+  /** The method as last built, and the masking version it was built with; a call drops it. */
+  built?: { version: number; method: Record<string, unknown> };
 }
+
+/**
+ * Whether the installation accepted the call: it answered a result, or an error of its own (a
+ * code outside the range JSON-RPC reserves; -32000 and below are services' own) in an answer that
+ * was no HTTP error. A refusal (-32600 invalid request, -32601 no such method, -32602 invalid
+ * params, any reserved code, an HTTP error) is kept as an example but teaches no schema.
+ */
+export function accepted(example: Example): boolean {
+  if (example.httpStatus !== undefined) return false;
+  return 'result' in example.outcome || !isProtocolError(example.outcome.error.code);
+}
+
+/** What an answered call adds besides its params and answer. */
+export interface CallMarks {
+  /** Cut down to the size bound (x-truncated). */
+  truncated?: boolean;
+  /** The HTTP status of an error answer that carried it (x-http-status). */
+  httpStatus?: number;
+}
+
+const unmasked: Masking = { data: (value) => value, document: (value) => value, version: 0 };
 
 /** Notifications kept per method for schema inference: distinct params, bounded. */
 const NOTIFIED_LIMIT = 100;
@@ -39,28 +71,14 @@ export interface PastMethod {
   examples: Example[];
 }
 
-/** Params as sent → params by name (positional ones as `argN`). */
-export function namedParams(params: unknown): {
-  named: Record<string, unknown>;
-  positional: boolean;
-} {
-  if (Array.isArray(params)) {
-    const named: Record<string, unknown> = {};
-    params.forEach((value, i) => (named[`arg${i}`] = value));
-    return { named, positional: true };
-  }
-  return { named: isObject(params) ? { ...params } : {}, positional: false };
-}
-
-function pairing(method: string, index: number, example: Example, names: string[]): unknown {
-  const params = names
-    .filter((name) => Object.hasOwn(example.params, name))
-    .map((name) => ({ name, value: example.params[name] }));
-  // Marked: a recorded answer is served as it came, not checked against a hand-written contract.
-  const base = { name: `${method} #${index + 1}`, params, [RECORDED]: true };
-  return 'error' in example.outcome
-    ? { ...base, 'x-error': example.outcome.error }
-    : { ...base, result: { name: 'result', value: example.outcome.result } };
+/** Whether params recorded by the names `argN` came by position (a past document says only how). */
+function pastPositional(
+  structure: PastMethod['paramStructure'],
+  params: Record<string, unknown>,
+): boolean {
+  if (structure !== 'either') return structure === 'by-position';
+  const keys = Object.keys(params);
+  return keys.length > 0 && keys.every((key) => /^arg\d+$/.test(key));
 }
 
 /** The recorded calls of one instance, on top of the document already in the folder (if any). */
@@ -85,11 +103,15 @@ export class InstanceRecording {
     );
     for (const [method, past] of existing?.methods ?? []) {
       if (!recorded.has(method)) continue;
-      const examples = new Map(past.examples.map((e) => [canonicalJson(e.params), e]));
+      const examples = new Map(
+        past.examples.map((e) => [
+          canonicalJson(e.params),
+          { ...e, positional: pastPositional(past.paramStructure, e.params) },
+        ]),
+      );
       this.methods.set(method, {
         names: past.params.map((p) => p.name),
-        byName: past.paramStructure !== 'by-position',
-        byPosition: past.paramStructure !== 'by-name',
+        pastStructure: past.paramStructure,
         examples,
         notified: new Map(),
         past: new Map(
@@ -104,64 +126,104 @@ export class InstanceRecording {
 
   /**
    * Adds one call: answered, an example (the latest answer for the same params wins); a
-   * notification (no outcome), a method seen and params that shape its schemas, no example.
+   * notification (no outcome), a method seen and params that may shape its schemas, no example.
    */
-  add(method: string, params: unknown, outcome: Example['outcome'] | undefined): void {
+  add(
+    method: string,
+    params: unknown,
+    outcome: Example['outcome'] | undefined,
+    marks: CallMarks = {},
+  ): void {
     const { named, positional } = namedParams(params);
     let record = this.methods.get(method);
     if (!record) {
-      record = {
-        names: [],
-        byName: false,
-        byPosition: false,
-        examples: new Map(),
-        notified: new Map(),
-        past: new Map(),
-      };
+      record = { names: [], examples: new Map(), notified: new Map(), past: new Map() };
       this.methods.set(method, record);
     }
-    if (positional) record.byPosition = true;
-    else record.byName = true;
+    record.built = undefined;
     for (const key of Object.keys(named)) if (!record.names.includes(key)) record.names.push(key);
     const key = canonicalJson(named);
-    if (outcome) record.examples.set(key, { params: named, outcome });
-    else if (record.notified.size < NOTIFIED_LIMIT) record.notified.set(key, named);
+    if (outcome) {
+      record.examples.set(key, {
+        params: named,
+        outcome,
+        positional,
+        ...(marks.truncated ? { truncated: true } : {}),
+        ...(marks.httpStatus === undefined ? {} : { httpStatus: marks.httpStatus }),
+      });
+    } else if (record.notified.size < NOTIFIED_LIMIT) {
+      record.notified.set(key, { params: named, positional });
+    }
   }
 
-  /** The OpenRPC document to write: recorded methods rebuilt, other methods given new examples. */
-  document(schemaRef: string | undefined): Record<string, unknown> {
+  /**
+   * The OpenRPC document to write: recorded methods rebuilt, other methods given new examples;
+   * every example's params and answer through `mask` first, and the schemas inferred from what
+   * is written.
+   */
+  document(schemaRef: string | undefined, masking: Masking = unmasked): Record<string, unknown> {
     const baseMethods = Array.isArray(this.base.methods) ? this.base.methods : [];
     const done = new Set<string>();
     const methods = baseMethods.map((raw: unknown) => {
-      if (!isObject(raw) || typeof raw.name !== 'string') return raw;
+      if (!isObject(raw) || typeof raw.name !== 'string') return masking.document(raw);
       const record = this.methods.get(raw.name);
-      if (!record) return raw;
+      if (!record) return masking.document(raw);
       done.add(raw.name);
-      return raw[RECORDED] === true ? this.method(raw.name, record) : this.extend(raw, record);
+      return raw[RECORDED] === true
+        ? this.built(raw.name, record, masking)
+        : this.extend(raw, record, masking);
     });
     for (const [name, record] of this.methods) {
-      if (!done.has(name)) methods.push(this.method(name, record));
+      if (!done.has(name)) methods.push(this.built(name, record, masking));
     }
     const rest = { ...this.base };
     delete rest.$schema;
-    return { ...(schemaRef ? { $schema: schemaRef } : {}), ...rest, methods };
+    delete rest.methods;
+    return {
+      ...(schemaRef ? { $schema: schemaRef } : {}),
+      ...(masking.document(rest) as Record<string, unknown>),
+      methods,
+    };
+  }
+
+  /** A recorded method as written, built again only after a call or when masking grew. */
+  private built(name: string, record: MethodRecord, masking: Masking): Record<string, unknown> {
+    if (record.built?.version === masking.version) return record.built.method;
+    const method = withDistinctExamples(this.method(name, record, masking));
+    record.built = { version: masking.version, method };
+    return method;
   }
 
   /** A hand-written method keeps its contract; recorded answers for new params are added. */
-  private extend(raw: Record<string, unknown>, record: MethodRecord): Record<string, unknown> {
-    const examples = Array.isArray(raw.examples) ? [...(raw.examples as unknown[])] : [];
+  private extend(
+    raw: Record<string, unknown>,
+    record: MethodRecord,
+    masking: Masking,
+  ): Record<string, unknown> {
+    const method = masking.document(raw) as Record<string, unknown>;
+    const examples = Array.isArray(method.examples) ? [...(method.examples as unknown[])] : [];
     const names = Array.isArray(raw.params)
       ? raw.params.map((p: unknown) => (isObject(p) ? String(p.name) : ''))
       : record.names;
+    const shown = String(method.name);
     [...record.examples.values()].forEach((example, i) => {
-      examples.push(pairing(String(raw.name), examples.length + i, example, names));
+      const pair = pairing(shown, examples.length + i, masked(example, masking.data), names);
+      examples.push(pair);
     });
-    return { ...raw, examples };
+    return withDistinctExamples({ ...method, examples });
   }
 
-  private method(name: string, record: MethodRecord): Record<string, unknown> {
-    const examples = [...record.examples.values()];
-    const calls = [...examples.map((example) => example.params), ...record.notified.values()];
+  private method(name: string, record: MethodRecord, masking: Masking): Record<string, unknown> {
+    const mask = masking.data;
+    const examples = [...record.examples.values()].map((example) => masked(example, mask));
+    // SPEC §6: what is inferred learns only from accepted calls. A notification gets no answer
+    // that says whether it was: notifications are the evidence only of a method never answered.
+    const learned = examples.filter(accepted);
+    const evidence: NotifiedCall[] =
+      learned.length > 0
+        ? learned
+        : [...record.notified.values()].map((n) => ({ ...n, params: mask(n.params) as never }));
+    const calls = evidence.map((call) => call.params);
     const schemas = new Map<string, unknown>();
     const counts = new Map<string, number>();
     let result: InferredSchema | undefined;
@@ -172,15 +234,18 @@ export class InstanceRecording {
         counts.set(param, (counts.get(param) ?? 0) + 1);
       }
     }
-    for (const example of examples) {
+    for (const example of learned) {
       if ('result' in example.outcome) {
         const schema = inferSchema(example.outcome.result);
         result = result ? mergeSchemas(result, schema) : schema;
       }
     }
-    // A param no call of this run shows keeps what the folder's document said of it.
-    for (const [param, past] of record.past) {
-      if (!counts.has(param)) schemas.set(param, past.schema);
+    // A param no call of this run shows keeps what the folder's document said of it; one that
+    // only refused calls had takes no value (`false`): the installation accepted none.
+    for (const param of record.names) {
+      if (counts.has(param)) continue;
+      const past = record.past.get(param);
+      schemas.set(param, past ? past.schema : false);
     }
     const required = (param: string) =>
       counts.has(param)
@@ -188,51 +253,32 @@ export class InstanceRecording {
         : calls.length === 0 && record.past.get(param)?.required === true;
     // OpenRPC: required params come first (positional ones are a prefix already).
     const names = [...record.names.filter(required), ...record.names.filter((n) => !required(n))];
+    const shown = masking.document(name) as string;
     return {
-      name,
+      name: shown,
       [RECORDED]: true,
-      paramStructure:
-        record.byName && record.byPosition
-          ? 'either'
-          : record.byPosition
-            ? 'by-position'
-            : 'by-name',
+      paramStructure: paramStructure(
+        evidence.length > 0 ? evidence : examples,
+        record.pastStructure,
+      ),
       params: names.map((param) => ({
         name: param,
         required: required(param),
         schema: schemas.get(param) ?? {},
       })),
       result: { name: 'result', schema: result ?? {} },
-      examples: examples.map((example, i) => pairing(name, i, example, names)),
+      examples: examples.map((example, i) => pairing(shown, i, example, names)),
     };
   }
 }
 
-/**
- * The document with one example pairing per distinct params (SPEC §6) once secrets are masked:
- * two calls whose params differed only by a secret (a code, a state) are one pairing after, the
- * later one. Member order is ignored; `$ref` pairings and pairings without params stay as they are.
- */
-export function distinctExamples(document: unknown): unknown {
-  if (!isObject(document) || !Array.isArray(document.methods)) return document;
-  const methods = document.methods.map((method: unknown) => {
-    if (!isObject(method) || !Array.isArray(method.examples)) return method;
-    const examples = method.examples as unknown[];
-    const keyOf = (example: unknown) =>
-      isObject(example) && Array.isArray(example.params) && !('$ref' in example)
-        ? canonicalJson(example.params)
-        : undefined;
-    const last = new Map<string, number>();
-    examples.forEach((example, i) => {
-      const key = keyOf(example);
-      if (key !== undefined) last.set(key, i);
-    });
-    if (last.size === examples.filter((e) => keyOf(e) !== undefined).length) return method;
-    const kept = examples.filter((example, i) => {
-      const key = keyOf(example);
-      return key === undefined || last.get(key) === i;
-    });
-    return { ...method, examples: kept };
-  });
-  return { ...document, methods };
+/** How the calls gave their params; none: as the folder's document said, else by name. */
+function paramStructure(
+  calls: { positional: boolean }[],
+  past: MethodRecord['pastStructure'],
+): 'by-name' | 'by-position' | 'either' {
+  if (calls.length === 0) return past ?? 'by-name';
+  const byPosition = calls.some((call) => call.positional);
+  const byName = calls.some((call) => !call.positional);
+  return byName && byPosition ? 'either' : byPosition ? 'by-position' : 'by-name';
 }

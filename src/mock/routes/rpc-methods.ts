@@ -6,7 +6,7 @@ import type {
 } from '../fixtures/load-fixtures.js';
 import type { ValueCheck } from '../fixtures/json-schema.js';
 import type { RpcError, RpcOutcome } from './json-rpc.js';
-import { findExample } from '../fixtures/example-match.js';
+import { findExample, namedParams } from '../fixtures/example-match.js';
 import { buildOpenRpcDocument } from '../fixtures/openrpc.js';
 
 type Bound = { named: Record<string, unknown> } | { error: RpcError };
@@ -140,6 +140,12 @@ export function invokeMethod(
   const answers = method.handlerRef || method.byUser || method.value !== undefined;
   const bound = bindParams(method, params);
   if ('error' in bound) {
+    if (method.recorded) {
+      // A refused call is kept as an example outside the schema, which learns only from
+      // accepted calls (SPEC §6): its params, named as the recorder names them, answer it.
+      const example = findExample(method.examples, namedParams(params).named);
+      if (example) return structuredClone(example.outcome);
+    }
     // SPEC §6: params that no recorded call had are "other params" of a recorded method, even
     // where they fall outside the schema inferred from the calls seen.
     return method.recorded && !answers ? noRecordedAnswer(method) : bound;

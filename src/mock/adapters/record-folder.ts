@@ -1,0 +1,106 @@
+// The folder `--record DIR` writes (SPEC §6): made 0700, every file written whole (temporary file
+// + rename) and 0600, so the folder is complete at any moment, SIGINT/SIGTERM/SIGKILL included. A
+// file that cannot be written is one `record:` line, and the others still are.
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from '../../errors.js';
+import { makeFolders } from '../../util/make-folders.js';
+
+/** Where the published JSON Schemas of the fixture files are (the package's `schema/`). */
+export const SCHEMA_DIR = fileURLToPath(new URL('../../../schema/', import.meta.url));
+
+/** `$schema` of a written file: the package's schema, relative to the file (editors resolve it). */
+export function schemaRef(file: string, name: string): string {
+  return relative(dirname(file), join(SCHEMA_DIR, name)).split(sep).join('/');
+}
+
+/** A JSON file's text as the folder keeps it. */
+export function jsonText(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/**
+ * Writes `text` to `file` whole, mode 0600: a reader sees the old file or the new one, never a
+ * part. A failure leaves no temporary file behind and is thrown.
+ */
+function writeAtomic(file: string, text: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    // A temporary file a killed run left keeps its mode when written over: it goes first.
+    rmSync(temp, { force: true });
+    writeFileSync(temp, text, { mode: 0o600 });
+    renameSync(temp, file);
+  } catch (error) {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // no temporary file could be made either
+    }
+    throw error;
+  }
+}
+
+/** What a failed write says: the system's code and, for the usual ones, what it means. */
+function failure(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  const meaning: Record<string, string> = {
+    ENAMETOOLONG: 'name too long for the file system',
+    ENOSPC: 'no space left on the device',
+    EACCES: 'permission denied',
+    EROFS: 'read-only file system',
+  };
+  return code === undefined ? message : meaning[code] ? `${code}, ${meaning[code]}` : code;
+}
+
+/** The record folder: made when missing, written one file at a time. */
+export class RecordFolder {
+  /** The failure last said per file: a write that keeps failing is one line, not one per call. */
+  private readonly failed = new Map<string, string>();
+  /** Until the recorder has written what DIR held: a failure stops start-up instead. */
+  starting = true;
+
+  /** Makes `dir` and `dir/instances` (0700) as needed, or the usage error naming --record. */
+  constructor(
+    readonly dir: string,
+    /** `--record` as given, for messages. */
+    private readonly given: string,
+    /** Says one `record:` line (the name of the file it fails on is shown through it). */
+    private readonly warn: (text: string) => void,
+  ) {
+    try {
+      makeFolders(join(dir, 'instances'), 0o700);
+    } catch (error) {
+      const { code, message } = error as NodeJS.ErrnoException;
+      throw new UsageError(`--record ${given}: cannot make the folder there (${code ?? message})`, {
+        code: 'bad_record_dir',
+      });
+    }
+  }
+
+  /**
+   * Writes one file from `content` (made only now); a failure is one `record:` line, not said
+   * again while the same failure recurs. Returns 'written', or the failure's code.
+   */
+  write(file: string, content: () => string, shown: (name: string) => string): string {
+    const name = relative(this.dir, file);
+    try {
+      writeAtomic(file, content());
+      this.failed.delete(file);
+      return 'written';
+    } catch (error) {
+      const why = failure(error);
+      // Nothing recorded yet: a folder that cannot be written is a usage error naming it.
+      if (this.starting) {
+        throw new UsageError(`--record ${this.given}: cannot write ${name} (${why})`, {
+          code: 'bad_record_dir',
+        });
+      }
+      if (this.failed.get(file) !== why) {
+        this.failed.set(file, why);
+        this.warn(`cannot write ${shown(name)} (${why}); the rest of the folder still is`);
+      }
+      return (error as NodeJS.ErrnoException).code ?? 'failed';
+    }
+  }
+}

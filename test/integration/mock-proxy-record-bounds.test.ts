@@ -1,0 +1,171 @@
+// SPEC §6 bounds of `--record`: an example past its size is recorded truncated (valid JSON, marked
+// x-truncated) with a `record:` line while the client gets the whole answer; a write that fails
+// (an instance name too long for the file system) is one `record:` line and the rest of the
+// folder keeps being written; params nested too deep to record are said.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer, type MockServer } from '../../src/mock/index.js';
+import { loadFixtures } from '../../src/mock/fixtures/load-fixtures.js';
+import { EXAMPLE_LIMIT } from '../../src/mock/record/bounds.js';
+import { replayOf } from '../helpers/replay.js';
+import { scratchDir } from '../helpers/scratch.js';
+
+/** About 5 MB of JSON: rows past the 1 MiB bound, and a total beside them. */
+const ROWS = Array.from({ length: 50_000 }, (_, i) => ({ id: i, name: `row number ${i}` }));
+const LONG_NAME = 'i'.repeat(300);
+
+let installation: Server;
+let installationUrl: string;
+let proxy: MockServer;
+let dir: string;
+const warnings: string[] = [];
+
+/** The installation: answers every call with a result (a big one for `export`). */
+function answer(call: { method: string; params?: unknown; id?: unknown }): unknown {
+  const result =
+    call.method === 'export'
+      ? { total: ROWS.length, rows: ROWS }
+      : call.method === 'tree'
+        ? nested(150)
+        : { ok: true };
+  return { jsonrpc: '2.0', id: call.id, result };
+}
+
+function nested(levels: number): unknown {
+  return JSON.parse(nestedText(levels));
+}
+
+/** `{"down":{"down":…{"leaf":true}…}}` as text: deeper than JSON.stringify can go. */
+function nestedText(levels: number): string {
+  return `${'{"down":'.repeat(levels)}{"leaf":true}${'}'.repeat(levels)}`;
+}
+
+async function rpc(instance: string, method: string, params?: unknown) {
+  const res = await fetch(`${proxy.url}/webservice/json/${instance}`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer any', 'content-type': 'application/json' },
+    body:
+      typeof params === 'string'
+        ? `{"jsonrpc":"2.0","method":${JSON.stringify(method)},"id":1,"params":${params}}`
+        : JSON.stringify({ jsonrpc: '2.0', method, id: 1, ...(params ? { params } : {}) }),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { result: unknown };
+}
+
+beforeAll(async () => {
+  installation = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString());
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(Array.isArray(body) ? body.map(answer) : answer(body)));
+    });
+  });
+  await new Promise<void>((resolve) => installation.listen(0, '127.0.0.1', resolve));
+  installationUrl = `http://127.0.0.1:${(installation.address() as AddressInfo).port}`;
+  dir = scratchDir('dasvc-record-bounds-');
+  proxy = await startMockServer({
+    port: 0,
+    proxy: installationUrl,
+    record: dir,
+    warn: (line) => warnings.push(line),
+  });
+});
+
+afterAll(async () => {
+  await proxy.close();
+  installation.closeAllConnections();
+  await new Promise((resolve) => installation.close(resolve));
+});
+
+describe('--record bounds', () => {
+  it('records an answer past the size bound truncated; the client gets it whole', async () => {
+    const whole = await rpc('crm', 'export', { all: true });
+    expect(whole.result).toEqual({ total: ROWS.length, rows: ROWS });
+    expect(warnings.filter((line) => line.startsWith('record: crm export: '))).toEqual([
+      'record: crm export: answer larger than 1 MiB of JSON; recorded truncated (x-truncated)',
+    ]);
+    const text = readFileSync(join(dir, 'instances', 'crm.openrpc.json'), 'utf8');
+    // Valid JSON, about the bound in size (the rest of the document is small).
+    expect(Buffer.byteLength(text)).toBeLessThan(EXAMPLE_LIMIT * 1.5);
+    const method = JSON.parse(text).methods.find((m: { name: string }) => m.name === 'export');
+    const example = method.examples[0];
+    expect(example['x-truncated']).toBe(true);
+    const cut = example.result.value as { total: number; rows: unknown[] };
+    expect(cut.total).toBe(ROWS.length);
+    expect(cut.rows.length).toBeGreaterThan(1000);
+    expect(cut.rows).toEqual(ROWS.slice(0, cut.rows.length));
+    // The schema still says what the whole answer was made of.
+    expect(method.result.schema).toMatchObject({
+      required: ['total', 'rows'],
+      properties: { rows: { type: 'array', items: { required: ['id', 'name'] } } },
+    });
+    // A later call of the same instance is written beside the cut one.
+    await rpc('crm', 'small', { n: 1 });
+    expect(readFileSync(join(dir, 'instances', 'crm.openrpc.json'), 'utf8')).toContain('"small"');
+  });
+
+  it('the folder with a truncated example loads and replays it', async () => {
+    const replay = await replayOf(dir, 'crm');
+    try {
+      const answer = await replay.call('crm', 'export', { all: true });
+      const result = answer.result as { total: number; rows: unknown[] };
+      expect(result.total).toBe(ROWS.length);
+      expect(result.rows.length).toBeLessThan(ROWS.length);
+    } finally {
+      await replay.close();
+    }
+  });
+
+  it('a name too long for the file system is one line; the rest of the folder is written', async () => {
+    const before = warnings.length;
+    await rpc(LONG_NAME, 'm', { n: 1 });
+    await rpc('wiki', 'pages.list', { limit: 1 });
+    await rpc(LONG_NAME, 'm', { n: 2 });
+    await rpc('other', 'thing');
+    const lines = warnings.slice(before);
+    expect(lines).toEqual([
+      expect.stringMatching(/^record: cannot write instances\/i+\.openrpc\.json \(ENAMETOOLONG/),
+    ]);
+    expect(readdirSync(join(dir, 'instances')).sort()).toEqual([
+      'crm.openrpc.json',
+      'other.openrpc.json',
+      'wiki.openrpc.json',
+    ]);
+    const users = JSON.parse(readFileSync(join(dir, 'users.json'), 'utf8'));
+    expect(users.recorded.instances).toEqual(['crm', 'other', 'wiki']);
+    expect([...loadFixtures(dir).instances.keys()].sort()).toEqual(['crm', 'other', 'wiki']);
+  });
+
+  it('params nested too deep to record are said, the answer passes', async () => {
+    const before = warnings.length;
+    expect((await rpc('crm', 'deep', nested(150))).result).toEqual({ ok: true });
+    // Deeper than JSON.stringify itself can go.
+    expect((await rpc('crm', 'deeper', nestedText(20_000))).result).toEqual({ ok: true });
+    expect(warnings.slice(before)).toEqual([
+      'record: crm deep: params nested more than 100 levels deep; not recorded',
+      'record: crm deeper: params nested more than 100 levels deep; not recorded',
+    ]);
+    // An answer nested too deep is recorded cut at the bound, and said.
+    expect((await rpc('crm', 'tree')).result).toEqual(nested(150));
+    expect(warnings.at(-1)).toBe(
+      'record: crm tree: answer nested more than 100 levels deep; recorded truncated (x-truncated)',
+    );
+    // A depth within the bound is recorded as it came.
+    await rpc('crm', 'deep', nested(90));
+    const crm = loadFixtures(dir).instances.get('crm')!;
+    expect(crm.methods.get('deep')!.examples.map((e) => e.params)).toEqual([nested(90)]);
+    expect(crm.methods.has('deeper')).toBe(false);
+    const tree = crm.methods.get('tree')!.examples[0]!;
+    expect(tree.truncated).toBe(true);
+    // 100 levels of `down`, then an empty object where the rest was.
+    let at = (tree.outcome as { result: unknown }).result as { down?: unknown };
+    for (let i = 0; i < 100; i++) at = at.down as { down?: unknown };
+    expect(at).toEqual({});
+  });
+});
