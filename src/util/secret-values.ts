@@ -75,8 +75,11 @@ export class SecretValues {
     while (stack.length > 0) {
       const next = stack.pop();
       if (typeof next === 'string') this.add(next);
-      else if (typeof next === 'number') this.add(String(next));
-      else if (next !== null && typeof next === 'object') {
+      else if (typeof next === 'number') {
+        this.add(String(next));
+        // The digits of a negative one recur as a positive number too.
+        if (next < 0) this.add(String(-next));
+      } else if (next !== null && typeof next === 'object') {
         for (const member of Object.values(next)) stack.push(member);
       }
     }

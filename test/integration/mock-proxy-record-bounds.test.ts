@@ -142,6 +142,25 @@ describe('--record bounds', () => {
     expect([...loadFixtures(dir).instances.keys()].sort()).toEqual(['crm', 'other', 'wiki']);
   });
 
+  it('an instance or method named by a secret is said and not written, not even as a name', async () => {
+    await rpc('crm', 'login', { user: 'ada', password: 'named-secret-1' });
+    const before = warnings.length;
+    await rpc('named-secret-1', 'm');
+    await rpc('crm', 'named-secret-1');
+    expect(warnings.slice(before)).toEqual([
+      'record: instance [redacted]: its name holds a secret; not recorded',
+      "record: crm [redacted]: the method's name holds a secret; not recorded",
+    ]);
+    const names = readdirSync(dir, { recursive: true }).join('\n');
+    const texts = readdirSync(join(dir, 'instances'))
+      .map((f) => readFileSync(join(dir, 'instances', f), 'utf8'))
+      .join('');
+    expect(`${names}${texts}${readFileSync(join(dir, 'users.json'), 'utf8')}`).not.toContain(
+      'named-secret-1',
+    );
+    expect(loadFixtures(dir).instances.has('crm')).toBe(true);
+  });
+
   it('params nested too deep to record are said, the answer passes', async () => {
     const before = warnings.length;
     expect((await rpc('crm', 'deep', nested(150))).result).toEqual({ ok: true });

@@ -118,6 +118,8 @@ describe('SecretValues: a value seen once is masked wherever it recurs', () => {
     ).toEqual(['ada', R, 0, 98765432, R, { note: `old was ${R}, now ${R}`, again: [R] }]);
     // A number holding a remembered secret's digits is masked; one that does not is kept.
     expect(s.mask(19876543210)).toBe(0);
+    s.addMembers({ pin_secret: -7654321 });
+    expect(s.mask([-7654321, 7654321, '7654321'])).toEqual([0, 0, R]);
   });
 
   it('masks what is about a secret in place, but hunts only the secrets themselves', () => {

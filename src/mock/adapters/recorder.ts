@@ -150,6 +150,11 @@ export class Recorder implements ProxyTap {
       this.warn(`instance ${shown} is defined by instances/${shown}.json; not recorded`);
       return;
     }
+    // A name is written as it is (a file's name, users.json): one that holds a secret is not.
+    if (this.shown(instance) !== instance) {
+      this.warn(`instance ${this.shown(instance)}: its name holds a secret; not recorded`);
+      return;
+    }
     // A 2xx answer records its results and errors, a notification its params; the JSON-RPC
     // errors of an HTTP error answer are kept as examples that teach no schema (SPEC §6).
     const ok = exchange.status >= 200 && exchange.status < 300;
@@ -158,7 +163,11 @@ export class Recorder implements ProxyTap {
       // no answer by design, and records its method and params (SPEC §6: every method seen).
       if (call.method.startsWith('rpc.')) continue;
       if (!call.outcome && !(ok && call.notification)) continue;
-      const where = `${this.shown(instance)} ${this.shown(call.method)}`;
+      const where = `${instance} ${this.shown(call.method)}`;
+      if (this.shown(call.method) !== call.method) {
+        this.warn(`${where}: the method's name holds a secret; not recorded`);
+        continue;
+      }
       try {
         this.recordCall(instance, call, ok ? undefined : exchange.status, where);
       } catch (error) {
@@ -273,7 +282,7 @@ export class Recorder implements ProxyTap {
   }
 
   private writeUsers(): void {
-    const { user, secrets } = this.options;
+    const { user } = this.options;
     const usersFile = join(this.dir, 'users.json');
     const users = { ...this.users };
     delete users.$schema;
@@ -284,7 +293,9 @@ export class Recorder implements ProxyTap {
       instances: [...new Set([...had, ...this.written])].sort(),
     };
     const document = { $schema: schemaRef(usersFile, 'users.schema.json'), ...users };
-    if (this.write(usersFile, () => jsonText(secrets.maskDocument(document))) === 'written') {
+    // Names only, none holding a secret (record() keeps those out): written as they are, so
+    // that they still name the instances' files.
+    if (this.write(usersFile, () => jsonText(document)) === 'written') {
       this.users = users;
       this.usersDirty = false;
     }
