@@ -91,15 +91,15 @@ describe('--record learns only from accepted calls', () => {
     expect(get.paramStructure).toBe('by-name');
     expect(get.params).toEqual([
       { name: 'id', required: true, schema: { type: 'integer' } },
-      // Names only refused calls had: the installation accepted no value of theirs.
-      { name: 'arg0', required: false, schema: false },
+      // A name only a refused call had: the installation accepted no value of it.
       { name: 'full', required: false, schema: false },
     ]);
-    // Every call is an example: 1, 2, 3 (an application error), the three refusals, the
+    // Every distinct call is an example: 1, 2, 3 (an application error), the refusals (the
+    // one by position written by the declared name, the same params as the one by name), the
     // gateway's HTTP error (marked with its status).
     const examples = get.examples as Record<string, unknown>[];
-    expect(examples).toHaveLength(7);
-    expect(examples.filter((e) => 'x-error' in e)).toHaveLength(5);
+    expect(examples).toHaveLength(6);
+    expect(examples.filter((e) => 'x-error' in e)).toHaveLength(4);
     expect(examples.at(-1)).toMatchObject({
       'x-http-status': 503,
       'x-error': { code: -32004 },

@@ -318,6 +318,7 @@ describe('InstanceRecording: what is inferred learns only from accepted calls', 
     r.add('get', { id: 1 }, { result: { n: 'a' } });
     r.add('get', { id: 'one' }, invalid);
     r.add('get', ['x'], invalid);
+    r.add('get', ['x', 'y'], invalid);
     r.add('get', {}, { error: { code: -32600, message: 'Invalid Request' } });
     r.add('get', { id: 2, extra: true }, invalid, { httpStatus: 500 });
     r.add('get', { id: 9 }, { error: { code: -32004, message: 'Contact not found' } });
@@ -331,10 +332,23 @@ describe('InstanceRecording: what is inferred learns only from accepted calls', 
         { name: 'id', required: true, schema: { type: 'integer' } },
         // Only refused calls had these: the installation accepted no value of theirs.
         { name: 'arg0', required: false, schema: false },
+        { name: 'arg1', required: false, schema: false },
         { name: 'extra', required: false, schema: false },
       ],
     });
-    expect((get!.examples as unknown[]).length).toBe(6);
+    // A refused call by position is written by the declared names when they are enough.
+    const paramsOf = (get!.examples as { params: { name: string; value: unknown }[] }[]).map((e) =>
+      Object.fromEntries(e.params.map((p) => [p.name, p.value])),
+    );
+    expect(paramsOf).toEqual([
+      { id: 1 },
+      { id: 'one' },
+      { id: 'x' },
+      { arg0: 'x', arg1: 'y' },
+      {},
+      { id: 2, extra: true },
+      { id: 9 },
+    ]);
     expect(get!.examples).toContainEqual(expect.objectContaining({ 'x-http-status': 500 }));
     expect(nope).toMatchObject({ params: [{ name: 'q', required: false, schema: false }] });
     // Read back, the refused examples are still refused (x-http-status kept), and recording

@@ -222,7 +222,10 @@ export class InstanceRecording {
     const evidence: NotifiedCall[] =
       learned.length > 0
         ? learned
-        : [...record.notified.values()].map((n) => ({ ...n, params: mask(n.params) as never }));
+        : [...record.notified.values()].map((n) => ({
+            ...n,
+            params: mask(n.params) as Record<string, unknown>,
+          }));
     const calls = evidence.map((call) => call.params);
     const schemas = new Map<string, unknown>();
     const counts = new Map<string, number>();
@@ -240,36 +243,64 @@ export class InstanceRecording {
         result = result ? mergeSchemas(result, schema) : schema;
       }
     }
-    // A param no call of this run shows keeps what the folder's document said of it; one that
-    // only refused calls had takes no value (`false`): the installation accepted none.
-    for (const param of record.names) {
-      if (counts.has(param)) continue;
-      const past = record.past.get(param);
-      schemas.set(param, past ? past.schema : false);
-    }
+    // A param no call of this run shows keeps what the folder's document said of it.
+    for (const [param, past] of record.past)
+      if (!counts.has(param)) schemas.set(param, past.schema);
     const required = (param: string) =>
       counts.has(param)
         ? counts.get(param) === calls.length
         : calls.length === 0 && record.past.get(param)?.required === true;
-    // OpenRPC: required params come first (positional ones are a prefix already).
-    const names = [...record.names.filter(required), ...record.names.filter((n) => !required(n))];
+    const structure = paramStructure(
+      evidence.length > 0 ? evidence : examples,
+      record.pastStructure,
+    );
+    // The params the installation took, in the order seen; OpenRPC: required ones first
+    // (positional ones are a prefix already).
+    const seen = unique([...record.past.keys(), ...calls.flatMap((params) => Object.keys(params))]);
+    const known = [...seen.filter(required), ...seen.filter((n) => !required(n))];
+    const written = examples.map((example) => byDeclaredPosition(example, structure, known));
+    // A param that only refused calls had takes no value (`false`): none was ever accepted. It
+    // is declared all the same, so that their examples still name it.
+    const refused = unique(written.flatMap((example) => Object.keys(example.params))).filter(
+      (param) => !known.includes(param),
+    );
+    for (const param of refused) schemas.set(param, false);
+    const names = [...known, ...refused];
     const shown = masking.document(name) as string;
     return {
       name: shown,
       [RECORDED]: true,
-      paramStructure: paramStructure(
-        evidence.length > 0 ? evidence : examples,
-        record.pastStructure,
-      ),
+      paramStructure: structure,
       params: names.map((param) => ({
         name: param,
         required: required(param),
         schema: schemas.get(param) ?? {},
       })),
       result: { name: 'result', schema: result ?? {} },
-      examples: examples.map((example, i) => pairing(shown, i, example, names)),
+      examples: written.map((example, i) => pairing(shown, i, example, names)),
     };
   }
+}
+
+function unique(names: string[]): string[] {
+  return [...new Set(names)];
+}
+
+/**
+ * A refused call by position (`arg0`, `arg1`, …) of a method that takes its params by name: its
+ * items by the names the method declares, in their order, as an OpenRPC pairing by position
+ * reads them; left as it is when it has more items than there are names.
+ */
+function byDeclaredPosition<T extends RecordedCall>(
+  example: T,
+  structure: 'by-name' | 'by-position' | 'either',
+  names: string[],
+): T {
+  if (structure !== 'by-name' || !example.positional || accepted(example)) return example;
+  const keys = Object.keys(example.params);
+  if (keys.length > names.length || keys.some((key, i) => key !== `arg${i}`)) return example;
+  const params = Object.fromEntries(keys.map((key, i) => [names[i]!, example.params[key]]));
+  return { ...example, params };
 }
 
 /** How the calls gave their params; none: as the folder's document said, else by name. */

@@ -142,8 +142,16 @@ export function invokeMethod(
   if ('error' in bound) {
     if (method.recorded) {
       // A refused call is kept as an example outside the schema, which learns only from
-      // accepted calls (SPEC §6): its params, named as the recorder names them, answer it.
-      const example = findExample(method.examples, namedParams(params).named);
+      // accepted calls (SPEC §6): its params answer it, named as the recorder names them
+      // (`argN`), or by position as the method declares them.
+      const example =
+        findExample(method.examples, namedParams(params).named) ??
+        (Array.isArray(params) && params.length <= method.params.length
+          ? findExample(
+              method.examples,
+              Object.fromEntries(params.map((v, i) => [method.params[i]!.name, v])),
+            )
+          : undefined);
       if (example) return structuredClone(example.outcome);
     }
     // SPEC §6: params that no recorded call had are "other params" of a recorded method, even
