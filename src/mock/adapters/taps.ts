@@ -122,19 +122,29 @@ export class ContractTap implements ProxyTap {
       const method = this.secrets.maskText(found.method);
       // One line per violation (SPEC §6), whatever the instance, method or problem carry.
       this.warn?.(printable(`contract: ${where} ${method}: ${problem}`));
+      // Kept as found and masked when listed: a secret learned later (a password sent by
+      // position, then by name) is masked in the entries before it too.
       this.entries.push({
         time: new Date(this.now()).toISOString(),
-        instance: where,
-        method,
-        problem,
-        params: this.secrets.mask(found.params),
+        instance,
+        method: found.method,
+        problem: found.problem,
+        params: found.params,
       });
       if (this.entries.length > MAX_VIOLATIONS) this.entries.shift();
     }
   }
 
+  /** The violations kept, every secret seen so far masked. */
   list(): Violation[] {
-    return [...this.entries];
+    const s = this.secrets;
+    return this.entries.map((v) => ({
+      time: v.time,
+      instance: s.maskText(v.instance),
+      method: s.maskText(v.method),
+      problem: s.maskText(v.problem),
+      params: s.mask(v.params),
+    }));
   }
 
   clear(): void {
