@@ -37,6 +37,7 @@ let dir: string;
 const logLines: string[] = [];
 const warnings: string[] = [];
 let violations = '';
+let journal = '';
 
 /** The vault instance of the upstream: methods taking anything, echoing what they got. */
 function upstreamFixtures(): string {
@@ -147,6 +148,7 @@ beforeAll(async () => {
       `vault?user_password=query-secret-0009&debug=${encodeURIComponent(tokens.access_token)}`,
     );
     violations = await (await fetch(`${proxy.url}/_mock/violations`)).text();
+    journal = await (await fetch(`${proxy.url}/_mock/journal`)).text();
   } finally {
     await proxy.close();
   }
@@ -202,10 +204,11 @@ describe('--record writes no secret, whatever its shape', () => {
     }
   });
 
-  it('/_mock/violations, the request log and the warnings hold none either', () => {
+  it('/_mock/violations, the request log, the journal and the warnings hold none either', () => {
     expect(JSON.parse(violations).length).toBeGreaterThan(5);
     expect(logLines.some((line) => line.includes('/webservice/json/vault'))).toBe(true);
-    const shown = [violations, ...logLines, ...warnings].join('\n');
+    expect(journal).toContain('/webservice/json/vault');
+    const shown = [violations, journal, ...logLines, ...warnings].join('\n');
     for (const secret of secrets) {
       expect(shown.includes(secret), `found ${JSON.stringify(secret)}`).toBe(false);
     }

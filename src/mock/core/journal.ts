@@ -77,6 +77,14 @@ export function toEntry(record: JournalRecord): JournalEntry {
 }
 
 /**
+ * An entry with its path and query through `mask` (under --record or --validate: every secret
+ * seen pass the proxy, masked by value), or as it is.
+ */
+export function maskEntry(entry: JournalEntry, mask?: (text: string) => string): JournalEntry {
+  return mask ? { ...entry, path: mask(entry.path), query: mask(entry.query) } : entry;
+}
+
+/**
  * The last `size` non-control requests in a ring buffer: adding is O(1) whatever the fill, and a
  * read after a known `seq` (the dashboard's polling) costs only what it returns.
  */

@@ -8,7 +8,13 @@ import { handleApiRequest } from '../routes/api.js';
 import { handleAuthorizationRequest, handleConsentSubmission } from '../routes/authorize.js';
 import { handleControl } from '../routes/control.js';
 import { type Fault, FaultQueue } from './faults.js';
-import { DEFAULT_JOURNAL_SIZE, Journal, type JournalRecord, toEntry } from './journal.js';
+import {
+  DEFAULT_JOURNAL_SIZE,
+  Journal,
+  maskEntry,
+  type JournalRecord,
+  toEntry,
+} from './journal.js';
 import { formatLogLine } from './log-line.js';
 import { parseOAuthParams } from '../routes/oauth-params.js';
 import {
@@ -213,14 +219,12 @@ export function createRequestHandler(
   ): MockResponse {
     if (response.status >= 400 && response.note?.code === undefined) explainFromBody(response);
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-    // Under --record/--validate every secret seen pass is masked in the log by value too.
-    const mask = ctx.proxy?.maskText;
     const record: JournalRecord = {
       seq: 0,
       time: state.now(),
       method: request.method,
-      path: mask ? mask(request.path) : request.path,
-      query: mask ? mask(request.query) : request.query,
+      path: request.path,
+      query: request.query,
       status: response.status,
       durationMs,
       note: response.note,
@@ -229,7 +233,7 @@ export function createRequestHandler(
     // Control reads (the dashboard polls the journal) would drown the log; changes are logged.
     const read = request.method === 'GET' || request.method === 'HEAD';
     if ((onRequest || requestLog) && !(own && read)) {
-      const entry = toEntry(record);
+      const entry = maskEntry(toEntry(record), ctx.proxy?.maskText);
       if (onRequest) onRequest(entry);
       else requestLog!(formatLogLine(entry));
     }

@@ -1,5 +1,5 @@
 import type { MockContext } from '../core/context.js';
-import type { Journal } from '../core/journal.js';
+import { maskEntry, type Journal } from '../core/journal.js';
 import type { MockRequest, MockResponse } from '../core/types.js';
 import { BODY_LIMIT, MAX_SECONDS } from '../core/types.js';
 import { FaultQueue } from '../core/faults.js';
@@ -95,7 +95,11 @@ export async function handleControl(
       if (method === 'GET') {
         const q = journalQuery(request.query);
         if (typeof q === 'string') return badRequest(q);
-        return jsonResponse(200, { entries: journal.list(q.after, q.limit), ...journal.info() });
+        // Masked as it is read: a secret learned since a request passed is masked in it too.
+        const entries = journal
+          .list(q.after, q.limit)
+          .map((e) => maskEntry(e, ctx.proxy?.maskText));
+        return jsonResponse(200, { entries, ...journal.info() });
       }
       if (method === 'DELETE') {
         journal.clear();
