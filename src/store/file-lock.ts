@@ -45,14 +45,27 @@ function ownerRecord(): LockOwner {
   };
 }
 
+/** Whether the lock's own path (never what a symlink there points to) is a real directory. */
+function isLockDirectory(path: string): boolean {
+  try {
+    return fs.lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The fs proper-lockfile works through. mkdir leaves owner.json in the new lock at once, before
  * proper-lockfile reads the mtime it then keeps fresh (a later write would change that mtime and
- * make the lock look compromised). rmdir removes owner.json first, and what sits in a lock's place
- * may be a plain file (a v0.1 lock, an empty file left by a kill): it goes too; anything else stays.
+ * make the lock look compromised). stat is lstat: a symlink in the lock's place (dangling, or to a
+ * directory elsewhere) is judged by its own time, like any other thing left there. rmdir removes
+ * owner.json first, and only from a real directory; anything else in a lock's place (a v0.1 lock
+ * file, an empty file left by a kill, a symlink) is unlinked itself, and what a symlink points to
+ * is never touched.
  */
 const lockFs = {
   ...fs,
+  stat: fs.lstat,
   mkdir(path: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
     fs.mkdir(path, (error) => {
       if (!error) {
@@ -66,6 +79,10 @@ const lockFs = {
     });
   },
   rmdir(path: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
+    if (!isLockDirectory(path)) {
+      fs.unlink(path, callback);
+      return;
+    }
     fs.unlink(join(path, OWNER_FILE), () => {
       fs.rmdir(path, (error) => {
         if (error?.code === 'ENOTDIR') fs.unlink(path, callback);
@@ -76,19 +93,21 @@ const lockFs = {
 };
 
 function readOwner(path: string): Partial<LockOwner> | undefined {
-  for (const file of [join(path, OWNER_FILE), path]) {
-    try {
-      const value = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-      // v0.1 lock files held {pid, at}.
-      return {
-        ...value,
-        since: (value.since ?? value.at) as number | undefined,
-      } as Partial<LockOwner>;
-    } catch {
-      // not there, a directory, empty or not JSON: try the next, else unknown
-    }
+  try {
+    // The lock's own path: a symlink's target is not ours to read (its owner is unknown).
+    const kind = fs.lstatSync(path);
+    if (!kind.isDirectory() && !kind.isFile()) return undefined;
+    const file = kind.isDirectory() ? join(path, OWNER_FILE) : path;
+    const value = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    // v0.1 lock files held {pid, at}.
+    return {
+      ...value,
+      since: (value.since ?? value.at) as number | undefined,
+    } as Partial<LockOwner>;
+  } catch {
+    // gone, empty or not JSON: unknown
+    return undefined;
   }
-  return undefined;
 }
 
 /** Whether the recorded holder is a process of this machine that no longer exists. */
@@ -104,9 +123,10 @@ function holderGone(owner: Partial<LockOwner> | undefined): boolean {
   }
 }
 
+/** The lock path's own time (a symlink's, not its target's). */
 function mtimeOf(path: string): number | undefined {
   try {
-    return fs.statSync(path).mtimeMs;
+    return fs.lstatSync(path).mtimeMs;
   } catch {
     return undefined;
   }
@@ -130,7 +150,7 @@ function describeHolder(path: string, staleMs: number): string {
  * Runs `fn` holding an exclusive lock at `path` across processes (proper-lockfile: an atomic
  * mkdir, its mtime refreshed every second while held), so that at most one process refreshes or
  * writes at a time. A lock whose holder process is gone (same host) is taken over at once; one not
- * refreshed for `staleMs` too: a live unrelated pid (pid reuse), a file or directory left in its
+ * refreshed for `staleMs` too: a live unrelated pid (pid reuse), a file, directory or symlink in its
  * place, a time in the future (clock stepped back: judged by how long its mtime has stood still
  * while we watched) never block for more than `staleMs` and a poll.
  */

@@ -1,3 +1,14 @@
+import {
+  lutimesSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withFileLock } from '../../src/store/file-lock.js';
@@ -43,5 +54,33 @@ describe('the store lock seen from the CLI (issue 14.4)', () => {
       ),
     );
     expect(refresh.stderr.match(/waiting for the lock/g)).toHaveLength(1);
+  });
+
+  it('regression: a symlink at the lock path (dangling, or to a directory elsewhere) is recovered; its target is not touched', async () => {
+    const dir = freshConfigDir();
+    const login = await runCli(loginArgs(mock.url), dir, { env: browserEnv() });
+    expect(login.code, login.stderr).toBe(0);
+    const lock = join(dir, 'config.json.lock');
+    // Dangling: the refresh waited for ever.
+    symlinkSync(join(dir, 'nowhere'), lock);
+    const first = await runCli(['token', 'refresh'], dir);
+    expect(first.code, first.stderr).toBe(0);
+    expect(() => readdirSync(lock)).toThrow();
+
+    // To an old directory outside the config folder: its owner.json was deleted.
+    const outside = mkdtempSync(join(tmpdir(), 'dasvc-lock-target-'));
+    try {
+      writeFileSync(join(outside, 'owner.json'), '{"pid":1}');
+      const old = Date.now() / 1000 - 3600;
+      utimesSync(outside, old, old);
+      symlinkSync(outside, lock);
+      lutimesSync(lock, old, old);
+      const second = await runCli(['token', 'refresh'], dir);
+      expect(second.code, second.stderr).toBe(0);
+      expect(readdirSync(outside)).toEqual(['owner.json']);
+      expect(readFileSync(join(outside, 'owner.json'), 'utf8')).toBe('{"pid":1}');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,16 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lutimesSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -62,6 +73,28 @@ describe.concurrent('withFileLock (proper-lockfile; issue 14.4)', () => {
     await expect(
       Promise.all([empty, livePid, future, futureFile, directory, unreadable].map(take)),
     ).resolves.toEqual(Array(6).fill('taken'));
+  });
+
+  it('regression: a symlink in its place is taken over, and nothing it points to is touched (one waited for ever, one lost its target’s owner.json)', async () => {
+    // A dangling symlink, just made (its own time is now: the staleness is waited out).
+    const dangling = lockPath();
+    symlinkSync(join(dir, 'nowhere'), dangling);
+    // A symlink to an old directory outside the lock's folder, with an owner.json of its own.
+    const outside = mkdtempSync(join(tmpdir(), 'dasvc-lock-target-'));
+    try {
+      writeFileSync(join(outside, 'owner.json'), '{"pid":1}');
+      const old = Date.now() / 1000 - 3600;
+      utimesSync(outside, old, old);
+      const toOld = lockPath();
+      symlinkSync(outside, toOld);
+      lutimesSync(toOld, old, old);
+      await expect(Promise.all([dangling, toOld].map(take))).resolves.toEqual(['taken', 'taken']);
+      expect(readFileSync(join(outside, 'owner.json'), 'utf8')).toBe('{"pid":1}');
+      expect(readdirSync(outside)).toEqual(['owner.json']);
+      expect(existsSync(toOld)).toBe(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('regression: a lock whose holder was killed with -9 is taken over at once', async () => {
