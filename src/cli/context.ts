@@ -94,7 +94,7 @@ export async function createDeps(
  */
 export function assembleDeps(parts: Omit<CliDeps, 'store' | 'tokens' | 'profileName'>): CliDeps {
   const given = ResolvedSettings.check({ profile: parts.globals.profile }, parts.env);
-  const store = new ProfileStore(configFile(parts.env));
+  const store = new ProfileStore(configFile(parts.env), parts.signal);
   store.onLockWait = (message) => parts.out.info(message);
   return {
     ...parts,

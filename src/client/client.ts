@@ -25,6 +25,7 @@ import {
   type ProfileStore,
   type StoredTokens,
 } from '../store/profile-store.js';
+import { secretsLocation, withoutSecrets } from '../store/profile-secrets.js';
 import type { TokenStore } from '../store/token-store.js';
 import type { LoginOptions, LoginOutcome } from './login.js';
 import { ResolvedSettings, type Prompter } from './resolve-settings.js';
@@ -120,7 +121,8 @@ function callOf(method: unknown, params: unknown, id: number, notify?: boolean) 
  */
 export class Client {
   private readonly given: ResolvedSettings;
-  private loaded: { name: string; profile: Profile | undefined } | undefined;
+  /** The profile's name and settings; `stored`: the profile as read, whose secrets may be loaded. */
+  private loaded: { name: string; profile: Profile | undefined; stored?: Profile } | undefined;
   /**
    * With `store: 'memory'`, the settings the last login used (prompted ones included): this
    * client's profile, kept in the client alone, so that refreshes and `status()` know them.
@@ -139,25 +141,45 @@ export class Client {
     return this.load().name;
   }
 
-  private load(): { name: string; profile: Profile | undefined } {
+  private load(): { name: string; profile: Profile | undefined; stored?: Profile } {
     if (!this.loaded) {
       const explicit = this.given.explicit('profile')?.value;
       if (!this.deps.profiles) {
         let name = explicit ?? DEFAULT_PROFILE;
+        let stored: Profile | undefined;
         if (this.memoryProfile === undefined && this.deps.settingsFrom) {
           const data = this.deps.settingsFrom.read();
           name = activeProfileName(explicit, {}, data);
-          const stored = data.profiles?.[name];
+          stored = data.profiles?.[name];
           if (stored) this.memoryProfile = settingsOnly(stored);
         }
-        this.loaded = { name, profile: this.memoryProfile };
+        this.loaded = { name, profile: this.memoryProfile, ...(stored ? { stored } : {}) };
       } else {
         const data = this.deps.profiles.read();
         const name = activeProfileName(explicit, {}, data);
-        this.loaded = { name, profile: data.profiles?.[name] };
+        const stored = data.profiles?.[name];
+        this.loaded = { name, profile: stored, ...(stored ? { stored } : {}) };
       }
     }
     return this.loaded;
+  }
+
+  /**
+   * The profile with its client secret readable (the OS store asked, within its deadline), for
+   * what sends it: a refresh, a revocation, a login. With `store: 'memory'` the secret is copied
+   * into this client's settings.
+   */
+  private async withSecrets(): Promise<{ name: string; profile: Profile | undefined }> {
+    const loaded = this.load();
+    const { stored, profile, name } = loaded;
+    if (stored) {
+      await (this.deps.profiles ?? this.deps.settingsFrom)?.loadSecrets(stored, name);
+      if (profile !== stored && profile && profile.clientSecret === undefined) {
+        const secret = stored.clientSecret;
+        if (secret !== undefined) profile.clientSecret = secret;
+      }
+    }
+    return loaded;
   }
 
   /** Forgets what was read of the profile, so that the next call reads the file again. */
@@ -198,7 +220,8 @@ export class Client {
       now: this.deps.now,
       refreshMargin: profile?.refreshMargin,
       tell: this.deps.tell,
-      refreshSettings: () => {
+      refreshSettings: async () => {
+        await this.withSecrets();
         const settings = this.settings();
         const client = settings.client();
         const refreshUrl = settings.endpoint('refresh');
@@ -370,6 +393,7 @@ export class Client {
         !this.given.explicit('clientSecret') ||
         (!this.given.explicit('baseUrl') && !this.given.explicit('revokeUrl'));
       const kind = hint ?? 'access_token';
+      if (needStore) await this.withSecrets();
       const settings = await this.settings(needStore).prompted(
         { endpoint: 'revoke', client: true },
         this.deps.prompter,
@@ -395,6 +419,7 @@ export class Client {
         'no_stored_token',
       );
     }
+    await this.withSecrets();
     const settings = this.settings();
     const outcome: RevokeOutcome = { revoked: {}, skipped: [] };
     try {
@@ -442,6 +467,7 @@ export class Client {
     const elsewhere = this.settings().otherInstallation('tokens');
     if (elsewhere && !options.forget) throw elsewhere;
     let settings: ResolvedSettings | undefined;
+    await this.withSecrets();
     try {
       if (elsewhere) throw elsewhere;
       settings = this.settings();
@@ -493,7 +519,7 @@ export class Client {
    * stored (in the profiles file, or in this client alone with `store: 'memory'`).
    */
   async login(options: LoginOptions = {}): Promise<LoginOutcome> {
-    const { name } = this.load();
+    const { name } = await this.withSecrets();
     // Loaded on use: the flow's listener and PKCE stay off the rpc path.
     const { loginWith } = await import('./login.js');
     const outcome = await loginWith(this.settings(), name, options, this.deps);
@@ -545,10 +571,14 @@ function refusedToken(error: unknown, detail: Record<string, string>): unknown {
   });
 }
 
-/** A stored profile's settings, without its tokens (`store: 'memory'` starts with none). */
+/**
+ * A stored profile's settings, without its tokens (`store: 'memory'` starts with none) and without
+ * asking the OS store: its client secret comes with withSecrets, when one is needed.
+ */
 function settingsOnly(profile: Profile): Profile {
-  const settings = { ...profile };
-  delete settings.tokens;
+  const settings = withoutSecrets(profile);
+  if (secretsLocation(profile) === 'file' && profile.clientSecret !== undefined)
+    settings.clientSecret = profile.clientSecret;
   delete settings.secrets;
   return settings;
 }

@@ -28,8 +28,8 @@ export interface SessionDeps {
   now: () => number;
   /** The profile's own refresh margin in seconds, if it has one. */
   refreshMargin?: number | undefined;
-  /** Resolved lazily: only a refresh needs the client secret. */
-  refreshSettings: () => RefreshSettings;
+  /** Resolved lazily: only a refresh needs the client secret (which may be in the OS store). */
+  refreshSettings: () => RefreshSettings | Promise<RefreshSettings>;
   /** What a person should hear (an `expires_in` read as unknown); nothing when absent. */
   tell?: ((message: string, level?: 'warning') => void) | undefined;
 }
@@ -134,7 +134,7 @@ export async function currentTokens(
     if (rotatedMeanwhile && !isExpired(tokens, deps.now()))
       return { tokens: asTokenSet(tokens, access), refreshed: false };
     if (tokens.refreshToken === null) throw notLoggedIn(deps.profile);
-    const settings = deps.refreshSettings();
+    const settings = await deps.refreshSettings();
     const request = buildRefreshRequest({
       url: settings.refreshUrl,
       client: settings.client,

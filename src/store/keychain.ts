@@ -52,7 +52,7 @@ function describe(error: unknown): string {
 
 const LINUX_SECRET_SERVICE: Keyring.EntryOptions = { linux: { store: 'secret-service' } };
 
-/** getInChildProcess's child: one synchronous read, its text or its error as JSON on stdout. */
+/** readInChildProcess's child: one synchronous read, its text or its error as JSON on stdout. */
 const READ_IN_CHILD = `
 const [path, service, profile] = process.argv.slice(1);
 let answer;
@@ -65,11 +65,20 @@ try {
 }
 process.stdout.write(JSON.stringify(answer));`;
 
+/** The account of the store's check by a child process: not a profile name (those have no `:`). */
+const CHECK_ACCOUNT = ':dasvc-check';
+
 /**
  * The OS credential store (macOS Keychain, Windows Credential Manager, the Secret Service on
  * Linux) through @napi-rs/keyring, holding one entry per profile: service `dasvc:<config file>`,
  * account `<profile>`, secret a JSON object `{ clientSecret?, tokens? }` (SPEC §9: keyed by the
  * config file's path and the profile, so two config dirs never share secrets).
+ *
+ * Every access is asynchronous and settles within `timeoutMs`, the store's check included, or at
+ * once when `signal` aborts (Ctrl-C), with the signal's reason. On Linux the binding connects to
+ * the session bus synchronously and without a deadline, so before it is touched the bus and the
+ * Secret Service are asked in this process whether they answer (session-bus-probe.ts); the
+ * binding's own calls then run off the main thread (docs/design/keychain-timeouts.md).
  */
 export class Keychain {
   readonly service: string;
@@ -77,11 +86,13 @@ export class Keychain {
   private unavailable: KeychainUnavailable | undefined;
   // One entry (and, on Linux, one Secret Service session) per profile for the process's life.
   private readonly entries = new Map<string, Keyring.AsyncEntry>();
-  private readonly syncEntries = new Map<string, Keyring.Entry>();
+  // The store's check, once per Keychain: settled before the binding's first use.
+  private checked: Promise<void> | undefined;
 
   constructor(
     configFile: string,
     private readonly timeoutMs = KEYCHAIN_TIMEOUT_MS,
+    private readonly signal?: AbortSignal,
   ) {
     this.service = `dasvc:${configFile}`;
   }
@@ -92,14 +103,29 @@ export class Keychain {
     return text === null ? undefined : this.parse(profile, text);
   }
 
+  /** Stores the profile's secrets, replacing what the entry held. */
+  async set(profile: string, secrets: ProfileSecrets): Promise<void> {
+    const text = JSON.stringify({ clientSecret: secrets.clientSecret, tokens: secrets.tokens });
+    await this.call(profile, (entry, signal) => entry.setPassword(text, signal));
+  }
+
+  /** Deletes the profile's entry; false when there was none. */
+  async delete(profile: string): Promise<boolean> {
+    return this.call(profile, (entry, signal) => entry.deleteCredential(signal));
+  }
+
   /**
    * The profile's secrets read by a child process, given up (and the child killed) after the
-   * timeout, for completion (SPEC §3: it gives up within 1 s). On Linux the entry's constructor
-   * opens the Secret Service session synchronously, which blocks a silent service's caller for the
-   * binding's 2 s D-Bus timeout; a worker thread would not do, as a process waits for its threads
-   * before it exits, and a thread inside a native call cannot be stopped.
+   * timeout, for completion (SPEC §3: it gives up within 1 s), which never waits on this
+   * process's check of the store.
    */
   async getInChildProcess(profile: string): Promise<ProfileSecrets | undefined> {
+    const text = await this.readInChildProcess(profile, this.timeoutMs);
+    return text === null ? undefined : this.parse(profile, text);
+  }
+
+  /** One read of the entry in a child process, killed at the deadline; its text, or null. */
+  private async readInChildProcess(profile: string, timeoutMs: number): Promise<string | null> {
     let path: string;
     try {
       path = createRequire(import.meta.url).resolve('@napi-rs/keyring');
@@ -123,7 +149,7 @@ export class Keychain {
           child.kill('SIGKILL');
           child.stdout.destroy();
           reject(new KeychainUnavailable(`no answer within ${this.timeoutMs / 1000} s`));
-        }, this.timeoutMs);
+        }, timeoutMs);
         child.once('error', (error) => {
           clearTimeout(timer);
           reject(new KeychainUnavailable(describe(error)));
@@ -139,87 +165,79 @@ export class Keychain {
       },
     );
     if (answer.error !== undefined) throw new KeychainUnavailable(describe(answer.error));
-    const text = answer.text ?? null;
-    return text === null ? undefined : this.parse(profile, text);
-  }
-
-  /** Stores the profile's secrets, replacing what the entry held. */
-  async set(profile: string, secrets: ProfileSecrets): Promise<void> {
-    const text = JSON.stringify({ clientSecret: secrets.clientSecret, tokens: secrets.tokens });
-    await this.call(profile, (entry, signal) => entry.setPassword(text, signal));
-  }
-
-  /** Deletes the profile's entry; false when there was none. */
-  async delete(profile: string): Promise<boolean> {
-    return this.call(profile, (entry, signal) => entry.deleteCredential(signal));
+    return answer.text ?? null;
   }
 
   /**
-   * The same three, synchronous, for the profile store's reads and writes under its lock: a store
-   * that works answers in milliseconds; one that does not is bounded by the binding's own D-Bus
-   * reply timeout on Linux (2 s). The 3 s probe of `get` comes first, at login.
+   * Whether the store answers, asked before the binding's first use, within `timeoutMs`. The
+   * Secret Service is asked in this process (session-bus-probe.ts); a bus of a transport that
+   * probe does not speak, by one read in a child process, which can be killed at the deadline.
+   * macOS and Windows have no connection to make: their calls are bounded where they run.
    */
-  getNow(profile: string): ProfileSecrets | undefined {
-    const text = this.callNow(profile, (entry) => entry.getPassword());
-    return text === null ? undefined : this.parse(profile, text);
-  }
-
-  setNow(profile: string, secrets: ProfileSecrets): void {
-    const text = JSON.stringify({ clientSecret: secrets.clientSecret, tokens: secrets.tokens });
-    this.callNow(profile, (entry) => entry.setPassword(text));
-  }
-
-  deleteNow(profile: string): boolean {
-    return this.callNow(profile, (entry) => entry.deleteCredential());
-  }
-
-  private callNow<T>(profile: string, operation: (entry: Keyring.Entry) => T): T {
-    if (this.unavailable) throw this.unavailable;
-    try {
-      let entry = this.syncEntries.get(profile);
-      if (!entry) {
-        entry = new (loadBinding().Entry)(this.service, profile, LINUX_SECRET_SERVICE);
-        this.syncEntries.set(profile, entry);
-      }
-      return operation(entry);
-    } catch (error) {
-      throw (this.unavailable =
-        error instanceof KeychainUnavailable ? error : new KeychainUnavailable(describe(error)));
-    }
+  private async check(timeoutMs: number): Promise<void> {
+    if (process.platform === 'darwin' || process.platform === 'win32') return;
+    const { probeSecretService } = await import('./session-bus-probe.js');
+    const found = await probeSecretService(process.env, timeoutMs, this.signal);
+    if (found.kind === 'unavailable') throw new KeychainUnavailable(found.reason);
+    if (found.kind === 'unprobed') await this.readInChildProcess(CHECK_ACCOUNT, timeoutMs);
   }
 
   /**
-   * One operation on the profile's entry, within the timeout. On Linux the entry's constructor
-   * opens the Secret Service session synchronously (bounded by the binding's own 2 s D-Bus reply
-   * timeout); the operation itself is async and abandoned after `timeoutMs`. Entries are pinned to
-   * the Secret Service: the binding's other Linux fallback, the kernel keyring, forgets everything
-   * at logout and reboot, which is worse than the 0600 file.
+   * One operation on the profile's entry, within the timeout: the store's check first (once),
+   * then the operation, run by the binding off the main thread and abandoned at the deadline or
+   * on Ctrl-C. Entries are pinned to the Secret Service: the binding's other Linux fallback, the
+   * kernel keyring, forgets everything at logout and reboot, which is worse than the 0600 file.
    */
   private async call<T>(
     profile: string,
     operation: (entry: Keyring.AsyncEntry, signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     if (this.unavailable) throw this.unavailable;
-    const abort = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
+    const deadline = Date.now() + this.timeoutMs;
     try {
+      await (this.checked ??= this.check(this.timeoutMs));
       let entry = this.entries.get(profile);
       if (!entry) {
         entry = new (loadBinding().AsyncEntry)(this.service, profile, LINUX_SECRET_SERVICE);
         this.entries.set(profile, entry);
       }
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          abort.abort();
-          reject(new KeychainUnavailable(`no answer within ${this.timeoutMs / 1000} s`));
-        }, this.timeoutMs);
-      });
-      return await Promise.race([operation(entry, abort.signal), timeout]);
+      return await this.bounded(deadline - Date.now(), (signal) => operation(entry, signal));
     } catch (error) {
+      if (this.signal?.aborted && error === this.signal.reason) throw error;
       throw (this.unavailable =
         error instanceof KeychainUnavailable ? error : new KeychainUnavailable(describe(error)));
+    }
+  }
+
+  /** `operation`, given up after `ms` (a KeychainUnavailable) or when `signal` aborts. */
+  private async bounded<T>(ms: number, operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    // Tells the binding to drop the call if it has not started yet; one under way runs its course.
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      return await Promise.race([
+        operation(abort.signal),
+        new Promise<never>((_, reject) => {
+          const giveUp = (reason: unknown) => {
+            abort.abort();
+            reject(reason);
+          };
+          const seconds = this.timeoutMs / 1000;
+          timer = setTimeout(
+            () => giveUp(new KeychainUnavailable(`no answer within ${seconds} s`)),
+            Math.max(0, ms),
+          );
+          const signal = this.signal;
+          if (!signal) return;
+          onAbort = () => giveUp(signal.reason);
+          if (signal.aborted) onAbort();
+          else signal.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
     } finally {
       clearTimeout(timer);
+      if (onAbort) this.signal?.removeEventListener('abort', onAbort);
     }
   }
 

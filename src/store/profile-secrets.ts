@@ -1,4 +1,4 @@
-import { AuthError, UsageError } from '../errors.js';
+import { AuthError, UsageError, type DasvcError } from '../errors.js';
 import { KeychainUnavailable, type Keychain, type ProfileSecrets } from './keychain.js';
 import type { Profile, StoreData } from './profile-store.js';
 
@@ -8,8 +8,11 @@ export type SecretsLocation = 'keychain' | 'file';
 /** The members of a profile that are secrets: in the OS store for `secrets: 'keychain'` profiles. */
 const SECRET_KEYS = ['clientSecret', 'tokens'] as const;
 
-/** What was read from the OS store for a profile object (null: not read yet). */
-const loadedSecrets = new WeakMap<Profile, { value: ProfileSecrets | undefined } | null>();
+/** What was read from the OS store for a profile object: its secrets, or why they cannot be. */
+const loadedSecrets = new WeakMap<
+  Profile,
+  { value: ProfileSecrets | undefined } | { error: DasvcError }
+>();
 
 /** Where the profile's secrets live: the OS store when its marker says so, else the file. */
 export function secretsLocation(profile: Profile | undefined): SecretsLocation {
@@ -41,33 +44,25 @@ function settle(profile: Profile, key: (typeof SECRET_KEYS)[number], value: unkn
 
 /**
  * Makes the secrets of the file's `secrets: 'keychain'` profiles readable where the file left them
- * out: `profile.tokens` and `profile.clientSecret` read the OS store on first access (once per
- * read of the file, so a read under the lock sees the store as it is then). Commands that never
- * touch a profile's secrets never load the native binding.
+ * out: `profile.tokens` and `profile.clientSecret` give what loadSecrets read from the OS store
+ * (or throw why it could not), and may be replaced. The store is asked asynchronously, within its
+ * deadline, by loadSecrets alone: reading a secret that was not loaded first is a bug.
  */
-export function attachSecrets(data: StoreData, keychain: () => Keychain): void {
+export function attachSecrets(data: StoreData): void {
   for (const [name, profile] of Object.entries(data.profiles ?? {})) {
     if (profile.secrets !== 'keychain') continue;
-    loadedSecrets.set(profile, null);
-    const load = (): ProfileSecrets | undefined => {
-      const loaded = loadedSecrets.get(profile);
-      if (loaded) return loaded.value;
-      let value: ProfileSecrets | undefined;
-      try {
-        value = keychain().getNow(name);
-      } catch (error) {
-        if (error instanceof KeychainUnavailable) throw keychainUnreachable(name, error);
-        throw error;
-      }
-      loadedSecrets.set(profile, { value });
-      return value;
-    };
     for (const key of SECRET_KEYS) {
       Object.defineProperty(profile, key, {
         configurable: true,
         enumerable: true,
         get() {
-          const value = load()?.[key];
+          const loaded = loadedSecrets.get(profile);
+          if (loaded === undefined)
+            throw new Error(
+              `the ${key} of profile ${name} was read before the OS credential store was asked`,
+            );
+          if ('error' in loaded) throw loaded.error;
+          const value = loaded.value?.[key];
           settle(profile, key, value);
           return value;
         },
@@ -77,6 +72,33 @@ export function attachSecrets(data: StoreData, keychain: () => Keychain): void {
       });
     }
   }
+}
+
+/**
+ * Reads the secrets of `profile` (named `name`, read by ProfileStore.read) from the OS store, once
+ * per read of the file, so that a read under the lock sees the store as it is then. Nothing for a
+ * profile whose secrets were in the file when it was read, or have both been replaced. An unreachable store or a corrupt entry
+ * is remembered and thrown where a secret is used; only Ctrl-C is thrown here.
+ */
+export async function loadSecrets(
+  profile: Profile | undefined,
+  name: string,
+  keychain: () => Keychain,
+): Promise<void> {
+  if (profile === undefined || loadedSecrets.has(profile) || !pending(profile)) return;
+  try {
+    loadedSecrets.set(profile, { value: await keychain().get(name) });
+  } catch (error) {
+    if (error instanceof KeychainUnavailable)
+      loadedSecrets.set(profile, { error: keychainUnreachable(name, error) });
+    else if (error instanceof UsageError) loadedSecrets.set(profile, { error });
+    else throw error;
+  }
+}
+
+/** Whether one of the profile's secrets is still to be read from the OS store. */
+function pending(profile: Profile): boolean {
+  return SECRET_KEYS.some((key) => Object.getOwnPropertyDescriptor(profile, key)?.get);
 }
 
 /** Neither secret of the profile was read or replaced since the file was read. */
@@ -90,40 +112,44 @@ function untouched(profile: Profile): boolean {
  * or switched to the file by `login --insecure-storage`) has its entry deleted. `onDisk` is the
  * file as it is now; callers hold the lock, which so guards the OS store too.
  */
-export function storeSecrets(
+export async function storeSecrets(
   data: StoreData,
   onDisk: StoreData,
   keychain: () => Keychain,
-): StoreData {
+): Promise<StoreData> {
   const profiles: Record<string, Profile> = {};
-  const writes: { name: string; run: () => void; bestEffort?: boolean }[] = [];
+  const writes: { name: string; run: () => Promise<unknown>; bestEffort?: boolean }[] = [];
   for (const [name, profile] of Object.entries(data.profiles ?? {})) {
     if (profile.secrets !== 'keychain') {
       // A plain copy: reading a secret that was in the OS store brings it into the file.
+      await loadSecrets(profile, name, keychain);
       profiles[name] = { ...profile };
       continue;
     }
     profiles[name] = withoutSecrets(profile);
     const wasInStore = onDisk.profiles?.[name]?.secrets === 'keychain';
     if (wasInStore && untouched(profile)) continue;
+    // A secret neither read nor replaced is the one in the store (the other one changed).
+    await loadSecrets(profile, name, keychain);
     const secrets: ProfileSecrets = {};
     if (profile.clientSecret !== undefined) secrets.clientSecret = profile.clientSecret;
     if (profile.tokens !== undefined) secrets.tokens = profile.tokens;
     const loaded = loadedSecrets.get(profile);
-    if (wasInStore && loaded && JSON.stringify(loaded.value ?? {}) === JSON.stringify(secrets))
-      continue;
-    writes.push({ name, run: () => storeSecretsNow(keychain(), name, secrets) });
+    const same =
+      loaded && 'value' in loaded && JSON.stringify(loaded.value ?? {}) === JSON.stringify(secrets);
+    if (wasInStore && same) continue;
+    writes.push({ name, run: () => replaceSecrets(keychain(), name, secrets) });
   }
   for (const [name, before] of Object.entries(onDisk.profiles ?? {})) {
     if (before.secrets !== 'keychain' || data.profiles?.[name]?.secrets === 'keychain') continue;
     // A removed profile's entry must go; one moving to the file (a login that fell back, or
     // --insecure-storage) goes when the store can be reached, and is left behind otherwise.
     const removed = data.profiles?.[name] === undefined;
-    writes.push({ name, run: () => void keychain().deleteNow(name), bestEffort: !removed });
+    writes.push({ name, run: () => keychain().delete(name), bestEffort: !removed });
   }
   for (const { name, run, bestEffort } of writes) {
     try {
-      run();
+      await run();
     } catch (error) {
       if (!(error instanceof KeychainUnavailable)) throw error;
       if (!bestEffort) throw keychainUnreachable(name, error);
@@ -139,15 +165,15 @@ export function storeSecrets(
  * its client secret and both tokens of the pair together, so that no kill leaves the new refresh
  * token without its access token or the reverse (SPEC §9, issue 14.3).
  */
-export function storeSecretsNow(
+export async function replaceSecrets(
   keychain: Keychain,
   profile: string,
   secrets: ProfileSecrets,
-): void {
+): Promise<void> {
   try {
     if (secrets.clientSecret === undefined && secrets.tokens === undefined)
-      keychain.deleteNow(profile);
-    else keychain.setNow(profile, secrets);
+      await keychain.delete(profile);
+    else await keychain.set(profile, secrets);
   } catch (error) {
     if (error instanceof KeychainUnavailable) throw keychainUnreachable(profile, error);
     throw error;

@@ -4,12 +4,13 @@ import type Conf from 'conf';
 import { UsageError } from '../errors.js';
 import type { Endpoints, ParamsPlacement } from '../oauth/endpoints.js';
 import type { TokenSet } from '../oauth/token-response.js';
-import { Keychain } from './keychain.js';
+import { Keychain, KEYCHAIN_TIMEOUT_MS } from './keychain.js';
 import {
   attachSecrets,
+  loadSecrets,
+  replaceSecrets,
   secretsLocation,
   storeSecrets,
-  storeSecretsNow,
   type SecretsLocation,
 } from './profile-secrets.js';
 import { prepareReplace, type PreparedReplace } from './replace-file.js';
@@ -68,24 +69,36 @@ export class ProfileStore {
 
   private keychainInstance: Keychain | undefined;
 
-  constructor(readonly file: string) {
+  /** `signal` (Ctrl-C) ends a wait on the OS credential store at once. */
+  constructor(
+    readonly file: string,
+    private readonly signal?: AbortSignal,
+  ) {
     this.lockPath = `${file}.lock`;
   }
 
   /** The OS credential store's entries of this config file (SPEC §9); nothing loads until used. */
   get keychain(): Keychain {
-    return (this.keychainInstance ??= new Keychain(this.file));
+    return (this.keychainInstance ??= new Keychain(this.file, KEYCHAIN_TIMEOUT_MS, this.signal));
   }
 
   /**
-   * The file's content, the secrets of `secrets: 'keychain'` profiles read from the OS store when
-   * first accessed (profile-secrets.ts). A missing file is empty. One that is not JSON or not of
-   * the shape dasvc writes is a UsageError naming it, and is never replaced.
+   * The file's content. A missing file is empty. One that is not JSON or not of the shape dasvc
+   * writes is a UsageError naming it, and is never replaced. The secrets of a `secrets: 'keychain'`
+   * profile are readable once loadSecrets has asked the OS store for them (profile-secrets.ts).
    */
   read(): StoreData {
     const data = this.readFile();
-    attachSecrets(data, () => this.keychain);
+    attachSecrets(data);
     return data;
+  }
+
+  /**
+   * Reads the secrets of `profile` (as read by read(), named `name`) from the OS store, within its
+   * deadline; nothing for a profile whose secrets are in the file.
+   */
+  async loadSecrets(profile: Profile | undefined, name: string): Promise<void> {
+    await loadSecrets(profile, name, () => this.keychain);
   }
 
   /** The file alone, as it is on disk. */
@@ -133,10 +146,14 @@ export class ProfileStore {
     return withFileLock(this.lockPath, fn, this.onLockWait ? { onWait: this.onLockWait } : {});
   }
 
-  /** Read-modify-write under the lock; `change` edits the data in place. Returns the written data. */
-  async update(change: (data: StoreData) => void): Promise<StoreData> {
+  /**
+   * Read-modify-write under the lock; `change` edits the data in place, with the secrets of
+   * profile `secretsOf` loaded first. Returns the written data.
+   */
+  async update(change: (data: StoreData) => void, secretsOf?: string): Promise<StoreData> {
     return this.locked(async () => {
       const data = this.read();
+      if (secretsOf !== undefined) await this.loadSecrets(data.profiles?.[secretsOf], secretsOf);
       change(data);
       await this.writeUnlocked(data);
       return data;
@@ -152,7 +169,7 @@ export class ProfileStore {
   async writeUnlocked(data: StoreData): Promise<void> {
     const conf = await this.conf();
     // First the OS store (its errors are its own), then the file without the secrets.
-    const fileData = storeSecrets(data, this.readFile(), () => this.keychain);
+    const fileData = await storeSecrets(data, this.readFile(), () => this.keychain);
     try {
       conf.store = fileData;
     } catch (error) {
@@ -184,20 +201,21 @@ export class ProfileStore {
    * then synchronous and as short as it can be (issue 14.3: a rotated pair must be stored before a
    * kill can lose it). The file's text is serialised now with the tokens left open and the temp
    * file opened; the write only serialises the new pair, splices it in, writes and renames
-   * (replace-file.ts). For a `secrets: 'keychain'` profile the write is one call to the OS store,
-   * its client secret read now: the file does not change. `release` drops what was not used.
+   * (replace-file.ts). For a `secrets: 'keychain'` profile the write is one call to the OS store
+   * (asynchronous, within its deadline), its client secret read now: the file does not change. `release` drops what was not used.
    */
-  prepareTokensWrite(profile: string): {
+  async prepareTokensWrite(profile: string): Promise<{
     data: StoreData;
-    write: (tokens: StoredTokens | undefined) => void;
+    write: (tokens: StoredTokens | undefined) => void | Promise<void>;
     release: () => void;
-  } {
+  }> {
     const data = this.readFile();
     if (secretsLocation(data.profiles?.[profile]) === 'keychain') {
-      attachSecrets(data, () => this.keychain);
+      attachSecrets(data);
+      await this.loadSecrets(data.profiles![profile], profile);
       const clientSecret = data.profiles![profile]!.clientSecret;
       const write = (tokens: StoredTokens | undefined) =>
-        storeSecretsNow(this.keychain, profile, {
+        replaceSecrets(this.keychain, profile, {
           ...(clientSecret === undefined ? {} : { clientSecret }),
           ...(tokens === undefined ? {} : { tokens }),
         });
@@ -205,7 +223,7 @@ export class ProfileStore {
     }
     // Before the secrets are attached: the template holds only what the file holds.
     const render = tokensTemplate(data, profile);
-    attachSecrets(data, () => this.keychain);
+    attachSecrets(data);
     let prepared: PreparedReplace | undefined;
     try {
       prepared = prepareReplace(this.file);

@@ -42,7 +42,7 @@ export function fileTokenStore(store: ProfileStore): TokenStore {
     fn: (data: StoreData, save: SaveTokens) => Promise<void | unknown>,
   ) =>
     store.locked(async () => {
-      const { data, write, release } = store.prepareTokensWrite(profile);
+      const { data, write, release } = await store.prepareTokensWrite(profile);
       try {
         return await fn(data, async (tokens) => write(tokens));
       } finally {
@@ -50,7 +50,11 @@ export function fileTokenStore(store: ProfileStore): TokenStore {
       }
     });
   return {
-    load: async (profile) => normalizeTokens(store.read().profiles?.[profile]?.tokens),
+    load: async (profile) => {
+      const stored = store.read().profiles?.[profile];
+      await store.loadSecrets(stored, profile);
+      return normalizeTokens(stored?.tokens);
+    },
     update: (profile, fn) =>
       open(profile, (data, save) =>
         fn(normalizeTokens(data.profiles?.[profile]?.tokens), save),

@@ -216,10 +216,11 @@ describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service
     const error = await new Keychain(file).get('default').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KeychainUnavailable);
     expect((error as KeychainUnavailable).reason).toMatch(/locked/);
-    // A profile with no entry yet reads as empty even now: the login's probe writes, so a locked
-    // keyring sends the secrets to the file (regression: the login failed after the exchange).
+    // Nothing is asked of a locked keyring, not even for a profile with no entry yet: a read that
+    // finds an entry, and any write, would wait for a person at its unlock prompt. A login sends
+    // the secrets to the file (regression: the login failed after the exchange).
     const fresh = configFile('locked-fresh');
-    expect(await new Keychain(fresh).get('default')).toBeUndefined();
+    await expect(new Keychain(fresh).get('default')).rejects.toThrow(/locked/);
     const where = await chooseSecretsLocation(new Keychain(fresh), 'default');
     expect(where.location).toBe('file');
     expect(where.unavailable).toMatch(/locked/);

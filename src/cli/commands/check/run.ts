@@ -86,8 +86,10 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
       ? DEFAULT_LOGIN_TIMEOUT_MS
       : parseDuration(options.timeout, '--timeout') * 1000;
   // The settings table checks every option and variable first (src/client/settings.ts).
+  const given = ResolvedSettings.check(options, deps.env);
   const view = loadProfile(deps);
-  const settings = ResolvedSettings.check(options, deps.env).withProfile(view.profile, view.name);
+  await deps.store.loadSecrets(view.profile, view.name);
+  const settings = given.withProfile(view.profile, view.name);
   const explicitEndpoints = (
     ['authorizeUrl', 'tokenUrl', 'refreshUrl', 'revokeUrl', 'apiUrl'] as const
   ).every((key) => settings.explicit(key));

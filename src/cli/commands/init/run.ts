@@ -48,6 +48,7 @@ export async function run(_options: Record<string, never>, deps: CliDeps): Promi
     'profile name',
   );
   const existing = view.data.profiles?.[name] ?? {};
+  await deps.store.loadSecrets(view.data.profiles?.[name], name);
   const baseUrl = normalizeBaseUrl(
     await prompter.input('Base URL of the installation:', {
       default: existing.baseUrl,
@@ -119,7 +120,7 @@ export async function run(_options: Record<string, never>, deps: CliDeps): Promi
     };
     if (moved) delete profile.endpoints;
     profiles[name] = profile;
-  });
+  }, name);
   if (deps.out.json) deps.out.result({ profile: name, baseUrl, clientId, scope, params });
   deps.out.success(
     `Wrote profile ${name}; next: dasvc login${name === view.name ? '' : ` --profile ${name}`}`,

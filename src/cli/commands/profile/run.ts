@@ -67,6 +67,8 @@ export async function run(options: ProfileOptions, deps: CliDeps): Promise<void>
   const profiles = data.profiles ?? {};
   const active = deps.profileName(data);
   if (action === 'list') {
+    // Asked side by side: one store that does not answer costs its deadline once.
+    await Promise.all(Object.entries(profiles).map(([n, p]) => deps.store.loadSecrets(p, n)));
     const rows = Object.entries(profiles).map(([name, p]) =>
       summary(name, p, name === active, deps.now()),
     );
@@ -98,6 +100,7 @@ export async function run(options: ProfileOptions, deps: CliDeps): Promise<void>
       hint: 'dasvc profile list',
     });
   if (action === 'show') {
+    await deps.store.loadSecrets(profile, name);
     const view = summary(name, profile, name === active, deps.now());
     if (view.unreachable) deps.out.warn(String(view.unreachable));
     if (deps.out.json) return deps.out.result(view);
