@@ -180,7 +180,15 @@ describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service
     // A short timeout stands in for the 3 s one: the same code path, without the wait.
     const keychain = new Keychain(join(context.work, 'config.json'), 300);
     expect(await keychain.get('default')).toBeUndefined();
+    // Another, with no deadline to speak of: Ctrl-C alone ends its wait.
+    const interrupt = new AbortController();
+    const patient = new Keychain(join(context.work, 'config.json'), 600_000, interrupt.signal);
+    expect(await patient.get('default')).toBeUndefined();
     context.service.freeze();
+    const waiting = patient.get('default');
+    const reason = new Error('interrupted');
+    interrupt.abort(reason);
+    await expect(waiting).rejects.toBe(reason);
     const error = await keychain
       .set('default', { clientSecret: 'never-stored' })
       .catch((e: unknown) => e);
