@@ -19,7 +19,8 @@ export interface SilentBus {
   close(): Promise<void>;
 }
 
-export async function startSilentBus(mode: 'silent' | 'auth-only'): Promise<SilentBus> {
+/** `tcp`: a silent bus on 127.0.0.1 instead, a transport the in-process probe does not speak. */
+export async function startSilentBus(mode: 'silent' | 'auth-only' | 'tcp'): Promise<SilentBus> {
   const dir = mkdtempSync(join(tmpdir(), 'dasvc-bus-'));
   const path = join(dir, 'bus');
   const events = new EventEmitter();
@@ -30,7 +31,7 @@ export async function startSilentBus(mode: 'silent' | 'auth-only'): Promise<Sile
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
     tell('connection');
-    if (mode === 'silent') return;
+    if (mode !== 'auth-only') return;
     let text = '';
     let begun = false;
     socket.on('data', (chunk: Buffer) => {
@@ -48,9 +49,19 @@ export async function startSilentBus(mode: 'silent' | 'auth-only'): Promise<Sile
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(path, resolve));
+  const address =
+    mode === 'tcp'
+      ? await new Promise<string>((resolve) =>
+          server.listen(0, '127.0.0.1', () => {
+            const { port } = server.address() as { port: number };
+            resolve(`tcp:host=127.0.0.1,port=${port}`);
+          }),
+        )
+      : await new Promise<string>((resolve) =>
+          server.listen(path, () => resolve(`unix:path=${path}`)),
+        );
   return {
-    address: `unix:path=${path}`,
+    address,
     events,
     next: (event) => new Promise((resolve) => events.once(event, () => resolve())),
     async close() {

@@ -1,8 +1,8 @@
 // A credential store that never answers stops nothing (SPEC §9): with DBUS_SESSION_BUS_ADDRESS on
 // a real unix socket that accepts and never replies (a stopped dbus-daemon), or that answers the
-// handshake and never a call, a login keeps the tokens in the file and says so, the commands of a
-// profile whose tokens are in the store end with a clear error, and Ctrl-C (130) and SIGTERM (143)
-// end a command while it waits on the store.
+// handshake and never a call (or a silent tcp bus), a login keeps the tokens in the file and says
+// so, the commands of a profile whose tokens are in the store end with a clear error, and Ctrl-C
+// (130) and SIGTERM (143) end a command while it waits on the store.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +42,7 @@ afterAll(async () => {
 });
 
 /** A bus of its own for a test that waits for the CLI to reach it. */
-async function ownBus(mode: 'silent' | 'auth-only'): Promise<SilentBus> {
+async function ownBus(mode: 'silent' | 'auth-only' | 'tcp'): Promise<SilentBus> {
   const bus = await startSilentBus(mode);
   buses.push(bus);
   return bus;
@@ -104,6 +104,19 @@ describe.concurrent('a session bus that never answers', () => {
       });
     });
   }
+
+  it('a bus of another transport (tcp) is checked by a read in a child process, given up at the deadline', async () => {
+    const bus = await ownBus('tcp');
+    const reached = bus.next('connection');
+    const print = await runCliProcess(['token', 'print'], keychainProfileDir(), {
+      env: { DBUS_SESSION_BUS_ADDRESS: bus.address },
+    });
+    await reached;
+    expect(print.code, print.stderr).toBe(3);
+    expect(print.stderr).toContain(
+      'the tokens of profile default are in the OS credential store, which is not available here: no answer within 3 s',
+    );
+  });
 
   /**
    * Runs `args` against a bus of its own, sends `signal` once the CLI has reached it (`event`),
