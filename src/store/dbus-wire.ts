@@ -4,7 +4,7 @@ import { join } from 'node:path';
 // What the probe of the Secret Service (session-bus-probe.ts) needs of D-Bus: where the session
 // bus is, and method calls and their replies on the wire (D-Bus specification, "Message Format").
 
-/** One address of a D-Bus address list: a unix socket (an abstract one starts with NUL), or other. */
+/** One address of a D-Bus address list: a unix socket (an abstract one starts with NUL), or not. */
 export type BusAddress = { transport: 'unix'; path: string } | { transport: string };
 
 /**
@@ -24,7 +24,7 @@ export function sessionBusAddress(env: NodeJS.ProcessEnv): string | undefined {
   return undefined;
 }
 
-/** The addresses of a D-Bus address list, in the order libdbus tries them (D-Bus spec, "Server Addresses"). */
+/** The addresses of an address list, in the order libdbus tries them (D-Bus spec, "Addresses"). */
 export function parseBusAddresses(list: string): BusAddress[] {
   const addresses: BusAddress[] = [];
   for (const address of list.split(';')) {
@@ -57,7 +57,7 @@ function unescapeValue(value: string): string {
 export const METHOD_RETURN = 2;
 export const ERROR = 3;
 
-/** A D-Bus message as the probe needs it: its type, the call it answers, the error name, the body. */
+/** A message as the probe needs it: its type, the call it answers, the error name, the body. */
 export interface Message {
   type: number;
   replySerial: number | undefined;

@@ -150,9 +150,10 @@ function describeHolder(path: string, staleMs: number): string {
  * Runs `fn` holding an exclusive lock at `path` across processes (proper-lockfile: an atomic
  * mkdir, its mtime refreshed every second while held), so that at most one process refreshes or
  * writes at a time. A lock whose holder process is gone (same host) is taken over at once; one not
- * refreshed for `staleMs` too: a live unrelated pid (pid reuse), a file, directory or symlink in its
- * place, a time in the future (clock stepped back: judged by how long its mtime has stood still
- * while we watched) never block for more than `staleMs` and a poll.
+ * refreshed for `staleMs` too: a live unrelated pid (pid reuse), a file, directory or symlink
+ * (dangling, or to a directory elsewhere, which stays untouched) in its place, a time in the future
+ * (clock stepped back: judged by how long its mtime has stood still while we watched) never block
+ * for more than `staleMs` and a poll.
  */
 export async function withFileLock<T>(
   path: string,

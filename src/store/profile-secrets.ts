@@ -77,8 +77,9 @@ export function attachSecrets(data: StoreData): void {
 /**
  * Reads the secrets of `profile` (named `name`, read by ProfileStore.read) from the OS store, once
  * per read of the file, so that a read under the lock sees the store as it is then. Nothing for a
- * profile whose secrets were in the file when it was read, or have both been replaced. An unreachable store or a corrupt entry
- * is remembered and thrown where a secret is used; only Ctrl-C is thrown here.
+ * profile whose secrets were in the file when it was read, or have both been replaced. A store
+ * out of reach or a corrupt entry is remembered and thrown where a secret is used; only Ctrl-C
+ * is thrown here.
  */
 export async function loadSecrets(
   profile: Profile | undefined,
