@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as Keyring from '@napi-rs/keyring';
 import { UsageError } from '../errors.js';
+import { atDeadline } from '../util/deadline.js';
 import { isObject } from '../util/guards.js';
 import type { StoredTokens } from './profile-store.js';
 import { tokensShapeProblem } from './store-shape.js';
@@ -145,17 +146,17 @@ export class Keychain {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     const answer = await new Promise<{ text?: string | null; error?: string }>(
       (resolve, reject) => {
-        const timer = setTimeout(() => {
+        const cancel = atDeadline(timeoutMs, () => {
           child.kill('SIGKILL');
           child.stdout.destroy();
           reject(new KeychainUnavailable(`no answer within ${this.timeoutMs / 1000} s`));
-        }, timeoutMs);
+        });
         child.once('error', (error) => {
-          clearTimeout(timer);
+          cancel();
           reject(new KeychainUnavailable(describe(error)));
         });
         child.once('close', () => {
-          clearTimeout(timer);
+          cancel();
           try {
             resolve(JSON.parse(out) as { text?: string | null; error?: string });
           } catch {
@@ -213,7 +214,7 @@ export class Keychain {
   private async bounded<T>(ms: number, operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
     // Tells the binding to drop the call if it has not started yet; one under way runs its course.
     const abort = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
+    let cancel: (() => void) | undefined;
     let onAbort: (() => void) | undefined;
     try {
       return await Promise.race([
@@ -224,9 +225,8 @@ export class Keychain {
             reject(reason);
           };
           const seconds = this.timeoutMs / 1000;
-          timer = setTimeout(
-            () => giveUp(new KeychainUnavailable(`no answer within ${seconds} s`)),
-            Math.max(0, ms),
+          cancel = atDeadline(ms, () =>
+            giveUp(new KeychainUnavailable(`no answer within ${seconds} s`)),
           );
           const signal = this.signal;
           if (!signal) return;
@@ -236,7 +236,7 @@ export class Keychain {
         }),
       ]);
     } finally {
-      clearTimeout(timer);
+      cancel?.();
       if (onAbort) this.signal?.removeEventListener('abort', onAbort);
     }
   }

@@ -9,6 +9,7 @@ import {
   readMessage,
   sessionBusAddress,
 } from './dbus-wire.js';
+import { atDeadline } from '../util/deadline.js';
 
 /**
  * What the probe of the Secret Service found: `ok` (it answers, its default keyring unlocked),
@@ -73,14 +74,14 @@ function connected(
 ): Promise<Socket | string> {
   return new Promise((resolve, reject) => {
     const socket = connect({ path });
-    const timer = setTimeout(() => finish('silent'), Math.max(0, deadline - Date.now()));
+    const cancel = atDeadline(deadline - Date.now(), () => finish('silent'));
     const onAbort = () => {
       finish(undefined);
       reject(signal!.reason);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     function finish(outcome: Socket | string | undefined) {
-      clearTimeout(timer);
+      cancel();
       signal?.removeEventListener('abort', onAbort);
       socket.removeAllListeners('connect');
       socket.removeAllListeners('error');
@@ -107,16 +108,14 @@ function converse(
     let buffer = Buffer.alloc(0);
     let authenticated = false;
     let collection: string | undefined;
-    const timer = setTimeout(
-      () =>
-        done({
-          kind: 'unavailable',
-          reason:
-            waitingFor === 'bus'
-              ? 'the D-Bus session bus did not answer'
-              : 'the Secret Service did not answer',
-        }),
-      Math.max(0, deadline - Date.now()),
+    const cancel = atDeadline(deadline - Date.now(), () =>
+      done({
+        kind: 'unavailable',
+        reason:
+          waitingFor === 'bus'
+            ? 'the D-Bus session bus did not answer'
+            : 'the Secret Service did not answer',
+      }),
     );
     const onAbort = () => {
       cleanup();
@@ -124,7 +123,7 @@ function converse(
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     function cleanup() {
-      clearTimeout(timer);
+      cancel();
       signal?.removeEventListener('abort', onAbort);
       socket.removeAllListeners('data');
       socket.removeAllListeners('error');
