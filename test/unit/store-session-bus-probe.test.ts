@@ -94,6 +94,24 @@ describe('probeSecretService', () => {
     }
   });
 
+  it.runIf(process.platform === 'linux')(
+    'an abstract socket (unix:abstract=) is the bus too',
+    async () => {
+      const name = `dasvc-probe-${process.pid}-${Date.now()}`;
+      const server = createServer((socket) => socket.on('error', () => undefined));
+      await new Promise<void>((resolve) => server.listen(`\0${name}`, resolve));
+      try {
+        const env = { DBUS_SESSION_BUS_ADDRESS: `unix:abstract=${name},guid=0` };
+        expect(await probeSecretService(env, DEADLINE_MS)).toEqual({
+          kind: 'unavailable',
+          reason: 'the D-Bus session bus did not answer',
+        });
+      } finally {
+        server.close();
+      }
+    },
+  );
+
   it('an address that cannot be reached is tried past; a transport it does not speak is left to the binding', async () => {
     const nowhere = `unix:path=${join(work, 'no-such-bus')}`;
     expect(
