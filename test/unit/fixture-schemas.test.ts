@@ -39,10 +39,10 @@ describe('schema/ (published JSON Schemas of the fixture files)', () => {
     recording.add('orders.get', { id: 1 }, { result: { id: 1, total: 9.5 } });
     recording.add('orders.get', { id: 2 }, { error: { code: 404, message: 'no such order' } });
     recording.add('orders.find', ['x', 2], { result: [] });
-    expect(check('openrpc', recording.document('../../schema/openrpc.schema.json'))).toBe('valid');
+    expect(check('openrpc', recording.document('../schema/openrpc.schema.json'))).toBe('valid');
   });
 
-  it('an OpenRPC document from another tool: pairings by $ref, unnamed params by position', () => {
+  it('an OpenRPC document from another tool: pairings by $ref, undeclared names by position', () => {
     // Valid OpenRPC 1.x that dasvc mock loads (SPEC §6: documents of other tools are fixtures).
     const document = {
       openrpc: '1.3.2',
@@ -58,7 +58,11 @@ describe('schema/ (published JSON Schemas of the fixture files)', () => {
               params: [{ $ref: '#/components/examples/IdOne' }],
               result: { $ref: '#/components/examples/PetOne' },
             },
-            { name: 'two', params: [{ value: 2 }], result: { name: 'pet', value: { id: 2 } } },
+            {
+              name: 'two',
+              params: [{ name: 'petId', value: 2 }],
+              result: { name: 'pet', value: { id: 2 } },
+            },
             { $ref: '#/components/examplePairings/Three' },
           ],
         },
@@ -66,7 +70,11 @@ describe('schema/ (published JSON Schemas of the fixture files)', () => {
       components: {
         examples: { IdOne: { name: 'id', value: 1 }, PetOne: { name: 'pet', value: { id: 1 } } },
         examplePairings: {
-          Three: { name: 'three', params: [{ name: 'id', value: 3 }], result: { value: {} } },
+          Three: {
+            name: 'three',
+            params: [{ name: 'id', value: 3 }],
+            result: { name: 'pet', value: {} },
+          },
         },
       },
     };
@@ -74,6 +82,12 @@ describe('schema/ (published JSON Schemas of the fixture files)', () => {
     const broken = structuredClone(document);
     broken.methods[0]!.examples[1]!.params = [{ value: 2, name: 7 } as never];
     expect(check('openrpc', broken)).toMatch(/name must be string/);
+    // As the OpenRPC meta-schema has it: an example is named, a content descriptor has a schema.
+    broken.methods[0]!.examples[1]!.params = [{ value: 2 } as never];
+    expect(check('openrpc', broken)).toMatch(/must have required property 'name'/);
+    const schemaless = structuredClone(document);
+    delete (schemaless.methods[0]!.params[0] as { schema?: unknown }).schema;
+    expect(check('openrpc', schemaless)).toMatch(/must have required property 'schema'/);
   });
 
   it('they refuse broken files', () => {

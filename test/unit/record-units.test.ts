@@ -216,8 +216,8 @@ describe('InstanceRecording', () => {
       { name: 'full', required: false, schema: { type: 'boolean' } },
     ]);
     const parsed = parseOpenRpcInstance('crm', JSON.parse(JSON.stringify(doc)), 'crm.openrpc.json');
-    // Each pairing is marked recorded (x-recorded): served as it came, not checked.
-    expect(parsed.methods.get('get')!.examples).toEqual([
+    // Each pairing is marked recorded (x-recorded): served as it came.
+    expect(parsed.methods.get('get')!.examples).toMatchObject([
       {
         params: { id: 1 },
         outcome: { result: { n: 'b' } },
@@ -385,7 +385,10 @@ describe('contractProblems: error codes', () => {
         JSON.stringify({
           openrpc: '1.2.6',
           info: { title: 'shop', version: '1' },
-          methods: [{ name: 'listed', errors: [{ code: 8, message: 'eight' }] }, { name: 'free' }],
+          methods: [
+            { name: 'listed', params: [], errors: [{ code: 8, message: 'eight' }] },
+            { name: 'free', params: [] },
+          ],
         }),
       );
       const fixtures = loadFixtures(dir);

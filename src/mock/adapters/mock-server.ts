@@ -2,6 +2,7 @@ import { UsageError } from '../../errors.js';
 import type { Untyped } from '../../client/typed-api.js';
 import type { MockOptions } from '../core/types.js';
 import { createMockCore } from '../core/mock-core.js';
+import type { FixtureWarning } from '../fixtures/load-fixtures.js';
 import { parseServerTimeouts, serveNode } from './node-server.js';
 
 /** A running mock server. */
@@ -13,6 +14,8 @@ export interface MockServer {
   demoClient?: { id: string; secret: string | undefined };
   /** `alice (crm, wiki), bob (crm)`: who may approve, and where. */
   users?: string;
+  /** Example pairings of the fixtures that contradict their schemas (SPEC §6), as far as known. */
+  warnings?: FixtureWarning[];
 }
 
 /** Why a listen fails that the caller can fix: a port in use or not allowed, a host not here. */
@@ -78,6 +81,7 @@ export async function startMockServer<A = Untyped>(
     url: `http://${urlHost(host)}:${served.port}`,
     ...(demoClient ? { demoClient } : {}),
     users,
+    warnings: core.ctx.fixtures.warnings,
     close: async () => {
       core.closing();
       await served.close();

@@ -60,6 +60,8 @@ export async function runMock(options: RunMockOptions): Promise<'SIGINT' | 'SIGT
   // SPEC §3: the first stdout line is exactly `listening on <base_url>`. `--quiet` leaves out all
   // that follows it (credentials, users, request lines): scripts read one line and nothing else.
   out(`listening on ${server.url}`);
+  // `--json`: the fixtures' warnings as objects of the log, each example with file and pointer.
+  if (json) for (const warning of server.warnings ?? []) out(JSON.stringify({ warning }));
   if (!quiet && options.proxy !== undefined) {
     // SPEC §6: the upstream's clients and users are the ones that count.
     out(`proxying to ${options.proxy}`);

@@ -9,6 +9,7 @@ import {
   loadFixtures,
   loadHandlers,
   needsLoading,
+  warningLines,
 } from '../fixtures/load-fixtures.js';
 import { MockState } from './mock-state.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './journal.js';
@@ -119,6 +120,10 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     // Schemas compile (ajv loads) and handler modules import at once, before the first call;
     // the proxy starts after them (--validate checks against the compiled schemas).
     loading ??= Promise.all([compileSchemas(fixtures), loadHandlersOnce()])
+      .then(() => {
+        // SPEC §6: examples that contradict their schemas load, and are told.
+        for (const line of warningLines(fixtures, options.verbose)) options.warn?.(line);
+      })
       .then(startProxy)
       .then(() => {
         loaded = true;

@@ -58,8 +58,13 @@ export interface MockOptions<A = Untyped> {
   validate?: boolean;
   /** Result members replaced by a placeholder in the recording: `"a,b.c"` or a list (`--scrub`). */
   scrub?: string | string[];
-  /** Receives problem lines: `contract: …` violations, recording failures (the CLI: stderr). */
+  /**
+   * Receives problem lines: `contract: …` violations, recording failures, and per fixture file
+   * the count of example pairings that contradict their schemas (the CLI: stderr).
+   */
   warn?: (line: string) => void;
+  /** `warn` also gets one line per example pairing that contradicts its schemas (`--verbose`). */
+  verbose?: boolean;
   /**
    * An installation's deviations to reproduce (SPEC §7): a quirks object, or the path of a quirks
    * JSON file. Unknown members or values fail with a usage error naming them.

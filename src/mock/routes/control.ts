@@ -158,6 +158,9 @@ export async function handleControl(
       }
       return methodNotAllowed('GET, DELETE');
     }
+    case '/_mock/warnings':
+      // SPEC §6: the example pairings that contradict their schemas, each with file and pointer.
+      return method === 'GET' ? jsonResponse(200, ctx.fixtures.warnings) : methodNotAllowed('GET');
     case '/_mock/quirks':
       if (method === 'GET') return jsonResponse(200, ctx.quirks);
       if (method !== 'POST') return methodNotAllowed('GET, POST');

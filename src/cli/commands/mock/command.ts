@@ -20,6 +20,8 @@ export interface MockCommandOptions {
   scrub?: string;
   quiet?: boolean;
   journalSize: string;
+  /** Global --verbose: every example pairing that contradicts its schemas, a line each. */
+  verbose?: boolean;
   /** Global --json: one JSON object per request line (SPEC §8). */
   json?: boolean;
   /** Global --no-color. */

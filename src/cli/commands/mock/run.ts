@@ -27,6 +27,7 @@ export async function run(options: MockCommandOptions): Promise<void> {
     ...(options.validate ? { validate: true } : {}),
     ...(options.scrub === undefined ? {} : { scrub: options.scrub }),
     quiet: options.quiet === true,
+    verbose: options.verbose === true,
     journalSize: parseJournalSize(options.journalSize),
     json: options.json === true,
     color: options.color !== false,
