@@ -134,11 +134,11 @@ describe('dasvc mock (SPEC §3)', () => {
 
   it('a fixture handler module that does not load exits 2 naming it', async () => {
     const dir = copyFixtures();
-    writeFileSync(join(dir, 'instances', 'crm.js'), 'export const nothing = 1;');
+    writeFileSync(join(dir, 'instances', 'crm.mjs'), 'export const nothing = 1;');
     const r = await runDasvc(['mock', '--port', '0', '--fixtures', dir]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
-      /crm\.json: method "contacts\.get": .*crm\.js exports no function "getContact"/,
+      /crm\.json: method "contacts\.get": .*crm\.mjs exports no function "getContact"/,
     );
   });
 
