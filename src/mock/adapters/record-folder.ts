@@ -2,17 +2,17 @@
 // + rename) and 0600, so the folder is complete at any moment, SIGINT/SIGTERM/SIGKILL included. A
 // file that cannot be written is one `record:` line, and the others still are.
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { makeFolders } from '../../util/make-folders.js';
+import { schemaBeside } from '../fixtures/schema-beside.js';
 
-/** Where the published JSON Schemas of the fixture files are (the package's `schema/`). */
-export const SCHEMA_DIR = fileURLToPath(new URL('../../../schema/', import.meta.url));
-
-/** `$schema` of a written file: the package's schema, relative to the file (editors resolve it). */
+/**
+ * `$schema` of a written file: the package's schema copied into DIR/schema/, relative to the file,
+ * so that the reference survives moving the folder (schemaBeside).
+ */
 export function schemaRef(file: string, name: string): string {
-  return relative(dirname(file), join(SCHEMA_DIR, name)).split(sep).join('/');
+  return schemaBeside(file, name);
 }
 
 /** A JSON file's text as the folder keeps it. */

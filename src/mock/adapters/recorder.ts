@@ -292,10 +292,11 @@ export class Recorder implements ProxyTap {
       name: typeof mine.name === 'string' ? mine.name : user,
       instances: [...new Set([...had, ...this.written])].sort(),
     };
-    const document = { $schema: schemaRef(usersFile, 'users.schema.json'), ...users };
     // Names only, none holding a secret (record() keeps those out): written as they are, so
     // that they still name the instances' files.
-    if (this.write(usersFile, () => jsonText(document)) === 'written') {
+    const content = () =>
+      jsonText({ $schema: schemaRef(usersFile, 'users.schema.json'), ...users });
+    if (this.write(usersFile, content) === 'written') {
       this.users = users;
       this.usersDirty = false;
     }
