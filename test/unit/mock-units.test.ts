@@ -259,7 +259,7 @@ describe('fixtures', () => {
     expect(error).toMatchObject({ exitCode: 2, code: 'bad_fixture' });
     expect((error as Error).message).toMatch(message);
   });
-  it('an invalid JSON Schema stops ready() naming file, JSON pointer and the validator message', async () => {
+  it('an invalid JSON Schema stops the making of the mock naming file, JSON pointer and the validator message', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dasvc-fx-'));
     try {
       mkdirSync(join(dir, 'instances'));
@@ -269,13 +269,9 @@ describe('fixtures', () => {
         join(dir, 'instances', 'crm.json'),
         '{"methods":[{"name":"x","params":[{"name":"a","schema":{"type":"int"}}]}]}',
       );
-      const core = createMockCore({ fixtures: dir });
-      await expect(core.ready()).rejects.toMatchObject({
-        exitCode: 2,
-        message: expect.stringMatching(
-          /crm\.json: \/methods\/0\/params\/0\/schema: invalid JSON Schema: schema is invalid: data\/type/,
-        ),
-      });
+      expect(() => createMockCore({ fixtures: dir })).toThrow(
+        /crm\.json: \/methods\/0\/params\/0\/schema: invalid JSON Schema: schema is invalid: data\/type/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

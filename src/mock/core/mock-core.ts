@@ -96,6 +96,17 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     ...(methods ? { methods } : {}),
   };
   state.refreshOutlivesAccess = () => ctx.quirks.refreshAfterExpiry === true;
+  let compiled = false;
+  const compileOnce = () => {
+    if (compiled) return;
+    compiled = true;
+    compileSchemas(fixtures);
+    // SPEC §6: examples that contradict their schemas load, and are told.
+    for (const line of warningLines(fixtures, options.verbose)) options.warn?.(line);
+  };
+  // A folder of one's own is checked whole as the mock is made: a schema that does not compile
+  // (a pattern RE2 cannot run) is a usage error from createMockApp itself, not a 500 later.
+  if (options.fixtures !== undefined) compileOnce();
   let loading: Promise<void> | undefined;
   // A plain --proxy serves nothing from the fixtures' methods (every call goes upstream): it
   // needs neither their schemas (ajv) nor their handler modules, only the proxy, before a call.
@@ -119,11 +130,7 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     }
     // Schemas compile (ajv loads) and handler modules import at once, before the first call;
     // the proxy starts after them (--validate checks against the compiled schemas).
-    loading ??= Promise.all([compileSchemas(fixtures), loadHandlersOnce()])
-      .then(() => {
-        // SPEC §6: examples that contradict their schemas load, and are told.
-        for (const line of warningLines(fixtures, options.verbose)) options.warn?.(line);
-      })
+    loading ??= Promise.all([Promise.resolve().then(compileOnce), loadHandlersOnce()])
       .then(startProxy)
       .then(() => {
         loaded = true;
