@@ -31,11 +31,15 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
     return ExitCode.ok;
   }
   if (argv[2] === '__complete' && !io) {
-    // The completion scripts' helper (SPEC §3): it gives up silently within 1 s, whatever it waits on.
-    const { completeLine, COMPLETION_BUDGET_MS } =
-      await import('./commands/completion/complete.js');
-    setTimeout(() => process.exit(0), COMPLETION_BUDGET_MS - performance.now()).unref();
-    await completeLine(argv.slice(argv[3] === '--' ? 4 : 3), process);
+    // The completion scripts' helper (SPEC §3): it reads local files only, so it answers at once.
+    const { completeLine } = await import('./commands/completion/complete.js');
+    await completeLine(argv.slice(3), process);
+    return ExitCode.ok;
+  }
+  if (argv[2] === '__complete-refresh' && !io) {
+    // Started by __complete, detached: refills the method cache for the next TAB.
+    const { refreshInBackground } = await import('./commands/completion/refresh-methods.js');
+    await refreshInBackground(argv.slice(3), process.env);
     return ExitCode.ok;
   }
   const json = argv.includes('--json');

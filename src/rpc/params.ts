@@ -62,6 +62,15 @@ export function paramFilePaths(items: readonly string[]): string[] {
 }
 
 /**
+ * The keys that `items` give so far, to complete the others; undefined when the items are one JSON
+ * argument or `-`, which take no keys beside them.
+ */
+export function givenParamKeys(items: readonly string[]): string[] | undefined {
+  if (items.some((item) => item === '-' || /^\s*[[{]/.test(item))) return undefined;
+  return items.map((item) => splitItem(item)?.key).filter((key) => key !== undefined);
+}
+
+/**
  * The `dasvc rpc` params grammar (SPEC §3): nothing → `{}`; one JSON object/array argument; `-` for
  * JSON on stdin; or items `key=value` (string), `key:=json`, `key=@file` (file text), `key:=@file`
  * (JSON from a file). The first `=` splits key from value, so values may contain `=`.

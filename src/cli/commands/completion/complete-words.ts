@@ -1,4 +1,5 @@
 import type { Command, Option } from 'commander';
+import { givenParamKeys } from '../../../rpc/params.js';
 
 /** One completion: the word, and what it is (shown by zsh and fish, dropped by bash). */
 export interface Candidate {
@@ -11,8 +12,10 @@ export interface CompletionSources {
   profiles(): string[];
   /** The scope (instance IDs) of the profile named on the line, or of the active one. */
   scopes(profile: string | undefined): string[];
-  /** A scope's method names (from `rpc.discover`); [] when they cannot be had in time. */
-  methods(scope: string, line: CompletedLine): Promise<string[]>;
+  /** A scope's method names (from `rpc.discover`); [] when they are not at hand. */
+  methods(scope: string, line: CompletedLine): string[];
+  /** The param names of a scope's method, when it takes them by name; [] when not at hand. */
+  params(scope: string, method: string, line: CompletedLine): string[];
 }
 
 /** What the line says so far: the command path, its options and positional arguments. */
@@ -36,14 +39,22 @@ const ARGUMENTS: Record<
     position: number,
     line: CompletedLine,
     sources: CompletionSources,
+    current: string,
   ) => Promise<string[]> | string[]
 > = {
   completion: (position) => (position === 0 ? ['bash', 'zsh', 'fish'] : []),
-  rpc: (position, line, sources) => {
+  rpc: (position, line, sources, current) => {
     if (position === 0) return sources.scopes(line.options.get('--profile'));
-    if (position === 1 && !line.options.has('--batch'))
-      return sources.methods(line.positional[0]!, line);
-    return [];
+    if (line.options.has('--batch')) return [];
+    const [scope, method] = line.positional as [string, string];
+    if (position === 1) return sources.methods(scope, line);
+    const given = givenParamKeys(line.positional.slice(2));
+    // After `key=` comes its value: the shell's own completion (`key=@file`).
+    if (given === undefined || current.includes('=')) return [];
+    return sources
+      .params(scope, method, line)
+      .filter((name) => !given.includes(name))
+      .map((name) => `${name}=`);
   },
   'profile show': (position, _line, sources) => (position === 0 ? sources.profiles() : []),
   'profile use': (position, _line, sources) => (position === 0 ? sources.profiles() : []),
@@ -83,8 +94,9 @@ const words = (values: string[]): Candidate[] => values.map((value) => ({ value 
 /**
  * The completions of the last word of `line` (the words after the program name, the last one
  * being completed, possibly ''), from the commander program itself (SPEC §3 `dasvc completion`):
- * commands, flags, flag values, profile names, the profile's scopes after `rpc`, and a scope's
- * method names. Only candidates that start with the last word are returned.
+ * commands, flags, flag values, profile names, the profile's scopes after `rpc`, a scope's method
+ * names, and a method's param names (`id=`) after it. Only candidates that start with the last
+ * word are returned.
  */
 export async function completeWords(
   root: Command,
@@ -147,7 +159,7 @@ export async function completeWords(
   }
   const argument = ARGUMENTS[state.path.join(' ')];
   if (!argument) return [];
-  return byPrefix(words(await argument(state.positional.length, state, sources)), current);
+  return byPrefix(words(await argument(state.positional.length, state, sources, current)), current);
 }
 
 function subcommandNamed(command: Command, name: string): Command | undefined {

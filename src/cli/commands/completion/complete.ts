@@ -1,39 +1,97 @@
-import { createHttpClient } from '../../../http/http-client.js';
+import type { Env } from '../../../util/env.js';
 import type { Writer } from '../../output.js';
 import { shapeHelp } from '../../help-text.js';
 import { buildProgram } from '../../program.js';
-import { completeWords } from './complete-words.js';
+import { bashReplies, dequoteBash } from './bash-words.js';
+import { completeWords, type Candidate } from './complete-words.js';
 import { storeSources } from './completion-sources.js';
+import { isPlausibleWord, needsNoQuoting } from './plausible-words.js';
 
-/** SPEC §3: completion gives up silently within 1 s; counted from the process start. */
-export const COMPLETION_BUDGET_MS = 900;
+/** The shell a completion script quotes for, as it tells `__complete` with `--shell=`. */
+type Shell = 'bash' | 'zsh' | 'fish';
 
-/** One line per candidate, tab, description: what the shell scripts of run.ts read. */
-function lineOf(value: string, description: string | undefined): string {
+/** What a completion script asks: `__complete [--shell=S] [--word=W] -- <words…>`. */
+export interface CompleteRequest {
+  /** Absent: a script that quotes nothing (one loaded before words were quoted). */
+  shell?: Shell;
+  /** bash: the part of the last word that readline replaces (words are cut at `=` and `:`). */
+  word: string;
+  /** The words after the program name, the last one being completed; as typed for bash. */
+  words: string[];
+}
+
+/** Reads the arguments of `__complete`; an option it does not know is left alone. */
+export function parseCompleteRequest(args: readonly string[]): CompleteRequest {
+  const dashes = args.indexOf('--');
+  const options = dashes < 0 ? [] : args.slice(0, dashes);
+  const words = args.slice(dashes + 1);
+  const valueOf = (name: string) =>
+    options.find((o) => o.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const shell = valueOf('shell');
+  return {
+    ...(shell === 'bash' || shell === 'zsh' || shell === 'fish' ? { shell } : {}),
+    word: valueOf('word') ?? words.at(-1) ?? '',
+    words,
+  };
+}
+
+/** One line per candidate, tab, description: what the zsh and fish scripts read. */
+function lineOf({ value, description }: Candidate): string {
   const clean = (text: string) => text.replace(/[\t\r\n]+/g, ' ');
-  return description ? `${clean(value)}\t${clean(description)}` : clean(value);
+  return description ? `${value}\t${clean(description)}` : value;
 }
 
 /**
- * `dasvc __complete -- <words…>` (hidden; called by the completion scripts): prints the
- * completions of the last word. Never prompts, never fails: an error prints nothing.
+ * The lines `__complete` prints for `candidates`: only plausible words, and for bash each quoted
+ * as readline must insert it (zsh's compadd and fish quote what they insert). A script that names
+ * no shell gets only the words that need no quoting anywhere.
+ */
+export function outputLines(candidates: Candidate[], request: CompleteRequest): string[] {
+  const offered = candidates.filter((c) => isPlausibleWord(c.value));
+  if (request.shell === 'bash') {
+    const typed = request.words.at(-1) ?? '';
+    return bashReplies(
+      offered.map((c) => c.value),
+      typed,
+      request.word,
+    );
+  }
+  return (request.shell ? offered : offered.filter((c) => needsNoQuoting(c.value))).map(lineOf);
+}
+
+/** Starts `dasvc __complete-refresh <profile> <scope>` detached, with no terminal and no output. */
+function startRefresher(profile: string, scope: string): void {
+  const { spawn } = process.getBuiltinModule('node:child_process');
+  const child = spawn(process.execPath, [process.argv[1]!, '__complete-refresh', profile, scope], {
+    detached: true,
+    stdio: 'ignore',
+  });
+  child.on('error', () => undefined);
+  child.unref();
+}
+
+/**
+ * `dasvc __complete [--shell=S] [--word=W] -- <words…>` (hidden; called by the completion
+ * scripts): prints the completions of the last word, from the program and local files only, so it
+ * answers at once (SPEC §3). Never prompts, never fails: an error prints nothing.
  */
 export async function completeLine(
-  words: string[],
-  io: { env: NodeJS.ProcessEnv; stdout: Writer },
+  args: readonly string[],
+  io: { env: Env; stdout: Writer; refill?: (profile: string, scope: string) => void },
 ): Promise<void> {
   try {
+    const request = parseCompleteRequest(args);
+    const words =
+      request.shell === 'bash' ? request.words.map((w) => dequoteBash(w).value) : request.words;
     const root = await buildProgram(['node', 'dasvc']);
     shapeHelp(root);
-    const timeoutMs = Math.max(50, Math.floor(COMPLETION_BUDGET_MS - 100 - performance.now()));
-    const send = createHttpClient({ env: io.env, timeoutMs, shortLived: true });
-    const candidates = await completeWords(
-      root,
-      words,
-      storeSources({ env: io.env, now: Date.now, send, keychainTimeoutMs: timeoutMs }),
-    );
-    if (candidates.length > 0)
-      io.stdout.write(`${candidates.map((c) => lineOf(c.value, c.description)).join('\n')}\n`);
+    const sources = storeSources({
+      env: io.env,
+      now: Date.now,
+      refill: io.refill ?? startRefresher,
+    });
+    const lines = outputLines(await completeWords(root, words, sources), request);
+    if (lines.length > 0) io.stdout.write(`${lines.join('\n')}\n`);
   } catch {
     // Completion says nothing rather than an error in the middle of the user's command line.
   }
