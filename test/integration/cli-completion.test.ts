@@ -180,6 +180,9 @@ const EQUALS_CASES: [typed: string, offered: string[]][] = [
   ['dasvc --base-url=http://127.0.0.1:9 rpc ', ['crm', 'wiki']],
 ];
 
+/** A shell and a dasvc process per TAB: on two cores shared with other work, more than 30 s may pass. */
+const SHELL_TEST = { timeout: 90_000 };
+
 const present = (shell: Shell) =>
   (existsSync(SHELLS[shell]) && existsSync(SCRIPT)) || Boolean(process.env.CI);
 
@@ -236,6 +239,7 @@ function wordsAfterTab(term: Terminal, line: string, after = ''): Promise<string
 describe.each(['bash', 'zsh'] as const)('%s completion on a terminal', (shell) => {
   it.skipIf(!present(shell))(
     'a first TAB fills the cache; then commands, flags, values, profiles, scopes, methods, params',
+    SHELL_TEST,
     async () => {
       const dir = await loggedIn();
       const term = await shellWithCompletion(shell, dir);
@@ -262,6 +266,7 @@ describe.each(['bash', 'zsh', 'fish'] as const)(
   (shell) => {
     it.skipIf(!present(shell))(
       'each name is one quoted word, names with whitespace or control characters are not offered, nothing runs',
+      SHELL_TEST,
       async () => {
         const dir = await loggedIn();
         const term = await shellWithCompletion(shell, dir);
@@ -341,6 +346,7 @@ function fishCompletes(lines: string[], configDir: string): Promise<string[][]> 
 describe('fish completion', () => {
   it.skipIf(!present('fish'))(
     'a first TAB fills the cache; then commands, flags, values, profiles, scopes, methods, params',
+    SHELL_TEST,
     async () => {
       const dir = await loggedIn();
       const [first] = await fishCompletes(['dasvc rpc crm contacts.'], dir);
