@@ -344,7 +344,7 @@ describe('profiles, init and completion', () => {
     for (const shell of ['bash', 'zsh', 'fish']) {
       const result = await runCli(['completion', shell], freshConfigDir());
       expect(result.code).toBe(0);
-      expect(result.stdout, shell).toContain('dasvc __complete -- ');
+      expect(result.stdout, shell).toContain(`dasvc __complete --shell=${shell} `);
     }
     expect((await runCli(['completion', 'powershell'], freshConfigDir())).code).toBe(2);
   });

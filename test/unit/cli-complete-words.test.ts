@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -341,6 +341,18 @@ describe('storeSources: methods from the cache, a refill started when it is miss
       [],
     );
     expect(refills).toEqual([]);
+  });
+
+  it('scopes and profile names from the config file: only names that can be one word', () => {
+    const { dir, sources } = setupDir();
+    const file = join(dir, 'config.json');
+    const data = JSON.parse(readFileSync(file, 'utf8')) as {
+      profiles: { default: { scope: string } };
+    };
+    data.profiles.default.scope = 'crm w$(x) -flag a\u001bb';
+    writeFileSync(file, JSON.stringify(data));
+    expect(sources().scopes(undefined)).toEqual(['crm', 'w$(x)']);
+    expect(sources().profiles()).toEqual(['default']);
   });
 
   it('no refill without a usable token, nor while a refresher holds the lock', () => {
