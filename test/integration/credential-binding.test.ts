@@ -5,7 +5,6 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dasvc, DasvcError, type DasvcClient } from '../../src/index.js';
-import { createHttpClient } from '../../src/http/http-client.js';
 import { storeSources } from '../../src/cli/commands/completion/completion-sources.js';
 import type { StoredTokens } from '../../src/store/profile-store.js';
 import {
@@ -346,20 +345,23 @@ describe('an explicit token is the user’s to send', () => {
 });
 
 describe("completion's rpc.discover", () => {
-  it('asks with the stored token only where it was issued', async () => {
+  it('a line that names another installation gets no names and starts no refill', () => {
     const dir = copyOfProfile();
     const line = { path: ['rpc'], options: new Map<string, string>(), positional: ['crm'] };
+    const refills: string[][] = [];
     const sources = (env: NodeJS.ProcessEnv) =>
       storeSources({
         env: { DASVC_CONFIG_DIR: dir, ...env },
         now: Date.now,
-        send: createHttpClient({ env: {} }),
-        keychainTimeoutMs: 2000,
+        refill: (profile, scope) => void refills.push([profile, scope]),
       });
     const before = other.requests.length;
-    expect(await sources({ DASVC_BASE_URL: other.url }).methods('crm', line)).toEqual([]);
+    expect(sources({ DASVC_BASE_URL: other.url }).methods('crm', line)).toEqual([]);
+    expect(refills).toEqual([]);
     expectNothingSent(before);
-    expect(await sources({}).methods('crm', line)).toContain('contacts.list');
+    // The profile's own installation: the cache is empty, so a refill is started for it.
+    expect(sources({}).methods('crm', line)).toEqual([]);
+    expect(refills).toEqual([['default', 'crm']]);
   });
 });
 
