@@ -46,7 +46,13 @@ export function inquirerPrompter(options: { color: boolean } = { color: true }):
       if (options.secret)
         return answer(prompts.password({ message, mask: '*', ...(validate ? { validate } : {}) }));
       return answer(
-        prompts.input({ message, default: options.default, ...(validate ? { validate } : {}) }),
+        prompts.input({
+          message,
+          default: options.default,
+          ...(validate ? { validate } : {}),
+          // A refused answer is cleared, so that the next one is typed afresh, not appended to it.
+          theme: { validationFailureMode: 'clear' },
+        }),
       );
     },
     async select(message, choices, defaultValue) {

@@ -48,15 +48,18 @@ describe.skipIf(!existsSync(SCRIPT) && !process.env.CI)('prompts on a terminal',
     expect(shown).not.toMatch(colour);
   });
 
-  it('init says why a profile name is refused and asks again (issue 9.3)', async () => {
+  it('init says why an answer is refused and asks again, the refused answer cleared', async () => {
     const { terminal, dir } = dasvcOnTerminal(['init']);
     await terminal.waitFor(['Profile name']);
     terminal.type('no spaces allowed\r');
-    // Said under the question, which stays open for another answer.
+    // Said under the question, which stays open for another answer: typed afresh, not appended.
     await terminal.waitFor(['not a usable profile name']);
-    terminal.type('\x15work\r');
+    terminal.type('work\r');
+    await terminal.waitFor(['Base URL']);
+    terminal.type('ftp://127.0.0.1:9\r');
+    await terminal.waitFor(['must be http or https']);
+    terminal.type('http://127.0.0.1:9\r');
     for (const [prompt, answer] of [
-      ['Base URL', 'http://127.0.0.1:9'],
       ['Client id', 'demo-client'],
       ['Client secret', 'demo-secret'],
       ['Scope', 'crm'],
@@ -68,9 +71,10 @@ describe.skipIf(!existsSync(SCRIPT) && !process.env.CI)('prompts on a terminal',
     const { code, screen } = await terminal.exited;
     expect(code, screen).toBe(0);
     const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {
-      profiles: Record<string, { scope: string }>;
+      profiles: Record<string, { scope: string; baseUrl: string }>;
     };
     expect(Object.keys(config.profiles)).toEqual(['work']);
+    expect(config.profiles.work!.baseUrl).toBe('http://127.0.0.1:9');
   });
 });
 
