@@ -65,3 +65,20 @@ export function tokenStateJson(
 ): SessionStatus {
   return sessionStatus(name, profile, tokens, now);
 }
+
+/**
+ * The one line that says a login or a refresh is done: the summary on stdout, as the result
+ * (SPEC §3), and nothing more on stderr, where a second, reworded line would tell the same event
+ * twice. With `--json` the result is the token state, and the person reads the summary on stderr.
+ */
+export function sayDone(
+  deps: CliDeps,
+  done: string,
+  state: SessionStatus,
+  summary: () => string,
+): void {
+  if (deps.out.json) {
+    deps.out.result(state);
+    deps.out.success(`${done}: ${summary()}`);
+  } else deps.out.line(summary());
+}

@@ -58,7 +58,10 @@ describe('dasvc login', () => {
     const summary = JSON.parse(result.stdout);
     expect(summary).toMatchObject({ profile: 'default', scope: 'crm wiki', refreshable: true });
     expect(summary.expiresIn).toBeGreaterThan(3500);
-    expect(result.stderr).toMatch(/Logged in: profile default, scope "crm wiki"/);
+    // With --json the result is the document, and the person reads the summary on stderr.
+    expect(result.stderr).toMatch(
+      /✓ Logged in: profile default · scope crm wiki · access token expires \S+Z \(in (59m \d+s|1h)\)\n/,
+    );
     expect(await browserLog(log, 'callback 200 success-page')).toContain(
       'callback 200 success-page',
     );
@@ -174,8 +177,8 @@ describe('dasvc login', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code, stderr).toBe(0);
     expect(stderr).toContain('not a redirect URL');
-    expect(stderr).toContain('Logged in');
-    // The result line on stdout, the narration on stderr.
+    // The result line on stdout, the narration on stderr, and no second success line there.
+    expect(stderr).not.toContain('Logged in');
     expect(stdout).toMatch(
       /^profile default · scope crm wiki · access token expires \S+Z \(in (59m \d+s|1h)\)\n$/,
     );

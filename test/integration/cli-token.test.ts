@@ -223,14 +223,14 @@ describe('dasvc token', () => {
     expect(own.code, own.stderr).toBe(0);
   });
 
-  it('refresh prints the new expiry on stdout (the narration on stderr)', async () => {
+  it('refresh prints the new expiry on stdout, and no second success line on stderr', async () => {
     const dir = await loggedIn();
     const result = await runCli(['token', 'refresh'], dir);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(
       /^profile default · scope crm wiki · access token expires \S+Z \(in (59m \d+s|1h)\)\n$/,
     );
-    expect(result.stderr).toContain('Refreshed');
+    expect(result.stderr).toBe('');
   });
 
   it('revoke in a CI pipeline: env credentials, --token, empty config dir', async () => {

@@ -3,7 +3,7 @@ import { DEFAULT_LOGIN_TIMEOUT_MS } from '../../../oauth/login-flow.js';
 import { parseDuration } from '../../../util/duration.js';
 import { parsePort } from '../../port.js';
 import { openClient, pastedRedirects, type CliDeps } from '../../context.js';
-import { describeExpiry, sessionSummary, tokenStateJson } from '../../token-state.js';
+import { sayDone, sessionSummary, tokenStateJson } from '../../token-state.js';
 import type { LoginOptions } from './command.js';
 
 /** `dasvc login` (SPEC §3): the client's login with the terminal's I/O; reports, never the tokens. */
@@ -42,15 +42,7 @@ export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
     stdin?.release();
   }
   const { profile: name, settings, tokens } = outcome;
-  const now = deps.now();
-  // The result on stdout, the narration on stderr (SPEC §3); never the tokens.
-  if (deps.out.json) deps.out.result(tokenStateJson(name, settings, tokens, now));
-  else deps.out.line(sessionSummary(name, settings, tokens, now));
-  // On a terminal the summary above is already in front of the person: said once (issue 9.11).
-  const said = !deps.out.json && deps.out.stdout.isTTY === true;
-  deps.out.success(
-    said
-      ? 'Logged in'
-      : `Logged in: profile ${name}, scope "${settings.scope}", access token ${describeExpiry(tokens, now)}`,
+  sayDone(deps, 'Logged in', tokenStateJson(name, settings, tokens, deps.now()), () =>
+    sessionSummary(name, settings, tokens, deps.now()),
   );
 }

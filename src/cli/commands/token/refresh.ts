@@ -1,5 +1,5 @@
 import { openClient, type CliDeps } from '../../context.js';
-import { describeExpiry, sessionSummary, tokenStateJson } from '../../token-state.js';
+import { sayDone, sessionSummary, tokenStateJson } from '../../token-state.js';
 import type { TokenOptions } from './command.js';
 
 /** `dasvc token refresh` (SPEC §3): refresh now, store the new pair; the new expiry on stdout. */
@@ -9,11 +9,7 @@ export async function run(options: TokenOptions, deps: CliDeps): Promise<void> {
   const name = client.profileName();
   const profile = deps.store.profile(name) ?? {};
   const now = deps.now();
-  if (deps.out.json) deps.out.result(tokenStateJson(name, profile, tokens, now));
-  else deps.out.line(sessionSummary(name, profile, tokens, now));
-  // On a terminal the summary above is already in front of the person: said once (issue 9.11).
-  const said = !deps.out.json && deps.out.stdout.isTTY === true;
-  deps.out.success(
-    said ? 'Refreshed' : `Refreshed: profile ${name}, access token ${describeExpiry(tokens, now)}`,
+  sayDone(deps, 'Refreshed', tokenStateJson(name, profile, tokens, now), () =>
+    sessionSummary(name, profile, tokens, now),
   );
 }
