@@ -1,10 +1,10 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runDemo } from '../../src/demo/run-demo.js';
 import { hintFor } from '../../src/cli/hints.js';
 import { startMockServer } from '../../src/mock/index.js';
-import { freshConfigDir, runCli, runCliProcess } from '../helpers/cli.js';
+import { freshConfigDir, ROOT, runCli, runCliProcess } from '../helpers/cli.js';
 
 // Every token, code, verifier and state the mock or the CLI makes is 43 base64url characters;
 // the only such string the demo may show is the PKCE challenge, which is public by design.
@@ -42,6 +42,23 @@ describe('dasvc demo (npm start)', () => {
     expect(run.stdout).toMatch(/Done in \d+\.\d s/);
     expect(run.stdout).not.toContain('demo-secret');
     expect(secretLooking(run.stdout + run.stderr)).toEqual([]);
+  });
+
+  it("README's sample is what the demo prints, but for ports and timing", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## What `npm start` shows'));
+    const sample = /```text\n([\s\S]*?)```/.exec(section)![1]!;
+    // Ports are picked afresh on every run, and so is the time it took.
+    const same = (line: string) =>
+      line
+        .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
+        .replace(/Done in [\d.]+ s/, 'Done in T s');
+    const run = await runCli(['demo'], configDir);
+    expect(run.code, run.stderr).toBe(0);
+    const printed = new Set(run.stdout.split('\n').map(same));
+    const shown = sample.split('\n').filter((line) => line.trim() !== '' && line.trim() !== '…');
+    expect(shown.length).toBeGreaterThan(5);
+    expect(shown.map(same).filter((line) => !printed.has(line))).toEqual([]);
   });
 
   it('gives the same steps as JSON with --json', async () => {
