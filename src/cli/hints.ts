@@ -18,6 +18,7 @@ const BY_CODE: Record<string, string> = {
 const SESSION_CODES = new Set([
   'not_logged_in',
   'revoked',
+  'refused',
   'expired',
   'invalid_grant',
   'not_refreshable',
@@ -81,6 +82,8 @@ interface RefusalDetail {
   scope?: unknown;
   granted?: unknown;
   tokenFrom?: unknown;
+  /** How the profile's client ended the token given (`replaced`, `revoked`), when it remembers. */
+  ended?: unknown;
 }
 
 /**
@@ -90,6 +93,8 @@ interface RefusalDetail {
  */
 function refusedTokenHint(code: string, detail: RefusalDetail): string | undefined {
   const scope = typeof detail.scope === 'string' ? detail.scope : undefined;
+  if (typeof detail.tokenFrom === 'string' && typeof detail.ended === 'string')
+    return `${detail.tokenFrom} holds an access token that dasvc ${detail.ended === 'replaced' ? 'replaced by a refresh' : 'revoked'}: give the current one (dasvc token print prints it), or leave it out to use the profile`;
   if (typeof detail.tokenFrom === 'string')
     return `${detail.tokenFrom} holds a token the service refused${code === 'insufficient_scope' && scope ? ` for scope ${scope}` : ''}: give a valid access token (dasvc token print prints the stored one), or leave it out to use the profile`;
   if (typeof detail.profile !== 'string') return scope ? `dasvc login --scope ${scope}` : undefined;

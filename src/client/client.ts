@@ -23,10 +23,11 @@ import {
   DEFAULT_PROFILE,
   type Profile,
   type ProfileStore,
+  type EndedAccess,
   type StoredTokens,
 } from '../store/profile-store.js';
 import { secretsLocation, withoutSecrets } from '../store/profile-secrets.js';
-import type { TokenStore } from '../store/token-store.js';
+import { endedHow, type TokenStore } from '../store/token-store.js';
 import type { LoginOptions, LoginOutcome } from './login.js';
 import { ResolvedSettings, type Prompter } from './resolve-settings.js';
 import { revokeToken, type RevokeAnswer } from './revoke.js';
@@ -205,6 +206,16 @@ export class Client {
     return tokens;
   }
 
+  /** How this profile's client ended `token` (replaced by a refresh, revoked), if it remembers. */
+  private async endedHere(token: string): Promise<EndedAccess | undefined> {
+    try {
+      return endedHow(await this.deps.tokens.load(this.load().name), token);
+    } catch {
+      // Only a better message is at stake: an unreadable store leaves the refusal as it is.
+      return undefined;
+    }
+  }
+
   /** Throws the usage error of settings that would carry the profile's tokens elsewhere. */
   private staysWithIssuer(): void {
     const refused = this.settings().otherInstallation('tokens');
@@ -275,7 +286,18 @@ export class Client {
       } catch (error) {
         // A refused token given as an option or variable: that is what to fix (issue 9.6).
         const from = this.given.explicit('token')?.source === 'env' ? 'DASVC_TOKEN' : '--token';
-        throw refusedToken(error, { scope, tokenFrom: from });
+        const ended =
+          error instanceof AuthError && error.status === 401
+            ? await this.endedHere(explicit)
+            : undefined;
+        if (!ended) throw refusedToken(error, { scope, tokenFrom: from });
+        const how = ended.how === 'replaced' ? 'replaced by a refresh' : 'revoked';
+        const { name } = this.load();
+        throw refusedToken(
+          error,
+          { scope, tokenFrom: from, profile: name, ended: ended.how },
+          `${(error as Error).message}: it is an access token that profile ${name} ${how} at ${new Date(ended.at).toISOString()}`,
+        );
       }
     }
     const session = this.session();
@@ -292,13 +314,18 @@ export class Client {
       try {
         retry = await currentTokens(session, { rejected: tokens.accessToken });
       } catch (refresh) {
-        // A refresh the service refused (any OAuth or 4xx error) leaves the 401 to explain (log in
-        // again); anything else (5xx, the network, a setting, Ctrl-C, a bug) is that failure,
-        // with its own exit code (SPEC §4).
+        // A refresh the service refused (any OAuth or 4xx error) is told after the 401 it
+        // followed (log in again); anything else (5xx, the network, a setting, Ctrl-C, a bug) is
+        // that failure, with its own exit code (SPEC §4).
         const refused =
           refresh instanceof AuthError ||
           (refresh instanceof ServiceError && (refresh.status ?? 0) < 500);
-        throw refused ? refusedToken(error, about) : refresh;
+        if (!refused) throw refresh;
+        const then =
+          (refresh as DasvcError).code === 'invalid_grant'
+            ? refresh.message
+            : `the refresh that followed was refused too (${refresh.message})`;
+        throw refusedToken(error, about, `${(error as Error).message}, and ${then}`);
       }
       try {
         return await call(retry.tokens.accessToken);
@@ -438,7 +465,8 @@ export class Client {
       // What the service confirmed is forgotten even when a later call failed; a revoked refresh
       // token ends its access token too (RFC 7009 §2.1).
       if (outcome.revoked.refresh_token) await forgetTokens(this.deps.tokens, name, 'all');
-      else if (outcome.revoked.access_token) await forgetTokens(this.deps.tokens, name, 'access');
+      else if (outcome.revoked.access_token)
+        await forgetTokens(this.deps.tokens, name, 'access', this.deps.now());
     }
     return outcome;
   }
@@ -510,7 +538,8 @@ export class Client {
       outcome.forgotten = true;
       return outcome;
     }
-    if (outcome.revoked.access_token) await forgetTokens(this.deps.tokens, name, 'access');
+    if (outcome.revoked.access_token)
+      await forgetTokens(this.deps.tokens, name, 'access', this.deps.now());
     throw keptTokens(name, outcome.failures[0]!.error);
   }
 
@@ -559,11 +588,12 @@ export function revokeFailureReason(error: DasvcError): string {
 
 /**
  * An API refusal of the token (HTTP 401/403) with what the CLI needs for its hint (SPEC §4): the
- * scope asked for, and where the token came from or which profile (and stored scope) it is.
+ * scope asked for, and where the token came from or which profile (and stored scope) it is;
+ * `message` tells what followed (a refused refresh).
  */
-function refusedToken(error: unknown, detail: Record<string, string>): unknown {
+function refusedToken(error: unknown, detail: Record<string, string>, message?: string): unknown {
   if (!(error instanceof AuthError) || (error.status !== 401 && error.status !== 403)) return error;
-  return new AuthError(error.message, {
+  return new AuthError(message ?? error.message, {
     ...(error.code === undefined ? {} : { code: error.code }),
     status: error.status,
     detail,

@@ -5,7 +5,7 @@ import type { ClientCredentials } from '../oauth/token-request.js';
 import type { TokenSet } from '../oauth/token-response.js';
 import { isExpired, isRefreshDue, secondsLeft } from '../store/expiry.js';
 import type { StoredTokens } from '../store/profile-store.js';
-import { normalizeTokens, type SaveTokens, type TokenStore } from '../store/token-store.js';
+import { normalizeTokens, rememberEnded, type TokenStore } from '../store/token-store.js';
 
 /** What a refresh needs besides the stored tokens (resolved option > env > profile). */
 export interface RefreshSettings {
@@ -104,19 +104,8 @@ export async function currentTokens(
       !isExpired(seen, deps.now())
     )
       return { tokens: asTokenSet(seen, seenAccess), refreshed: false };
-    const why =
-      seenAccess === null
-        ? ' and its access token was revoked'
-        : options.rejected
-          ? ' and its access token was refused'
-          : options.force
-            ? ''
-            : ' and its access token has expired';
-    throw sessionError(
-      deps.profile,
-      `profile ${deps.profile} holds no refresh token${why}`,
-      seenAccess === null ? 'revoked' : 'not_refreshable',
-    );
+    const { message, code } = noRefreshLeft(deps.profile, seen, options, deps.now());
+    throw sessionError(deps.profile, message, code);
   }
   // Everything the refresh needs is loaded before the request leaves (issue 14.3).
   const [{ buildRefreshRequest }, { processTokenResponse }] = await Promise.all([
@@ -145,11 +134,20 @@ export async function currentTokens(
     // Told after the write: nothing (a slow terminal) may come between the answer and the write.
     const notices: string[] = [];
     const refreshToken = tokens.refreshToken;
+    // What the new pair is stored with, made before the request leaves: the access token it
+    // replaces is remembered by fingerprint (a refused `--token` is then told as replaced).
+    const endedAccess = rememberEnded(tokens, 'replaced', deps.now());
+    const stored = (pair: TokenSet): StoredTokens =>
+      endedAccess === undefined ? pair : { ...pair, endedAccess };
     try {
-      next = await exchangeAndSave(deps.send, request, save, (response) =>
-        processTokenResponse(response, deps.now(), 'refresh request', refreshToken, (message) =>
-          notices.push(message),
-        ),
+      next = await exchangeAndSave(
+        deps.send,
+        request,
+        (pair) => save(stored(pair)),
+        (response) =>
+          processTokenResponse(response, deps.now(), 'refresh request', refreshToken, (message) =>
+            notices.push(message),
+          ),
       );
     } catch (error) {
       if (error instanceof AuthError && error.code === 'invalid_grant') {
@@ -164,24 +162,22 @@ export async function currentTokens(
           return { tokens: asTokenSet(again, againAccess), refreshed: false };
         }
         // The refusal is final for this refresh token: the profile says so from now on (token
-        // status: not refreshable), and an access token the API refused goes too (revoked).
+        // status: not refreshable, refused), and an access token the API refused goes too.
         if (settings.ownSession)
           await save({
             ...tokens,
             refreshToken: null,
+            refreshRefused: true,
             ...(options.rejected !== undefined && options.rejected === access
-              ? { accessToken: null }
+              ? { accessToken: null, accessEnded: 'refused' as const }
               : {}),
           });
-        throw new AuthError(
-          `the session of profile ${deps.profile} can no longer be refreshed (${error.message})`,
-          {
-            code: 'invalid_grant',
-            status: error.status,
-            detail: { profile: deps.profile },
-            cause: error,
-          },
-        );
+        throw new AuthError(refreshRefusal(deps.profile, tokens, options, error, deps.now()), {
+          code: 'invalid_grant',
+          status: error.status,
+          detail: { profile: deps.profile },
+          cause: error,
+        });
       }
       // Due only by the margin, and no answer came (or a 5xx): the access token still works until
       // it expires, so the call goes on with it. Not after a malformed answer, which may have
@@ -203,6 +199,76 @@ export async function currentTokens(
   });
 }
 
+/** What a person may conclude of a refusal that the service does not explain (RFC 6750 §3.1). */
+const MAY_HAVE_ENDED = "may have expired on the service's clock or been revoked elsewhere";
+
+/** ISO time to the second, for messages. */
+function isoSeconds(epochMs: number): string {
+  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * Why a session whose refresh token is gone gives no access token now, in what the store knows:
+ * what this client did (revoked), what the service refused, the stored expiry; no more.
+ */
+function noRefreshLeft(
+  profile: string,
+  seen: StoredTokens,
+  options: TokenOptions,
+  now: number,
+): { message: string; code: string } {
+  const refreshPart = seen.refreshRefused
+    ? `the service refused the refresh token of profile ${profile} earlier`
+    : `profile ${profile} holds no refresh token`;
+  if (usableAccessToken(seen) === null) {
+    const ended = normalizeTokens(seen)!.accessEnded;
+    if (ended === 'refused')
+      return {
+        message: seen.refreshRefused
+          ? `the service refused the access token of profile ${profile} and then its refresh token: they ${MAY_HAVE_ENDED}`
+          : `${refreshPart}, and the service refused its access token (it ${MAY_HAVE_ENDED})`,
+        code: 'refused',
+      };
+    return {
+      message:
+        ended === 'revoked'
+          ? `${refreshPart}, and its access token was revoked`
+          : `${refreshPart}, and its access token is gone (revoked, or refused by the service)`,
+      code: 'revoked',
+    };
+  }
+  if (options.rejected !== undefined)
+    return {
+      message: `${refreshPart}, and the service refused its access token (it ${MAY_HAVE_ENDED})`,
+      code: 'not_refreshable',
+    };
+  if (seen.expiresAt === null || !isExpired(seen, now))
+    return { message: refreshPart, code: 'not_refreshable' };
+  return {
+    message: `${refreshPart}, and its access token expired at ${isoSeconds(seen.expiresAt)}`,
+    code: 'not_refreshable',
+  };
+}
+
+/**
+ * The words of a refresh the service refused (`invalid_grant`): the service's answer, and the
+ * cause where the store knows it (the access token's stored expiry has passed), else what it may be.
+ */
+function refreshRefusal(
+  profile: string,
+  tokens: StoredTokens,
+  options: TokenOptions,
+  error: Error,
+  now: number,
+): string {
+  if (tokens.expiresAt !== null && isExpired(tokens, now))
+    return `the service refused to refresh the session of profile ${profile} (${error.message}): its access token expired at ${isoSeconds(tokens.expiresAt)}, and a refresh must come before that`;
+  // After the API refused the access token: said after that refusal (client.ts).
+  if (options.rejected !== undefined)
+    return `the refresh that followed was refused too (${error.message}): the session of profile ${profile} ${MAY_HAVE_ENDED}`;
+  return `the service refused the refresh token of profile ${profile} (${error.message}): it ${MAY_HAVE_ENDED}`;
+}
+
 /**
  * Sends a refresh (SERVICE.md §4.3) and saves the rotated pair the moment the answer is whole: in
  * the transport's own callback when it offers one (`onAnswer`), else as soon as the answer
@@ -212,7 +278,7 @@ export async function currentTokens(
 async function exchangeAndSave(
   send: SendFn,
   request: HttpRequest,
-  save: SaveTokens,
+  save: (tokens: TokenSet) => Promise<void>,
   read: (response: HttpResponse) => TokenSet,
 ): Promise<TokenSet> {
   // An object, not two variables: they are set in a callback the compiler cannot follow.
@@ -249,10 +315,20 @@ export async function forgetTokens(
   tokens: TokenStore,
   profile: string,
   which: 'all' | 'access' = 'all',
+  now: number = Date.now(),
 ): Promise<void> {
   await tokens.update(profile, async (stored, save) => {
     if (!stored) return;
-    if (which === 'all' || stored.refreshToken === null) await save(undefined);
-    else await save({ ...stored, accessToken: null });
+    if (which === 'all' || stored.refreshToken === null) {
+      await save(undefined);
+      return;
+    }
+    const endedAccess = rememberEnded(stored, 'revoked', now);
+    await save({
+      ...stored,
+      accessToken: null,
+      accessEnded: 'revoked',
+      ...(endedAccess === undefined ? {} : { endedAccess }),
+    });
   });
 }

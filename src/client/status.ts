@@ -1,6 +1,7 @@
 import { canRefresh, isExpired, secondsLeft } from '../store/expiry.js';
 import type { Profile, StoredTokens } from '../store/profile-store.js';
 import { secretsLocation } from '../store/profile-secrets.js';
+import { normalizeTokens } from '../store/token-store.js';
 
 /** A session's state as scripts and integrators read it (SPEC §3 `token status --json`), never a token. */
 export interface SessionStatus {
@@ -14,7 +15,13 @@ export interface SessionStatus {
   expiresAt: string | null;
   expiresIn: number | null;
   expired: boolean;
+  /** The access token was revoked by this client (`token revoke`, `client.revoke()`). */
   revoked: boolean;
+  /**
+   * The service refused a token of this session (the access token at the API, then the refresh
+   * token): why (expired on its clock, revoked elsewhere) only the service knows.
+   */
+  refused: boolean;
   refreshable: boolean;
   obtainedAt: string | null;
   /**
@@ -33,13 +40,15 @@ export function sessionStatus(
   storage: SessionStatus['storage'] = secretsLocation(profile),
 ): SessionStatus {
   const left = tokens ? secondsLeft(tokens, now) : null;
-  const revoked = tokens ? tokens.accessToken === null : false;
+  const held = normalizeTokens(tokens);
+  const gone = held ? held.accessToken === null : false;
+  const refused = held ? held.accessEnded === 'refused' || held.refreshRefused === true : false;
   const refreshable = tokens ? canRefresh(tokens, now) : false;
   const expired = tokens ? isExpired(tokens, now) : false;
   return {
     profile: name,
     loggedIn: Boolean(tokens),
-    usable: Boolean(tokens) && (refreshable || (!revoked && !expired)),
+    usable: Boolean(tokens) && (refreshable || (!gone && !expired)),
     baseUrl: profile?.baseUrl ?? null,
     clientId: profile?.clientId ?? null,
     scope: profile?.scope ?? null,
@@ -49,7 +58,8 @@ export function sessionStatus(
         : new Date(tokens.expiresAt).toISOString(),
     expiresIn: left === null ? null : Math.floor(left),
     expired,
-    revoked,
+    revoked: gone && held?.accessEnded !== 'refused',
+    refused,
     refreshable,
     obtainedAt: tokens ? new Date(tokens.obtainedAt).toISOString() : null,
     storage,

@@ -22,12 +22,34 @@ import { makeFolders } from '../util/make-folders.js';
 
 /**
  * Tokens as stored: a TokenSet whose access token may be gone. After `token revoke` of the access
- * token alone, `accessToken` is null and `accessRevoked` true, while `expiresAt` keeps the revoked
+ * token alone, `accessToken` is null (`accessEnded` says why), while `expiresAt` keeps the revoked
  * token's expiry: a refresh stays possible until then (SERVICE.md §4.3).
  */
 export interface StoredTokens extends Omit<TokenSet, 'accessToken'> {
   accessToken: string | null;
   accessRevoked?: boolean;
+  /**
+   * Why `accessToken` is null, as far as dasvc knows: `revoked` by this client, or `refused` by
+   * the service's API (why, only the service knows). Absent: not recorded (older files).
+   */
+  accessEnded?: AccessEnded;
+  /** `refreshToken` is null because the service refused it (`invalid_grant`), not for want of one. */
+  refreshRefused?: boolean;
+  /**
+   * Fingerprints of access tokens this profile no longer holds because this client replaced them
+   * by a refresh or revoked them, newest first and few: a refused `--token` is then told by name.
+   */
+  endedAccess?: EndedAccess[];
+}
+
+/** Why a stored access token is gone (see StoredTokens). */
+export type AccessEnded = 'revoked' | 'refused';
+
+/** An access token this client ended: its fingerprint (never the token), how and when. */
+export interface EndedAccess {
+  fingerprint: string;
+  how: 'replaced' | 'revoked';
+  at: number;
 }
 
 /** One named profile (SPEC §2): where to log in, as whom, and the tokens with their absolute expiry. */

@@ -60,6 +60,19 @@ const TOKEN_FIELDS: Record<string, Check> = {
   expiresAt: nullable(isTime),
   obtainedAt: isTime,
   accessRevoked: optional(isBoolean),
+  accessEnded: optional((value) => value === 'revoked' || value === 'refused'),
+  refreshRefused: optional(isBoolean),
+  endedAccess: optional(
+    (value) =>
+      Array.isArray(value) &&
+      value.every(
+        (ended) =>
+          isObject(ended) &&
+          isString(ended.fingerprint) &&
+          (ended.how === 'replaced' || ended.how === 'revoked') &&
+          isTime(ended.at),
+      ),
+  ),
 };
 
 /**

@@ -1,4 +1,5 @@
-import type { ProfileStore, StoreData, StoredTokens } from './profile-store.js';
+import type { EndedAccess, ProfileStore, StoreData, StoredTokens } from './profile-store.js';
+import { nodeCrypto } from '../util/node-crypto.js';
 
 /** Writes a profile's tokens (undefined forgets them); prepared before it is handed out. */
 export type SaveTokens = (tokens: StoredTokens | undefined) => Promise<void>;
@@ -26,13 +27,49 @@ export interface TokenStore {
 
 /**
  * The one encoding of a revoked access token in the store (SPEC §2): `accessToken: null`, the
- * expiry kept. Older files wrote an empty string or `accessRevoked: true`; both read as null.
+ * expiry kept. Older files wrote an empty string or `accessRevoked: true`; both read as null, the
+ * flag as `accessEnded: 'revoked'` (only a revoke set it).
  */
 export function normalizeTokens(tokens: StoredTokens | undefined): StoredTokens | undefined {
   if (tokens === undefined) return undefined;
-  const { accessRevoked, ...rest } = tokens;
+  const { accessRevoked, accessEnded, ...rest } = tokens;
   const revoked = accessRevoked === true || rest.accessToken === '' || rest.accessToken === null;
-  return { ...rest, accessToken: revoked ? null : rest.accessToken };
+  const ended = accessEnded ?? (accessRevoked === true ? 'revoked' : undefined);
+  return {
+    ...rest,
+    accessToken: revoked ? null : rest.accessToken,
+    ...(revoked && ended !== undefined ? { accessEnded: ended } : {}),
+  };
+}
+
+/** How many ended access tokens a profile remembers (by fingerprint). */
+const ENDED_KEPT = 4;
+
+/**
+ * A token's fingerprint: enough of its SHA-256 to recognise it, nothing to use it with. Stored
+ * beside the tokens to tell a refused `--token` that this client replaced or revoked.
+ */
+export function tokenFingerprint(token: string): string {
+  return nodeCrypto().createHash('sha256').update(token).digest('hex').slice(0, 16);
+}
+
+/** `tokens` with the access token they hold remembered as ended (`how`, at `now`), if they hold one. */
+export function rememberEnded(
+  tokens: StoredTokens,
+  how: EndedAccess['how'],
+  now: number,
+): EndedAccess[] | undefined {
+  const access = normalizeTokens(tokens)!.accessToken;
+  const kept = tokens.endedAccess ?? [];
+  if (access === null) return kept.length > 0 ? kept : undefined;
+  return [{ fingerprint: tokenFingerprint(access), how, at: now }, ...kept].slice(0, ENDED_KEPT);
+}
+
+/** How this profile's client ended `token`, when it remembers doing so. */
+export function endedHow(tokens: StoredTokens | undefined, token: string): EndedAccess | undefined {
+  if (!tokens?.endedAccess) return undefined;
+  const fingerprint = tokenFingerprint(token);
+  return tokens.endedAccess.find((ended) => ended.fingerprint === fingerprint);
 }
 
 /** Tokens kept in the config file of a ProfileStore, under its lock file. */

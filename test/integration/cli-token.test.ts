@@ -203,7 +203,12 @@ describe('dasvc token', () => {
     // The API refused the access token and the service the refresh token: both are gone.
     const status = await runCli(['token', 'status', '--json'], dir);
     expect(status.code).toBe(3);
-    expect(JSON.parse(status.stdout)).toMatchObject({ refreshable: false, revoked: true });
+    // Refused, not revoked: this client revoked nothing, and why the service refused is its own.
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      refreshable: false,
+      revoked: false,
+      refused: true,
+    });
     const again = await runCli(['token', 'refresh'], dir);
     expect(again.code).toBe(3);
     expect(again.stderr).toMatch(/dasvc login/);

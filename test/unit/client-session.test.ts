@@ -11,7 +11,7 @@ import {
   type SessionDeps,
 } from '../../src/client/session.js';
 import { hintFor } from '../../src/cli/hints.js';
-import { fileTokenStore } from '../../src/store/token-store.js';
+import { fileTokenStore, tokenFingerprint } from '../../src/store/token-store.js';
 import { scratchDir } from '../helpers/scratch.js';
 
 const NOW = 1_000_000_000;
@@ -87,12 +87,15 @@ describe('currentTokens', () => {
     expect(new URL(requests[0]!.url).searchParams.get('refresh_token')).toBe('R');
     const data = JSON.parse(readFileSync(store.file, 'utf8'));
     expect(data.keep).toBe('me');
+    // The access token it replaced is remembered by fingerprint, never as itself.
     expect(data.profiles.default.tokens).toEqual({
       accessToken: 'A2',
       refreshToken: 'R2',
       obtainedAt: NOW,
       expiresAt: NOW + 3_600_000,
+      endedAccess: [{ fingerprint: tokenFingerprint('A'), how: 'replaced', at: NOW }],
     });
+    expect(JSON.stringify(data.profiles.default.tokens)).not.toContain('"A"');
     expect(statSync(store.file).mode & 0o777).toBe(0o600);
   });
 
@@ -168,19 +171,22 @@ describe('an access-only revoke', () => {
 
   it('regression: is recorded as revoked with its expiry kept (it wrote accessToken "" and expiresAt 0)', async () => {
     const store = storeWith(live);
-    await forgetTokens(fileTokenStore(store), 'default', 'access');
-    // One encoding of a revoked access token: null (no accessRevoked flag beside it).
-    expect(store.profile('default')?.tokens).toEqual({ ...live, accessToken: null });
+    await forgetTokens(fileTokenStore(store), 'default', 'access', NOW);
+    // One encoding of a revoked access token: null (no accessRevoked flag beside it), and why.
+    expect(store.profile('default')?.tokens).toEqual({
+      ...live,
+      accessToken: null,
+      accessEnded: 'revoked',
+      endedAccess: [{ fingerprint: tokenFingerprint('A'), how: 'revoked', at: NOW }],
+    });
   });
 
   it('reads the older encodings ("" and accessRevoked) as the one: null', async () => {
-    for (const old of [
-      { ...live, accessToken: '' },
-      { ...live, accessRevoked: true },
-    ]) {
-      const tokens = await fileTokenStore(storeWith(old)).load('default');
-      expect(tokens).toEqual({ ...live, accessToken: null });
-    }
+    // Only a revoke set the flag; an empty string says nothing of why.
+    const empty = await fileTokenStore(storeWith({ ...live, accessToken: '' })).load('default');
+    expect(empty).toEqual({ ...live, accessToken: null });
+    const flag = await fileTokenStore(storeWith({ ...live, accessRevoked: true })).load('default');
+    expect(flag).toEqual({ ...live, accessToken: null, accessEnded: 'revoked' });
   });
 
   it('makes the next use refresh; without a refresh token it is AuthError "revoked"', async () => {

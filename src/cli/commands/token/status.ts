@@ -2,28 +2,45 @@ import { AuthError } from '../../../errors.js';
 import { notLoggedIn } from '../../../client/session.js';
 import { openClient, type CliDeps } from '../../context.js';
 import { describeSecretsLocation } from '../../../store/profile-secrets.js';
+import type { StoredTokens } from '../../../store/profile-store.js';
+import { normalizeTokens } from '../../../store/token-store.js';
 import { stdoutAnswered } from '../../output.js';
 import { describeExpiry } from '../../token-state.js';
 import type { TokenOptions } from './command.js';
+
+/** What a person may conclude of a refusal the service does not explain. */
+const REFUSED =
+  "refused by the service (it may have expired on the service's clock or been revoked elsewhere)";
+
+/** The refresh line: possible, or why not, in what the store knows. */
+function refreshLine(tokens: StoredTokens, refreshable: boolean): string {
+  if (refreshable) return 'possible';
+  if (tokens.refreshToken !== null) return 'not possible (the access token has expired)';
+  return tokens.refreshRefused
+    ? 'not possible (the service refused the refresh token)'
+    : 'not possible (no refresh token)';
+}
 
 /** `dasvc token status` (SPEC §3): exit 3 when not logged in or when the session can no longer be used. */
 export async function run(options: TokenOptions, deps: CliDeps): Promise<void> {
   const status = await openClient(options, deps).status();
   const name = status.profile;
-  const tokens = status.loggedIn ? await deps.tokens.load(name) : undefined;
+  const tokens = normalizeTokens(status.loggedIn ? await deps.tokens.load(name) : undefined);
   if (!tokens) throw notLoggedIn(name);
   const now = deps.now();
+  const ended = tokens.accessToken === null ? (tokens.accessEnded ?? 'gone') : undefined;
   if (deps.out.json) {
     deps.out.result(status);
   } else {
-    const refresh = status.refreshable
-      ? 'possible'
-      : tokens.refreshToken === null
-        ? 'not possible (no refresh token)'
-        : 'not possible (the access token has expired)';
-    const access = status.revoked
-      ? `access token revoked; refresh ${refresh}`
-      : describeExpiry(tokens, now);
+    const refresh = refreshLine(tokens, status.refreshable);
+    const access =
+      ended === 'refused'
+        ? REFUSED
+        : ended === 'revoked'
+          ? `access token revoked; refresh ${refresh}`
+          : ended === 'gone'
+            ? `access token gone (revoked, or refused by the service); refresh ${refresh}`
+            : describeExpiry(tokens, now);
     deps.out.line(`profile:   ${name}`);
     deps.out.line(`base URL:  ${status.baseUrl ?? '(none)'}`);
     deps.out.line(`client id: ${status.clientId ?? '(none)'}`);
@@ -37,12 +54,20 @@ export async function run(options: TokenOptions, deps: CliDeps): Promise<void> {
   if (!status.usable) {
     const detail = { profile: name };
     throw stdoutAnswered(
-      status.revoked
+      ended === 'refused'
         ? new AuthError(
-            `the access token of profile ${name} was revoked and cannot be replaced by a refresh`,
-            { code: 'revoked', detail },
+            `the service refused the session of profile ${name}: it may have expired on the service's clock or been revoked elsewhere`,
+            { code: 'refused', detail },
           )
-        : new AuthError(`the session of profile ${name} has expired`, { code: 'expired', detail }),
+        : ended !== undefined
+          ? new AuthError(
+              `the access token of profile ${name} ${ended === 'revoked' ? 'was revoked' : 'is gone (revoked, or refused by the service)'} and cannot be replaced by a refresh`,
+              { code: 'revoked', detail },
+            )
+          : new AuthError(`the session of profile ${name} has expired`, {
+              code: 'expired',
+              detail,
+            }),
     );
   }
 }
