@@ -1,6 +1,7 @@
 import type { DasvcError } from '../errors.js';
 import { DEFAULT_PROFILE } from '../store/profile-store.js';
 import { SETTINGS } from '../client/settings.js';
+import { shellWord } from './shell-word.js';
 
 /** The command that logs a profile in. */
 export function loginHint(profile: string): string {
@@ -69,11 +70,6 @@ function otherInstallationHint(detail: ForeignDetail): string | undefined {
       ? ` ${spec.flag} ${shellWord(detail.given)}`
       : '';
   return `to log profile ${detail.profile} in there: ${loginHint(detail.profile)}${flag} (with that installation's client secret)`;
-}
-
-/** A word as a POSIX shell reads it back: quoted when it holds anything but plain URL characters. */
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** What the client tells about a refused token (src/client/client.ts `refusedToken`). */

@@ -1,7 +1,8 @@
 import { InterruptedError } from '../errors.js';
-import { rpcErrorFrom, type ApiAnswer } from '../rpc/jsonrpc.js';
+import { isJsonText, rpcErrorFrom, type ApiAnswer } from '../rpc/jsonrpc.js';
 import { methodNamesOf } from '../rpc/discover.js';
 import { nearestNames } from '../rpc/nearest-names.js';
+import { shellWord } from './shell-word.js';
 
 /** JSON-RPC 2.0 §5.1: the method does not exist. */
 const METHOD_NOT_FOUND = -32601;
@@ -33,4 +34,44 @@ export async function unknownMethodHint(
   const named =
     nearest.length > 1 ? `${nearest.slice(0, -1).join(', ')} or ${nearest.at(-1)}` : nearest[0];
   return `did you mean ${named}? (dasvc rpc ${scope} rpc.discover lists them all)`;
+}
+
+/** JSON-RPC 2.0 §5.1: invalid method parameters. */
+const INVALID_PARAMS = -32602;
+
+/** JSON types a `key=value` item cannot give, as validators name them. */
+const TYPED = '(?:integer|number|boolean|array|object|null|int|float|double|bool)';
+
+/**
+ * A -32602 that says a param must be a number, boolean, array or object, for a param the user
+ * gave as a string (`key=value`, `key=@file`): the hint is the typed item, `key:=value`. Undefined
+ * for any other answer, or when no such item was given.
+ */
+export function typedParamHint(
+  answer: ApiAnswer,
+  items: readonly { key: string; raw: string }[],
+): string | undefined {
+  if (answer.kind !== 'json' || items.length === 0) return undefined;
+  const error = rpcErrorFrom(answer.body)?.rpcError;
+  if (error?.code !== INVALID_PARAMS) return undefined;
+  const data = typeof error.data === 'string' ? error.data : JSON.stringify(error.data ?? '');
+  const said = `${error.message}\n${data}`;
+  const hints = items
+    .filter(({ key }) => {
+      const name = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const quote = `["'\`]?`;
+      return new RegExp(
+        `(?:^|[^A-Za-z0-9_.$/-])${quote}${name}${quote}\\s+(?:must|should)\\s+be\\s+(?:an?\\s+|of\\s+type\\s+)?${TYPED}\\b`,
+        'im',
+      ).test(said);
+    })
+    .map(({ key, raw }) => {
+      if (raw.startsWith('@') && raw.length > 1)
+        return `${shellWord(`${key}=${raw}`)} sent the file's text as a string; ${shellWord(`${key}:=${raw}`)} sends it as JSON`;
+      const typed = isJsonText(raw)
+        ? shellWord(`${key}:=${raw}`)
+        : `${shellWord(`${key}:=`)}<JSON>`;
+      return `${shellWord(`${key}=${raw}`)} sent the string ${JSON.stringify(raw)}; ${typed} sends it as JSON`;
+    });
+  return hints.length === 0 ? undefined : hints.join('; ');
 }

@@ -81,7 +81,8 @@ function notExpected(status: number, why: string): NetworkError {
   );
 }
 
-function isJsonText(text: string): boolean {
+/** Whether `text` parses as JSON. */
+export function isJsonText(text: string): boolean {
   try {
     JSON.parse(text);
     return true;

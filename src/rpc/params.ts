@@ -71,6 +71,18 @@ export function givenParamKeys(items: readonly string[]): string[] | undefined {
 }
 
 /**
+ * The items that give a param a string (`key=value`, `key=@file`), with their key and value as
+ * typed; none when the items are one JSON argument or `-`.
+ */
+export function stringItems(items: readonly string[]): { key: string; raw: string }[] {
+  if (isWhole(items)) return [];
+  return items.flatMap((item) => {
+    const split = splitItem(item);
+    return split && !split.typed ? [{ key: split.key, raw: split.raw }] : [];
+  });
+}
+
+/**
  * The `dasvc rpc` params grammar (SPEC §3): nothing → `{}`; one JSON object/array argument; `-` for
  * JSON on stdin; or items `key=value` (string), `key:=json`, `key=@file` (file text), `key:=@file`
  * (JSON from a file). The first `=` splits key from value, so values may contain `=`.

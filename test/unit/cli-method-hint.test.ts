@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InterruptedError, NetworkError } from '../../src/errors.js';
-import { unknownMethodHint } from '../../src/cli/method-hint.js';
+import { typedParamHint, unknownMethodHint } from '../../src/cli/method-hint.js';
+import { stringItems } from '../../src/rpc/params.js';
 import type { ApiAnswer } from '../../src/rpc/jsonrpc.js';
 
 const notFound: ApiAnswer = {
@@ -59,5 +60,42 @@ describe('unknownMethodHint (SPEC §3: -32601 names the nearest methods)', () =>
     await expect(
       unknownMethodHint(notFound, 'crm', 'contact.list', interrupted),
     ).rejects.toBeInstanceOf(InterruptedError);
+  });
+});
+
+describe('typedParamHint (a -32602 for a param given as a k=v string)', () => {
+  const invalid = (data: unknown, message = 'Invalid params'): ApiAnswer => ({
+    kind: 'json',
+    body: { jsonrpc: '2.0', error: { code: -32602, message, data }, id: 1 },
+  });
+  const items = (...list: string[]) => stringItems(list);
+
+  it('hints k:=v when the error says that param must be a number, boolean, array or object', () => {
+    expect(typedParamHint(invalid('id must be integer'), items('id=1'))).toBe(
+      'id=1 sent the string "1"; id:=1 sends it as JSON',
+    );
+    expect(typedParamHint(invalid('"flag" should be a boolean'), items('flag=true'))).toBe(
+      'flag=true sent the string "true"; flag:=true sends it as JSON',
+    );
+    expect(typedParamHint(invalid('', "'tags' must be of type array"), items('tags=a b'))).toBe(
+      `'tags=a b' sent the string "a b"; tags:=<JSON> sends it as JSON`,
+    );
+    expect(typedParamHint(invalid({ why: 'filter must be object' }), items('filter=@f.json'))).toBe(
+      `filter=@f.json sent the file's text as a string; filter:=@f.json sends it as JSON`,
+    );
+    expect(typedParamHint(invalid('n must be integer,null'), items('a=x', 'n=2'))).toBe(
+      'n=2 sent the string "2"; n:=2 sends it as JSON',
+    );
+  });
+
+  it('says nothing for a typed param, another param, another type or another error', () => {
+    expect(typedParamHint(invalid('id must be integer'), items('id:=1'))).toBeUndefined();
+    expect(typedParamHint(invalid('id must be integer'), items('{"id":"1"}'))).toBeUndefined();
+    expect(typedParamHint(invalid('userid must be integer'), items('id=1'))).toBeUndefined();
+    expect(typedParamHint(invalid('page/id must be integer'), items('id=1'))).toBeUndefined();
+    expect(typedParamHint(invalid('id must be string'), items('id=1'))).toBeUndefined();
+    expect(typedParamHint(invalid('id must be >= 1'), items('id=0'))).toBeUndefined();
+    expect(typedParamHint(notFound, items('id=1'))).toBeUndefined();
+    expect(typedParamHint({ kind: 'none' }, items('id=1'))).toBeUndefined();
   });
 });

@@ -3,10 +3,10 @@ import { Socket } from 'node:net';
 import { jsonSyntaxProblem } from '../../../util/json-error.js';
 import { InterruptedError, ServiceError, UsageError } from '../../../errors.js';
 import { buildCall, rpcErrorFrom, type ApiAnswer } from '../../../rpc/jsonrpc.js';
-import { paramFilePaths, parseParams } from '../../../rpc/params.js';
+import { paramFilePaths, parseParams, stringItems } from '../../../rpc/params.js';
 import { openClient, readAll, type CliDeps } from '../../context.js';
 import type { Input } from '../../io.js';
-import { unknownMethodHint } from '../../method-hint.js';
+import { typedParamHint, unknownMethodHint } from '../../method-hint.js';
 import { stdoutAnswered } from '../../output.js';
 import type { RpcOptions } from './command.js';
 
@@ -140,9 +140,10 @@ export async function run(options: RpcOptions, deps: CliDeps): Promise<void> {
   const client = openClient({ ...options, scope: undefined }, deps);
   const body = await buildBody(options, deps);
   const answer = await client.send(options.scope, body);
-  const hint = await unknownMethodHint(answer, options.scope, options.method, () =>
-    client.send(options.scope, buildCall('rpc.discover', undefined, 1)),
-  );
+  const hint =
+    (await unknownMethodHint(answer, options.scope, options.method, () =>
+      client.send(options.scope, buildCall('rpc.discover', undefined, 1)),
+    )) ?? typedParamHint(answer, stringItems(options.paramItems));
   report(answer, Boolean(options.raw), deps, hint, Array.isArray(body));
 }
 
