@@ -1,6 +1,7 @@
 import type { DasvcError } from '../errors.js';
 import { DEFAULT_PROFILE } from '../store/profile-store.js';
 import { SETTINGS } from '../client/settings.js';
+import { nearestNames } from '../rpc/nearest-names.js';
 import { shellWord } from './shell-word.js';
 
 /** The command that logs a profile in. */
@@ -44,8 +45,20 @@ export function hintFor(error: DasvcError): string | undefined {
     return loginHint(detail.profile);
   if (error.code === 'invalid_token' || error.code === 'insufficient_scope')
     return refusedTokenHint(error.code, detail);
+  if (error.code === 'http_404') return scopesHint(detail);
   if (error.code === 'other_installation') return otherInstallationHint(detail);
   return undefined;
+}
+
+/** An unknown instance (HTTP 404 from the API): the scopes the profile was granted, nearest first. */
+function scopesHint(detail: RefusalDetail): string | undefined {
+  if (typeof detail.profile !== 'string' || typeof detail.granted !== 'string') return undefined;
+  const granted = detail.granted.split(/\s+/).filter(Boolean);
+  if (granted.length === 0) return undefined;
+  const scope = typeof detail.scope === 'string' ? detail.scope : '';
+  const nearest = nearestNames(scope, granted, 1)[0];
+  const held = `profile ${detail.profile} was granted scope ${granted.join(' ')}`;
+  return nearest === undefined ? held : `did you mean ${nearest}? (${held})`;
 }
 
 /** What the client tells about settings naming another installation (credential-binding.ts). */

@@ -14,6 +14,23 @@ const mock = startMockForCli();
 expectNoLeaksAfterAll();
 const loggedIn = loggedInBeforeAll(mock, 'crm wiki');
 
+describe('an unknown scope (HTTP 404 from the API)', () => {
+  it('lists the scopes of the profile, the nearest first', async () => {
+    await expectSaid(['rpc', 'crn', 'contacts.list'], loggedIn(), {
+      code: 1,
+      jsonCode: 'http_404',
+      message: 'no API for scope crn at this address (HTTP 404)',
+      hint: 'did you mean crm? (profile default was granted scope crm wiki)',
+    });
+    await expectSaid(['rpc', 'billing', 'invoices.list'], loggedIn(), {
+      code: 1,
+      jsonCode: 'http_404',
+      message: 'no API for scope billing at this address (HTTP 404)',
+      hint: 'profile default was granted scope crm wiki',
+    });
+  });
+});
+
 describe('a param that must be a number, boolean, array or object, given as k=v', () => {
   it('hints k:=v', async () => {
     await expectSaid(['rpc', 'crm', 'contacts.get', 'id=1'], loggedIn(), {
