@@ -36,7 +36,9 @@ export function hintFor(error: DasvcError): string | undefined {
   if (error.code !== undefined && Object.hasOwn(BY_CODE, error.code)) return BY_CODE[error.code];
   const detail = (
     typeof error.detail === 'object' && error.detail !== null ? error.detail : {}
-  ) as RefusalDetail;
+  ) as RefusalDetail & MissingProfileDetail;
+  if (error.code === 'not_logged_in' && Array.isArray(detail.profiles))
+    return missingProfileHint(detail);
   if (
     error.code !== undefined &&
     SESSION_CODES.has(error.code) &&
@@ -48,6 +50,26 @@ export function hintFor(error: DasvcError): string | undefined {
   if (error.code === 'http_404') return scopesHint(detail);
   if (error.code === 'other_installation') return otherInstallationHint(detail);
   return undefined;
+}
+
+/** What the client tells of a profile named that does not exist (src/client/session.ts). */
+interface MissingProfileDetail {
+  profiles?: unknown;
+  namedBy?: unknown;
+}
+
+/**
+ * A profile named that does not exist while others do: most likely a typo, so the hint names the
+ * nearest profile (or all of them), never the login that would create the typo.
+ */
+function missingProfileHint(detail: MissingProfileDetail & RefusalDetail): string | undefined {
+  const profiles = (detail.profiles as unknown[]).filter((p) => typeof p === 'string');
+  const wanted = typeof detail.profile === 'string' ? detail.profile : '';
+  const by = detail.namedBy === 'DASVC_PROFILE' ? 'DASVC_PROFILE=' : '--profile ';
+  const nearest = nearestNames(wanted, profiles, 1)[0];
+  if (nearest !== undefined)
+    return `did you mean ${by}${nearest}? (dasvc profile list shows them all)`;
+  return `name one of the profiles with ${by.trim().replace(/=$/, '')}: ${profiles.join(', ')} (dasvc profile list)`;
 }
 
 /** An unknown instance (HTTP 404 from the API): the scopes the profile was granted, nearest first. */

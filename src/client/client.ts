@@ -34,6 +34,7 @@ import { revokeToken, type RevokeAnswer } from './revoke.js';
 import {
   currentTokens,
   forgetTokens,
+  missingProfile,
   notLoggedIn,
   sessionError,
   usableAccessToken,
@@ -201,9 +202,19 @@ export class Client {
   private async storedTokens(): Promise<StoredTokens> {
     const { name } = this.load();
     const tokens = await this.deps.tokens.load(name);
-    if (!tokens) throw notLoggedIn(name);
+    if (!tokens) throw this.notLoggedIn();
     this.staysWithIssuer();
     return tokens;
+  }
+
+  /** Not logged in, naming the profiles that exist when the one named is none of them. */
+  private notLoggedIn(): DasvcError {
+    const { name, profile } = this.load();
+    if (profile !== undefined || !this.deps.profiles) return notLoggedIn(name);
+    const named = this.given.explicit('profile');
+    const namedBy =
+      named === undefined ? undefined : named.source === 'env' ? 'DASVC_PROFILE' : '--profile';
+    return notLoggedIn(name, missingProfile(name, this.deps.profiles.read(), namedBy));
   }
 
   /** How this profile's client ended `token` (replaced by a refresh, revoked), if it remembers. */

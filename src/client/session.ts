@@ -4,7 +4,7 @@ import type { ParamsPlacement } from '../oauth/endpoints.js';
 import type { ClientCredentials } from '../oauth/token-request.js';
 import type { TokenSet } from '../oauth/token-response.js';
 import { isExpired, isRefreshDue, secondsLeft } from '../store/expiry.js';
-import type { StoredTokens } from '../store/profile-store.js';
+import { DEFAULT_PROFILE, type StoreData, type StoredTokens } from '../store/profile-store.js';
 import { normalizeTokens, rememberEnded, type TokenStore } from '../store/token-store.js';
 
 /** What a refresh needs besides the stored tokens (resolved option > env > profile). */
@@ -52,9 +52,36 @@ export function sessionError(profile: string, message: string, code: string, cau
   return new AuthError(message, { code, detail: { profile }, cause });
 }
 
-/** Not logged in: the profile holds no tokens (SPEC §4, exit 3). */
-export function notLoggedIn(profile: string): AuthError {
-  return sessionError(profile, `not logged in (profile ${profile})`, 'not_logged_in');
+/** A profile named that does not exist, and the ones that do (for the hint, not a login). */
+export interface MissingProfile {
+  profiles: string[];
+  /** What named it: `--profile` or `DASVC_PROFILE`; absent for the file's active profile. */
+  namedBy?: string;
+}
+
+/** Not logged in: the profile holds no tokens (SPEC §4, exit 3), or does not exist at all. */
+export function notLoggedIn(profile: string, missing?: MissingProfile): AuthError {
+  if (!missing) return sessionError(profile, `not logged in (profile ${profile})`, 'not_logged_in');
+  return new AuthError(
+    `not logged in (profile ${profile}): there is no profile of that name; the profiles are ${missing.profiles.join(', ')}`,
+    { code: 'not_logged_in', detail: { profile, ...missing } },
+  );
+}
+
+/**
+ * Whether `profile` names none of the profiles stored, while others exist: most likely a typo,
+ * which a login would make into a profile. Undefined when it exists, when none exists, or for
+ * the default profile: a login is then the next step.
+ */
+export function missingProfile(
+  profile: string,
+  data: StoreData,
+  namedBy: string | undefined,
+): MissingProfile | undefined {
+  const profiles = Object.keys(data.profiles ?? {});
+  if (profile === DEFAULT_PROFILE || profiles.length === 0 || profiles.includes(profile))
+    return undefined;
+  return { profiles, ...(namedBy === undefined ? {} : { namedBy }) };
 }
 
 /**

@@ -2,8 +2,11 @@
 // unknown scope, a number given as `k=v`. Each on stderr and in the `--json` error document.
 import { describe, expect, it } from 'vitest';
 import {
+  browserEnv,
   expectNoLeaksAfterAll,
+  freshConfigDir,
   loggedInBeforeAll,
+  loginArgs,
   runCli,
   startMockForCli,
   type CliResult,
@@ -13,6 +16,52 @@ import { expectSaid } from '../helpers/said.js';
 const mock = startMockForCli();
 expectNoLeaksAfterAll();
 const loggedIn = loggedInBeforeAll(mock, 'crm wiki');
+
+describe('a profile named that does not exist', () => {
+  it('is said so, with the profiles there are and the nearest one, never a login that would create it', async () => {
+    const dir = loggedIn();
+    await expectSaid(['--profile', 'defualt', 'rpc', 'crm', 'contacts.list'], dir, {
+      code: 3,
+      jsonCode: 'not_logged_in',
+      message:
+        'not logged in (profile defualt): there is no profile of that name; the profiles are default',
+      hint: 'did you mean --profile default? (dasvc profile list shows them all)',
+    });
+    await expectSaid(
+      ['token', 'status'],
+      dir,
+      {
+        code: 3,
+        jsonCode: 'not_logged_in',
+        message:
+          'not logged in (profile nosuchprofile): there is no profile of that name; the profiles are default',
+        hint: 'name one of the profiles with DASVC_PROFILE: default (dasvc profile list)',
+      },
+      { DASVC_PROFILE: 'nosuchprofile' },
+    );
+  });
+
+  it('with no profile at all, or the default one missing, the login is the hint', async () => {
+    const empty = freshConfigDir();
+    await expectSaid(['--profile', 'work', 'token', 'status'], empty, {
+      code: 3,
+      jsonCode: 'not_logged_in',
+      message: 'not logged in (profile work)',
+      hint: 'dasvc login --profile work',
+    });
+    const onlyWork = freshConfigDir();
+    const login = await runCli([...loginArgs(mock.url), '--profile', 'work'], onlyWork, {
+      env: browserEnv(),
+    });
+    expect(login.code, login.stderr).toBe(0);
+    await expectSaid(['rpc', 'crm', 'contacts.list'], onlyWork, {
+      code: 3,
+      jsonCode: 'not_logged_in',
+      message: 'not logged in (profile default)',
+      hint: 'dasvc login',
+    });
+  });
+});
 
 describe('an unknown scope (HTTP 404 from the API)', () => {
   it('lists the scopes of the profile, the nearest first', async () => {

@@ -151,7 +151,8 @@ describe('dasvc rpc', () => {
     expect(result.stderr).toContain('not logged in (profile default)');
     expect(result.stderr).toContain('hint: dasvc login');
     expect(result.stderr).not.toContain('base URL');
-    const other = await runCli(['--profile', 'work', 'rpc', 'crm', 'contacts.list'], configDir());
+    // No profile at all: the login that makes it is the next step.
+    const other = await runCli(['--profile', 'work', 'rpc', 'crm', 'contacts.list'], empty);
     expect(other.code).toBe(3);
     expect(other.stderr).toContain('hint: dasvc login --profile work');
   });

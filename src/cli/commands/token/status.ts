@@ -1,5 +1,5 @@
 import { AuthError } from '../../../errors.js';
-import { notLoggedIn } from '../../../client/session.js';
+import { missingProfile, notLoggedIn } from '../../../client/session.js';
 import { openClient, type CliDeps } from '../../context.js';
 import { describeSecretsLocation } from '../../../store/profile-secrets.js';
 import type { StoredTokens } from '../../../store/profile-store.js';
@@ -26,7 +26,15 @@ export async function run(options: TokenOptions, deps: CliDeps): Promise<void> {
   const status = await openClient(options, deps).status();
   const name = status.profile;
   const tokens = normalizeTokens(status.loggedIn ? await deps.tokens.load(name) : undefined);
-  if (!tokens) throw notLoggedIn(name);
+  if (!tokens) {
+    const namedBy =
+      deps.globals.profile !== undefined
+        ? '--profile'
+        : deps.env.DASVC_PROFILE
+          ? 'DASVC_PROFILE'
+          : undefined;
+    throw notLoggedIn(name, missingProfile(name, deps.store.read(), namedBy));
+  }
   const now = deps.now();
   const ended = tokens.accessToken === null ? (tokens.accessEnded ?? 'gone') : undefined;
   if (deps.out.json) {
