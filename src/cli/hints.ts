@@ -36,7 +36,7 @@ export function hintFor(error: DasvcError): string | undefined {
   if (error.code !== undefined && Object.hasOwn(BY_CODE, error.code)) return BY_CODE[error.code];
   const detail = (
     typeof error.detail === 'object' && error.detail !== null ? error.detail : {}
-  ) as RefusalDetail & MissingProfileDetail;
+  ) as RefusalDetail & MissingProfileDetail & ClientDetail;
   if (error.code === 'not_logged_in' && Array.isArray(detail.profiles))
     return missingProfileHint(detail);
   if (
@@ -47,6 +47,7 @@ export function hintFor(error: DasvcError): string | undefined {
     return loginHint(detail.profile);
   if (error.code === 'invalid_token' || error.code === 'insufficient_scope')
     return refusedTokenHint(error.code, detail);
+  if (error.code === 'invalid_client') return clientHint(detail);
   if (error.code === 'http_404') return scopesHint(detail);
   if (error.code === 'other_installation') return otherInstallationHint(detail);
   return undefined;
@@ -70,6 +71,40 @@ function missingProfileHint(detail: MissingProfileDetail & RefusalDetail): strin
   if (nearest !== undefined)
     return `did you mean ${by}${nearest}? (dasvc profile list shows them all)`;
   return `name one of the profiles with ${by.trim().replace(/=$/, '')}: ${profiles.join(', ')} (dasvc profile list)`;
+}
+
+/** What the client tells of a client the service did not accept (src/client/client-refused.ts). */
+interface ClientDetail {
+  clientId?: unknown;
+  secretFrom?: unknown;
+}
+
+/** Where a client secret came from, in the words of the flag, the variable or the profile. */
+function secretOrigin(from: unknown, profile: string | undefined): string {
+  if (from === 'option') return 'the client secret given with --client-secret';
+  if (from === 'env') return 'the client secret in DASVC_CLIENT_SECRET';
+  if (from === 'prompt') return 'the client secret typed at the prompt';
+  return profile === undefined
+    ? 'the client secret'
+    : `the client secret stored in profile ${profile}`;
+}
+
+/**
+ * `invalid_client` at the token, refresh or revoke endpoint: the secret sent (and where it came
+ * from) is the likely culprit, else the client id; the fix is the flag or the variable, and a
+ * stored secret is replaced by the profile's login.
+ */
+function clientHint(detail: ClientDetail & RefusalDetail): string | undefined {
+  if (typeof detail.clientId !== 'string') return undefined;
+  const profile = typeof detail.profile === 'string' ? detail.profile : undefined;
+  const origin = secretOrigin(detail.secretFrom, profile);
+  const store =
+    detail.secretFrom === 'profile' && profile !== undefined
+      ? `; ${loginHint(profile)} --client-secret SECRET stores the right one`
+      : '';
+  const which =
+    profile === undefined || detail.secretFrom === 'profile' ? '' : ` (profile ${profile})`;
+  return `${origin} was not accepted for client ${detail.clientId}${which}: give the right one with --client-secret or DASVC_CLIENT_SECRET, or check that the client id is registered${store}`;
 }
 
 /** An unknown instance (HTTP 404 from the API): the scopes the profile was granted, nearest first. */

@@ -252,6 +252,7 @@ export class Client {
           refreshUrl,
           placement: settings.placement(),
           ownSession: profile === undefined || storedRefresh(profile, client.clientId, refreshUrl),
+          secretFrom: settings.pick('clientSecret')?.source,
         };
       },
     };
@@ -326,10 +327,10 @@ export class Client {
         retry = await currentTokens(session, { rejected: tokens.accessToken });
       } catch (refresh) {
         // A refresh the service refused (any OAuth or 4xx error) is told after the 401 it
-        // followed (log in again); anything else (5xx, the network, a setting, Ctrl-C, a bug) is
-        // that failure, with its own exit code (SPEC §4).
+        // followed (log in again); a client it did not accept, and anything else (5xx, the
+        // network, a setting, Ctrl-C, a bug), is that failure, with its own exit code (SPEC §4).
         const refused =
-          refresh instanceof AuthError ||
+          (refresh instanceof AuthError && refresh.code !== 'invalid_client') ||
           (refresh instanceof ServiceError && (refresh.status ?? 0) < 500);
         if (!refused) throw refresh;
         const then =

@@ -3,6 +3,7 @@ import type { TokenSet } from '../oauth/token-response.js';
 import { withoutSecrets } from '../store/profile-secrets.js';
 import type { Profile } from '../store/profile-store.js';
 import type { ClientDeps } from './client.js';
+import { clientRefused } from './client-refused.js';
 import type { ResolvedSettings } from './resolve-settings.js';
 
 /** Options of one login (SPEC §1 `client.login`, SPEC §3 `dasvc login`). */
@@ -76,26 +77,35 @@ export async function loginWith(
   // Before the browser opens: a code exchanged into a store that cannot take the tokens would
   // leave a live grant at the service and the tokens lost.
   deps.profiles?.assertWritable();
-  const result = await runLoginFlow(
-    {
-      authorizeUrl: resolved.endpoint('authorize'),
-      tokenUrl: resolved.endpoint('token'),
-      client: { clientId, clientSecret },
-      scope,
-      placement,
-      port: options.port ?? 0,
-      pkce: options.pkce !== false,
-      timeoutMs: options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS,
-    },
-    {
-      send: deps.send,
-      now: deps.now,
-      tell: deps.tell ?? (() => undefined),
-      openBrowser,
-      pasted: options.pasted,
-      signal: deps.signal,
-    },
-  );
+  let result;
+  try {
+    result = await runLoginFlow(
+      {
+        authorizeUrl: resolved.endpoint('authorize'),
+        tokenUrl: resolved.endpoint('token'),
+        client: { clientId, clientSecret },
+        scope,
+        placement,
+        port: options.port ?? 0,
+        pkce: options.pkce !== false,
+        timeoutMs: options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS,
+      },
+      {
+        send: deps.send,
+        now: deps.now,
+        tell: deps.tell ?? (() => undefined),
+        openBrowser,
+        pasted: options.pasted,
+        signal: deps.signal,
+      },
+    );
+  } catch (error) {
+    throw clientRefused(error, {
+      profile: name,
+      clientId,
+      secretFrom: settings.pick('clientSecret')?.source ?? 'prompt',
+    });
+  }
   const refreshMargin = options.refreshMargin ?? settings.profile?.refreshMargin;
   // The old profile's settings only: its secrets may be unreadable, and this login replaces them.
   const stored: Profile = {

@@ -1,6 +1,7 @@
 import type { SendFn } from '../http/types.js';
 import { buildRevocationRequest, type TokenTypeHint } from '../oauth/token-request.js';
 import { processRevocationResponse } from '../oauth/token-response.js';
+import { clientRefused } from './client-refused.js';
 import type { ResolvedSettings } from './resolve-settings.js';
 
 /** A confirmed revocation: the body exactly as received, and parsed (null when empty, RFC 7009 §2.2). */
@@ -16,14 +17,23 @@ export async function revokeToken(
   token: string,
   hint: TokenTypeHint,
 ): Promise<RevokeAnswer> {
+  const client = settings.client();
   const request = buildRevocationRequest({
     url: settings.endpoint('revoke'),
-    client: settings.client(),
+    client,
     placement: settings.placement(),
     token,
     hint,
   });
   const response = await send(request);
-  const body = processRevocationResponse(response);
-  return { text: response.text.trim(), body };
+  try {
+    const body = processRevocationResponse(response);
+    return { text: response.text.trim(), body };
+  } catch (error) {
+    throw clientRefused(error, {
+      profile: settings.profileName,
+      clientId: client.clientId,
+      secretFrom: settings.pick('clientSecret')?.source,
+    });
+  }
 }

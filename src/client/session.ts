@@ -2,6 +2,8 @@ import { AuthError, failedOnTheWay } from '../errors.js';
 import type { HttpRequest, HttpResponse, SendFn } from '../http/types.js';
 import type { ParamsPlacement } from '../oauth/endpoints.js';
 import type { ClientCredentials } from '../oauth/token-request.js';
+import { clientRefused } from './client-refused.js';
+import type { SettingSource } from './resolve-settings.js';
 import type { TokenSet } from '../oauth/token-response.js';
 import { isExpired, isRefreshDue, secondsLeft } from '../store/expiry.js';
 import { DEFAULT_PROFILE, type StoreData, type StoredTokens } from '../store/profile-store.js';
@@ -19,6 +21,8 @@ export interface RefreshSettings {
    * nothing about the stored pair, which is kept.
    */
   ownSession: boolean;
+  /** Where the client secret came from, for the hint when the service does not accept it. */
+  secretFrom?: SettingSource | undefined;
 }
 
 export interface SessionDeps {
@@ -177,6 +181,12 @@ export async function currentTokens(
           ),
       );
     } catch (error) {
+      if (error instanceof AuthError && error.code === 'invalid_client')
+        throw clientRefused(error, {
+          profile: deps.profile,
+          clientId: settings.client.clientId,
+          secretFrom: settings.secretFrom,
+        });
       if (error instanceof AuthError && error.code === 'invalid_grant') {
         const again = await deps.tokens.load(deps.profile);
         const againAccess = again ? usableAccessToken(again) : null;

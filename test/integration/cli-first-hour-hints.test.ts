@@ -1,5 +1,7 @@
 // The hints of a new user's first mistakes: a wrong client secret, a profile name with a typo, an
 // unknown scope, a number given as `k=v`. Each on stderr and in the `--json` error document.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   browserEnv,
@@ -16,6 +18,90 @@ import { expectSaid } from '../helpers/said.js';
 const mock = startMockForCli();
 expectNoLeaksAfterAll();
 const loggedIn = loggedInBeforeAll(mock, 'crm wiki');
+
+function setStoredSecret(dir: string, secret: string): void {
+  const file = join(dir, 'config.json');
+  const data = JSON.parse(readFileSync(file, 'utf8'));
+  data.profiles.default.clientSecret = secret;
+  writeFileSync(file, JSON.stringify(data));
+}
+
+const INVALID_CLIENT = 'invalid_client (client authentication failed) [HTTP 401]';
+const FIX = 'give the right one with --client-secret or DASVC_CLIENT_SECRET';
+
+describe('a client secret the service does not accept', () => {
+  it('at login: names --client-secret as where it came from, and the profile', async () => {
+    const args = loginArgs(mock.url);
+    args[args.indexOf('demo-secret')] = 'not-the-secret';
+    await expectSaid(
+      args,
+      freshConfigDir(),
+      {
+        code: 3,
+        jsonCode: 'invalid_client',
+        message: `token request refused: ${INVALID_CLIENT}`,
+        hint: `the client secret given with --client-secret was not accepted for client demo-client (profile default): ${FIX}, or check that the client id is registered`,
+      },
+      browserEnv(),
+    );
+  });
+
+  it('at refresh: DASVC_CLIENT_SECRET, or the one stored in the profile and the login that replaces it', async () => {
+    const dir = loggedIn();
+    await expectSaid(
+      ['token', 'refresh'],
+      dir,
+      {
+        code: 3,
+        jsonCode: 'invalid_client',
+        message: `refresh request refused: ${INVALID_CLIENT}`,
+        hint: `the client secret in DASVC_CLIENT_SECRET was not accepted for client demo-client (profile default): ${FIX}, or check that the client id is registered`,
+      },
+      { DASVC_CLIENT_SECRET: 'not-the-secret' },
+    );
+    setStoredSecret(dir, 'rotated-by-an-admin');
+    try {
+      await expectSaid(['token', 'refresh'], dir, {
+        code: 3,
+        jsonCode: 'invalid_client',
+        message: `refresh request refused: ${INVALID_CLIENT}`,
+        hint: `the client secret stored in profile default was not accepted for client demo-client: ${FIX}, or check that the client id is registered; dasvc login --client-secret SECRET stores the right one`,
+      });
+      // logout keeps the tokens and says both ways out.
+      const logout = await runCli(['logout'], dir);
+      expect(logout.code).toBe(3);
+      expect(logout.stderr).toContain(
+        `\nhint: the client secret stored in profile default was not accepted for client demo-client: ${FIX}, or check that the client id is registered; dasvc login --client-secret SECRET stores the right one; or dasvc logout --forget deletes them locally anyway\n`,
+      );
+    } finally {
+      setStoredSecret(dir, 'demo-secret');
+    }
+  });
+
+  it('at revoke with a token alone (CI): the flag it came from', async () => {
+    await expectSaid(
+      [
+        'token',
+        'revoke',
+        '--token',
+        'whatever',
+        '--base-url',
+        mock.url,
+        '--client-id',
+        'demo-client',
+        '--client-secret',
+        'not-the-secret',
+      ],
+      freshConfigDir(),
+      {
+        code: 3,
+        jsonCode: 'invalid_client',
+        message: `revoke request refused: ${INVALID_CLIENT}`,
+        hint: `the client secret given with --client-secret was not accepted for client demo-client: ${FIX}, or check that the client id is registered`,
+      },
+    );
+  });
+});
 
 describe('a profile named that does not exist', () => {
   it('is said so, with the profiles there are and the nearest one, never a login that would create it', async () => {

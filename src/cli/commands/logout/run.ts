@@ -3,6 +3,7 @@ import { isObject } from '../../../util/guards.js';
 import { DEFAULT_PROFILE } from '../../../store/profile-store.js';
 import { revokeFailureReason } from '../../../client/client.js';
 import { openClient, type CliDeps } from '../../context.js';
+import { hintFor } from '../../hints.js';
 import type { LogoutOptions } from './command.js';
 
 /**
@@ -47,9 +48,14 @@ function withForgetHint(error: unknown, name: string): unknown {
   const kept = error instanceof DasvcError && isObject(error.detail) && error.detail.keptTokens;
   if (!kept) return error;
   const forget = `dasvc logout${name === DEFAULT_PROFILE ? '' : ` --profile ${name}`} --forget`;
+  // A client the service did not accept is fixed first: its secret (hints.ts says where it came from).
+  const cause =
+    error.cause instanceof DasvcError && error.cause.code === 'invalid_client'
+      ? hintFor(error.cause)
+      : undefined;
   return sameKind(error, error.message, {
     detail: error.detail,
-    hint: `${forget} deletes them locally anyway`,
+    hint: `${cause ? `${cause}; or ` : ''}${forget} deletes them locally anyway`,
     cause: error.cause,
   });
 }

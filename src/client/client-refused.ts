@@ -1,0 +1,28 @@
+import { AuthError } from '../errors.js';
+import type { SettingSource } from './resolve-settings.js';
+
+/** Whose client credentials were sent, and where the secret came from. */
+export interface ClientSent {
+  profile: string | undefined;
+  clientId: string;
+  secretFrom: SettingSource | undefined;
+}
+
+/**
+ * The service did not accept the client (`invalid_client`, RFC 6749 §5.2): the same error, with
+ * the client id, the profile and where the secret came from, for the CLI's hint. Anything else
+ * is returned as it is.
+ */
+export function clientRefused(error: unknown, sent: ClientSent): unknown {
+  if (!(error instanceof AuthError) || error.code !== 'invalid_client') return error;
+  const detail: Record<string, unknown> = { clientId: sent.clientId };
+  if (sent.profile !== undefined) detail.profile = sent.profile;
+  if (sent.secretFrom !== undefined) detail.secretFrom = sent.secretFrom;
+  if (error.detail !== undefined) detail.description = error.detail;
+  return new AuthError(error.message, {
+    code: error.code,
+    ...(error.status === undefined ? {} : { status: error.status }),
+    detail,
+    cause: error,
+  });
+}
