@@ -105,7 +105,7 @@ export function redactUrl(url: string): string {
 }
 
 /** `a=1&code=xyz` → `a=1&code=[redacted]`; keeps order and encoding of the other pairs. */
-export function redactQuery(query: string): string {
+export function redactQuery(query: string, isSecret = isSecretName): string {
   return query
     .split('&')
     .map((pair) => {
@@ -117,7 +117,7 @@ export function redactQuery(query: string): string {
       } catch {
         name = pair.slice(0, eq);
       }
-      return isSecretName(name) ? `${pair.slice(0, eq)}=${mask(pair.slice(eq + 1))}` : pair;
+      return isSecret(name) ? `${pair.slice(0, eq)}=${mask(pair.slice(eq + 1))}` : pair;
     })
     .join('&');
 }
@@ -173,4 +173,38 @@ export function redactBody(body: string, contentType = ''): string {
   } catch {
     return contentType.includes('text/') ? body : `<${Buffer.byteLength(body)} bytes>`;
   }
+}
+
+/** The last word of a name that makes it a secret's: `api_token`, `raw_state`, `userPassword`. */
+const SECRET_LAST_WORD =
+  /(?:^|[^a-z0-9])(?:token|secret|password|passwd|pwd|key|state|code|verifier|challenge)$/;
+
+/**
+ * Whether a name in a body someone else wrote holds a secret: the names above, or any name whose
+ * last word is a secret's (a consent form's `raw_state`, a param's `apiKey`). A `token_type_hint`
+ * or `token_type` tells which, not what.
+ */
+function isSecretLikeName(name: string): boolean {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  return isSecretName(name) || SECRET_LAST_WORD.test(words);
+}
+
+/** `"name": value` in JSON text; the value a string (perhaps cut off by the end) or a scalar. */
+const JSON_MEMBER = /"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"?|[-\w.+]+)/g;
+
+/**
+ * The start of a body, cut anywhere, as it may be shown: a JSON text's secret members (strings,
+ * numbers) and a form's secret parameters masked by name. No parsing: the cut may split a value.
+ */
+export function redactExcerpt(text: string): string {
+  if (!/^\s*[[{]/.test(text)) return redactQuery(text, isSecretLikeName);
+  return text.replace(JSON_MEMBER, (member, name: string, colon: string) => {
+    let key = name;
+    try {
+      key = JSON.parse(`"${name}"`) as string;
+    } catch {
+      // an escape cut in half: the name as written
+    }
+    return isSecretLikeName(key) ? `"${name}"${colon}"${REDACTED}"` : member;
+  });
 }

@@ -55,6 +55,8 @@ describe('/_mock/journal', () => {
           'time',
           'client',
           ...(e.method === 'GET' ? [] : ['user']),
+          // The consent form's body (the token request has its parameters in the query).
+          ...(e === entries[1] ? ['body', 'bodySize'] : []),
         ].sort(),
       );
       expect(typeof e.durationMs).toBe('number');

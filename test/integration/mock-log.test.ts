@@ -54,14 +54,15 @@ describe('dasvc mock log (SPEC §8)', () => {
         reason:
           'unknown access token (never issued by this mock, or ended before its last restart or reset, or more than 10000 token endings ago)',
       });
-      // The journal holds the very same records.
-      const journal = (await (await fetch(`${mock.url}/_mock/journal`)).json()) as {
-        entries: unknown[];
-      };
-      expect(journal.entries).toEqual(entries);
+      // The journal holds the very same records, and the bodies the mock read (the log does not).
+      const text = await (await fetch(`${mock.url}/_mock/journal`)).text();
+      const journal = JSON.parse(text) as { entries: Record<string, unknown>[] };
+      expect(journal.entries.map(({ body: _, bodySize: __, ...rest }) => rest)).toEqual(entries);
+      expect(journal.entries[1]!.body).toMatch(/^response_type=code&/);
       const out = mock.stdout();
       for (const secret of [t.access_token, t.refresh_token, 'hush-state', 'demo-secret']) {
         expect(out).not.toContain(secret);
+        expect(text).not.toContain(secret);
       }
       // The human lines went to stderr.
       expect(mock.stderr()).toContain('users: alice (crm, wiki), bob (crm)');

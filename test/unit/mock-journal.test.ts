@@ -16,6 +16,8 @@ function record(i: number, query = ''): JournalRecord {
     status: 200,
     durationMs: 0.5,
     note: undefined,
+    body: undefined,
+    bodySize: 0,
   };
 }
 
@@ -148,6 +150,57 @@ describe('journal through the app', () => {
       entries: unknown[];
     };
     expect(entries).toEqual([]);
+  });
+});
+
+describe('request bodies in the journal', () => {
+  it('keeps the start of each body read, secrets masked; the log line never carries it', async () => {
+    const entries: JournalEntry[] = [];
+    const app = createMockApp({ onRequest: (entry) => entries.push(entry) });
+    const form =
+      'grant_type=authorization_code&client_id=demo-client&client_secret=demo-secret&code=c1';
+    await app(
+      new Request(`${BASE}/webservice/authorize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
+      }),
+    );
+    const long = JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'x',
+      params: { text: 'y'.repeat(5000) },
+    });
+    const minted = (await (
+      await app(
+        new Request(`${BASE}/_mock/tokens`, {
+          method: 'POST',
+          body: JSON.stringify({ user: 'alice', scope: 'crm' }),
+        }),
+      )
+    ).json()) as { access_token: string };
+    await app(
+      new Request(`${BASE}/webservice/json/crm`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${minted.access_token}` },
+        body: long,
+      }),
+    );
+    // A refusal before the body is read keeps none (the mock never waits for it).
+    await app(new Request(`${BASE}/webservice/json/crm`, { method: 'POST', body: '{"a":1}' }));
+    const journal = (await (await app(new Request(`${BASE}/_mock/journal`))).json()) as {
+      entries: JournalEntry[];
+    };
+    const [token, api, refused] = journal.entries;
+    expect(token!.body).toBe(
+      'grant_type=authorization_code&client_id=demo-client&client_secret=[redacted]&code=[redacted]',
+    );
+    expect(token!.bodySize).toBe(form.length);
+    expect(api!.body).toBe(long.slice(0, 1024));
+    expect(api!.bodySize).toBe(long.length);
+    expect(refused!.body).toBeUndefined();
+    expect(entries.filter((e) => e.path.startsWith('/webservice/'))).toHaveLength(3);
+    for (const entry of entries) expect(entry).not.toHaveProperty('body');
   });
 });
 

@@ -3,6 +3,7 @@ import {
   REDACTED,
   redactBody,
   redactHeader,
+  redactExcerpt,
   redactJson,
   redactUrl,
 } from '../../src/util/redact.js';
@@ -67,5 +68,32 @@ describe('redaction', () => {
       redactBody('grant_type=refresh_token&refresh_token=R1', 'application/x-www-form-urlencoded'),
     ).toBe(`grant_type=refresh_token&refresh_token=${REDACTED}`);
     expect(redactBody('\u0000\u0001binary', 'application/octet-stream')).toBe('<8 bytes>');
+  });
+
+  it('masks secret members of a body excerpt, even one cut in the middle of a value', () => {
+    const body =
+      '{"jsonrpc":"2.0","params":{"Password":"hunter2","pin":1,"token" : 12345,"n":"x"}}';
+    expect(redactExcerpt(body)).toBe(
+      `{"jsonrpc":"2.0","params":{"Password":"${REDACTED}","pin":1,"token" : "${REDACTED}","n":"x"}}`,
+    );
+    expect(redactExcerpt('[{"a":1,"client_secret":"abc')).toBe(
+      `[{"a":1,"client_secret":"${REDACTED}"`,
+    );
+    // An escaped name is read as JSON reads it; a quote inside a value starts no member.
+    expect(redactExcerpt('{"acc\\u0065ss_token":"t","note":"say \\"token\\": x"}')).toBe(
+      `{"acc\\u0065ss_token":"${REDACTED}","note":"say \\"token\\": x"}`,
+    );
+    expect(redactExcerpt('client_id=c&code=abc&redirect_uri=x')).toBe(
+      `client_id=c&code=${REDACTED}&redirect_uri=x`,
+    );
+    // Names whose last word is a secret's, however they are written; a hint is no secret.
+    expect(
+      redactExcerpt('raw_state=s&token_type_hint=access_token&apiKey=k&user-password=p&keys=1'),
+    ).toBe(
+      `raw_state=${REDACTED}&token_type_hint=access_token&apiKey=${REDACTED}&user-password=${REDACTED}&keys=1`,
+    );
+    expect(redactExcerpt('{"secretKey":"k","myToken":2,"tokenType":"t"}')).toBe(
+      `{"secretKey":"${REDACTED}","myToken":"${REDACTED}","tokenType":"t"}`,
+    );
   });
 });

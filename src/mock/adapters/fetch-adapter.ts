@@ -18,7 +18,9 @@ async function readLimited(request: Request, limit: number): Promise<Buffer> {
 export function fromFetchRequest(request: Request): MockRequest {
   const url = new URL(request.url);
   let body: Promise<Buffer> | undefined;
-  const bytes = (limit: number) => (body ??= readLimited(request, limit));
+  let received: Buffer | undefined;
+  const bytes = (limit: number) =>
+    (body ??= readLimited(request, limit).then((read) => (received = read)));
   return {
     method: request.method,
     path: url.pathname,
@@ -27,6 +29,9 @@ export function fromFetchRequest(request: Request): MockRequest {
     header: (name) => request.headers.get(name) ?? undefined,
     text: (limit) => bytes(limit).then((read) => read.toString('utf8')),
     bytes,
+    get receivedBody() {
+      return received;
+    },
     rawHeaders: () => [...request.headers].flat(),
   };
 }

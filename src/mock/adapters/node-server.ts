@@ -44,7 +44,7 @@ function answeredEarly(req: IncomingMessage): void {
   req.once('end', () => answeredBeforeBody.delete(socket));
 }
 
-function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
+function readLimited(req: IncomingMessage, limit: number, into: NodeRequest): Promise<Buffer> {
   const declared = Number(rawValue(req.rawHeaders, 'content-length'));
   if (declared > limit) return Promise.reject(new BodyTooLargeError(limit));
   return new Promise((resolve, reject) => {
@@ -55,7 +55,7 @@ function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
       req.resume();
       reject(new BodyTooLargeError(limit));
     });
-    req.on('end', () => resolve(body.bytes()));
+    req.on('end', () => resolve((into.receivedBody = body.bytes())));
     // node:http's only request error is the connection ending mid-body ('aborted'): the client
     // closed it, or the request timeout did (its 408 already sent by clientError below).
     req.on('error', () =>
@@ -86,6 +86,7 @@ class NodeRequest implements MockRequest {
   /** The authority of an absolute-form target, which replaces Host. */
   private readonly absoluteHost: string | undefined;
   private body: Promise<Buffer> | undefined = undefined;
+  receivedBody: Buffer | undefined = undefined;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -134,7 +135,7 @@ class NodeRequest implements MockRequest {
   }
 
   bytes(limit: number): Promise<Buffer> {
-    return (this.body ??= readLimited(this.req, limit));
+    return (this.body ??= readLimited(this.req, limit, this));
   }
 
   text(limit: number): Promise<string> {

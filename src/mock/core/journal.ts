@@ -1,5 +1,5 @@
 import type { RequestNote } from './types.js';
-import { redactQuery } from '../../util/redact.js';
+import { redactExcerpt, redactQuery } from '../../util/redact.js';
 
 /**
  * One handled request as the journal (GET /_mock/journal), the `--json` log and the dashboard
@@ -25,7 +25,17 @@ export interface JournalEntry {
   client?: string;
   code?: string | number;
   reason?: string;
+  /**
+   * The start of the request body (at most BODY_EXCERPT bytes), secrets masked by name, when the
+   * mock read one. Only in GET /_mock/journal: a log line never carries a body.
+   */
+  body?: string;
+  /** The whole body's size in bytes, beside `body`. */
+  bodySize?: number;
 }
+
+/** How much of a request body the journal keeps: enough for a JSON-RPC call or a token form. */
+export const BODY_EXCERPT = 1024;
 
 /** What is kept per request; formatting and redaction wait until someone reads it. */
 export interface JournalRecord {
@@ -38,6 +48,16 @@ export interface JournalRecord {
   status: number;
   durationMs: number;
   note: RequestNote | undefined;
+  /** The start of the body as received (unmasked until read), or undefined. */
+  body: string | undefined;
+  bodySize: number;
+}
+
+/** What the journal keeps of a body: a copy of its start, never a view that holds all of it. */
+export function bodyExcerpt(body: Uint8Array | undefined): string | undefined {
+  if (body === undefined || body.byteLength === 0) return undefined;
+  const start = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, BODY_EXCERPT));
+  return start.toString('utf8');
 }
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
@@ -55,8 +75,11 @@ function isoTime(ms: number): string {
   return lastIso;
 }
 
-/** The entry of a record: redacted query, ISO time, explanation fields flattened (SPEC §8). */
-export function toEntry(record: JournalRecord): JournalEntry {
+/**
+ * The entry of a record: redacted query, ISO time, explanation fields flattened (SPEC §8); with
+ * `withBody` (the journal, not the log) the body excerpt too.
+ */
+export function toEntry(record: JournalRecord, withBody = false): JournalEntry {
   const time = isoTime(record.time);
   const query = record.query === '' ? '' : redactQuery(record.query);
   const { method, path, status, durationMs } = record;
@@ -72,6 +95,10 @@ export function toEntry(record: JournalRecord): JournalEntry {
     if (note.client !== undefined) entry.client = note.client;
     if (note.code !== undefined) entry.code = note.code;
     if (note.reason !== undefined) entry.reason = note.reason;
+  }
+  if (withBody && record.body !== undefined) {
+    entry.body = redactExcerpt(record.body);
+    entry.bodySize = record.bodySize;
   }
   return entry;
 }
@@ -113,7 +140,7 @@ export class Journal {
     const from = Math.max(oldest, after + 1, this.lastSeq - limit + 1);
     const out: JournalEntry[] = [];
     for (let seq = from; seq <= this.lastSeq; seq++)
-      out.push(toEntry(this.slots[seq % this.size]!));
+      out.push(toEntry(this.slots[seq % this.size]!, true));
     return out;
   }
 

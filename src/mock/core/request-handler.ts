@@ -9,6 +9,7 @@ import { handleAuthorizationRequest, handleConsentSubmission } from '../routes/a
 import { handleControl } from '../routes/control.js';
 import { type Fault, FaultQueue } from './faults.js';
 import {
+  bodyExcerpt,
   DEFAULT_JOURNAL_SIZE,
   Journal,
   maskEntry,
@@ -219,6 +220,7 @@ export function createRequestHandler(
   ): MockResponse {
     if (response.status >= 400 && response.note?.code === undefined) explainFromBody(response);
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+    const received = own ? undefined : request.receivedBody;
     const record: JournalRecord = {
       seq: 0,
       time: state.now(),
@@ -228,6 +230,8 @@ export function createRequestHandler(
       status: response.status,
       durationMs,
       note: response.note,
+      body: bodyExcerpt(received),
+      bodySize: received?.byteLength ?? 0,
     };
     if (!own) journal.add(record);
     // Control reads (the dashboard polls the journal) would drown the log; changes are logged.

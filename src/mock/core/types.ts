@@ -96,6 +96,11 @@ export interface MockRequest {
   /** Body as received, byte for byte (the proxy forwards it); the same limit and error as text. */
   bytes(limit: number): Promise<Uint8Array>;
   /**
+   * The body once text() or bytes() has read it whole, for the journal; undefined before (a
+   * route that answered without reading it never waits for it).
+   */
+  readonly receivedBody?: Uint8Array | undefined;
+  /**
    * False when a server listening on a loopback address got a request whose Host names another
    * host: a page that rebound its own name to 127.0.0.1 (DNS rebinding) passes every same-origin
    * check, so the control API refuses it. Absent (in-process apps, msw) or true: nothing to refuse.
