@@ -4,13 +4,14 @@
 // This is the mock's hot path under --proxy: undici's dispatch API with raw header arrays, no
 // fetch objects, nothing built for taps when there are none.
 import { Readable } from 'node:stream';
-import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import type { MockRequest, MockResponse } from '../core/types.js';
 import { jsonResponse } from '../core/responses.js';
 import { createEnvProxyAgent, proxyFor } from '../../http/proxy.js';
 import { httpTimeoutMs } from '../../http/timeout.js';
 import { answerHeaders, endToEndHeaders, rawHeader } from './proxy-headers.js';
+import { decodeBody } from './decode-body.js';
+import { type AskedNote, ProxyNotes } from './proxy-note.js';
 
 /** One exchange as the taps see it: the request, the status and headers, the body if buffered. */
 export interface Exchange {
@@ -55,17 +56,6 @@ export function upstreamFailure(upstream: string, error: unknown): MockResponse 
   });
 }
 
-function decode(bytes: Buffer, encoding: string | undefined): string {
-  try {
-    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(bytes).toString('utf8');
-    if (encoding === 'deflate') return inflateSync(bytes).toString('utf8');
-    if (encoding === 'br') return brotliDecompressSync(bytes).toString('utf8');
-  } catch {
-    return '';
-  }
-  return bytes.toString('utf8');
-}
-
 /** The forwarding side of the mock. */
 export interface Proxy {
   forward(request: MockRequest, path: string): Promise<MockResponse>;
@@ -77,6 +67,7 @@ interface Upstream {
   /** The upstream base URL as given (named in 502s). */
   url: string;
   taps: ProxyTap[];
+  notes: ProxyNotes;
 }
 
 /**
@@ -96,6 +87,9 @@ class Forwarding implements Dispatcher.DispatchHandler {
   private chunks: Buffer[] | undefined;
   private stream: Readable | undefined;
   private ended = false;
+  /** Bytes read into `chunks`; past `spillAt` they stream on instead. */
+  private size = 0;
+  private spillAt = Infinity;
 
   constructor(
     private readonly upstream: Upstream,
@@ -104,6 +98,8 @@ class Forwarding implements Dispatcher.DispatchHandler {
     /** A tap wants the answer's body: it is buffered whatever its size. */
     private readonly wantsBody: boolean,
     private readonly settle: (response: MockResponse) => void,
+    /** What the journal and the log are told (SPEC §8), once the answer completes it. */
+    private readonly asked: AskedNote | undefined,
   ) {}
 
   onConnect(abort: (error?: Error) => void): void {
@@ -127,6 +123,17 @@ class Forwarding implements Dispatcher.DispatchHandler {
       this.chunks = [];
       return true;
     }
+    // An unsized answer (chunked) the journal may explain is read whole while it stays small.
+    if (length === Infinity && this.asked) {
+      this.chunks = [];
+      this.spillAt = SMALL_BODY;
+      return true;
+    }
+    this.streamOn([]);
+    return true;
+  }
+
+  private streamOn(read: Buffer[]): void {
     this.stream = new Readable({
       read: () => this.resume?.(),
       destroy: (error, callback) => {
@@ -135,13 +142,19 @@ class Forwarding implements Dispatcher.DispatchHandler {
         callback(error);
       },
     });
+    for (const chunk of read) this.stream.push(chunk);
     this.answer([], this.stream);
-    return true;
   }
 
   onData(chunk: Buffer): boolean {
     if (this.chunks) {
       this.chunks.push(chunk);
+      this.size += chunk.byteLength;
+      if (this.size > this.spillAt) {
+        const read = this.chunks;
+        this.chunks = undefined;
+        this.streamOn(read);
+      }
       return true;
     }
     // false pauses undici's parser until the client drains (read() resumes it).
@@ -163,7 +176,8 @@ class Forwarding implements Dispatcher.DispatchHandler {
     this.ended = true;
     // Cut half-way while streaming: the client's connection is cut too (node-server does that).
     if (this.stream) this.stream.destroy(error);
-    else this.settle(upstreamFailure(this.upstream.url, error));
+    else
+      this.settle({ ...upstreamFailure(this.upstream.url, error), note: { ...this.asked?.note } });
   }
 
   private answer(bytes: Buffer[], stream?: Readable, whole?: Buffer): void {
@@ -173,11 +187,15 @@ class Forwarding implements Dispatcher.DispatchHandler {
       const headers = this.headers;
       exchange.responseHeader = (name) => rawHeader(headers, name);
       if (whole && this.wantsBody) {
-        exchange.responseBody = decode(whole, rawHeader(headers, 'content-encoding'));
+        exchange.responseBody = decodeBody(whole, rawHeader(headers, 'content-encoding'));
       }
       observe(this.upstream.taps, exchange);
     }
+    const asked = this.asked;
     this.settle({
+      ...(asked
+        ? { note: this.upstream.notes.answer(asked, this.status, this.headers, whole) }
+        : {}),
       status: this.status,
       headers: {},
       body: '',
@@ -234,7 +252,7 @@ export async function createProxy(
   const dispatcher: Dispatcher = proxyFor(base, env)
     ? await createEnvProxyAgent(env, options)
     : new (await import('undici')).Pool(origin, options);
-  const context: Upstream = { url: upstream, taps };
+  const context: Upstream = { url: upstream, taps, notes: new ProxyNotes() };
 
   /** Sends the request on once its body is in (`null`: a GET or HEAD that declares none). */
   function send(
@@ -271,7 +289,13 @@ export async function createProxy(
           headers: endToEndHeaders(raw, REQUEST_EXTRA),
           body,
         },
-        new Forwarding(context, exchange, wantsBody, settle),
+        new Forwarding(
+          context,
+          exchange,
+          wantsBody,
+          settle,
+          context.notes.ask(path, request.query, raw, body),
+        ),
       );
     });
   }

@@ -10,6 +10,7 @@ import {
   notFound,
 } from '../core/responses.js';
 import { invokeMethod, invokeOverride, methodNotFound } from './rpc-methods.js';
+import { noteRpcCalls } from '../core/rpc-note.js';
 
 const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
@@ -21,19 +22,6 @@ function bearerError(status: 401 | 403, error: string, description: string): Moc
   return errorResponse(status, error, description, {
     'www-authenticate': `Bearer error="${error}"`,
   });
-}
-
-/** What one journal entry lists of a batch: its first methods or codes, then how many more. */
-const SHOWN = 20;
-
-/**
- * At most SHOWN items and a count of the rest: a journal of 1000 entries for batches of half a
- * million calls held gigabytes (SPEC §5: bad input never crashes the mock).
- */
-function shown(items: string[]): string[] {
-  return items.length <= SHOWN
-    ? items
-    : [...items.slice(0, SHOWN), `…${items.length - SHOWN} more`];
 }
 
 /**
@@ -92,16 +80,7 @@ export async function handleApiRequest(
   );
   // Static results answer synchronously: no promise to wait for (issue 15).
   const response = reply instanceof Promise ? ((await reply) as unknown) : reply;
-  if (trace.methods.length > 0) note.rpc = shown(trace.methods);
-  const first = trace.errors[0];
-  if (first) {
-    note.code = first.code;
-    const more = trace.errors.length - 1;
-    note.reason =
-      more === 0
-        ? first.reason
-        : `${first.reason} (+${more} more: ${shown(trace.errors.slice(1).map((e) => String(e.code))).join(', ')})`;
-  }
+  noteRpcCalls(note, trace.methods, trace.errors);
   if (response === undefined) return explain({ status: 204, headers: {}, body: '' }, note);
   return explain(
     { status: 200, headers: { 'content-type': JSON_TYPE }, body: serialiseRpc(response) },

@@ -25,7 +25,7 @@ export interface RpcTrace {
 }
 
 /** One line for an error: its `data` when that is a string, else message and data as JSON. */
-function reasonOf(error: RpcError): string {
+export function reasonOf(error: RpcError): string {
   if (typeof error.data === 'string') return error.data;
   if (error.data === undefined) return error.message;
   const data = JSON.stringify(error.data) ?? '';
