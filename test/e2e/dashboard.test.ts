@@ -1,15 +1,27 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { CHROMIUM_PATH as executable, useSharedChromium } from '../helpers/chromium-server.js';
 import { ROOT as root } from '../helpers/cli.js';
-import { exchange, getCode, mint, rpc, tokenWorks } from '../helpers/mock-client.js';
+import {
+  basic,
+  DEMO,
+  exchange,
+  getCode,
+  mint,
+  postForm,
+  refresh,
+  revoke,
+  rpc,
+  tokenWorks,
+} from '../helpers/mock-client.js';
 
-// SPEC §8: the dashboard in a real headless Chromium: live journal, reasons, Revoke by mouse and
-// by keyboard, Advance, faults, Reset, and user input shown as text.
+// SPEC §8: the dashboard in a real headless Chromium: live journal, one line a request with the
+// whole of it on demand (mouse and keyboard), the filter's count, JSON-RPC errors in a 200 shown
+// as errors, Revoke by mouse and by keyboard, Advance, faults, Reset, and user input as text.
 
 const haveChromium = existsSync(executable);
 if (!haveChromium && !process.env.CI) {
@@ -19,6 +31,87 @@ if (!haveChromium && !process.env.CI) {
 const XSS_CLIENT = '<img src=x onerror="window.__xss=1">';
 const XSS_METHOD = '<script>window.__xss=2</script>';
 const XSS_PARAM = '<svg onload="window.__xss=3">';
+
+/** A query string too long for one line of the journal. */
+const LONG_QUERY = new URLSearchParams({
+  filter: 'created>2030-01-01 and owner in (alice, bob, carol, dave) and status != archived',
+  fields: 'id,name,email,phone,company,address,tags,notes,created,updated,owner',
+  sort: '-updated,name',
+  page: '3',
+}).toString();
+
+/** A batch whose body is too long for one line. */
+const BATCH = Array.from({ length: 8 }, (_, i) => ({
+  jsonrpc: '2.0',
+  method: i === 5 ? 'contacts.get' : 'contacts.list',
+  ...(i === 5 ? { params: { id: 'five' } } : { params: {} }),
+  id: i + 1,
+}));
+
+/**
+ * 24 requests of every kind, one at a time (the journal numbers them 1 to 24): a login, calls
+ * accepted and refused, JSON-RPC errors in 200s, a long query string, a long body. The seqs of
+ * the ones the test looks at.
+ */
+async function traffic(base: string) {
+  const drain = async (answer: Promise<Response>) => (await answer).arrayBuffer();
+  const seqs = { list: 0, batch: 0, longQuery: 0 };
+  let seq = 0;
+  const code = await getCode(base); // 1, 2: the consent page and the approval
+  seq += 2;
+  // The replay below revokes these (RFC 6749 §4.1.2): the calls use a minted token.
+  const exchanged = (await (await exchange(base, code)).json()) as {
+    access_token: string;
+    refresh_token: string;
+  };
+  seq += 1;
+  await drain(exchange(base, code)); // replay: invalid_grant
+  seq += 1;
+  const bob = await mint(base, 'bob', 'crm', 'other-client');
+  const alice = await mint(base, 'alice', 'crm wiki');
+  const call = (token: string, instance: string, body: unknown) => {
+    seq += 1;
+    return drain(rpc(base, instance, token, body));
+  };
+  const list = (id: number) => ({ jsonrpc: '2.0', method: 'contacts.list', id });
+  const getOne = (id: number) => ({
+    jsonrpc: '2.0',
+    method: 'contacts.get',
+    params: { id: 1 },
+    id,
+  });
+  for (let i = 0; i < 3; i++) await call(bob.access_token, 'crm', list(i));
+  await call(alice.access_token, 'wiki', { jsonrpc: '2.0', method: 'pages.list', id: 3 });
+  await call(alice.access_token, 'crm', getOne(4));
+  await call(alice.access_token, 'crm', list(5));
+  seqs.list = seq;
+  await call('expired-token', 'crm', list(6));
+  await call(bob.access_token, 'wiki', { jsonrpc: '2.0', method: 'pages.list', id: 7 });
+  await drain(fetch(`${base}/webservice/json/crm`));
+  const renewed = await refresh(base, alice.refresh_token);
+  const { access_token: token } = (await renewed.json()) as { access_token: string };
+  await drain(
+    postForm(
+      `${base}/webservice/authorize`,
+      { grant_type: 'authorization_code', code: 'not-a-code' },
+      { authorization: basic(DEMO.id, 'wrong-secret') },
+    ),
+  );
+  await drain(revoke(base, exchanged.refresh_token, 'refresh_token'));
+  await drain(fetch(`${base}/webservice/authorize/?response_type=code&client_id=nobody&scope=crm`));
+  await drain(fetch(`${base}/webservice/json/crm/contacts?${LONG_QUERY}`));
+  seq += 6;
+  seqs.longQuery = seq;
+  await call(token, 'crm', { jsonrpc: '2.0', method: 'contacts.nope', id: 8 });
+  await call(token, 'crm', BATCH);
+  seqs.batch = seq;
+  await call(bob.access_token, 'crm', getOne(9));
+  await call(token, 'crm', getOne(10));
+  await call(bob.access_token, 'crm', list(11));
+  await call(token, 'wiki', { jsonrpc: '2.0', method: 'pages.list', id: 12 });
+  expect(seq).toBe(24);
+  return seqs;
+}
 
 describe.skipIf(!haveChromium && !process.env.CI)('dashboard in a real Chromium', () => {
   let mock: MockServer;
@@ -32,7 +125,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('dashboard in a real Chromium'
     work = mkdtempSync(join(tmpdir(), 'dasvc-dashboard-'));
     // This file's own connection: closing it ends its pages, not the run's browser.
     browser = await shared.connect();
-    page = await browser.newPage({ viewport: { width: 1440, height: 860 }, colorScheme: 'light' });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
     // A failed wait says which one, before the test's own timeout.
     page.setDefaultTimeout(15_000);
   });
@@ -45,60 +138,152 @@ describe.skipIf(!haveChromium && !process.env.CI)('dashboard in a real Chromium'
 
   /** Waits until the journal shows a row whose text contains `text`. */
   const row = (text: string) =>
-    page.locator('#journal tr', { hasText: text }).first().waitFor({ state: 'visible' });
+    page.locator('#journal tr.entry', { hasText: text }).first().waitFor({ state: 'visible' });
 
   const grantRow = (user: string) => page.locator('#grants tr', { hasText: user });
 
-  it('shows requests live with their reasons, and grants with expiry; screenshots light and dark', async () => {
-    // Traffic worth looking at: a login, a call, a refused replay, a wrong secret.
-    const code = await getCode(mock.url);
-    const alice = (await (await exchange(mock.url, code)).json()) as { access_token: string };
-    await (
-      await rpc(mock.url, 'crm', alice.access_token, {
-        jsonrpc: '2.0',
-        method: 'contacts.list',
-        id: 1,
-      })
-    ).arrayBuffer();
-    await (await exchange(mock.url, code)).arrayBuffer();
-    await (
-      await rpc(mock.url, 'crm', 'expired-token', {
-        jsonrpc: '2.0',
-        method: 'contacts.list',
-        id: 1,
-      })
-    ).arrayBuffer();
-    await mint(mock.url, 'bob', 'crm', 'other-client');
-    await mint(mock.url, 'alice', 'crm wiki');
-
+  it('shows 25 requests one line each at 1280×800, the whole of one by keyboard; screenshots', async () => {
+    const seqs = await traffic(mock.url);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.goto(`${mock.url}/_mock/`);
     await row('invalid_grant: code already used; its tokens were revoked');
     await row('invalid_token: unknown access token (never issued by this mock');
-    expect(await grantRow('bob').textContent()).toContain('other-client');
-    expect(await grantRow('bob').textContent()).toMatch(/in (59 min|1 h)/);
+    expect(await grantRow('bob').first().textContent()).toContain('other-client');
+    expect(await grantRow('bob').first().textContent()).toMatch(/in (59 min|1 h)/);
 
-    // A new request appears without reload.
+    // The 25th request appears without reload.
     await (await fetch(`${mock.url}/webservice/json/nowhere`, { method: 'POST' })).arrayBuffer();
     await row('not_found: unknown instance "nowhere"');
+    await page.locator('#journal-count', { hasText: '(25 shown, journal keeps 1000)' }).waitFor();
 
-    // The README's pictures are refreshed with UPDATE_SCREENSHOTS=1; a plain run keeps the tree clean.
+    // Dense: every row is one line, long query strings and bodies cut, and at least 12 rows lie
+    // wholly inside the window and the journal's scroll box.
+    const layout = await page.evaluate(() => {
+      const box = document.querySelector('#journal-panel .scroll')!.getBoundingClientRect();
+      const head = document.querySelector('#journal-table thead')!.getBoundingClientRect();
+      const rows = [...document.querySelectorAll<HTMLElement>('#journal tr.entry')];
+      const inView = rows.filter((r) => {
+        const b = r.getBoundingClientRect();
+        return b.top >= head.bottom - 0.5 && b.bottom <= Math.min(innerHeight, box.bottom) + 0.5;
+      });
+      const cut = [...document.querySelectorAll<HTMLElement>('#journal td.req')].filter(
+        (td) => td.scrollWidth > td.clientWidth,
+      );
+      return {
+        inView: inView.length,
+        heights: [...new Set(rows.map((r) => Math.round(r.getBoundingClientRect().height)))],
+        cut: cut.map((td) => td.textContent),
+        pageScrolls: document.documentElement.scrollWidth > innerWidth,
+      };
+    });
+    expect(layout.inView).toBeGreaterThanOrEqual(12);
+    expect(layout.heights).toHaveLength(1);
+    expect(layout.heights[0]).toBeLessThan(32);
+    expect(layout.cut.some((text) => text!.includes(LONG_QUERY))).toBe(true);
+    expect(layout.cut.some((text) => text!.includes(JSON.stringify(BATCH).slice(0, 200)))).toBe(
+      true,
+    );
+    expect(layout.pageScrolls).toBe(false);
+
+    // A JSON-RPC error answered with HTTP 200 shows its code, in the colour of a refusal (4xx).
+    const nope = page.locator('#journal tr.entry', { hasText: 'contacts.nope' });
+    const ok = page.locator(`#journal tr.entry[data-seq="${seqs.list}"] td.status`);
+    expect(await nope.locator('td.status').textContent()).toBe('-32601');
+    expect(await ok.textContent()).toBe('200');
+    const colour = (cell: Locator) => cell.evaluate((td) => getComputedStyle(td).color);
+    expect(await colour(nope.locator('td.status'))).not.toBe(await colour(ok));
+    expect(await colour(nope.locator('td.status'))).toBe(
+      await colour(
+        page
+          .locator('#journal tr.entry', { hasText: 'invalid_token' })
+          .first()
+          .locator('td.status'),
+      ),
+    );
+    const batch = page.locator(`#journal tr.entry[data-seq="${seqs.batch}"]`);
+    expect(await batch.locator('td.status').textContent()).toBe('-32602');
+
+    // By keyboard: from the Find box, Tab reaches the journal (one stop), arrows move to the
+    // row of the long query, Enter shows the whole of it, Escape folds it again.
+    await page.locator('#journal-find').focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    const focusedSeq = () =>
+      page.evaluate(() => document.activeElement?.closest('tr')?.getAttribute('data-seq') ?? null);
+    expect(await focusedSeq()).toBe('25');
+    for (let i = 0; i < 25 && (await focusedSeq()) !== String(seqs.longQuery); i++) {
+      await page.keyboard.press('ArrowDown');
+    }
+    expect(await focusedSeq()).toBe(String(seqs.longQuery));
+    await page.keyboard.press('Enter');
+    const detail = page.locator(`#request-${seqs.longQuery}`);
+    await detail.waitFor({ state: 'visible' });
+    expect(await detail.textContent()).toContain(`?${LONG_QUERY}`);
+    expect(
+      await page
+        .locator(`#journal tr.entry[data-seq="${seqs.longQuery}"] .toggle`)
+        .getAttribute('aria-expanded'),
+    ).toBe('true');
+    await page.keyboard.press('Escape');
+    await detail.waitFor({ state: 'hidden' });
+    await page.keyboard.press('Enter');
+    await detail.waitFor({ state: 'visible' });
+    // The long body, whole, by mouse.
+    await batch.locator('td.rpc').click();
+    const batchDetail = page.locator(`#request-${seqs.batch}`);
+    await batchDetail.waitFor({ state: 'visible' });
+    expect(await batchDetail.textContent()).toContain(JSON.stringify(BATCH));
+
+    // The heading counts what the filter shows.
+    const journal = (await (await fetch(`${mock.url}/_mock/journal`)).json()) as {
+      entries: { code?: unknown; rpc?: string[]; status: number }[];
+    };
+    const refused = journal.entries.filter((e) => e.code !== undefined).length;
+    await page.getByLabel('Show', { exact: true }).selectOption('refused');
+    await page.locator('#journal-count', { hasText: `(${refused} of 25 shown,` }).waitFor();
+    expect(await page.locator('#journal tr.entry:visible').count()).toBe(refused);
+    await page.getByLabel('Show', { exact: true }).selectOption('all');
+    await page.getByLabel('Find', { exact: true }).fill('contacts.get');
+    const withGet = journal.entries.filter((e) => e.rpc?.includes('contacts.get')).length;
+    await page.locator('#journal-count', { hasText: `(${withGet} of 25 shown,` }).waitFor();
+    // Find looks at what a request is, not at when it came: 404 finds the 404s.
+    await page.getByLabel('Find', { exact: true }).fill('404');
+    const notFound = journal.entries.filter((e) => e.status === 404).length;
+    await page.locator('#journal-count', { hasText: `(${notFound} of 25 shown,` }).waitFor();
+    await page.getByLabel('Find', { exact: true }).fill('');
+    await page.locator('#journal-count', { hasText: '(25 shown,' }).waitFor();
+
+    // The docs' pictures are refreshed with UPDATE_SCREENSHOTS=1 (a plain run keeps the tree
+    // clean): every row on its line at 1280×800, and the batch open at 1920×1080.
+    await page.locator(`#journal tr.entry[data-seq="${seqs.longQuery}"]`).click();
+    await detail.waitFor({ state: 'hidden' });
+    await page.locator(`#journal tr.entry[data-seq="${seqs.batch}"]`).click();
+    await batchDetail.waitFor({ state: 'hidden' });
+    await page.mouse.move(0, 0);
     const shots = process.env.UPDATE_SCREENSHOTS ? join(root, 'docs') : join(work, 'shots');
     mkdirSync(shots, { recursive: true });
-    for (const scheme of ['light', 'dark'] as const) {
-      const file = join(shots, `dashboard-${scheme}.png`);
+    for (const [width, height, scheme] of [
+      [1280, 800, 'light'],
+      [1920, 1080, 'dark'],
+    ] as const) {
+      const file = join(shots, `dashboard-${width}x${height}.png`);
       rmSync(file, { force: true });
+      await page.setViewportSize({ width, height });
       await page.emulateMedia({ colorScheme: scheme });
+      await page.locator(`#journal tr.entry[data-seq="${seqs.batch}"] .toggle`).focus();
+      if (width === 1920) await page.keyboard.press('Enter');
       const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       // Dark is dark and light is light: the scheme really switches the palette.
       const [r] = bg.match(/\d+/g)!.map(Number);
       expect(scheme === 'dark' ? r! < 80 : r! > 200, bg).toBe(true);
-      await page.screenshot({ path: file, fullPage: true });
+      await page.evaluate(() => document.querySelector('#journal-panel .scroll')!.scrollTo(0, 0));
+      await page.screenshot({ path: file });
       expect(statSync(file).size).toBeGreaterThan(10_000);
     }
     await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 800 });
     expect(errors).toEqual([]);
   });
 
@@ -117,6 +302,11 @@ describe.skipIf(!haveChromium && !process.env.CI)('dashboard in a real Chromium'
     await row(`unknown client "${XSS_CLIENT}"`);
     await row(`no method "${XSS_METHOD}"`);
     await row(`unknown param "${XSS_PARAM}"`);
+    // Its body, opened in full, is text too.
+    await page.locator('#journal tr.entry', { hasText: `unknown param "${XSS_PARAM}"` }).click();
+    await page
+      .locator('#journal tr.detail', { hasText: `{"${XSS_PARAM.replace(/"/g, '\\"')}":1}` })
+      .waitFor();
     const journal = await page.locator('#journal').textContent();
     expect(journal).toContain(XSS_CLIENT);
     expect(journal).toContain(XSS_METHOD);
@@ -222,6 +412,6 @@ describe.skipIf(!haveChromium && !process.env.CI)('dashboard in a real Chromium'
     }
     await page.reload();
     await page.locator('#journal-count', { hasText: '(1000 shown, journal keeps 1000)' }).waitFor();
-    expect(await page.locator('#journal tr').count()).toBe(1000);
+    expect(await page.locator('#journal tr.entry').count()).toBe(1000);
   });
 });

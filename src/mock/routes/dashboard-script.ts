@@ -2,13 +2,16 @@
 // endpoints (relative URLs, so a base path works too) and renders every value with text nodes
 // only: client ids, methods, params and reasons are user input and never become markup.
 
+import { JOURNAL_SCRIPT } from './dashboard-journal.js';
+
 export const DASHBOARD_SCRIPT = `
 'use strict';
 const $ = (id) => document.getElementById(id);
 // Rows shown: as many as the journal keeps (its size, told by each answer), up to RENDER_CAP: a
 // --journal-size of a million would make a page no browser scrolls.
 const RENDER_CAP = 5000;
-const view = { after: 0, epoch: undefined, now: Date.now(), tick: 0, rows: 0, size: 1000, grants: '' };
+const view = { after: 0, epoch: undefined, now: Date.now(), tick: 0, rows: 0, size: 1000, grants: '',
+  picked: false };
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -37,42 +40,7 @@ async function api(path, method, body) {
   return data;
 }
 
-function statusClass(status) { return 's' + String(status).charAt(0); }
-
-function journalRow(e) {
-  const refused = e.code !== undefined;
-  const query = e.query ? '?' + e.query : '';
-  const why = refused ? e.code + ': ' + (e.reason || '') : (e.reason || '');
-  const row = el('tr', { 'data-seq': e.seq, class: refused ? 'refused' : '' },
-    el('td', { class: 'time', title: e.time }, e.time.slice(11, 23)),
-    el('td', { class: 'path' }, e.method + ' ' + e.path + query),
-    el('td', { class: 'status ' + statusClass(e.status) }, e.status === 0 ? 'dropped' : e.status),
-    el('td', { class: 'nowrap' }, e.durationMs.toFixed(1)),
-    el('td', { class: 'mono' }, (e.rpc || []).join(', ')),
-    el('td', {}, e.user),
-    el('td', {}, e.client),
-    el('td', { class: 'reason' }, why));
-  row.hidden = $('journal-filter').value === 'refused' && !refused;
-  return row;
-}
-
-function showJournal(data) {
-  const body = $('journal');
-  if (data.epoch !== view.epoch) {
-    body.replaceChildren();
-    view.rows = 0;
-    view.epoch = data.epoch;
-  }
-  for (const entry of data.entries) {
-    body.prepend(journalRow(entry));
-    view.rows += 1;
-  }
-  view.size = data.size;
-  while (view.rows > Math.min(view.size, RENDER_CAP)) { body.lastElementChild.remove(); view.rows -= 1; }
-  view.after = data.last;
-  $('journal-count').textContent = '(' + view.rows + ' shown, journal keeps ' + data.size + ')';
-}
-
+${JOURNAL_SCRIPT}
 function relative(iso) {
   const seconds = Math.round((Date.parse(iso) - view.now) / 1000);
   if (seconds <= 0) return 'expired';
@@ -125,7 +93,7 @@ function showQuirks(quirks) {
     el('li', {}, el('code', {}, name), ': ' + JSON.stringify(value))));
   $('quirks-empty').textContent = quirks === null
     ? 'This mock has no quirks (no /_mock/quirks endpoint).'
-    : 'None: the mock behaves as SPEC §5 says.';
+    : 'None: the mock answers as documented.';
   $('quirks-empty').hidden = entries.length > 0;
 }
 
@@ -184,11 +152,6 @@ $('reset').addEventListener('click', () =>
   act(() => api('reset', 'POST', {}), 'Mock reset: tokens, codes, journal, faults and clock.'));
 
 $('journal-clear').addEventListener('click', () => act(() => api('journal', 'DELETE'), 'Journal cleared.'));
-
-$('journal-filter').addEventListener('change', () => {
-  const refusedOnly = $('journal-filter').value === 'refused';
-  for (const row of $('journal').rows) row.hidden = refusedOnly && !row.classList.contains('refused');
-});
 
 $('fault-form').addEventListener('submit', (event) => {
   event.preventDefault();
