@@ -3,6 +3,7 @@
 // is its own). Two real mocks on 127.0.0.1: the upstream, and the proxy in front of it.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/mock/core/journal.js';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
@@ -143,14 +144,18 @@ describe('dasvc mock --proxy in front of an upstream that echoes secrets', () =>
       req.on('end', () => {
         const sent = `${req.url} ${req.headers.authorization ?? ''} ${Buffer.concat(chunks)}`;
         const api = req.url!.startsWith('/webservice/json/');
-        res.writeHead(api ? 200 : 400, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify(
-            api
-              ? { jsonrpc: '2.0', id: 1, error: { code: -32000, message: `bad call ${sent}` } }
-              : { error: 'invalid_request', error_description: `cannot use ${sent}` },
-          ),
+        const answer = JSON.stringify(
+          api
+            ? { jsonrpc: '2.0', id: 1, error: { code: -32000, message: `bad call ${sent}` } }
+            : { error: 'invalid_request', error_description: `cannot use ${sent}` },
         );
+        // Compressed when asked (fetch asks): the proxy reads the reason through the encoding.
+        const gzip = /gzip/.test(req.headers['accept-encoding'] ?? '');
+        res.writeHead(api ? 200 : 400, {
+          'content-type': 'application/json',
+          ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+        });
+        res.end(gzip ? gzipSync(answer) : answer);
       });
     });
     await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));

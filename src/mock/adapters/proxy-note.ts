@@ -66,7 +66,6 @@ function requestSecrets(asked: AskedNote): SecretValues {
 
 /** The JSON-RPC error objects of an answer body (one answer or a batch's). */
 function rpcErrors(text: string): RpcError[] {
-  // Most answers carry results: they are not parsed a second time.
   if (!text.includes('"error"')) return [];
   const parsed = parseJson(text);
   const errors: RpcError[] = [];
@@ -99,7 +98,10 @@ export class ProxyNotes {
     const body =
       bytes === null || bytes.byteLength > BODY_LIMIT
         ? ''
-        : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+        : (Buffer.isBuffer(bytes)
+            ? bytes
+            : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+          ).toString('utf8');
     const note: RequestNote = {};
     let client: string | undefined;
     if (api) {
@@ -129,7 +131,12 @@ export class ProxyNotes {
     const redirect = status >= 300 && status < 400 ? rawHeader(headers, 'location') : undefined;
     if (redirect !== undefined) this.redirectError(asked, redirect);
     if (body === undefined || body.byteLength === 0) return note;
-    const text = decodeBody(body, rawHeader(headers, 'content-encoding'), ANSWER_LIMIT);
+    const encoding = rawHeader(headers, 'content-encoding');
+    // Most answers carry results: a plain one without an error member is not even decoded.
+    if (asked.api && status < 300 && encoding === undefined && !body.includes('"error"')) {
+      return note;
+    }
+    const text = decodeBody(body, encoding, ANSWER_LIMIT);
     if (asked.api && status < 300) {
       const errors = rpcErrors(text);
       if (errors.length === 0) return note;
