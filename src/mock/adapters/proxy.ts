@@ -193,14 +193,12 @@ class Forwarding implements Dispatcher.DispatchHandler {
     }
     const asked = this.asked;
     this.settle({
-      ...(asked
-        ? { note: this.upstream.notes.answer(asked, this.status, this.headers, whole) }
-        : {}),
       status: this.status,
       headers: {},
       body: '',
       rawHeaders: this.headers,
       stream: stream ?? bytes,
+      note: asked && this.upstream.notes.answer(asked, this.status, this.headers, whole),
       ...(this.statusText ? { statusMessage: this.statusText } : {}),
     });
   }
