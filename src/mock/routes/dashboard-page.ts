@@ -31,7 +31,7 @@ table { border-collapse: collapse; width: 100%; font-size: .9rem; }
 th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line);
   vertical-align: top; }
 th { position: sticky; top: 0; background: var(--panel); font-weight: 600; z-index: 1; }
-#journal-table { table-layout: fixed; font-size: .85rem; }
+#journal-table { table-layout: fixed; font-size: .85rem; min-width: 60rem; }
 #journal-table th, #journal-table td { padding: .2rem .45rem; }
 #journal tr.entry td { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 col.time { width: 7.9rem; } col.req { width: 30%; } col.status { width: 4.4rem; }
