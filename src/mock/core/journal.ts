@@ -104,11 +104,14 @@ export function toEntry(record: JournalRecord, withBody = false): JournalEntry {
 }
 
 /**
- * An entry with its path and query through `mask` (under --record or --validate: every secret
- * seen pass the proxy, masked by value), or as it is.
+ * An entry with its path, query and body excerpt through `mask` (under --record or --validate:
+ * every secret seen pass the proxy, masked by value), or as it is.
  */
 export function maskEntry(entry: JournalEntry, mask?: (text: string) => string): JournalEntry {
-  return mask ? { ...entry, path: mask(entry.path), query: mask(entry.query) } : entry;
+  if (!mask) return entry;
+  const masked = { ...entry, path: mask(entry.path), query: mask(entry.query) };
+  if (entry.body !== undefined) masked.body = mask(entry.body);
+  return masked;
 }
 
 /**
