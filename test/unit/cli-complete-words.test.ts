@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -52,6 +53,7 @@ function setup() {
       return METHODS[scope] ?? [];
     },
     params: (scope: string, method: string) => PARAMS[`${scope} ${method}`] ?? [],
+    users: (fixtures: string | undefined) => (fixtures === 'mine' ? ['carol'] : ['alice', 'bob']),
   };
   return { sources, asked };
 }
@@ -104,6 +106,32 @@ describe('completeWords: what dasvc completion offers (SPEC §3)', () => {
     expect(await complete('rpc', '--profile', 'w')).toEqual(['work']);
     // A value that is a file name: nothing, so that the shell offers files.
     expect(await complete('rpc', 'crm', '--batch', '')).toEqual([]);
+  });
+
+  it('mock --auto-approve: the users of the fixtures the line names, else the default ones', async () => {
+    expect(await complete('mock', '--auto-approve', '')).toEqual(['alice', 'bob']);
+    expect(await complete('mock', '--fixtures', 'mine', '--auto-approve', '')).toEqual(['carol']);
+    expect(await complete('mock', '--auto-approve=a')).toEqual(['--auto-approve=alice']);
+  });
+
+  it('the users come from users.json: the default fixtures, or the folder named', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dasvc-users-'));
+    try {
+      writeFileSync(
+        join(dir, 'users.json'),
+        JSON.stringify({ $schema: 'x', carol: {}, 'bad name': {}, '--flag': {} }),
+      );
+      const sources = storeSources({
+        env: { DASVC_CONFIG_DIR: dir, PWD: dir },
+        now: Date.now,
+        refill: () => undefined,
+      });
+      expect(sources.users(undefined)).toEqual(['alice', 'bob']);
+      expect(sources.users('.')).toEqual(['carol']);
+      expect(sources.users(join(dir, 'nowhere'))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("shells, profile names, the profile's scopes after rpc, a scope's methods", async () => {

@@ -16,6 +16,8 @@ export interface CompletionSources {
   methods(scope: string, line: CompletedLine): string[];
   /** The param names of a scope's method, when it takes them by name; [] when not at hand. */
   params(scope: string, method: string, line: CompletedLine): string[];
+  /** The users of a fixtures folder (the default one when undefined), for `--auto-approve`. */
+  users(fixtures: string | undefined): string[];
 }
 
 /** What the line says so far: the command path, its options and positional arguments. */
@@ -133,10 +135,10 @@ export async function completeWords(
     } else state.positional.push(word);
   }
 
-  if (pending) return byPrefix(words(await optionValues(pending.long!, sources)), current);
+  if (pending) return byPrefix(words(await optionValues(pending.long!, sources, state)), current);
   if (!afterDashes && current.startsWith('--') && current.includes('=')) {
     const [name] = current.split('=', 1) as [string];
-    const values = await optionValues(name, sources);
+    const values = await optionValues(name, sources, state);
     return byPrefix(words(values.map((v) => `${name}=${v}`)), current);
   }
   if (!afterDashes && current.startsWith('-')) {
@@ -173,7 +175,12 @@ function subcommandCandidates(command: Command): Candidate[] {
   }));
 }
 
-async function optionValues(long: string, sources: CompletionSources): Promise<string[]> {
+async function optionValues(
+  long: string,
+  sources: CompletionSources,
+  line: CompletedLine,
+): Promise<string[]> {
   if (long === '--profile') return sources.profiles();
+  if (long === '--auto-approve') return sources.users(line.options.get('--fixtures'));
   return OPTION_VALUES[long] ?? [];
 }

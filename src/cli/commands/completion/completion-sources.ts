@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { defaultFixturesDir } from '../../../mock/fixtures/default-dir.js';
 import { apiUrlFor } from '../../../oauth/endpoints.js';
 import type { DiscoveredMethod } from '../../../rpc/discover.js';
 import { ResolvedSettings } from '../../../client/resolve-settings.js';
@@ -72,12 +75,25 @@ export function storeSources(io: SourceIo): CompletionSources {
   return {
     profiles: () => Object.keys(read().profiles ?? {}).filter(isPlausibleName),
     scopes: (flag) => (profileOf(flag)?.[1]?.scope ?? '').split(/\s+/).filter(isPlausibleName),
+    users: (fixtures) => fixtureUsers(fixtures, io.env),
     methods: (scope, line) => methodsOf(scope, line).map((method) => method.name),
     params: (scope, method, line) => {
       const found = methodsOf(scope, line).find((each) => each.name === method);
       return found && !found.byPosition ? found.params : [];
     },
   };
+}
+
+/** The user names of a fixtures folder's users.json (relative to where the line runs); [] when unreadable. */
+function fixtureUsers(fixtures: string | undefined, env: Env): string[] {
+  const dir = fixtures ? resolve(env.PWD ?? process.cwd(), fixtures) : defaultFixturesDir();
+  try {
+    const users: unknown = JSON.parse(readFileSync(join(dir, 'users.json'), 'utf8'));
+    if (typeof users !== 'object' || users === null || Array.isArray(users)) return [];
+    return Object.keys(users).filter((name) => name !== '$schema' && isPlausibleName(name));
+  } catch {
+    return [];
+  }
 }
 
 /** The API URL template as the rpc command would use it: flag > env > profile > from the base URL. */
