@@ -5,61 +5,40 @@ import { UsageError } from '../errors.js';
  * the decisions of SPEC §5. The ids are stable (scripts and `--only` name them).
  */
 export const RULES = [
-  [
-    'redirect.code-and-state',
-    'the redirect carries a code and the state unchanged (SERVICE.md 4.1)',
-  ],
-  [
-    'token.members',
-    'the token response has access_token, expires_in and refresh_token (SERVICE.md 2.3)',
-  ],
-  ['token.expires-in', 'expires_in is a string of seconds (SERVICE.md 2.3, SPEC §5)'],
-  ['code.single-use', 'a used code is refused (SERVICE.md 2.2, RFC 6749 §4.1.2)'],
-  ['code.replay-revokes', 'the tokens issued for a replayed code stop working (RFC 6749 §4.1.2)'],
-  ['client.wrong-secret', 'a wrong client secret is refused with invalid_client (RFC 6749 §5.2)'],
-  ['refresh.new-pair', 'a refresh answers a new access_token and refresh_token (SERVICE.md 4.3)'],
-  ['refresh.rotation', 'the new refresh token differs from the old one (SERVICE.md 4.3)'],
-  ['refresh.old-refused', 'the used refresh token is refused afterwards (SPEC §5)'],
-  ['refresh.after-expiry', 'a refresh after the access token expired is refused (SERVICE.md 4.3)'],
-  ['revoke.answer', 'revoke answers {"result":"Token revoked"} (SERVICE.md 2.4)'],
-  ['revoke.access-token', 'a revoked access token stops working (SERVICE.md 4.4)'],
-  [
-    'revoke.refresh-token',
-    'a revoked refresh token stops working, and its access token too (SPEC §5)',
-  ],
-  [
-    'revoke.unknown-token',
-    'revoking an unknown token is answered like a known one (RFC 7009 §2.2)',
-  ],
-  ['errors.shape', 'OAuth errors are RFC 6749 JSON {"error": …} (RFC 6749 §5.2, SPEC §5)'],
-  [
-    'endpoints.token-path',
-    'the token endpoint is {base_url}/webservice/authorize (SERVICE.md 4.2)',
-  ],
+  ['redirect.code-and-state', 'the redirect carries a code and the state unchanged'],
+  ['token.members', 'the token response has access_token, expires_in and refresh_token'],
+  ['token.expires-in', 'expires_in is a string of seconds'],
+  ['code.single-use', 'a used code is refused (RFC 6749)'],
+  ['code.replay-revokes', 'the tokens issued for a replayed code stop working (RFC 6749)'],
+  ['client.wrong-secret', 'a wrong client secret is refused with invalid_client (RFC 6749)'],
+  ['refresh.new-pair', 'a refresh answers a new access_token and refresh_token'],
+  ['refresh.rotation', 'the new refresh token differs from the old one'],
+  ['refresh.old-refused', 'the used refresh token is refused afterwards'],
+  ['refresh.after-expiry', 'a refresh after the access token expired is refused'],
+  ['revoke.answer', 'revoke answers {"result":"Token revoked"}'],
+  ['revoke.access-token', 'a revoked access token stops working'],
+  ['revoke.refresh-token', 'a revoked refresh token stops working, and its access token too'],
+  ['revoke.unknown-token', 'revoking an unknown token is answered like a known one (RFC 7009)'],
+  ['errors.shape', 'OAuth errors are RFC 6749 JSON {"error": …}'],
+  ['endpoints.token-path', 'the token endpoint is {base_url}/webservice/authorize'],
   [
     'api.missing-bearer',
-    'an API call without a bearer token is refused: 401 and WWW-Authenticate: Bearer (RFC 6750 §3)',
+    'an API call without a bearer token is refused: 401 and WWW-Authenticate: Bearer (RFC 6750)',
   ],
   [
     'api.wrong-bearer',
-    'an API call with an unknown bearer token is refused: 401 and WWW-Authenticate: Bearer (RFC 6750 §3)',
+    'an API call with an unknown bearer token is refused: 401 and WWW-Authenticate: Bearer (RFC 6750)',
   ],
-  [
-    'api.scope-not-granted',
-    'an API call to a scope the token was not granted is refused: 403 (SERVICE.md 5.4)',
-  ],
-  ['jsonrpc.parse-error', 'a body that is not JSON answers error -32700 (JSON-RPC 2.0 §5.1)'],
+  ['api.scope-not-granted', 'an API call to a scope the token was not granted is refused: 403'],
+  ['jsonrpc.parse-error', 'a body that is not JSON answers error -32700 (JSON-RPC 2.0)'],
   [
     'jsonrpc.invalid-request',
-    'a request object that is not valid answers error -32600 (JSON-RPC 2.0 §5.1)',
+    'a request object that is not valid answers error -32600 (JSON-RPC 2.0)',
   ],
-  ['jsonrpc.method-not-found', 'an unknown method answers error -32601 (JSON-RPC 2.0 §5.1)'],
-  [
-    'jsonrpc.notification',
-    'a notification gets no response: HTTP 204 (JSON-RPC 2.0 §4.1, SPEC §5)',
-  ],
-  ['jsonrpc.batch', 'a batch answers an array with one response per call (JSON-RPC 2.0 §6)'],
-  ['jsonrpc.discover', 'rpc.discover answers an OpenRPC document (SPEC §5)'],
+  ['jsonrpc.method-not-found', 'an unknown method answers error -32601 (JSON-RPC 2.0)'],
+  ['jsonrpc.notification', 'a notification gets no response: HTTP 204'],
+  ['jsonrpc.batch', 'a batch answers an array with one response per call (JSON-RPC 2.0)'],
+  ['jsonrpc.discover', 'rpc.discover answers an OpenRPC document'],
 ] as const;
 
 /** A rule id of SPEC §7. */

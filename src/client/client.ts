@@ -109,7 +109,7 @@ function callOf(method: unknown, params: unknown, id: number, notify?: boolean) 
   // null stands for none, as undefined does (JavaScript callers write either).
   if (params !== undefined && params !== null && typeof params !== 'object') {
     throw new UsageError(
-      `rpc: params must be an object or an array (JSON-RPC 2.0 §4.2), got ${typeof params}`,
+      `rpc: params must be an object or an array (JSON-RPC 2.0 takes no other), got ${typeof params}`,
       { code: 'bad_params' },
     );
   }

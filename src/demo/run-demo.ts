@@ -144,7 +144,7 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
     const loginWire = drain();
     const tokenWire = loginWire.filter((x) => x.method !== 'GET');
     show({
-      title: `Authorization request (SERVICE.md 4.1): ${options.browser ? 'the user approves in the browser' : 'alice approves at once'}`,
+      title: `Authorization request: ${options.browser ? 'the user approves in the browser' : 'alice approves at once'}`,
       // With --browser the browser's requests are the person's: the embedded mock's journal has
       // them, dasvc's own first one included.
       exchanges: options.browser
@@ -162,7 +162,7 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
           "A real installation shows its consent page here (dasvc demo --browser shows the mock's).",
     });
     show({
-      title: 'Token request (SERVICE.md 4.2): the code is exchanged',
+      title: 'Token request: the code is exchanged',
       exchanges: tokenWire,
       meaning:
         `An access token ${lifetime(tokens.expiresAt, deps.now())} and a refresh token. ` +
@@ -171,7 +171,7 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
 
     const contacts = await client.rpc<{ name: string }[]>(SCOPE, 'contacts.list');
     show({
-      title: `API request (SERVICE.md 4.5): contacts.list on ${SCOPE}`,
+      title: `API request: contacts.list on ${SCOPE}`,
       exchanges: drain(),
       meaning: `The user sees their own ${contacts.length} contacts: ${contacts.map((c) => c.name).join(', ')}.`,
     });
@@ -181,7 +181,7 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
       holding(tokens.accessToken).rpc(SCOPE, 'contacts.list'),
     );
     show({
-      title: 'Refresh token request (SERVICE.md 4.3): a new pair before the old one expires',
+      title: 'Refresh token request: a new pair before the old one expires',
       exchanges: drain(),
       meaning:
         `New access token ${lifetime(renewed.expiresAt, deps.now())}, new refresh token. The old pair ` +
@@ -194,7 +194,7 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
       holding(renewed.accessToken).rpc(SCOPE, 'contacts.list'),
     );
     show({
-      title: 'Revoke token request (SERVICE.md 4.4): the session ends early',
+      title: 'Revoke token request: the session ends early',
       exchanges: drain(),
       meaning:
         `The service answered ${JSON.stringify(answer)}. Revoking the refresh token also ended its\n` +

@@ -139,7 +139,7 @@ export function parseParams(items: readonly string[], sources: ParamsSources): u
 /** JSON-RPC 2.0 §4.2: params are a structured value, an object or an array. */
 function checkParamsShape(value: unknown): unknown {
   if (value === null || typeof value !== 'object') {
-    throw new UsageError('params must be a JSON object or array (JSON-RPC 2.0 §4.2)', {
+    throw new UsageError('params must be a JSON object or array (JSON-RPC 2.0 takes no other)', {
       code: 'bad_params',
     });
   }

@@ -1,5 +1,7 @@
 import { consentForm } from './cli-browser.mjs';
 import type { HttpRequest, HttpResponse, SendFn } from '../../src/http/types.js';
+import type { JournalEntry } from '../../src/mock/core/journal.js';
+import { createMockApp, type MockOptions } from '../../src/mock/index.js';
 
 /** The mock app as the HTTP transport: each request answered in-process, no socket (hono habit). */
 export function appTransport(app: (request: Request) => Promise<Response>): SendFn {
@@ -41,3 +43,33 @@ export function approvingBrowser(app: (request: Request) => Promise<Response>) {
     await callback.text();
   };
 }
+
+/**
+ * The mock app on a clock the test moves, keeping every journal entry it makes: `post` sends a
+ * POST (with a bearer token when given), `mint` gets alice a crm pair without a browser.
+ */
+export function journaledApp(options: MockOptions = {}) {
+  const clock = { t: Date.parse('2030-01-01T00:00:00Z') };
+  const entries: JournalEntry[] = [];
+  const app = createMockApp({
+    ...options,
+    now: () => clock.t,
+    onRequest: (entry) => entries.push(entry),
+  });
+  const post = (path: string, body?: BodyInit, token?: string) =>
+    app(
+      new Request(`${JOURNALED_BASE}${path}`, {
+        method: 'POST',
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+        ...(body === undefined ? {} : { body }),
+      }),
+    );
+  const mint = async () =>
+    (await (
+      await post('/_mock/tokens', JSON.stringify({ user: 'alice', scope: 'crm' }))
+    ).json()) as { access_token: string; refresh_token: string };
+  return { app, clock, entries, post, mint };
+}
+
+/** The made-up base URL of `journaledApp`. */
+export const JOURNALED_BASE = 'http://das.test';

@@ -28,11 +28,11 @@ describe('dasvc demo (npm start)', () => {
     const steps = [...run.stdout.matchAll(/^(\d)\. (.*)$/gm)].map((m) => m[2]);
     expect(steps).toEqual([
       'Start the mock service',
-      'Authorization request (SERVICE.md 4.1): alice approves at once',
-      'Token request (SERVICE.md 4.2): the code is exchanged',
-      'API request (SERVICE.md 4.5): contacts.list on crm',
-      'Refresh token request (SERVICE.md 4.3): a new pair before the old one expires',
-      'Revoke token request (SERVICE.md 4.4): the session ends early',
+      'Authorization request: alice approves at once',
+      'Token request: the code is exchanged',
+      'API request: contacts.list on crm',
+      'Refresh token request: a new pair before the old one expires',
+      'Revoke token request: the session ends early',
     ]);
     expect(run.stdout).toMatch(/← 302 Location: http:\/\/127\.0\.0\.1:\d+\/callback\?state=/);
     expect(run.stdout).toContain('"expires_in":"3600"');

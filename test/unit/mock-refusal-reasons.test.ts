@@ -2,30 +2,14 @@
 // refuses is answered alike whatever the cause (RFC 6750 §3.1), but the log and the journal say
 // which it was: expired, replaced by a refresh, revoked and how, or unknown.
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/mock/core/journal.js';
 import { EndedTokens } from '../../src/mock/core/ended-tokens.js';
 import { ROTATED_PER_GRANT } from '../../src/mock/core/mock-state.js';
-import { createMockApp } from '../../src/mock/index.js';
+import { journaledApp } from '../helpers/in-process.js';
 
-const BASE = 'http://das.test';
 const CREDENTIALS = 'client_id=demo-client&client_secret=demo-secret';
 
 function mock() {
-  const clock = { t: Date.parse('2030-01-01T00:00:00Z') };
-  const entries: JournalEntry[] = [];
-  const app = createMockApp({ now: () => clock.t, onRequest: (e) => entries.push(e) });
-  const post = (path: string, body?: string, token?: string) =>
-    app(
-      new Request(`${BASE}${path}`, {
-        method: 'POST',
-        headers: token ? { authorization: `Bearer ${token}` } : {},
-        ...(body === undefined ? {} : { body }),
-      }),
-    );
-  const mint = async () =>
-    (await (
-      await post('/_mock/tokens', JSON.stringify({ user: 'alice', scope: 'crm' }))
-    ).json()) as { access_token: string; refresh_token: string };
+  const { app, clock, entries, post, mint } = journaledApp();
   /** The reason the last request was refused with. */
   const call = async (token: string) => {
     const res = await post(
@@ -63,13 +47,13 @@ describe('why a token is refused (SPEC §8)', () => {
     // Whose it was, as for any API request (SPEC §8: the user and client where they apply).
     expect(m.entries.at(-1)).toMatchObject({ user: 'alice', client: 'demo-client' });
     expect((await m.refresh(expired.refresh_token)).reason).toBe(
-      'refresh token expired with its access token (SERVICE.md 4.3: a refresh must come before it expires) at 2030-01-01T01:00:00.000Z',
+      'refresh token expired with its access token (a refresh must come before the access token expires) at 2030-01-01T01:00:00.000Z',
     );
 
     const rotated = await m.mint();
     expect((await m.refresh(rotated.refresh_token)).status).toBe(200);
     expect(await m.call(rotated.access_token)).toMatch(
-      /^access token replaced by a refresh \(SERVICE\.md 4\.3: the old pair stops at once\) at /,
+      /^access token replaced by a refresh \(a refresh ends the old pair at once\) at /,
     );
 
     const revoked = await m.mint();
@@ -112,7 +96,7 @@ describe('why a token is refused (SPEC §8)', () => {
       refresh = (next.body as { refresh_token: string }).refresh_token;
     }
     expect((await m.refresh(first.refresh_token)).reason).toMatch(
-      /^refresh token replaced by a refresh \(SERVICE\.md 4\.3: the old pair stops at once\) at /,
+      /^refresh token replaced by a refresh \(a refresh ends the old pair at once\) at /,
     );
     await m.app.close();
   });

@@ -69,7 +69,10 @@ export function notificationRule(exchange: Exchange): Finding {
   const response = exchange.response;
   if (response?.status === 204) return { status: 'ok', observed: 'HTTP 204, no body' };
   if (response && response.status === 200 && response.text.trim() === '') {
-    return deviates('HTTP 200 with an empty body (JSON-RPC allows it; SPEC §5 says 204)', exchange);
+    return deviates(
+      'HTTP 200 with an empty body (JSON-RPC allows it; the expected answer is 204)',
+      exchange,
+    );
   }
   return deviates(
     response ? `HTTP ${response.status} with a body` : describeAnswer(exchange),

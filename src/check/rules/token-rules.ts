@@ -216,7 +216,7 @@ export function tokenPathRule(
   const tokenPath = url.startsWith(`${baseUrl}/`)
     ? url.slice(baseUrl.length)
     : new URL(url).pathname;
-  const answered = probe ? `; SERVICE.md's path answered ${describeAnswer(probe)}` : '';
+  const answered = probe ? `; the documented path answered ${describeAnswer(probe)}` : '';
   return deviates(`token URL ${url} (path ${tokenPath})${answered}`, probe ? [probe] : [], {
     tokenPath,
   });

@@ -102,7 +102,7 @@ export const ROTATED_PER_GRANT = 8;
 /** Why an expired token expired: a refresh token that ends with its access token says so. */
 function expiredWhy(kind: TokenKind, grant: GrantRecord): string {
   return kind === 'refresh' && grant.refreshExpiresAt === grant.accessExpiresAt
-    ? 'expired with its access token (SERVICE.md 4.3: a refresh must come before it expires)'
+    ? 'expired with its access token (a refresh must come before the access token expires)'
     : 'expired';
 }
 
@@ -294,7 +294,7 @@ export class MockState {
   rotate(record: TokenRecord, keepRefresh = false): TokenPair {
     const grant = this.grants.get(record.grantId)!;
     if (grant.access) this.tokens.delete(grant.access);
-    const replaced = 'replaced by a refresh (SERVICE.md 4.3: the old pair stops at once)';
+    const replaced = 'replaced by a refresh (a refresh ends the old pair at once)';
     this.ended(grant.access, 'access', replaced, grant);
     if (keepRefresh && grant.refresh) {
       grant.refreshUsed = true;

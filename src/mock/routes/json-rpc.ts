@@ -160,7 +160,10 @@ export function processJsonRpcBytes(
   try {
     body = UTF8.decode(bytes);
   } catch {
-    trace?.errors.push({ code: PARSE_ERROR.code, reason: 'body is not UTF-8 (RFC 8259 §8.1)' });
+    trace?.errors.push({
+      code: PARSE_ERROR.code,
+      reason: 'body is not UTF-8 (JSON exchanged between systems must be)',
+    });
     return errorResponse(null, PARSE_ERROR);
   }
   return processJsonRpc(body, invoke, trace);

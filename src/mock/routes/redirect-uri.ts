@@ -28,7 +28,8 @@ export function redirectUriProblem(value: string): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return 'redirect_uri must use http or https';
   }
-  if (value.includes('#')) return 'redirect_uri must not contain a fragment (RFC 6749 §3.1.2)';
+  if (value.includes('#'))
+    return 'redirect_uri must not contain a fragment (OAuth 2.0 allows none)';
   if (url.username !== '' || url.password !== '')
     return 'redirect_uri must not contain credentials';
   return undefined;

@@ -88,7 +88,7 @@ function pkceFormHint(method: 'S256' | 'plain', challenge: string, verifier: str
     return ' (the S256 code_challenge is not 43 base64url characters: padded, or base64 with + and /?)';
   }
   if (!VERIFIER_FORM.test(verifier)) {
-    return ' (the code_verifier is not 43-128 characters of [A-Za-z0-9._~-], RFC 7636 §4.1)';
+    return ' (the code_verifier is not 43-128 characters of [A-Za-z0-9._~-], as PKCE requires)';
   }
   return '';
 }

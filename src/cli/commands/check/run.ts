@@ -196,9 +196,12 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
   const deviating = verdicts.filter((v) => v.status === 'deviates').length;
   if (deviating > 0) {
     throw stdoutAnswered(
-      new ServiceError(`${deviating} rule${deviating === 1 ? '' : 's'} deviate from SERVICE.md`, {
-        code: 'deviates',
-      }),
+      new ServiceError(
+        `${deviating} rule${deviating === 1 ? '' : 's'} deviate from the service's rules`,
+        {
+          code: 'deviates',
+        },
+      ),
     );
   }
 }

@@ -56,7 +56,7 @@ export function mockCommand(): Command {
     .option('--quirks <file>', "reproduce an installation's deviations (dasvc check --save-quirks)")
     .option(
       '--proxy <url>',
-      'forward every service request to this installation (README: Proxy, record, replay)',
+      'forward every service request to this installation; its answers come back unchanged',
     )
     .option('--record <dir>', 'with --proxy: write what passes as a fixtures folder')
     .option('--record-user <name>', 'the one user of the recorded folder', undefined)
