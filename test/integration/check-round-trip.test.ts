@@ -145,10 +145,13 @@ describe.concurrent('quirks, one at a time and all at once', () => {
         expect(checked.result.stdout).toContain('expected: ');
         // Every deviation carries its evidence on its line (SPEC §7), the token path's too: what
         // SERVICE.md's path answered.
-        for (const line of checked.result.stdout
-          .split('\n')
-          .filter((l) => l.startsWith('deviates')))
-          expect(line).toContain(' — evidence: > ');
+        const deviating = checked.result.stdout.split('\n').filter((l) => l.startsWith('deviates'));
+        for (const line of deviating) expect(line).toContain(' — evidence: > ');
+        expect(checked.result.stderr).toContain(
+          deviating.length === 1
+            ? "dasvc: 1 rule deviates from the service's rules"
+            : `dasvc: ${deviating.length} rules deviate from the service's rules`,
+        );
         if (quirks.tokenPath !== undefined) {
           expect(checked.result.stdout).toMatch(
             /deviates +endpoints\.token-path .* — evidence: > POST \S+\/webservice\/authorize \| < HTTP 404/,

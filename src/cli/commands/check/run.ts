@@ -197,7 +197,7 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
   if (deviating > 0) {
     throw stdoutAnswered(
       new ServiceError(
-        `${deviating} rule${deviating === 1 ? '' : 's'} deviate from the service's rules`,
+        `${deviating} ${deviating === 1 ? 'rule deviates' : 'rules deviate'} from the service's rules`,
         {
           code: 'deviates',
         },
