@@ -1,4 +1,4 @@
-// The README's source map (Development) names every folder of the tree once, and no other.
+// CONTRIBUTING.md's folder map (Where things are) names every folder of the tree once, and no other.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,10 +23,10 @@ function foldersUnder(dir: string): string[] {
     });
 }
 
-describe('the README source map', () => {
+describe('the folder map of CONTRIBUTING.md', () => {
   it('lists exactly the folders of the tree (all of src/, and the top level)', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('\n## Development\n'));
+    const guide = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8');
+    const section = guide.slice(guide.indexOf('\n## Where things are\n'));
     const block = /```text\n([\s\S]*?)```/.exec(section)![1]!;
     const mapped = block
       .split('\n')
