@@ -60,7 +60,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('login in a real headless Chro
     dasvc([...loginArgs(mock.url, 'crm'), '--timeout', '45'], e);
 
   it('approves on the consent page, then calls the API with the stored token', async () => {
-    // The README's pictures are refreshed with UPDATE_SCREENSHOTS=1; a plain run keeps the tree clean.
+    // The docs' pictures are refreshed with UPDATE_SCREENSHOTS=1; a plain run keeps the tree clean.
     const shots = process.env.UPDATE_SCREENSHOTS ? join(root, 'docs') : join(work, 'shots');
     mkdirSync(shots, { recursive: true });
     // The committed pictures must not pass for new ones.

@@ -165,7 +165,7 @@ describe('the tarball', () => {
 
   it('installs without msw, under the footprint goal', () => {
     const { bytes, packages } = footprint(join(project, 'node_modules'));
-    // The README's footprint figures come from this line.
+    // The install's footprint, for anyone reading the test log.
     console.log(`installed: ${(bytes / 1e6).toFixed(1)} MB in ${packages} packages`);
     expect(readdirSync(join(project, 'node_modules'))).not.toContain('msw');
     expect(bytes).toBeLessThan(FOOTPRINT_LIMIT);

@@ -133,7 +133,7 @@ describe.runIf(process.platform === 'linux')('output to a device that fails (/de
 
 describe('colour follows the stream it colours', () => {
   // stdout piped, stderr a terminal (script(1) gives it a pseudo-terminal): the messages on stderr
-  // are coloured, as the README says, although stdout is no terminal.
+  // are coloured, as docs/reference/cli-behaviour.md says, although stdout is no terminal.
   it('messages on a terminal stderr are coloured while stdout is piped', async () => {
     const dir = configDir();
     const login = await runCli(loginArgs(mock.url), dir, { env: browserEnv() });

@@ -82,7 +82,7 @@ describe('kill -9 during dasvc token refresh (issue 14.3)', () => {
       await refresh(dir, delay);
       if (!(await sessionAlive(dir))) lost++;
     }
-    // The figure for the README (and for anyone reading the test log).
+    // The figure, for anyone reading the test log.
     console.log(
       `kill -9 during token refresh: ${lost} of ${KILLS} sessions lost (whole refresh ${Math.round(whole.ms)} ms; kills at ${delays.join(', ')} ms)`,
     );
@@ -91,7 +91,7 @@ describe('kill -9 during dasvc token refresh (issue 14.3)', () => {
     // (three files at a time), 4 in 240. What is left is not the CLI's: a
     // kill after the request is written loses the session even before the service has answered
     // (it still rotates), so the window is the service's own work, two wake-ups and the CLI's
-    // ~0.8 ms from answer to rename (README "Refresh across processes"). At 0.5 per 40, a run of
+    // ~0.8 ms from answer to rename (docs/design/refresh-write.md). At 0.5 per 40, a run of
     // 40 bounded by 2 still failed by chance (3 of 40, twice that afternoon); 80 kills
     // bounded by 4 hold the same rate (1 in 20) with a chance failure near 0.4 %, while putting
     // work back between the answer and the write (12 in 40 before issue 14.3) fails every run.

@@ -1,4 +1,4 @@
-// Recipe: the README's library example ("Use dasvc from your code"), taken from the README and run
+// Recipe: the library guide's example (docs/guides/library.md), taken from the guide and run
 // exactly as written, as an integrator's script importing the package by name, against the mock.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,8 +12,8 @@ const mock = startMockForCli({});
 // Inside the package's own folder, `import … from 'dasvc'` resolves to the package itself.
 const scratch = join(ROOT, '.tmp');
 mkdirSync(scratch, { recursive: true });
-const work = mkdtempSync(join(scratch, 'dasvc-readme-'));
-const home = mkdtempSync(join(tmpdir(), 'dasvc-readme-home-'));
+const work = mkdtempSync(join(scratch, 'dasvc-library-'));
+const home = mkdtempSync(join(tmpdir(), 'dasvc-library-home-'));
 afterAll(() => {
   rmSync(work, { recursive: true, force: true });
   rmSync(home, { recursive: true, force: true });
@@ -24,10 +24,12 @@ afterAll(() => {
   }
 });
 
-/** The first ```js block under the heading, as the README shows it. */
-function readmeBlock(heading: string): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf(`\n${heading}\n`));
+/** The first ```js block under the heading, as the guide shows it. */
+function guideBlock(heading: string): string {
+  const guide = readFileSync(join(ROOT, 'docs/guides/library.md'), 'utf8');
+  const start = guide.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`no heading ${heading} in docs/guides/library.md`);
+  const section = guide.slice(start);
   const block = /```js\n([\s\S]*?)```/.exec(section);
   if (!block) throw new Error(`no js block under ${heading}`);
   return block[1]!;
@@ -45,10 +47,10 @@ function node(file: string, env: Record<string, string>) {
   });
 }
 
-describe('the README library example', () => {
+describe("the library guide's example", () => {
   it('runs as written: login, rpc, refresh, a refused call, status, logout', async () => {
     const file = join(work, 'example.mjs');
-    writeFileSync(file, readmeBlock('### Use dasvc from your code'));
+    writeFileSync(file, guideBlock('## An example'));
     const result = await node(file, {
       PATH: process.env.PATH ?? '',
       HOME: home,

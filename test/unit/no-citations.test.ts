@@ -2,23 +2,16 @@
 // reason cites the contract's or the interface document's sections (documents users do not
 // have) or an issue number. Public specifications (RFC 6749, JSON-RPC 2.0) may be named, without
 // section numbers. The built CLI's help of every command is checked by docs-commands.test.ts.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { formatLogLine } from '../../src/mock/core/log-line.js';
 import { JOURNALED_BASE, journaledApp } from '../helpers/in-process.js';
 import { CITATION } from '../helpers/citations.js';
+import { filesUnder } from '../helpers/files-under.js';
 
 const ROOT = join(import.meta.dirname, '../..');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 /** Every string a source file holds as a value (literals and template parts), not its comments. */
 function stringsOf(path: string): { line: number; text: string }[] {
@@ -47,7 +40,7 @@ function stringsOf(path: string): { line: number; text: string }[] {
 
 describe('user-visible text names rules in words', () => {
   it('no string in src/ cites the contract, the interface document, a section or an issue', () => {
-    const cited = sourceFiles('src').flatMap((path) =>
+    const cited = filesUnder('src', '.ts').flatMap((path) =>
       stringsOf(path)
         .filter(({ text }) => CITATION.test(text))
         .map(({ line, text }) => `${path}:${line}: ${text.slice(0, 120)}`),

@@ -4,16 +4,20 @@ import { AuthError, ExitCode } from '../../src/errors.js';
 import { parseCallback } from '../../src/oauth/callback.js';
 import { processTokenResponse } from '../../src/oauth/token-response.js';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const EXIT_CODES = readFileSync(
+  new URL('../../docs/reference/exit-codes.md', import.meta.url),
+  'utf8',
+);
 
-/** The meaning column of one row of the README's exit-code table. */
-function readmeRow(code: number): string {
-  const row = README.split('\n').find((line) => line.startsWith(`| ${code} `));
-  if (row === undefined) throw new Error(`no row for exit code ${code} in README.md`);
+/** One row of the exit-code table of the reference. */
+function tableRow(code: number): string {
+  const row = EXIT_CODES.split('\n').find((line) => line.startsWith(`| ${code} `));
+  if (row === undefined)
+    throw new Error(`no row for exit code ${code} in docs/reference/exit-codes.md`);
   return row;
 }
 
-describe('invalid_scope is exit 3, in the CLI and in the README (SPEC §4, issue 9.11)', () => {
+describe('invalid_scope is exit 3, in the CLI and in the exit-code reference', () => {
   it('from the token endpoint', () => {
     const answer = {
       status: 400,
@@ -36,8 +40,8 @@ describe('invalid_scope is exit 3, in the CLI and in the README (SPEC §4, issue
     expect(() => parseCallback(url.searchParams, 's')).toThrow(AuthError);
   });
 
-  it('the README lists it under 3, not under 1', () => {
-    expect(readmeRow(3)).toContain('`invalid_scope`');
-    expect(readmeRow(1)).not.toContain('invalid_scope');
+  it('the reference lists it under 3, not under 1', () => {
+    expect(tableRow(3)).toContain('`invalid_scope`');
+    expect(tableRow(1)).not.toContain('invalid_scope');
   });
 });

@@ -45,8 +45,8 @@ function writeOut(file: string, text: string, flag: string): void {
 }
 
 /**
- * Whether `file` can be written, asked before the check runs (README: bad values are refused
- * before any work): a report file that cannot be written found out only after three
+ * Whether `file` can be written, asked before the check runs (bad values are refused before any
+ * work): a report file that cannot be written found out only after three
  * authorizations and some forty requests lost the report too.
  */
 function checkWritable(file: string, flag: string): void {
