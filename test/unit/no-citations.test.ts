@@ -48,6 +48,17 @@ describe('user-visible text names rules in words', () => {
     expect(cited).toEqual([]);
   });
 
+  it("the package's fixtures and schemas, which editors and readers show, cite none either", () => {
+    const cited = [...filesUnder('fixtures', ''), ...filesUnder('schema', '')].flatMap((path) =>
+      readFileSync(join(ROOT, path), 'utf8')
+        .split('\n')
+        .map((line, i) => ({ line, at: `${path}:${i + 1}` }))
+        .filter(({ line }) => CITATION.test(line))
+        .map(({ line, at }) => `${at}: ${line.trim().slice(0, 120)}`),
+    );
+    expect(cited).toEqual([]);
+  });
+
   it('the mock explains its refusals without citations, in the journal and the log line', async () => {
     const { app, clock, entries, post, mint } = journaledApp({ autoApprove: 'alice' });
     const base = JOURNALED_BASE;
