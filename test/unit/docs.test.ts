@@ -67,6 +67,16 @@ describe('the documentation', () => {
     expect(broken).toEqual([]);
   });
 
+  it('every file of this repository the pages name exists', () => {
+    const missing = PAGES.flatMap((page) =>
+      [...read(page).matchAll(/`((?:src|test|scripts|schema|fixtures|bin|docs)\/[^`\s<>…*{]+)`/g)]
+        .map((m) => m[1]!.replace(/#.*$/, ''))
+        .filter((path) => !existsSync(join(ROOT, path)))
+        .map((path) => `${page}: ${path}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
   it('the design index lists every record', () => {
     const listed = new Set(linksOf('docs/design/README.md'));
     const records = readdirSync(join(ROOT, 'docs/design')).filter(
