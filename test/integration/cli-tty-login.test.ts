@@ -64,7 +64,8 @@ describe.skipIf(!existsSync(SCRIPT) && !process.env.CI)('dasvc login on a termin
     const { code } = await terminal.exited;
     const after = terminal.fresh();
     expect(code, after).toBe(0);
-    expect(after).toContain('Logged in');
+    // The one success line: the summary (no second "Logged in" line on stderr).
+    expect(after).toContain('profile default · scope crm wiki · access token expires');
     expect(storedToken(dir)).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
