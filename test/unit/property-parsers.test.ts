@@ -10,6 +10,7 @@ import { processTokenResponse, readExpiresIn } from '../../src/oauth/token-respo
 import { parseParams } from '../../src/rpc/params.js';
 import {
   FixtureProblem,
+  NAME,
   parseClients,
   parseInstance,
   parseUsers,
@@ -20,17 +21,23 @@ import { MAX_DATE_MS, MAX_DURATION_SECONDS } from '../../src/util/duration.js';
 
 /**
  * Property tests of what parses untrusted input (issue 14.7): whatever arrives, the parser
- * answers or throws its own typed error, never anything else. Bounded in count and time; a
+ * answers or throws its own typed error, never anything else. A fixed count from the fixed seed; a
  * failure prints fast-check's seed and path (rerun with `{ seed, path }` to replay it).
  */
-const RUNS = { numRuns: 300, interruptAfterTimeLimit: 1500 };
+const RUNS = { numRuns: 300 };
 
-/** Calls fn; a throw must be of `kind`. */
-function answersOrThrows<T>(fn: () => T, kind: abstract new (...args: never[]) => Error): void {
+/** Calls fn: its answer, or undefined when it threw a `kind` (any other throw fails the test). */
+function answerOrThrown<T, E extends Error>(
+  fn: () => T,
+  kind: abstract new (...args: never[]) => E,
+  checkThrown: (error: E) => void = () => {},
+): T | undefined {
   try {
-    fn();
+    return fn();
   } catch (error) {
     if (!(error instanceof kind)) throw error;
+    checkThrown(error);
+    return undefined;
   }
 }
 
@@ -264,7 +271,23 @@ describe('fixture files (SPEC §5 fixtures)', () => {
       fc.property(
         fc.array(line, { maxLength: 6 }).map((l) => l.join('\n')),
         (file) => {
-          answersOrThrows(() => parseClients(file), FixtureProblem);
+          const clients = answerOrThrown(
+            () => parseClients(file),
+            FixtureProblem,
+            // The problem names its line, or says that no line lists a client.
+            (error) => expect(error.message).toMatch(/^line \d+: |^no client listed/),
+          );
+          if (clients === undefined) return;
+          // One client per line that is not a comment or blank (at least one), each a valid name,
+          // no empty secret.
+          const lines = file.split(/\r?\n/).map((l) => l.trim());
+          expect(clients.size).toBe(lines.filter((l) => l !== '' && !l.startsWith('#')).length);
+          expect(clients.size).toBeGreaterThan(0);
+          for (const [id, client] of clients) {
+            expect(client.id).toBe(id);
+            expect(id).toMatch(NAME);
+            expect(client.secret).not.toBe('');
+          }
         },
       ),
       RUNS,
@@ -307,11 +330,29 @@ describe('fixture files (SPEC §5 fixtures)', () => {
     );
     fc.assert(
       fc.property(instance, users, (doc, userDoc) => {
-        answersOrThrows(() => parseInstance('crm', doc, '/nonexistent'), FixtureProblem);
+        const parsed = answerOrThrown(
+          () => parseInstance('crm', doc, '/nonexistent'),
+          FixtureProblem,
+        );
+        if (parsed !== undefined) {
+          // Every declared method, each once, under its own name.
+          const declared = (doc as { methods: unknown[] }).methods;
+          expect(parsed.name).toBe('crm');
+          expect(parsed.methods.size).toBe(declared.length);
+          for (const [name, method] of parsed.methods) expect(method.name).toBe(name);
+        }
         const instances = new Map([
           ['crm', { name: 'crm', title: 'crm', methods: new Map(), file: 'crm.json' }],
         ]);
-        answersOrThrows(() => parseUsers(userDoc, instances), FixtureProblem);
+        const parsedUsers = answerOrThrown(() => parseUsers(userDoc, instances), FixtureProblem);
+        if (parsedUsers !== undefined) {
+          // At least one user, each a valid name reaching only instances that exist.
+          expect(parsedUsers.size).toBeGreaterThan(0);
+          for (const [id, user] of parsedUsers) {
+            expect(id).toMatch(NAME);
+            for (const name of user.instances) expect(instances.has(name)).toBe(true);
+          }
+        }
       }),
       RUNS,
     );
@@ -334,7 +375,18 @@ describe('quirks files (SPEC §7)', () => {
     );
     fc.assert(
       fc.property(doc, (value) => {
-        answersOrThrows(() => parseQuirks(value, 'quirks file q.json'), UsageError);
+        const quirks = answerOrThrown(
+          () => parseQuirks(value, 'quirks file q.json'),
+          UsageError,
+          (error) => expect(error.message).toMatch(/^quirks file q\.json: /),
+        );
+        if (quirks === undefined) return;
+        // Exactly the members given, each a known one with one of its allowed values.
+        expect(quirks).toEqual(value);
+        for (const [name, member] of Object.entries(quirks)) {
+          if (name === 'tokenPath') expect(typeof member).toBe('string');
+          else expect(QUIRK_VALUES[name as keyof typeof QUIRK_VALUES]).toContain(member);
+        }
       }),
       RUNS,
     );

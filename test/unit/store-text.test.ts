@@ -8,7 +8,7 @@ import { storeText, tokensTemplate } from '../../src/store/store-text.js';
  * The prepared write of a refresh (issue 14.3): the file's text is serialised before the request
  * leaves and the new pair spliced in after the answer. Spliced or whole, the text must be the same.
  */
-const RUNS = { numRuns: 300, interruptAfterTimeLimit: 1500 };
+const RUNS = { numRuns: 300 };
 
 const tokens: fc.Arbitrary<StoredTokens> = fc.record({
   accessToken: fc.option(binaryString(), { nil: null }),
