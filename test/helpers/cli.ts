@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { run as runMain } from '../../src/cli/main.js';
 import type { MockOptions } from '../../src/mock/index.js';
+import { tracked } from './children.js';
 import { standIn } from './cli-browser.mjs';
 import { startMockForFile, type FileMock } from './mock-client.js';
 import { scratchDir } from './scratch.js';
@@ -37,6 +38,10 @@ export interface RunOptions {
   inputWhen?: (stderr: string) => string | undefined;
   /** The output may legitimately contain a token (`token print`). */
   allowSecrets?: boolean;
+  /**
+   * runCli only: when the in-process run is interrupted as by Ctrl-C (default 25 s). A spawned run
+   * (runCliProcess) has no timer: the test's timeout ends a hang, and the file's end its process.
+   */
   timeoutMs?: number;
 }
 
@@ -173,11 +178,12 @@ export function runCliProcess(
 ): Promise<CliResult> {
   const env = cliEnv(configDir, options.env);
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = tracked(
+      spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] }),
+    );
     let stdout = '';
     let stderr = '';
     let written = false;
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 25_000);
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -194,7 +200,6 @@ export function runCliProcess(
     else if (!options.inputWhen) child.stdin.end();
     child.on('error', reject);
     child.on('close', (code) => {
-      clearTimeout(timer);
       const result = { code, stdout, stderr };
       recordRun(args, configDir, result, options);
       resolvePromise(result);
@@ -207,16 +212,18 @@ export function runCliProcess(
  * transcript and the tokens it stored into the secrets, so the leak scan covers it too.
  */
 export function spawnCli(args: string[], configDir: string, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? tmpdir(),
-      CI: '1',
-      DASVC_CONFIG_DIR: configDir,
-      ...env,
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = tracked(
+    spawn(process.execPath, [BIN, ...args], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? tmpdir(),
+        CI: '1',
+        DASVC_CONFIG_DIR: configDir,
+        ...env,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    }),
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

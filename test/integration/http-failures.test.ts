@@ -163,18 +163,14 @@ describe('through a proxy (SPEC §1 proxy variables)', () => {
   // process alive (for ever, until killed).
   it('a proxy that never answers: the timeout, exit 4, and the process ends', async () => {
     const silent = await tcpServer(() => undefined);
-    const started = Date.now();
+    // The process ends by itself (a hang is the test's timeout), with the timeout's exit code.
     const result = await runCliProcess(
       ['rpc', 'crm', 'contacts.list', '--base-url', 'http://127.0.0.1:59999', '--token', 't'],
       freshConfigDir(),
-      {
-        env: { HTTP_PROXY: `http://127.0.0.1:${silent}`, DASVC_HTTP_TIMEOUT: '0.5' },
-        timeoutMs: 10_000,
-      },
+      { env: { HTTP_PROXY: `http://127.0.0.1:${silent}`, DASVC_HTTP_TIMEOUT: '0.5' } },
     );
     expect(result.code, result.stderr).toBe(4);
     expect(result.stderr).toContain('within 0.5 s (timed out)');
-    expect(Date.now() - started).toBeLessThan(8000);
   });
 
   it('a proxy host that does not resolve (as undici reports it)', () => {

@@ -124,7 +124,8 @@ describe('the mock under stalled and odd requests (issue 14.6)', () => {
     try {
       await fetch(`${server.url}/_mock/faults`, {
         method: 'POST',
-        body: JSON.stringify({ kind: 'latency', ms: 20_000, path: '/webservice/json/crm' }),
+        // Longer than the test's timeout: only a close that answers it lets the test end.
+        body: JSON.stringify({ kind: 'latency', ms: 600_000, path: '/webservice/json/crm' }),
       });
       const pending = fetch(`${server.url}/webservice/json/crm`, { method: 'POST', body: '{}' });
       // The request has taken its fault once none is pending any more.
@@ -137,12 +138,10 @@ describe('the mock under stalled and odd requests (issue 14.6)', () => {
         },
         { timeout: 5000 },
       );
-      const started = Date.now();
       await server.close();
       closed = true;
       const res = await pending;
       expect(res.status).toBe(401);
-      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       if (!closed) await server.close();
     }
