@@ -9,8 +9,12 @@ import type { Env } from '../util/env.js';
  * to load `conf`. Absolute, because the OS credential store's entries are keyed by the file's path
  * (SPEC §9): `cfg` in two directories is two config dirs, which never share secrets.
  */
-export function configDir(env: Env = process.env, platform: string = process.platform): string {
-  if (env.DASVC_CONFIG_DIR) return resolve(env.DASVC_CONFIG_DIR);
+export function configDir(
+  env: Env = process.env,
+  platform: string = process.platform,
+  cwd: string = process.cwd(),
+): string {
+  if (env.DASVC_CONFIG_DIR) return resolve(cwd, env.DASVC_CONFIG_DIR);
   const name = 'dasvc-nodejs';
   const home = homedir();
   if (platform === 'darwin') return join(home, 'Library', 'Preferences', name);
@@ -21,6 +25,6 @@ export function configDir(env: Env = process.env, platform: string = process.pla
 }
 
 /** The config file itself (`config.json`, conf's default name). */
-export function configFile(env: Env = process.env): string {
-  return join(configDir(env), 'config.json');
+export function configFile(env: Env = process.env, cwd: string = process.cwd()): string {
+  return join(configDir(env, process.platform, cwd), 'config.json');
 }

@@ -2,6 +2,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { examplesOf } from '../../src/cli/help-text.js';
+import { parseParams } from '../../src/rpc/params.js';
 import {
   browserEnv,
   freshConfigDir,
@@ -10,8 +11,18 @@ import {
   runCli,
   startMockForCli,
 } from '../helpers/cli.js';
+import { rpc } from '../helpers/mock-client.js';
 
 const mock = startMockForCli();
+/** The examples read no file and no stdin. */
+const NO_FILES = {
+  readFile: (path: string): string => {
+    throw new Error(`an example reads ${path}`);
+  },
+  readStdin: (): string => {
+    throw new Error('an example reads stdin');
+  },
+};
 const dir = freshConfigDir();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -67,9 +78,16 @@ describe('dasvc help', () => {
     const examples = examplesOf('rpc').filter((e) => e.startsWith('dasvc rpc '));
     expect(examples.length).toBeGreaterThanOrEqual(2);
     for (const example of examples) {
+      const [, , scope, method, ...items] = example.split(' ');
       const result = await runCli(example.split(' ').slice(1), dir, { env });
       expect(result.code, `${example}: ${result.stderr}`).toBe(0);
-      expect(JSON.parse(result.stdout)).toBeTruthy();
+      // What it prints is the result the service gives that call, asked directly.
+      const params = items.length === 0 ? undefined : parseParams(items, NO_FILES);
+      const answer = (await (
+        await rpc(mock.url, scope!, access_token, { jsonrpc: '2.0', id: 1, method, params })
+      ).json()) as { result?: unknown };
+      expect(answer.result, example).toBeDefined();
+      expect(JSON.parse(result.stdout), example).toEqual(answer.result);
     }
   });
 

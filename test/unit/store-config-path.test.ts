@@ -12,17 +12,12 @@ describe('configDir / configFile', () => {
   });
 
   it('keys the credential store by the absolute path: one relative name, two cwds, two entries', () => {
-    const here = process.cwd();
-    try {
-      process.chdir('/tmp');
-      const inTmp = new ProfileStore(configFile({ DASVC_CONFIG_DIR: 'cfg' })).keychain.service;
-      process.chdir('/');
-      const inRoot = new ProfileStore(configFile({ DASVC_CONFIG_DIR: 'cfg' })).keychain.service;
-      expect(inTmp).toBe('dasvc:/tmp/cfg/config.json');
-      expect(inRoot).toBe('dasvc:/cfg/config.json');
-    } finally {
-      process.chdir(here);
-    }
+    // The working directory is given rather than changed: the worker's is shared by its files.
+    const inTmp = new ProfileStore(configFile({ DASVC_CONFIG_DIR: 'cfg' }, '/tmp')).keychain
+      .service;
+    const inRoot = new ProfileStore(configFile({ DASVC_CONFIG_DIR: 'cfg' }, '/')).keychain.service;
+    expect(inTmp).toBe('dasvc:/tmp/cfg/config.json');
+    expect(inRoot).toBe('dasvc:/cfg/config.json');
   });
 
   it('follows XDG_CONFIG_HOME, else ~/.config, on Linux', () => {
