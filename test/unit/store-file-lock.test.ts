@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { withFileLock } from '../../src/store/file-lock.js';
@@ -99,16 +100,24 @@ describe.concurrent('withFileLock (proper-lockfile; issue 14.4)', () => {
 
   it('regression: a lock whose holder was killed with -9 is taken over at once', async () => {
     const path = lockPath();
-    // The built module (npm test builds first): a plain node child cannot load TypeScript.
-    const module = resolve(import.meta.dirname, '../../dist/store/file-lock.js');
+    // This source, not dist/ (which may be older): a plain node child cannot load TypeScript, so
+    // the module is bundled for it, dependencies included.
+    const module = join(dir, 'file-lock.cjs');
+    await build({
+      entryPoints: [resolve(import.meta.dirname, '../../src/store/file-lock.ts')],
+      outfile: module,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      logLevel: 'silent',
+    });
     // A child holding the lock forever (its mtime kept fresh), then killed without cleanup.
     const child = spawn(
       process.execPath,
       [
-        '--input-type=module',
         '-e',
-        `const { withFileLock } = await import(${JSON.stringify(module)});
-         await withFileLock(${JSON.stringify(path)}, () => { console.log('held'); return new Promise(() => {}); });`,
+        `const { withFileLock } = require(${JSON.stringify(module)});
+         withFileLock(${JSON.stringify(path)}, () => { console.log('held'); return new Promise(() => {}); });`,
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
@@ -126,7 +135,42 @@ describe.concurrent('withFileLock (proper-lockfile; issue 14.4)', () => {
     }
   });
 
-  it('says once who holds it and since when (after 1 s by default); a live holder is never taken over', async () => {
+  it('says by default after 1 s of waiting, not before: on a virtual clock, to the poll', async () => {
+    const path = lockPath();
+    let release!: () => void;
+    let entered!: () => void;
+    const inside = new Promise<void>((done) => (entered = done));
+    const holder = withFileLock(
+      path,
+      () =>
+        new Promise<void>((done) => {
+          release = done;
+          entered();
+        }),
+    );
+    await inside;
+    // The waiter's time moves only as it sleeps between polls: load cannot move the notice.
+    let clock = 0;
+    let noticedAt: number | undefined;
+    const waiter = withFileLock(path, async () => 'taken', {
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms;
+        await new Promise((done) => setImmediate(done));
+      },
+      onWait: () => {
+        noticedAt ??= clock;
+        release();
+      },
+    });
+    await holder;
+    await expect(waiter).resolves.toBe('taken');
+    expect(noticedAt).toBeGreaterThanOrEqual(1000);
+    // One poll (25–50 ms) past the second at most.
+    expect(noticedAt).toBeLessThanOrEqual(1050);
+  });
+
+  it('says once who holds it and since when; a live holder is never taken over', async () => {
     const path = lockPath();
     const notices: string[] = [];
     let noticed!: () => void;
