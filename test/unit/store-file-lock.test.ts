@@ -23,6 +23,23 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const lockPath = () => join(dir, `config-${++n}.json.lock`);
 
+/** Takes the lock in this process; resolves once it is held, with the way to let it go. */
+async function holdLock(path: string): Promise<{ holder: Promise<void>; release: () => void }> {
+  let release!: () => void;
+  let entered!: () => void;
+  const inside = new Promise<void>((done) => (entered = done));
+  const holder = withFileLock(
+    path,
+    () =>
+      new Promise<void>((done) => {
+        release = done;
+        entered();
+      }),
+  );
+  await inside;
+  return { holder, release };
+}
+
 /** Runs fn under the lock and says it got it (the stale lock was taken over). */
 const take = (path: string) => withFileLock(path, async () => 'taken');
 
@@ -137,18 +154,7 @@ describe.concurrent('withFileLock (proper-lockfile; issue 14.4)', () => {
 
   it('says by default after 1 s of waiting, not before: on a virtual clock, to the poll', async () => {
     const path = lockPath();
-    let release!: () => void;
-    let entered!: () => void;
-    const inside = new Promise<void>((done) => (entered = done));
-    const holder = withFileLock(
-      path,
-      () =>
-        new Promise<void>((done) => {
-          release = done;
-          entered();
-        }),
-    );
-    await inside;
+    const { holder, release } = await holdLock(path);
     // The waiter's time moves only as it sleeps between polls: load cannot move the notice.
     let clock = 0;
     let noticedAt: number | undefined;
@@ -213,18 +219,7 @@ describe.concurrent('withFileLock (proper-lockfile; issue 14.4)', () => {
 
   it('gives up on a live holder after waitMs with a usage error naming the holder', async () => {
     const path = lockPath();
-    let release!: () => void;
-    let entered!: () => void;
-    const inside = new Promise<void>((done) => (entered = done));
-    const holder = withFileLock(
-      path,
-      () =>
-        new Promise<void>((done) => {
-          release = done;
-          entered();
-        }),
-    );
-    await inside;
+    const { holder, release } = await holdLock(path);
     await expect(withFileLock(path, async () => 'never', { waitMs: 100 })).rejects.toSatisfy(
       (error: unknown) =>
         error instanceof UsageError &&
