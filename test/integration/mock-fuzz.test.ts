@@ -289,7 +289,9 @@ it(`${COUNT} malformed requests: no 5xx, every answer well-formed, state intact`
   expect(rotated.status).toBe(200);
   const fresh = await mint(mock.url);
   expect(await tokenWorks(mock.url, fresh.access_token)).toBe(true);
-});
+  // A fixed count of requests, one after the other: seconds when idle, many times that on a
+  // loaded machine; the count is the bound, the timeout only catches a hang.
+}, 120_000);
 
 it('authorization requests with hostile redirect_uri and state: every Location is a valid header', async () => {
   const auto = await startMock({ autoApprove: 'alice' });
