@@ -158,15 +158,18 @@ describe('programmatic client login without a tell callback', () => {
   });
 
   it('openBrowser: false opens none: the URL goes to tell', async () => {
+    // The opener loaded beforehand: a browser the client did try would have failed (a command that
+    // cannot start) before the next turn of the event loop.
+    await import('../../src/client/browser.js');
     const told: string[] = [];
     let approved: Promise<void> | undefined;
     const tell = (message: string) => {
       told.push(message);
       const url = /https?:\/\/\S+\/webservice\/authorize\/\?\S+/.exec(message)?.[0];
-      if (url) approved ??= consent(url);
+      // Approved only after that turn, so the login cannot end (and stop telling) before a
+      // "Could not open a browser" would have been told.
+      if (url) approved ??= afterTurns(2).then(() => consent(url));
     };
-    // A browser command that cannot start: had the client tried it, it would have said "Could not
-    // open a browser" on the spawn's error, a tick later, long before the approval's round trips end.
     const client = dasvc({
       ...settings(),
       baseUrl: consenting.url,
@@ -192,6 +195,11 @@ describe('programmatic client login without a tell callback', () => {
     expect(told.join('\n')).toContain('/webservice/authorize/?response_type=code');
   });
 });
+
+/** Resolves after `n` turns of the event loop (each after the I/O and ticks queued before it). */
+async function afterTurns(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+}
 
 describe('programmatic client rpc checks the answer against the call (regression: id not checked)', () => {
   const answering =
