@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tracked } from '../helpers/children.js';
 import { ROOT } from '../helpers/cli.js';
 
 /** The install footprint goal of issue 13, without msw. */
@@ -45,8 +46,10 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 function run(file: string, args: string[], env = cleanEnv()): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd: project, env, timeout: 120_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    tracked(
+      execFile(file, args, { cwd: project, env }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      ),
     );
   });
 }

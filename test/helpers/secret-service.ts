@@ -7,6 +7,7 @@ import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { tracked } from './children.js';
 
 const TOOLS = ['dbus-run-session', 'dbus-send', 'gnome-keyring-daemon', 'secret-tool'];
 
@@ -104,8 +105,10 @@ export async function startSecretService(): Promise<SecretService> {
   const sessionEnv = { ...env, DBUS_SESSION_BUS_ADDRESS: address };
   const run = (file: string, args: string[], input?: string) =>
     new Promise<{ code: number; stdout: string }>((resolve) => {
-      const tool = execFile(file, args, { env: sessionEnv, timeout: 20_000 }, (error, out) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: out }),
+      const tool = tracked(
+        execFile(file, args, { env: sessionEnv }, (error, out) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: out }),
+        ),
       );
       if (input !== undefined) tool.stdin!.end(input);
     });

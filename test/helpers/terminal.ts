@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { tracked } from './children.js';
 
 /** util-linux `script`: gives a command a real pseudo-terminal (on every Debian system). */
 export const SCRIPT = '/usr/bin/script';
@@ -15,13 +16,18 @@ export interface Terminal {
   fresh(): string;
 }
 
-/** Runs `command` (one shell word each) on a pseudo-terminal; killed after 20 s at most. */
+/**
+ * Runs `command` (one shell word each) on a pseudo-terminal. No timer ends it (a loaded machine
+ * made one a flake): a hang is the test's timeout, and the file's end kills what is left.
+ */
 export function onTerminal(command: string[], env: Record<string, string>): Terminal {
   const quoted = command.map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn(SCRIPT, ['-qec', quoted, '/dev/null'], {
-    env: { TERM: 'xterm', ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = tracked(
+    spawn(SCRIPT, ['-qec', quoted, '/dev/null'], {
+      env: { TERM: 'xterm', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    }),
+  );
   let screen = '';
   let seen = 0;
   let check: (() => void) | undefined;
@@ -30,10 +36,8 @@ export function onTerminal(command: string[], env: Record<string, string>): Term
     check?.();
   });
   child.stdin.on('error', () => undefined);
-  const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
   const exited = new Promise<{ code: number | null; screen: string }>((resolve) => {
     child.on('close', (code) => {
-      clearTimeout(kill);
       check?.();
       resolve({ code, screen });
     });

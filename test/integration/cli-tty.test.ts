@@ -11,6 +11,7 @@ import {
   STANDIN_BROWSER,
   startMockForCli,
 } from '../helpers/cli.js';
+import { tracked } from '../helpers/children.js';
 
 const SCRIPT = '/usr/bin/script';
 const mock = startMockForCli();
@@ -22,14 +23,21 @@ function onTerminal(
   answers: [prompt: string, answer: string][] = [],
 ): Promise<{ code: number | null; screen: string }> {
   const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
-  const child = spawn(SCRIPT, ['-qec', command, '/dev/null'], {
-    // No CI variable: prompts are allowed only on a terminal outside CI.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm', ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  // No timer ends it: a hang is the test's timeout, and the file's end kills what is left.
+  const child = tracked(
+    spawn(SCRIPT, ['-qec', command, '/dev/null'], {
+      // No CI variable: prompts are allowed only on a terminal outside CI.
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        TERM: 'xterm',
+        ...env,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    }),
+  );
   let screen = '';
   const pending = [...answers];
-  const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
   child.stdout.on('data', (chunk: Buffer) => {
     screen += chunk.toString();
     const next = pending[0];
@@ -40,7 +48,6 @@ function onTerminal(
   });
   return new Promise((resolve) => {
     child.on('close', (code) => {
-      clearTimeout(timer);
       child.stdin.destroy();
       resolve({ code, screen });
     });

@@ -5,14 +5,17 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tracked } from '../helpers/children.js';
 import { ROOT } from '../helpers/cli.js';
 
 let project: string;
 
 function run(file: string, args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd: project, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout + stderr }),
+    tracked(
+      execFile(file, args, { cwd: project }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout + stderr }),
+      ),
     );
   });
 }
