@@ -16,12 +16,10 @@ if (!haveChromium && !process.env.CI) {
   );
 }
 
-/** The browser script's log once it says it is done (bounded wait: 20 s). */
+/** The browser script's log once it says it is done (the test's own timeout bounds the wait). */
 async function browserFinished(logFile: string): Promise<string> {
   const read = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
-  for (let i = 0; i < 200 && !read().includes('browser done'); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  while (!read().includes('browser done')) await new Promise((resolve) => setTimeout(resolve, 25));
   return read();
 }
 

@@ -34,13 +34,16 @@ export async function drive(url, env) {
           args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
         });
     const page = await browser.newPage({ viewport: { width: 820, height: 420 } });
+    // No time limit of playwright's own (30 s): on a loaded machine the test's timeout is the bound.
+    page.setDefaultTimeout(0);
+    page.setDefaultNavigationTimeout(0);
     await page.goto(url);
     const text = async () => (await page.textContent('body'))?.replace(/\s+/g, ' ').trim();
     log(`consent page: ${await page.title()} | ${await text()}`);
     await page.selectOption('select[name="user"]', user);
     if (shots) await page.screenshot({ path: join(shots, 'consent.png'), fullPage: true });
     await Promise.all([
-      page.waitForURL(/\/callback\?/, { timeout: 15_000 }),
+      page.waitForURL(/\/callback\?/),
       page.click(`button[name="decision"][value="${decision}"]`),
     ]);
     await page.waitForLoadState('load');
