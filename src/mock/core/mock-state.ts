@@ -2,117 +2,43 @@ import { randomToken } from './secrets.js';
 import { GrantTable } from './grant-table.js';
 import { TokenIndex } from './token-index.js';
 import { EndedTokens, type TokenKind } from './ended-tokens.js';
+import {
+  expiredWhy,
+  expireTokens,
+  issuePair,
+  kindIn,
+  newGrant,
+  type Authorization,
+  type CodeRecord,
+  type GrantRecord,
+  type Lifetimes,
+  type TokenPair,
+  type TokenRecord,
+} from './grant-transitions.js';
+import { RotatedTokens } from './rotated-tokens.js';
+import { SlicedSweep } from './sliced-sweep.js';
+import {
+  grantFromSnapshot,
+  highestGrantId,
+  type StateChange,
+  type StateSnapshot,
+} from './state-snapshot.js';
 
-/** An issued authorization code (SERVICE.md 2.2) and what it is bound to. */
-export interface CodeRecord {
-  clientId: string;
-  redirectUri: string;
-  user: string;
-  scopes: string[];
-  challenge?: string;
-  challengeMethod?: 'S256' | 'plain';
-  expiresAt: number;
-  /** Set once exchanged: the grant its tokens belong to (replay revokes it). */
-  grantId?: number;
-}
-
-/** One authorization: the live token pair of a code or a mint, across refresh rotations. */
-export interface GrantRecord {
-  clientId: string;
-  user: string;
-  scopes: string[];
-  access?: string;
-  accessExpiresAt?: number;
-  refresh?: string;
-  /** A refresh token is usable only while its access token is unexpired (SERVICE.md 4.3). */
-  refreshExpiresAt?: number;
-  /**
-   * The refresh token came back unchanged from a refresh (quirk refreshRotation false) and counts
-   * as used: a refresh with it again is a reuse (refused unless oldRefreshTokenAccepted).
-   */
-  refreshUsed?: boolean;
-}
-
-/** A token as looked up (a view; the store keeps token → grant id only). */
-export interface TokenRecord {
-  kind: 'access' | 'refresh';
-  grantId: number;
-  expiresAt: number;
-  /** A refresh token already exchanged: kept until expiry so that its reuse is recognised. */
-  rotated?: boolean;
-}
-
-/** A live access token as the API sees it. */
-export interface Authorization {
-  clientId: string;
-  user: string;
-  scopes: string[];
-}
-
-/** Token endpoint success (SERVICE.md 2.3); `expires_in` is seconds as a string (SPEC §5). */
-export interface TokenPair {
-  access_token: string;
-  /** Only for requests made the RFC 6749 way (§5.1), added by the token route. */
-  token_type?: 'Bearer';
-  expires_in: string;
-  refresh_token: string;
-}
-
-export interface Lifetimes {
-  codeSeconds: number;
-  accessSeconds: number;
-  refreshSeconds: number;
-}
-
-/** The persisted form (state file). */
-export interface StateSnapshot {
-  version: 1;
-  offsetSeconds: number;
-  /** The last grant id handed out (absent in files written before it was kept). */
-  grantSeq?: number;
-  codes: [string, CodeRecord][];
-  grants: [number, GrantRecord][];
-  rotated: [string, { grantId: number; expiresAt: number }][];
-}
-
-/**
- * One change of the state, as the state file journals it (issue 14.5): puts carry the whole
- * record as it is now; expiry needs no entry (a replay drops what has expired).
- */
-export type StateChange =
-  | { kind: 'code'; code: string; record: CodeRecord }
-  | { kind: 'grant'; id: number; record: GrantRecord }
-  | { kind: 'grant-ended'; id: number }
-  | { kind: 'rotated'; token: string; record: { grantId: number; expiresAt: number } }
-  | { kind: 'clock'; offsetSeconds: number }
-  | { kind: 'reset' };
+export { ROTATED_PER_GRANT } from './rotated-tokens.js';
 
 const SWEEP_EVERY_MS = 10_000;
-/** Longest stretch a sweep holds the event loop; the rest follows in later turns (issue 15). */
-const SWEEP_SLICE_MS = 5;
 /** Entries looked at between two clock reads of a sweep slice. */
 const SWEEP_STEP = 512;
-/**
- * Rotated refresh tokens remembered per grant, newest first out last: enough to recognise the
- * reuse of a recent one (SERVICE.md 4.3), while a grant refreshed 100 000 times holds 8, not
- * 100 000. An older one is simply unknown (invalid_grant, without ending the grant).
- */
-export const ROTATED_PER_GRANT = 8;
-
-/** Why an expired token expired: a refresh token that ends with its access token says so. */
-function expiredWhy(kind: TokenKind, grant: GrantRecord): string {
-  return kind === 'refresh' && grant.refreshExpiresAt === grant.accessExpiresAt
-    ? 'expired with its access token (a refresh must come before the access token expires)'
-    : 'expired';
-}
 
 /**
  * The mock's memory: codes and grants, tokens in a Map from token to grant id, and a virtual
- * clock (wall clock + offset). Expired entries go on lookup and in a sweep at most every 10 s,
- * which runs in slices of at most ~5 ms so that purging a million tokens never stalls a request;
- * a pair costs ~350 bytes, so 100 000 live pairs stay well under the RSS budget. Fields of a
- * grant are set to undefined, never deleted: `delete` turns each object into a slow dictionary
- * (a 1M-token purge used to double the RSS).
+ * clock (wall clock + offset). It applies the transitions of grant-transitions.ts to its tables,
+ * remembers why tokens ended, and tells `onChange` of each change. Expired entries go on lookup
+ * and in a sliced sweep (SlicedSweep) at most every 10 s of virtual time.
+ *
+ * The class stays one: each operation changes the tables, the record of why tokens ended and the
+ * journal together, and they agree only if one place does all three. The records' own
+ * transitions, the sweep's slicing, the rotated tokens and the persisted form live beside it.
  */
 export class MockState {
   readonly codes = new Map<string, CodeRecord>();
@@ -120,15 +46,15 @@ export class MockState {
   /** Live access and refresh tokens → grant id. */
   readonly tokens = new TokenIndex();
   /** Rotated refresh tokens → grant id and expiry. */
-  readonly rotated = new Map<string, { grantId: number; expiresAt: number }>();
+  readonly rotated = new RotatedTokens();
   offsetSeconds = 0;
   /** The refreshAfterExpiry quirk (SPEC §7): refresh tokens then live their own lifetime. */
   refreshOutlivesAccess: () => boolean = () => false;
-  private lastSweep = 0;
-  /** The sweep under way, continued slice by slice; undefined when none is. */
-  private sweeper: Generator<void, void, void> | undefined;
-  /** Rotated refresh tokens of each grant that has rotated, oldest first (bounded). */
-  private readonly rotatedOf = new Map<number, string[]>();
+  private readonly sweeper = new SlicedSweep(
+    () => this.sweepSteps(),
+    () => this.now(),
+    SWEEP_EVERY_MS,
+  );
   private grantSeq = 0;
   private readonly scopeLists = new Map<string, string[]>();
   /** Why recently ended tokens ended (SPEC §8: a refusal's reason names the cause). */
@@ -161,9 +87,8 @@ export class MockState {
     this.grants.clear();
     this.tokens.clear();
     this.rotated.clear();
-    this.rotatedOf.clear();
     this.endings.clear();
-    this.sweeper = undefined;
+    this.sweeper.cancel();
     this.offsetSeconds = 0;
     this.onChange?.({ kind: 'reset' });
   }
@@ -171,7 +96,7 @@ export class MockState {
   /** Issues a code after approval (SERVICE.md 4.1). */
   issueCode(record: Omit<CodeRecord, 'expiresAt' | 'grantId'>): string {
     const code = randomToken();
-    this.maybeSweep();
+    this.sweeper.maybeStart();
     // Every field from the start (one object shape; redemption sets grantId), no spread.
     const issued: CodeRecord = {
       clientId: record.clientId,
@@ -262,8 +187,7 @@ export class MockState {
     const grantId = this.tokens.get(token);
     if (grantId !== undefined) {
       const grant = this.grants.get(grantId);
-      const kind =
-        grant?.access === token ? 'access' : grant?.refresh === token ? 'refresh' : undefined;
+      const kind = kindIn(grant, token);
       const expiresAt =
         kind === 'access' ? grant!.accessExpiresAt! : (grant?.refreshExpiresAt ?? 0);
       if (kind === undefined || expiresAt <= now) {
@@ -307,7 +231,7 @@ export class MockState {
         grantId: record.grantId,
         expiresAt: grant.refreshExpiresAt ?? record.expiresAt,
       };
-      this.remember(grant.refresh, rotated);
+      this.rotated.remember(grant.refresh, rotated);
       // Said once the reuse check has forgotten it (its expiry, or more rotations since).
       this.ended(grant.refresh, 'refresh', replaced, grant);
       this.onChange?.({ kind: 'rotated', token: grant.refresh, record: rotated });
@@ -326,9 +250,9 @@ export class MockState {
     if (grant.refresh) this.tokens.delete(grant.refresh);
     this.ended(grant.access, 'access', why, grant);
     this.ended(grant.refresh, 'refresh', why, grant);
-    for (const token of this.rotatedOf.get(grantId) ?? []) this.ended(token, 'refresh', why, grant);
+    for (const token of this.rotated.of(grantId)) this.ended(token, 'refresh', why, grant);
     this.grants.delete(grantId);
-    this.forgetRotated(grantId);
+    this.rotated.forget(grantId);
     this.onChange?.({ kind: 'grant-ended', id: grantId });
   }
 
@@ -353,15 +277,12 @@ export class MockState {
 
   /** Removes every expired code, token and grant, at once (restore, tests). */
   sweep(): void {
-    this.lastSweep = this.now();
-    this.sweeper = undefined;
-    const steps = this.sweepSteps();
-    while (!steps.next().done);
+    this.sweeper.runAll();
   }
 
   /** Whether a sweep is still under way (it continues in later event-loop turns). */
   get sweeping(): boolean {
-    return this.sweeper !== undefined;
+    return this.sweeper.running;
   }
 
   /**
@@ -379,33 +300,16 @@ export class MockState {
       }
     }
     // Live: grants deleted or added meanwhile are fine (those added are not expired).
-    for (const [id, grant] of this.grants.live()) {
-      if (grant.access !== undefined && grant.accessExpiresAt! <= now) {
-        this.tokens.delete(grant.access);
-        this.ended(
-          grant.access,
-          'access',
-          expiredWhy('access', grant),
-          grant,
-          grant.accessExpiresAt,
-        );
-        grant.access = undefined;
-      }
-      if (grant.refresh !== undefined && grant.refreshExpiresAt! <= now) {
-        this.tokens.delete(grant.refresh);
-        this.ended(
-          grant.refresh,
-          'refresh',
-          expiredWhy('refresh', grant),
-          grant,
-          grant.refreshExpiresAt,
-        );
-        grant.refresh = undefined;
-      }
-      const fresh = grant.accessExpiresAt === undefined && grant.refreshExpiresAt === undefined;
-      if (!fresh && grant.access === undefined && grant.refresh === undefined) {
+    let grant: GrantRecord | undefined;
+    const expired = (token: string, kind: TokenKind, at: number): void => {
+      this.tokens.delete(token);
+      this.ended(token, kind, expiredWhy(kind, grant!), grant, at);
+    };
+    for (const [id, live] of this.grants.live()) {
+      grant = live;
+      if (expireTokens(grant, now, expired)) {
         this.grants.delete(id);
-        this.forgetRotated(id);
+        this.rotated.forget(id);
       }
       if (++n % SWEEP_STEP === 0) {
         yield;
@@ -421,40 +325,6 @@ export class MockState {
     }
   }
 
-  /** Runs the sweep under way for one slice, then yields the event loop until the next turn. */
-  private readonly continueSweep = (): void => {
-    const sweeper = this.sweeper;
-    if (sweeper === undefined) return;
-    const deadline = performance.now() + SWEEP_SLICE_MS;
-    do {
-      if (sweeper.next().done) {
-        if (this.sweeper === sweeper) this.sweeper = undefined;
-        return;
-      }
-    } while (performance.now() < deadline);
-    // Unref'd: a sweep never keeps a process (or a test) alive.
-    setImmediate(this.continueSweep).unref();
-  };
-
-  /** Remembers a rotated refresh token, forgetting the grant's oldest beyond ROTATED_PER_GRANT. */
-  private remember(token: string, old: { grantId: number; expiresAt: number }): void {
-    this.rotated.set(token, old);
-    let list = this.rotatedOf.get(old.grantId);
-    if (list === undefined) {
-      list = [];
-      this.rotatedOf.set(old.grantId, list);
-    }
-    list.push(token);
-    if (list.length > ROTATED_PER_GRANT) this.rotated.delete(list.shift()!);
-  }
-
-  private forgetRotated(grantId: number): void {
-    const list = this.rotatedOf.get(grantId);
-    if (list === undefined) return;
-    for (const token of list) this.rotated.delete(token);
-    this.rotatedOf.delete(grantId);
-  }
-
   snapshot(): StateSnapshot {
     return {
       version: 1,
@@ -466,55 +336,24 @@ export class MockState {
     };
   }
 
-  /**
-   * Loads a snapshot. Grant ids are never reused: a used code or a rotated token still names its
-   * (maybe revoked) grant, and a replay must not end an unrelated new one.
-   */
+  /** Loads a snapshot (grant ids go on from the highest it names). */
   restore(snapshot: StateSnapshot): void {
     this.offsetSeconds = snapshot.offsetSeconds;
-    let seq = Math.max(this.grantSeq, snapshot.grantSeq ?? 0);
-    for (const [k, v] of snapshot.codes) {
-      this.codes.set(k, v);
-      if (v.grantId !== undefined) seq = Math.max(seq, v.grantId);
-    }
+    for (const [code, record] of snapshot.codes) this.codes.set(code, record);
     for (const [id, grant] of snapshot.grants) {
-      this.grants.set(id, {
-        clientId: grant.clientId,
-        user: grant.user,
-        scopes: this.intern(grant.scopes),
-        access: grant.access,
-        accessExpiresAt: grant.accessExpiresAt,
-        refresh: grant.refresh,
-        refreshExpiresAt: grant.refreshExpiresAt,
-        refreshUsed: grant.refreshUsed === true ? true : undefined,
-      });
+      this.grants.set(id, grantFromSnapshot(grant, this.intern(grant.scopes)));
       if (grant.access) this.tokens.set(grant.access, id);
       if (grant.refresh) this.tokens.set(grant.refresh, id);
-      seq = Math.max(seq, id);
     }
-    for (const [k, v] of snapshot.rotated) {
-      this.remember(k, v);
-      seq = Math.max(seq, v.grantId);
-    }
-    this.grantSeq = seq;
+    for (const [token, old] of snapshot.rotated) this.rotated.remember(token, old);
+    this.grantSeq = highestGrantId(snapshot, this.grantSeq);
     this.sweep();
   }
 
   private newGrant(from: Authorization): number {
-    this.maybeSweep();
+    this.sweeper.maybeStart();
     this.grantSeq += 1;
-    // Every field from the start: one object shape for all grants.
-    this.grants.set(this.grantSeq, {
-      clientId: from.clientId,
-      user: from.user,
-      scopes: this.intern(from.scopes),
-      access: undefined,
-      accessExpiresAt: undefined,
-      refresh: undefined,
-      refreshExpiresAt: undefined,
-      // undefined unless true: a state file without it stays readable by older versions.
-      refreshUsed: undefined,
-    });
+    this.grants.set(this.grantSeq, newGrant(from, this.intern(from.scopes)));
     return this.grantSeq;
   }
 
@@ -531,32 +370,18 @@ export class MockState {
 
   private issuePair(grantId: number, refresh = randomToken()): TokenPair {
     const grant = this.grants.get(grantId)!;
-    const now = this.now();
     const access = randomToken();
-    grant.access = access;
-    grant.accessExpiresAt = now + this.lifetimes.accessSeconds * 1000;
-    if (grant.refresh !== refresh) grant.refreshUsed = undefined;
-    grant.refresh = refresh;
-    const refreshExpiresAt = now + this.lifetimes.refreshSeconds * 1000;
-    grant.refreshExpiresAt = this.refreshOutlivesAccess()
-      ? refreshExpiresAt
-      : Math.min(refreshExpiresAt, grant.accessExpiresAt);
+    const pair = issuePair(
+      grant,
+      this.now(),
+      this.lifetimes,
+      this.refreshOutlivesAccess(),
+      access,
+      refresh,
+    );
     this.tokens.set(access, grantId);
     this.tokens.set(refresh, grantId);
     this.onChange?.({ kind: 'grant', id: grantId, record: grant });
-    return {
-      access_token: access,
-      // Whole seconds left, rounded down (never more than the truth; ≥ 1 as TTLs are ≥ 1 s).
-      expires_in: String(Math.max(1, Math.floor((grant.accessExpiresAt - now) / 1000))),
-      refresh_token: refresh,
-    };
-  }
-
-  /** Starts a sweep when the last began 10 s ago or more (virtual time); it runs in slices. */
-  private maybeSweep(): void {
-    if (this.sweeper !== undefined || this.now() - this.lastSweep < SWEEP_EVERY_MS) return;
-    this.lastSweep = this.now();
-    this.sweeper = this.sweepSteps();
-    this.continueSweep();
+    return pair;
   }
 }

@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../../errors.js';
-import type { StateChange, StateSnapshot } from './mock-state.js';
+import type { StateChange, StateSnapshot } from './state-snapshot.js';
 import { MAX_SECONDS } from './types.js';
 import { isObject } from '../../util/guards.js';
 import { jsonSyntaxProblem } from '../../util/json-error.js';

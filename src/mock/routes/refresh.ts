@@ -1,7 +1,7 @@
 import type { ClientFixture } from '../fixtures/load-fixtures.js';
 import type { MockContext } from '../core/context.js';
 import type { OAuthParams } from './oauth-params.js';
-import type { TokenPair } from '../core/mock-state.js';
+import type { TokenPair } from '../core/grant-transitions.js';
 import type { MockResponse, RequestNote } from '../core/types.js';
 import { explain, oauthError } from '../core/responses.js';
 import { missing } from './client-auth.js';

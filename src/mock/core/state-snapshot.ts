@@ -1,0 +1,56 @@
+import type { CodeRecord, GrantRecord } from './grant-transitions.js';
+
+// The mock's state at rest: the whole (a snapshot) and one change at a time (the state file's
+// journal). Only codes, grants and rotated tokens persist; the token index is rebuilt from the
+// grants, and why tokens ended is not kept.
+
+/** The persisted form (state file). */
+export interface StateSnapshot {
+  version: 1;
+  offsetSeconds: number;
+  /** The last grant id handed out (absent in files written before it was kept). */
+  grantSeq?: number;
+  codes: [string, CodeRecord][];
+  grants: [number, GrantRecord][];
+  rotated: [string, { grantId: number; expiresAt: number }][];
+}
+
+/**
+ * One change of the state, as the state file journals it: puts carry the whole record as it is
+ * now; expiry needs no entry (a replay drops what has expired).
+ */
+export type StateChange =
+  | { kind: 'code'; code: string; record: CodeRecord }
+  | { kind: 'grant'; id: number; record: GrantRecord }
+  | { kind: 'grant-ended'; id: number }
+  | { kind: 'rotated'; token: string; record: { grantId: number; expiresAt: number } }
+  | { kind: 'clock'; offsetSeconds: number }
+  | { kind: 'reset' };
+
+/**
+ * The highest grant id a snapshot names, with `seq` as the floor. Grant ids are never reused: a
+ * used code or a rotated token still names its (maybe revoked) grant, and a replay must not end
+ * an unrelated new one; a file written before grantSeq was kept names its ids only there.
+ */
+export function highestGrantId(snapshot: StateSnapshot, seq: number): number {
+  let highest = Math.max(seq, snapshot.grantSeq ?? 0);
+  for (const [, code] of snapshot.codes)
+    if (code.grantId !== undefined) highest = Math.max(highest, code.grantId);
+  for (const [id] of snapshot.grants) highest = Math.max(highest, id);
+  for (const [, old] of snapshot.rotated) highest = Math.max(highest, old.grantId);
+  return highest;
+}
+
+/** A grant as read from a file, with exactly the fields of one in memory (one object shape). */
+export function grantFromSnapshot(grant: GrantRecord, scopes: string[]): GrantRecord {
+  return {
+    clientId: grant.clientId,
+    user: grant.user,
+    scopes,
+    access: grant.access,
+    accessExpiresAt: grant.accessExpiresAt,
+    refresh: grant.refresh,
+    refreshExpiresAt: grant.refreshExpiresAt,
+    refreshUsed: grant.refreshUsed === true ? true : undefined,
+  };
+}
