@@ -3,7 +3,8 @@ import type { Untyped } from '../../client/typed-api.js';
 import type { MockOptions } from '../core/types.js';
 import { createMockCore } from '../core/mock-core.js';
 import type { FixtureWarning } from '../fixtures/load-fixtures.js';
-import { parseServerTimeouts, serveNode } from './node-server.js';
+import { serveNode } from './node-server.js';
+import { parseServerTimeouts } from './server-timeouts.js';
 
 /** A running mock server. */
 export interface MockServer {
