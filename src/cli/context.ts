@@ -8,6 +8,7 @@ import { configFile } from '../store/config-path.js';
 import { activeProfileName, ProfileStore, type StoreData } from '../store/profile-store.js';
 import { fileTokenStore, type TokenStore } from '../store/token-store.js';
 import { Client } from '../client/client.js';
+import type { SettingOptions } from '../client/settings.js';
 import { ResolvedSettings, type Prompter } from '../client/resolve-settings.js';
 import { interruptSignal } from './interrupt.js';
 import { ioOf, type ContextIo, type Input } from './io.js';
@@ -109,7 +110,7 @@ export function assembleDeps(parts: Omit<CliDeps, 'store' | 'tokens' | 'profileN
  * The client of one command (src/client/): its options are the command's flags, checked by the
  * settings table before anything else happens; what a person should see goes to stderr.
  */
-export function openClient(options: object, deps: CliDeps): Client {
+export function openClient(options: SettingOptions, deps: CliDeps): Client {
   return new Client(
     { ...options, profile: deps.globals.profile },
     {

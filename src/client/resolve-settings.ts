@@ -8,6 +8,7 @@ import {
   missingSetting,
   SETTINGS,
   type SettingKey,
+  type SettingOptions,
   type SettingSpec,
 } from './settings.js';
 import type { Env } from '../util/env.js';
@@ -44,7 +45,7 @@ export interface Prompter {
 
 type Given = Partial<Record<SettingKey, Picked>>;
 
-function givenValue(spec: SettingSpec, options: object, env: Env): Picked | undefined {
+function givenValue(spec: SettingSpec, options: SettingOptions, env: Env): Picked | undefined {
   const option = (options as Record<string, unknown>)[spec.key];
   if (option !== undefined && (option !== '' || spec.emptyRefused)) {
     if (typeof option !== 'string')
@@ -70,7 +71,7 @@ export class ResolvedSettings {
   ) {}
 
   /** Checks every option and variable (SPEC §2); throws the usage error of the first bad one. */
-  static check(options: object, env: Env): ResolvedSettings {
+  static check(options: SettingOptions, env: Env): ResolvedSettings {
     const given: Given = {};
     for (const spec of Object.values(SETTINGS)) {
       const picked = givenValue(spec, options, env);

@@ -1,7 +1,7 @@
 import { DasvcError, sameKind } from '../../../errors.js';
 import { isObject } from '../../../util/guards.js';
 import { DEFAULT_PROFILE } from '../../../store/profile-store.js';
-import { revokeFailureReason } from '../../../client/client.js';
+import { revokeFailureReason } from '../../../client/logout.js';
 import { openClient, type CliDeps } from '../../context.js';
 import { hintFor } from '../../hints.js';
 import type { LogoutOptions } from './command.js';
