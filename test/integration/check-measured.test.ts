@@ -2,7 +2,7 @@
 // mock app served on 127.0.0.1, wrapped so that one answer differs from the mock's own.
 import { afterEach, describe, expect, it } from 'vitest';
 import { run as checkRun } from '../../src/cli/commands/check/run.js';
-import type { CheckOptions } from '../../src/cli/commands/check/command.js';
+import type { CheckOptions } from '../../src/cli/commands/check/run.js';
 import { Probes } from '../../src/check/probes.js';
 import type { DasvcError } from '../../src/errors.js';
 import { createHttpClient } from '../../src/http/http-client.js';

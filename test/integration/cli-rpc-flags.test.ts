@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run as rpcRun } from '../../src/cli/commands/rpc/run.js';
-import type { RpcOptions } from '../../src/cli/commands/rpc/command.js';
+import type { RpcOptions } from '../../src/cli/commands/rpc/run.js';
 import { UsageError } from '../../src/index.js';
 import { createMockApp } from '../../src/mock/index.js';
 import { cleanup, failure, fakeTerminal, type FakeTerminal } from '../helpers/cli-in-process.js';

@@ -1,17 +1,6 @@
 import { Command } from '../../commander.js';
-import { addServiceOptions, type ServiceOptions } from '../../service-options.js';
-
-/** Options of `dasvc check` (SPEC §7). */
-export interface CheckOptions extends ServiceOptions {
-  only?: string;
-  maxWait?: string;
-  junit?: string;
-  saveQuirks?: string;
-  port?: string;
-  /** false with --no-browser. */
-  browser?: boolean;
-  timeout?: string;
-}
+import { addServiceOptions } from '../../service-options.js';
+import type { CheckOptions } from './run.js';
 
 /** `dasvc check` (SPEC §7): flags only; the rules live in src/check/, the run in ./run.ts. */
 export function checkCommand(): Command {

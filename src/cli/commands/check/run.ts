@@ -1,3 +1,4 @@
+import type { ServiceOptions } from '../../service-options.js';
 import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { InterruptedError, NetworkError, ServiceError, UsageError } from '../../../errors.js';
@@ -11,8 +12,19 @@ import { stdoutAnswered } from '../../output.js';
 import { parsePort } from '../../port.js';
 import { ResolvedSettings } from '../../../client/resolve-settings.js';
 import { loadProfile } from '../../token-state.js';
-import type { CheckOptions } from './command.js';
 import { pasteSessions } from './paste-sessions.js';
+
+/** Options of `dasvc check` (SPEC §7). */
+export interface CheckOptions extends ServiceOptions {
+  only?: string;
+  maxWait?: string;
+  junit?: string;
+  saveQuirks?: string;
+  port?: string;
+  /** false with --no-browser. */
+  browser?: boolean;
+  timeout?: string;
+}
 
 /** How long the revocations at the end may take after Ctrl-C (main ends the process at 2 s). */
 const CLEANUP_AFTER_INTERRUPT_MS = 1500;

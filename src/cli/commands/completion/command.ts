@@ -1,11 +1,6 @@
 import { Command } from '../../commander.js';
 import { ioOf } from '../../io.js';
 
-/** Options of `dasvc completion`. */
-export interface CompletionOptions {
-  shell: string;
-}
-
 /** `dasvc completion bash|zsh|fish` (SPEC §3): a thin script that asks `dasvc __complete` at each TAB. */
 export function completionCommand(): Command {
   return new Command('completion')

@@ -1,6 +1,10 @@
 import { UsageError } from '../../../errors.js';
 import type { Writer } from '../../output.js';
-import type { CompletionOptions } from './command.js';
+
+/** Options of `dasvc completion`. */
+export interface CompletionOptions {
+  shell: string;
+}
 
 // Each script is a thin shell function that hands the words typed so far to the hidden command
 // `dasvc __complete --shell=<shell> -- <words…>` and offers what it prints: one candidate a line

@@ -1,13 +1,6 @@
 import { Command } from '../../commander.js';
 import { ioOf } from '../../io.js';
-
-/** Options of `dasvc demo`. */
-export interface DemoCommandOptions {
-  browser?: boolean;
-  json?: boolean;
-  color?: boolean;
-  verbose?: boolean;
-}
+import type { DemoCommandOptions } from './run.js';
 
 /** `dasvc demo` (SPEC §3, also `npm start`): the whole flow on an embedded mock, narrated. */
 export function demoCommand(): Command {

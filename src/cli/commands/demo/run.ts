@@ -1,5 +1,12 @@
 import { loadStyles, type Writer } from '../../output.js';
-import type { DemoCommandOptions } from './command.js';
+
+/** Options of `dasvc demo`. */
+export interface DemoCommandOptions {
+  browser?: boolean;
+  json?: boolean;
+  color?: boolean;
+  verbose?: boolean;
+}
 
 /** What `dasvc demo` touches: the terminal, the browser and the clock. */
 export interface DemoRunDeps {

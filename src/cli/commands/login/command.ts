@@ -1,18 +1,6 @@
 import { Command } from '../../commander.js';
-import { addServiceOptions, type ServiceOptions } from '../../service-options.js';
-
-/** Options of `dasvc login` (SPEC §3). */
-export interface LoginOptions extends ServiceOptions {
-  port?: string;
-  /** false with --no-browser. */
-  browser?: boolean;
-  /** false with --no-pkce. */
-  pkce?: boolean;
-  timeout?: string;
-  refreshMargin?: string;
-  /** --insecure-storage: tokens and client secret in the config file, not the OS store (SPEC §9). */
-  insecureStorage?: boolean;
-}
+import { addServiceOptions } from '../../service-options.js';
+import type { LoginOptions } from './run.js';
 
 /** `dasvc login` (SPEC §3): flags only; the flow lives in ./run.ts. */
 export function loginCommand(): Command {

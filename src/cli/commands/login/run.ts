@@ -1,10 +1,23 @@
+import type { ServiceOptions } from '../../service-options.js';
 import { UsageError } from '../../../errors.js';
 import { DEFAULT_LOGIN_TIMEOUT_MS } from '../../../oauth/login-flow.js';
 import { parseDuration } from '../../../util/duration.js';
 import { parsePort } from '../../port.js';
 import { openClient, pastedRedirects, type CliDeps } from '../../context.js';
 import { sayDone, sessionSummary, tokenStateJson } from '../../token-state.js';
-import type { LoginOptions } from './command.js';
+
+/** Options of `dasvc login` (SPEC §3). */
+export interface LoginOptions extends ServiceOptions {
+  port?: string;
+  /** false with --no-browser. */
+  browser?: boolean;
+  /** false with --no-pkce. */
+  pkce?: boolean;
+  timeout?: string;
+  refreshMargin?: string;
+  /** --insecure-storage: tokens and client secret in the config file, not the OS store (SPEC §9). */
+  insecureStorage?: boolean;
+}
 
 /** `dasvc login` (SPEC §3): the client's login with the terminal's I/O; reports, never the tokens. */
 export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {

@@ -1,8 +1,6 @@
 import { Command } from '../../commander.js';
-import { addServiceOptions, type ServiceOptions } from '../../service-options.js';
-
-/** Options of `dasvc logout` (SPEC §3). */
-export type LogoutOptions = ServiceOptions & { forget?: boolean };
+import { addServiceOptions } from '../../service-options.js';
+import type { LogoutOptions } from './run.js';
 
 /** `dasvc logout [--forget]` (SPEC §3): revoke at the service, then forget locally. */
 export function logoutCommand(): Command {

@@ -1,10 +1,13 @@
+import type { ServiceOptions } from '../../service-options.js';
 import { DasvcError, sameKind } from '../../../errors.js';
 import { isObject } from '../../../util/guards.js';
 import { DEFAULT_PROFILE } from '../../../store/profile-store.js';
 import { revokeFailureReason } from '../../../client/logout.js';
 import { openClient, type CliDeps } from '../../context.js';
 import { hintFor } from '../../hints.js';
-import type { LogoutOptions } from './command.js';
+
+/** Options of `dasvc logout` (SPEC §3). */
+export type LogoutOptions = ServiceOptions & { forget?: boolean };
 
 /**
  * `dasvc logout` (SPEC §3): revoke the access token, then the refresh token (Client.logout), then

@@ -1,32 +1,5 @@
 import { Command } from '../../commander.js';
-
-/** Options of `dasvc mock` (SPEC §3, §5) as the flags give them. */
-export interface MockCommandOptions {
-  port: string;
-  host: string;
-  fixtures?: string;
-  autoApprove?: string;
-  codeTtl: string;
-  accessTtl: string;
-  refreshTtl: string;
-  stateFile?: string;
-  headersTimeout: string;
-  requestTimeout: string;
-  quirks?: string;
-  proxy?: string;
-  record?: string;
-  recordUser?: string;
-  validate?: boolean;
-  scrub?: string;
-  quiet?: boolean;
-  journalSize: string;
-  /** Global --verbose: every example pairing that contradicts its schemas, a line each. */
-  verbose?: boolean;
-  /** Global --json: one JSON object per request line (SPEC §8). */
-  json?: boolean;
-  /** Global --no-color. */
-  color?: boolean;
-}
+import type { MockCommandOptions } from './run.js';
 
 /** `dasvc mock` (SPEC §3, §5): runs the local mock service until SIGINT/SIGTERM. */
 export function mockCommand(): Command {

@@ -1,10 +1,37 @@
 import { InterruptedError, UsageError } from '../../../errors.js';
 import { stdoutAnswered } from '../../output.js';
 import { parsePort } from '../../port.js';
-import type { MockCommandOptions } from './command.js';
 // Static: this module loads only to run the mock, and one module-loading round less is ~1-2 ms
 // of start-to-listening (issue 15).
 import { runMock } from '../../../mock/adapters/run-mock.js';
+
+/** Options of `dasvc mock` (SPEC §3, §5) as the flags give them. */
+export interface MockCommandOptions {
+  port: string;
+  host: string;
+  fixtures?: string;
+  autoApprove?: string;
+  codeTtl: string;
+  accessTtl: string;
+  refreshTtl: string;
+  stateFile?: string;
+  headersTimeout: string;
+  requestTimeout: string;
+  quirks?: string;
+  proxy?: string;
+  record?: string;
+  recordUser?: string;
+  validate?: boolean;
+  scrub?: string;
+  quiet?: boolean;
+  journalSize: string;
+  /** Global --verbose: every example pairing that contradicts its schemas, a line each. */
+  verbose?: boolean;
+  /** Global --json: one JSON object per request line (SPEC §8). */
+  json?: boolean;
+  /** Global --no-color. */
+  color?: boolean;
+}
 
 /** `dasvc mock` (SPEC §3): flags → the options of runMock, which serves until SIGINT/SIGTERM. */
 export async function run(options: MockCommandOptions): Promise<void> {

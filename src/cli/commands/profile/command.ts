@@ -1,10 +1,5 @@
 import { Command } from '../../commander.js';
-
-/** Options of `dasvc profile <action> [name]` (SPEC §3). */
-export interface ProfileOptions {
-  action: 'list' | 'show' | 'use' | 'remove';
-  name?: string;
-}
+import type { ProfileOptions } from './run.js';
 
 async function runAction(cmd: Command, options: ProfileOptions): Promise<void> {
   const [{ run }, { createDeps }] = await Promise.all([

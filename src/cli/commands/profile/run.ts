@@ -1,9 +1,14 @@
 import { DasvcError, UsageError } from '../../../errors.js';
 import type { CliDeps } from '../../context.js';
-import type { ProfileOptions } from './command.js';
 import { tokenStateJson } from '../../token-state.js';
 import type { Profile } from '../../../store/profile-store.js';
 import { checkProfileName } from '../../../store/store-shape.js';
+
+/** Options of `dasvc profile <action> [name]` (SPEC §3). */
+export interface ProfileOptions {
+  action: 'list' | 'show' | 'use' | 'remove';
+  name?: string;
+}
 
 /**
  * A profile's secrets, or why they cannot be read: list and show still describe a profile whose

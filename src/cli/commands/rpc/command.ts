@@ -1,18 +1,6 @@
 import { Command } from '../../commander.js';
-import { addServiceOptions, type ServiceOptions } from '../../service-options.js';
-
-/** Options of `dasvc rpc` (SPEC §3): the positional arguments and the flags. */
-export interface RpcOptions extends ServiceOptions {
-  scope: string;
-  method: string | undefined;
-  /** The positional params items (`--params` is the OAuth parameter placement). */
-  paramItems: string[];
-  id?: string;
-  notify?: boolean;
-  raw?: boolean;
-  batch?: string;
-  token?: string;
-}
+import { addServiceOptions } from '../../service-options.js';
+import type { RpcOptions } from './run.js';
 
 /** `dasvc rpc <scope> <method> [params...]` (SPEC §3). */
 export function rpcCommand(): Command {

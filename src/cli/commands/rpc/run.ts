@@ -1,3 +1,4 @@
+import type { ServiceOptions } from '../../service-options.js';
 import { closeSync, constants, createReadStream, open, openSync, statSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { jsonSyntaxProblem } from '../../../util/json-error.js';
@@ -8,7 +9,19 @@ import { openClient, readAll, type CliDeps } from '../../context.js';
 import type { Input } from '../../io.js';
 import { typedParamHint, unknownMethodHint } from '../../method-hint.js';
 import { stdoutAnswered } from '../../output.js';
-import type { RpcOptions } from './command.js';
+
+/** Options of `dasvc rpc` (SPEC §3): the positional arguments and the flags. */
+export interface RpcOptions extends ServiceOptions {
+  scope: string;
+  method: string | undefined;
+  /** The positional params items (`--params` is the OAuth parameter placement). */
+  paramItems: string[];
+  id?: string;
+  notify?: boolean;
+  raw?: boolean;
+  batch?: string;
+  token?: string;
+}
 
 /** The most a params file, the batch or stdin may hold: far past any JSON-RPC call. */
 const INPUT_LIMIT = 64 * 1024 * 1024;

@@ -1,15 +1,6 @@
 import { Command } from '../../commander.js';
-import { addServiceOptions, type ServiceOptions } from '../../service-options.js';
-
-/** Options of `dasvc token status|print|refresh` (SPEC §3). */
-export type TokenOptions = ServiceOptions;
-
-/** Options of `dasvc token revoke` (SPEC §3). */
-export interface TokenRevokeOptions extends ServiceOptions {
-  token?: string;
-  hint?: string;
-  all?: boolean;
-}
+import { addServiceOptions } from '../../service-options.js';
+import type { TokenRevokeOptions } from './revoke.js';
 
 /** Each subcommand's run, loaded when it is invoked (literal paths, so that bundlers see them). */
 const RUNS = {

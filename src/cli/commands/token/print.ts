@@ -1,8 +1,8 @@
 import { openClient, type CliDeps } from '../../context.js';
-import type { TokenOptions } from './command.js';
+import type { ServiceOptions } from '../../service-options.js';
 
 /** `dasvc token print` (SPEC §3): the access token alone, refreshed first when due. */
-export async function run(options: TokenOptions, deps: CliDeps): Promise<void> {
+export async function run(options: ServiceOptions, deps: CliDeps): Promise<void> {
   const tokens = await openClient(options, deps).tokens();
   if (deps.out.json)
     deps.out.result({

@@ -1,9 +1,9 @@
 import { openClient, type CliDeps } from '../../context.js';
 import { sayDone, sessionSummary, tokenStateJson } from '../../token-state.js';
-import type { TokenOptions } from './command.js';
+import type { ServiceOptions } from '../../service-options.js';
 
 /** `dasvc token refresh` (SPEC §3): refresh now, store the new pair; the new expiry on stdout. */
-export async function run(options: TokenOptions, deps: CliDeps): Promise<void> {
+export async function run(options: ServiceOptions, deps: CliDeps): Promise<void> {
   const client = openClient(options, deps);
   const tokens = await client.refresh();
   const name = client.profileName();

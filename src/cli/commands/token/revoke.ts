@@ -1,7 +1,14 @@
+import type { ServiceOptions } from '../../service-options.js';
 import type { TokenTypeHint } from '../../../oauth/token-request.js';
 import type { RevokeAnswer } from '../../../client/revoke.js';
 import { openClient, type CliDeps } from '../../context.js';
-import type { TokenRevokeOptions } from './command.js';
+
+/** Options of `dasvc token revoke` (SPEC §3). */
+export interface TokenRevokeOptions extends ServiceOptions {
+  token?: string;
+  hint?: string;
+  all?: boolean;
+}
 
 /** Human mode: the service's answer exactly as received on stdout, or a note when it sent none. */
 function showRevocation(deps: CliDeps, answer: RevokeAnswer, what: string): void {

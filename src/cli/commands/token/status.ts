@@ -6,7 +6,7 @@ import type { StoredTokens } from '../../../store/profile-store.js';
 import { normalizeTokens } from '../../../store/token-store.js';
 import { stdoutAnswered } from '../../output.js';
 import { describeExpiry } from '../../token-state.js';
-import type { TokenOptions } from './command.js';
+import type { ServiceOptions } from '../../service-options.js';
 
 /** What a person may conclude of a refusal the service does not explain. */
 const REFUSED =
@@ -22,7 +22,7 @@ function refreshLine(tokens: StoredTokens, refreshable: boolean): string {
 }
 
 /** `dasvc token status` (SPEC §3): exit 3 when not logged in or when the session can no longer be used. */
-export async function run(options: TokenOptions, deps: CliDeps): Promise<void> {
+export async function run(options: ServiceOptions, deps: CliDeps): Promise<void> {
   const status = await openClient(options, deps).status();
   const name = status.profile;
   const tokens = normalizeTokens(status.loggedIn ? await deps.tokens.load(name) : undefined);

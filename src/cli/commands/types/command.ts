@@ -1,14 +1,6 @@
 import { Command } from '../../commander.js';
-import { addServiceOptions, type ServiceOptions } from '../../service-options.js';
-
-/** Options of `dasvc types` (SPEC §10): the scopes and the flags. */
-export interface TypesOptions extends ServiceOptions {
-  scopes: string[];
-  from?: string;
-  out?: string;
-  check?: string;
-  token?: string;
-}
+import { addServiceOptions } from '../../service-options.js';
+import type { TypesOptions } from './run.js';
 
 /** `dasvc types [scope...]` (SPEC §10): flags only; the declarations are made in src/typegen/. */
 export function typesCommand(): Command {

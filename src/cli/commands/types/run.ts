@@ -1,3 +1,4 @@
+import type { ServiceOptions } from '../../service-options.js';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { NetworkError, ServiceError, UsageError } from '../../../errors.js';
@@ -9,7 +10,15 @@ import { declarationsOf } from '../../../typegen/declarations.js';
 import { makeFolders } from '../../../util/make-folders.js';
 import { openClient, type CliDeps } from '../../context.js';
 import { stdoutAnswered } from '../../output.js';
-import type { TypesOptions } from './command.js';
+
+/** Options of `dasvc types` (SPEC §10): the scopes and the flags. */
+export interface TypesOptions extends ServiceOptions {
+  scopes: string[];
+  from?: string;
+  out?: string;
+  check?: string;
+  token?: string;
+}
 
 /**
  * `dasvc types` (SPEC §10): the contract of each instance — the installation's `rpc.discover`
