@@ -1,6 +1,14 @@
 import { UsageError } from '../errors.js';
 import { MAX_DATE_MS, MAX_DURATION_SECONDS } from '../util/duration.js';
-import { isObject } from '../util/guards.js';
+import {
+  isBoolean,
+  isNumber,
+  isObject,
+  isString,
+  nullable,
+  optional,
+  type Check,
+} from '../util/guards.js';
 
 /** Profile names: what fits a file key and a shell word (SPEC §2 `--profile`), nothing of Object's own. */
 const PROFILE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
@@ -22,19 +30,6 @@ export function checkProfileName(name: string, source = '--profile'): string {
   return name;
 }
 
-type Check = (value: unknown) => boolean;
-
-const optional =
-  (check: Check): Check =>
-  (value) =>
-    value === undefined || check(value);
-const nullable =
-  (check: Check): Check =>
-  (value) =>
-    value === null || check(value);
-const isString: Check = (value) => typeof value === 'string';
-const isNumber: Check = (value) => typeof value === 'number' && Number.isFinite(value);
-const isBoolean: Check = (value) => typeof value === 'boolean';
 /** An epoch ms that a Date can hold and that is not before 1970 (what dasvc writes). */
 const isTime: Check = (value) =>
   isNumber(value) && (value as number) >= 0 && (value as number) <= MAX_DATE_MS;

@@ -13,49 +13,41 @@ import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { StateChange, StateSnapshot } from './state-snapshot.js';
 import { MAX_SECONDS } from './types.js';
-import { isObject } from '../../util/guards.js';
+import {
+  exactObject,
+  isBoolean,
+  isNumber,
+  isObject,
+  isString,
+  isStrings,
+  optional,
+  type Check,
+} from '../../util/guards.js';
 import { jsonSyntaxProblem } from '../../util/json-error.js';
 import { shownJson } from '../../util/printable.js';
 
-type Check = (value: unknown) => boolean;
-
-const str: Check = (v) => typeof v === 'string';
-const time: Check = (v) => typeof v === 'number' && Number.isFinite(v);
 const id: Check = (v) => Number.isSafeInteger(v) && (v as number) > 0;
-const strings: Check = (v) => Array.isArray(v) && v.every(str);
-const optional =
-  (check: Check): Check =>
-  (v) =>
-    v === undefined || check(v);
 
-/** An object with exactly these fields (each checked; unknown fields are refused). */
-function record(fields: Record<string, Check>): Check {
-  return (value) =>
-    isObject(value) &&
-    Object.keys(value).every((k) => Object.hasOwn(fields, k)) &&
-    Object.entries(fields).every(([k, check]) => check(value[k]));
-}
-
-const codeRecord = record({
-  clientId: str,
-  redirectUri: str,
-  user: str,
-  scopes: strings,
-  challenge: optional(str),
+const codeRecord = exactObject({
+  clientId: isString,
+  redirectUri: isString,
+  user: isString,
+  scopes: isStrings,
+  challenge: optional(isString),
   challengeMethod: optional((v) => v === 'S256' || v === 'plain'),
-  expiresAt: time,
+  expiresAt: isNumber,
   grantId: optional(id),
 });
 
-const grantFields = record({
-  clientId: str,
-  user: str,
-  scopes: strings,
-  access: optional(str),
-  accessExpiresAt: optional(time),
-  refresh: optional(str),
-  refreshExpiresAt: optional(time),
-  refreshUsed: optional((v) => typeof v === 'boolean'),
+const grantFields = exactObject({
+  clientId: isString,
+  user: isString,
+  scopes: isStrings,
+  access: optional(isString),
+  accessExpiresAt: optional(isNumber),
+  refresh: optional(isString),
+  refreshExpiresAt: optional(isNumber),
+  refreshUsed: optional(isBoolean),
 });
 const grantRecord: Check = (v) => {
   if (!grantFields(v)) return false;
@@ -67,7 +59,7 @@ const grantRecord: Check = (v) => {
   );
 };
 
-const rotatedRecord = record({ grantId: id, expiresAt: time });
+const rotatedRecord = exactObject({ grantId: id, expiresAt: isNumber });
 
 /** `[[key, record], …]` with distinct keys. */
 function entries(value: unknown, key: Check, check: Check): boolean {
@@ -102,9 +94,9 @@ function snapshotProblem(value: unknown): string | undefined {
   if (value.grantSeq !== undefined && !(value.grantSeq === 0 || id(value.grantSeq))) {
     return '"grantSeq" must be a non-negative integer';
   }
-  if (!entries(value.codes, str, codeRecord)) return '"codes" is malformed';
+  if (!entries(value.codes, isString, codeRecord)) return '"codes" is malformed';
   if (!entries(value.grants, id, grantRecord)) return '"grants" is malformed';
-  if (!entries(value.rotated, str, rotatedRecord)) return '"rotated" is malformed';
+  if (!entries(value.rotated, isString, rotatedRecord)) return '"rotated" is malformed';
   return undefined;
 }
 
@@ -113,16 +105,18 @@ const offsetOk = (v: unknown) => typeof v === 'number' && v >= 0 && v <= MAX_SEC
 /** Problem in one journal line, or undefined when it is a StateChange. */
 function changeProblem(value: unknown): string | undefined {
   if (!isObject(value)) return 'not a JSON object';
-  const fits = (fields: Record<string, Check>) => record({ kind: str, ...fields })(value);
+  const fits = (fields: Record<string, Check>) => exactObject({ kind: isString, ...fields })(value);
   switch (value.kind) {
     case 'code':
-      return fits({ code: str, record: codeRecord }) ? undefined : 'malformed code';
+      return fits({ code: isString, record: codeRecord }) ? undefined : 'malformed code';
     case 'grant':
       return fits({ id, record: grantRecord }) ? undefined : 'malformed grant';
     case 'grant-ended':
       return fits({ id }) ? undefined : 'malformed grant-ended';
     case 'rotated':
-      return fits({ token: str, record: rotatedRecord }) ? undefined : 'malformed rotated token';
+      return fits({ token: isString, record: rotatedRecord })
+        ? undefined
+        : 'malformed rotated token';
     case 'clock':
       return fits({ offsetSeconds: offsetOk }) ? undefined : 'clock offset outside 0…100 years';
     case 'reset':
