@@ -2,7 +2,7 @@ import { InterruptedError } from '../errors.js';
 import { sendDirect } from './direct.js';
 import { networkErrorFrom } from './network-error.js';
 import { httpTimeoutMs } from './timeout.js';
-import { proxyFor, sendThroughProxy } from './proxy.js';
+import { proxySettings, proxyUrls, sendThroughProxy } from './proxy.js';
 import { RESPONSE_LIMIT } from './response-limit.js';
 import { maskedResponse, requestSecrets } from './request-secrets.js';
 import type { SecretValues } from '../util/secret-values.js';
@@ -15,7 +15,7 @@ export interface HttpClientOptions {
   /** Receives `--verbose` lines (already redacted); absent → no trace. */
   trace?: (line: string) => void;
   /**
-   * For short-lived processes (the CLI): when a request goes through a proxy (undici), turn off
+   * For short-lived processes (the CLI): when a request goes through undici (a proxy is set), turn off
    * V8's WASM tier-up first, so that the process does not linger ~100 ms after the answer while V8
    * recompiles undici's HTTP parser. Direct requests (node:http) have no WASM and need no flag.
    * Libraries embedding dasvc leave it off: V8 flags are process-wide.
@@ -45,9 +45,10 @@ function tuneForShortProcess(): void {
 
 /**
  * All outgoing HTTP of dasvc goes through here: one timeout, one limit on an answer's size, no
- * redirects followed, optional trace.
- * Direct requests go over node:http/https; when a proxy variable applies to the URL (SPEC §1),
- * through undici's EnvHttpProxyAgent. Both fail with the same NetworkError sentences.
+ * redirects followed, optional trace. With no proxy variable set, every request goes over
+ * node:http/https; with one set, every request goes through undici's EnvHttpProxyAgent, which
+ * decides by its own rules which go through the proxy and which go direct (SPEC §1: NO_PROXY).
+ * Both fail with the same NetworkError sentences.
  */
 export function createHttpClient(options: HttpClientOptions = {}): SendFn {
   const env = options.env ?? process.env;
@@ -78,18 +79,18 @@ export function createHttpClient(options: HttpClientOptions = {}): SendFn {
     if (options.signal?.aborted) throw new InterruptedError('interrupted');
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
-    const proxied = viaProxy(request.url, env);
+    const proxies = proxySettings(env);
     try {
-      if (proxied && options.shortLived) tuneForShortProcess();
-      response = proxied
-        ? await sendThroughProxy(request, env, signal, limit)
+      if (proxies && options.shortLived) tuneForShortProcess();
+      response = proxies
+        ? await sendThroughProxy(request, proxies, signal, limit)
         : await sendDirect(request, signal, limit);
     } catch (error) {
       if (options.signal?.aborted) {
         options.trace?.('< interrupted');
         throw new InterruptedError('interrupted', { cause: error });
       }
-      const networkError = networkErrorFrom(error, request.url, timeoutMs, proxied);
+      const networkError = networkErrorFrom(error, request.url, timeoutMs, proxyUrls(proxies));
       options.trace?.(`< no answer: ${networkError.message}`);
       throw networkError;
     }
@@ -98,17 +99,6 @@ export function createHttpClient(options: HttpClientOptions = {}): SendFn {
       for (const line of tracer.traceResponse(response, performance.now() - started)) trace(line);
     return response;
   };
-}
-
-/** The proxy that applies to `url` (SPEC §1), or undefined for a direct request. */
-function viaProxy(url: string, env: Env): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return undefined; // sendDirect fails on it, and the error is mapped like any other
-  }
-  return proxyFor(parsed, env);
 }
 
 /**

@@ -8,7 +8,16 @@ interface FailureLike {
   code?: string;
   message?: string;
   hostname?: string;
-  cause?: { code?: string; message?: string; hostname?: string };
+  cause?: SocketFailure;
+}
+
+/** A socket's own failure: its code, and where it was connecting (an address, or a host name). */
+interface SocketFailure {
+  code?: string;
+  message?: string;
+  hostname?: string;
+  address?: string;
+  port?: number;
 }
 
 /** A TLS failure in words, by OpenSSL's or node's code; undefined when the code is not about TLS. */
@@ -31,29 +40,34 @@ function tlsReason(code: string): string | undefined {
  * The one place where a failed exchange becomes a NetworkError (SPEC §4, exit 4), for both
  * transports: a sentence that says what happened (refused, reset, timed out, DNS, TLS) and where
  * (the URL without its query, which may carry secrets), a hint, and a stable `code`; never a
- * library's code such as UND_ERR_SOCKET (issue 9.8).
+ * library's code such as UND_ERR_SOCKET (issue 9.8). `proxies` are the proxies the request may
+ * have gone through: a failure to reach one of them is told as the proxy's.
  */
 export function networkErrorFrom(
   error: unknown,
   url: string,
   timeoutMs: number,
-  proxy?: string,
+  proxies: readonly string[] = [],
 ): NetworkError {
   const where = safeUrl(url);
-  // Through a proxy, dasvc only ever connects to the proxy: a refused, unresolvable or
-  // unreachable connection is the proxy's, and the sentence names it (never its credentials).
+  const err = error as FailureLike | undefined;
+  // fetch wraps the socket error as `cause`; node:http hands it over as is.
+  const inner: SocketFailure | undefined =
+    err?.cause ?? (typeof err?.code === 'string' ? (err as SocketFailure) : undefined);
+  // Through a proxy, dasvc connects to the proxy only: a refused, unresolvable or unreachable
+  // connection there is the proxy's, and the sentence names it (never its credentials).
+  const proxy = proxies.find((candidate) => failedAt(inner, candidate));
   const proxyAt = proxy === undefined ? undefined : safeUrl(proxy).replace(/\/$/, '');
   const to = proxyAt ? `the proxy ${proxyAt} for ${where}` : where;
   const proxyHint = 'check HTTP_PROXY / HTTPS_PROXY, or list the host in NO_PROXY';
-  const err = error as FailureLike | undefined;
   const make = (message: string, code: string, hint?: string) =>
     new NetworkError(message, { code, cause: error, ...(hint ? { hint } : {}) });
   if (error instanceof ResponseTooLargeError) {
     return make(
       `the answer from ${where} is larger than ${sizeText(error.limit)}, the most dasvc reads of one answer; the rest was not read`,
       'response_too_large',
-      proxyAt
-        ? `an OAuth or JSON-RPC answer is far smaller: check that ${proxyAt} passes the service's answers on`
+      proxies.length > 0
+        ? "an OAuth or JSON-RPC answer is far smaller: check that the URL is the service, and that the proxy passes the service's answers on"
         : 'an OAuth or JSON-RPC answer is far smaller: check that the URL is the service',
     );
   }
@@ -64,10 +78,14 @@ export function networkErrorFrom(
       'try again; DASVC_HTTP_TIMEOUT=<seconds> allows more time',
     );
   }
-  // fetch wraps the socket error as `cause`; node:http hands it over as is.
-  const inner = err?.cause ?? (typeof err?.code === 'string' ? err : undefined);
   const code = inner?.code ?? '';
-  const host = hostOf(proxy ?? url);
+  // Where the connection failed: the proxy, else where the socket says (a proxy may have been
+  // bypassed, or the host name may have several addresses), else the URL's host.
+  const host = proxy
+    ? hostOf(proxy)
+    : proxies.length > 0 && inner?.address && inner.port
+      ? `${inner.address}:${inner.port}`
+      : hostOf(url);
   if (code === 'ECONNREFUSED')
     return make(
       `cannot connect to ${to}: connection refused (nothing listens at ${host})`,
@@ -116,6 +134,20 @@ export function networkErrorFrom(
 function plainReason(inner: FailureLike['cause'], error: unknown): string {
   const text = inner?.message ?? (error instanceof Error ? error.message : String(error));
   return text.replace(/\b(?:UND_ERR|ERR)_[A-Z_]+\b:?\s*/g, '').trim() || 'the connection failed';
+}
+
+/** Whether the socket failure happened on the way to `proxy` (its host name, or its address). */
+function failedAt(failure: SocketFailure | undefined, proxy: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(proxy);
+  } catch {
+    return false;
+  }
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  if (failure?.hostname !== undefined) return failure.hostname === host;
+  const port = Number(parsed.port) || (parsed.protocol === 'https:' ? 443 : 80);
+  return failure?.address === host && failure.port === port;
 }
 
 function safeUrl(url: string): string {

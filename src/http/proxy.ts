@@ -1,75 +1,76 @@
 import type { Agent, EnvHttpProxyAgent } from 'undici';
+import { UsageError } from '../errors.js';
 import { readBounded } from '../util/bounded-bytes.js';
+import type { Env } from '../util/env.js';
 import { ResponseTooLargeError } from './response-limit.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
-const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+/** The proxy variables of `env`, as undici's EnvHttpProxyAgent takes them. */
+export interface ProxySettings {
+  httpProxy: string;
+  httpsProxy: string;
+  noProxy: string;
+}
 
 /**
- * The proxy URL that undici's `EnvHttpProxyAgent` would use for `url` under `env` (SPEC §1:
- * HTTP(S)_PROXY, NO_PROXY), or undefined for a direct connection. Same precedence and NO_PROXY
- * matching as undici 7, so that the choice of transport never changes where a request goes.
+ * The proxy variables set in `env` (SPEC §1: HTTP(S)_PROXY, NO_PROXY), each read as undici reads
+ * it from process.env (lower case first); undefined when no proxy is set at all. Which request
+ * goes through which proxy, and which goes direct (NO_PROXY), is undici's to decide: these are
+ * handed to its EnvHttpProxyAgent as they are.
  */
-export function proxyFor(url: URL, env: NodeJS.ProcessEnv): string | undefined {
-  const proxies = proxyVariables(env);
-  const proxy = url.protocol === 'https:' ? proxies.https : proxies.http;
-  if (!proxy) return undefined;
-  const hostname = url.host.replace(/:\d*$/, '').toLowerCase();
-  const port = Number.parseInt(url.port, 10) || DEFAULT_PORTS[url.protocol] || 0;
-  return bypassed(proxies.noProxy, hostname, port) ? undefined : proxy;
+export function proxySettings(env: Env): ProxySettings | undefined {
+  const httpProxy = proxyVariable(env, 'http_proxy', 'HTTP_PROXY');
+  const httpsProxy = proxyVariable(env, 'https_proxy', 'HTTPS_PROXY');
+  if (!httpProxy && !httpsProxy) return undefined;
+  return { httpProxy, httpsProxy, noProxy: env.no_proxy ?? env.NO_PROXY ?? '' };
 }
 
-/** The proxy settings as undici reads them (lower case first), taken from `env`. */
-function proxyVariables(env: NodeJS.ProcessEnv) {
-  const http = env.http_proxy ?? env.HTTP_PROXY ?? '';
-  return {
-    http,
-    // An empty HTTPS_PROXY falls back to the HTTP proxy, as in undici.
-    https: (env.https_proxy ?? env.HTTPS_PROXY) || http,
-    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
-  };
+/** The schemes of the proxy URLs that undici's ProxyAgent takes. */
+const PROXY_SCHEMES = new Set(['http:', 'https:', 'socks:', 'socks5:']);
+
+/** A proxy variable's value ('' when unset); one that is no URL is a usage error naming it. */
+function proxyVariable(env: Env, lower: string, upper: string): string {
+  const name = env[lower] === undefined ? upper : lower;
+  const value = env[name] ?? '';
+  // The value is not shown: a mistyped proxy URL may still carry a password.
+  if (value && !PROXY_SCHEMES.has(URL.parse(value)?.protocol ?? ''))
+    throw new UsageError(`${name} is not a URL`, {
+      code: 'bad_proxy',
+      hint: `set it to the proxy's URL (http://host:port), or unset it`,
+    });
+  return value;
 }
 
-function bypassed(noProxy: string, hostname: string, port: number): boolean {
-  if (noProxy === '*') return true;
-  for (const entry of noProxy.split(/[,\s]/)) {
-    if (!entry) continue;
-    const parsed = /^(.+):(\d+)$/.exec(entry);
-    const host = (parsed ? parsed[1]! : entry).replace(/^\*?\./, '').toLowerCase();
-    const entryPort = parsed ? Number.parseInt(parsed[2]!, 10) : 0;
-    if (entryPort && entryPort !== port) continue;
-    if (hostname === host || hostname.endsWith(`.${host}`)) return true;
-  }
-  return false;
+/** The proxies that requests may go through under `settings`: what a failure may be blamed on. */
+export function proxyUrls(settings: ProxySettings | undefined): string[] {
+  return settings ? [settings.httpProxy, settings.httpsProxy].filter(Boolean) : [];
 }
 
 /**
- * undici's EnvHttpProxyAgent reading the proxy variables from `env` (SPEC §1), not from
- * process.env: the one place that turns them into an agent (the CLI, `dasvc mock --proxy`).
+ * undici's EnvHttpProxyAgent with these settings, not process.env's: the one place that makes one
+ * (the CLI and the library, `dasvc mock --proxy`).
  */
 export async function createEnvProxyAgent(
-  env: NodeJS.ProcessEnv,
+  settings: ProxySettings,
   options: Agent.Options = {},
 ): Promise<EnvHttpProxyAgent> {
   const undici = await import('undici');
-  const { http, https, noProxy } = proxyVariables(env);
-  return new undici.EnvHttpProxyAgent({ ...options, httpProxy: http, httpsProxy: https, noProxy });
+  return new undici.EnvHttpProxyAgent({ ...options, ...settings });
 }
 
-/** Sends through undici's EnvHttpProxyAgent, configured from `env` (loaded only when a proxy applies). */
+/** Sends through undici's EnvHttpProxyAgent (loaded only when a proxy variable is set). */
 export async function sendThroughProxy(
   request: HttpRequest,
-  env: NodeJS.ProcessEnv,
+  settings: ProxySettings,
   signal: AbortSignal,
   /** Past this many bytes of body the exchange ends with ResponseTooLargeError. */
   limit: number,
 ): Promise<HttpResponse> {
   const undici = await import('undici');
-  const { http, https, noProxy } = proxyVariables(env);
-  const key = `${http}\n${https}\n${noProxy}`;
+  const key = `${settings.httpProxy}\n${settings.httpsProxy}\n${settings.noProxy}`;
   let agent = agents.get(key);
   if (!agent) {
-    agent = await createEnvProxyAgent(env);
+    agent = await createEnvProxyAgent(settings);
     agents.set(key, agent);
   }
   try {

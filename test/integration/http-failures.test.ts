@@ -178,12 +178,9 @@ describe('through a proxy (SPEC §1 proxy variables)', () => {
       code: 'ENOTFOUND',
       hostname: 'proxy.invalid',
     });
-    const error = networkErrorFrom(
-      lookup,
-      'https://das.example.com/webservice/json/crm',
-      1000,
+    const error = networkErrorFrom(lookup, 'https://das.example.com/webservice/json/crm', 1000, [
       'http://proxy.invalid:3128',
-    );
+    ]);
     expect(error.message).toBe(
       'cannot find the host proxy.invalid:3128 (DNS lookup found no such name) for the proxy http://proxy.invalid:3128 for https://das.example.com/webservice/json/crm',
     );

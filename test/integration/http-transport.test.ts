@@ -1,9 +1,8 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createHttpClient } from '../../src/http/http-client.js';
-import { proxyFor } from '../../src/http/proxy.js';
-import { NetworkError } from '../../src/errors.js';
+import { NetworkError, UsageError } from '../../src/errors.js';
 import { forwardProxyForFile } from '../helpers/forward-proxy.js';
 import { startMockForFile } from '../helpers/mock-client.js';
 
@@ -19,7 +18,23 @@ const discover = (url: string) => ({
   body: JSON.stringify({ user: 'alice', scope: 'crm' }),
 });
 
-describe('transport choice (SPEC §1: node:http direct, undici EnvHttpProxyAgent behind a proxy)', () => {
+/** A server on 127.0.0.1 that answers 204 and keeps the headers of the last request. */
+async function headerServer(): Promise<{ url: string; seen: () => IncomingHttpHeaders }> {
+  let last: IncomingHttpHeaders = {};
+  const server = createServer((req, res) => {
+    last = req.headers;
+    req.resume();
+    res.writeHead(204).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(() => resolve()));
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen: () => last };
+}
+
+describe('transport choice (SPEC §1: node:http without a proxy variable, else undici EnvHttpProxyAgent)', () => {
   it('goes direct without a proxy variable, and answers like fetch', async () => {
     const before = forward.tunnels;
     const send = createHttpClient({ env: {} });
@@ -40,6 +55,44 @@ describe('transport choice (SPEC §1: node:http direct, undici EnvHttpProxyAgent
     const bypass = createHttpClient({ env: { HTTP_PROXY: forward.url, NO_PROXY: '127.0.0.1' } });
     expect((await bypass(discover(mock.url))).status).toBe(200);
     expect(forward.tunnels).toBe(before + 1);
+  });
+
+  it('with a proxy variable set, undici decides for every request, a NO_PROXY one included', async () => {
+    const server = await headerServer();
+    const request = { method: 'GET' as const, url: `${server.url}/x`, headers: {} };
+    await createHttpClient({ env: {} })(request);
+    // fetch (undici) sends Sec-Fetch-Mode on every request; node:http sends none.
+    expect(server.seen()['sec-fetch-mode']).toBeUndefined();
+    const before = forward.tunnels;
+    const bypassed = { HTTP_PROXY: forward.url, NO_PROXY: '.example.test, 127.0.0.1' };
+    expect((await createHttpClient({ env: bypassed })(request)).status).toBe(204);
+    expect(server.seen()['sec-fetch-mode']).toBe('cors');
+    expect(forward.tunnels).toBe(before);
+    // An HTTPS proxy alone does not apply to an http URL: undici goes direct.
+    await createHttpClient({ env: { https_proxy: forward.url } })(request);
+    expect(server.seen()['sec-fetch-mode']).toBe('cors');
+    expect(forward.tunnels).toBe(before);
+  });
+
+  it('refuses a proxy variable that is no URL, naming it and not its value', async () => {
+    const send = createHttpClient({ env: { https_proxy: 'user:secret@proxy host' } });
+    const error = await send(discover(mock.url)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe('https_proxy is not a URL');
+    expect((error as UsageError).exitCode).toBe(2);
+  });
+
+  it('blames a refusal on the proxy only when the proxy refused (not a host NO_PROXY sends direct)', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    const env = { HTTP_PROXY: forward.url, NO_PROXY: '127.0.0.1' };
+    const error = await createHttpClient({ env })(discover(url)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toBe(
+      `cannot connect to ${url}/_mock/tokens: connection refused (nothing listens at ${new URL(url).host})`,
+    );
   });
 
   it('maps a refused connection to one sentence on both transports (naming the proxy behind one)', async () => {
@@ -94,29 +147,5 @@ describe('transport choice (SPEC §1: node:http direct, undici EnvHttpProxyAgent
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));
     }
-  });
-});
-
-describe('proxyFor mirrors undici EnvHttpProxyAgent', () => {
-  const at = (url: string, env: NodeJS.ProcessEnv) => proxyFor(new URL(url), env);
-  it('picks the variable by scheme, lower case first, HTTPS falling back to HTTP', () => {
-    expect(at('http://a.test/', {})).toBeUndefined();
-    expect(at('http://a.test/', { HTTP_PROXY: 'http://p:1' })).toBe('http://p:1');
-    expect(at('http://a.test/', { HTTP_PROXY: 'http://P:1', http_proxy: 'http://p:2' })).toBe(
-      'http://p:2',
-    );
-    expect(at('https://a.test/', { HTTP_PROXY: 'http://p:1' })).toBe('http://p:1');
-    expect(at('https://a.test/', { HTTP_PROXY: 'http://p:1', HTTPS_PROXY: 'http://s:1' })).toBe(
-      'http://s:1',
-    );
-    expect(at('http://a.test/', { HTTPS_PROXY: 'http://s:1' })).toBeUndefined();
-  });
-  it('honours NO_PROXY: *, hosts, subdomains, leading dots and ports', () => {
-    const env = { HTTP_PROXY: 'http://p:1' };
-    expect(at('http://a.test/', { ...env, NO_PROXY: '*' })).toBeUndefined();
-    expect(at('http://x.a.test/', { ...env, NO_PROXY: 'b.test, .a.test' })).toBeUndefined();
-    expect(at('http://A.test:8080/', { ...env, no_proxy: 'a.test:8080' })).toBeUndefined();
-    expect(at('http://a.test:8081/', { ...env, NO_PROXY: 'a.test:8080' })).toBe('http://p:1');
-    expect(at('http://ba.test/', { ...env, NO_PROXY: 'a.test' })).toBe('http://p:1');
   });
 });

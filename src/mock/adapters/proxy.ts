@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { MockRequest, MockResponse } from '../core/types.js';
 import { jsonResponse } from '../core/responses.js';
-import { createEnvProxyAgent, proxyFor } from '../../http/proxy.js';
+import { createEnvProxyAgent, proxySettings } from '../../http/proxy.js';
 import { httpTimeoutMs } from '../../http/timeout.js';
 import { answerHeaders, endToEndHeaders, rawHeader } from './proxy-headers.js';
 import { decodeBody } from './decode-body.js';
@@ -246,9 +246,11 @@ export async function createProxy(
   const origin = base.origin;
   // The upstream's own path (an installation under `/das`) goes before every forwarded path.
   const prefix = base.pathname.replace(/\/+$/, '');
-  // One origin: a Pool of keep-alive connections to it, unless a proxy variable applies to it.
-  const dispatcher: Dispatcher = proxyFor(base, env)
-    ? await createEnvProxyAgent(env, options)
+  // One origin: a Pool of keep-alive connections to it, unless a proxy variable is set: then
+  // undici's EnvHttpProxyAgent, which decides whether it goes through the proxy (NO_PROXY).
+  const proxies = proxySettings(env);
+  const dispatcher: Dispatcher = proxies
+    ? await createEnvProxyAgent(proxies, options)
     : new (await import('undici')).Pool(origin, options);
   const context: Upstream = { url: upstream, taps, notes: new ProxyNotes() };
 
