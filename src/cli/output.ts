@@ -1,5 +1,6 @@
 import { NetworkError } from '../errors.js';
 import { terminalText } from '../util/printable.js';
+import type { Styles } from '../util/styles.js';
 
 /** Something text can be written to: process.stdout/stderr, or a buffer in tests. */
 export interface Writer {
@@ -7,48 +8,7 @@ export interface Writer {
   isTTY?: boolean;
 }
 
-/** The few styles dasvc uses; identity functions when colour is off. */
-export interface Styles {
-  bold(text: string): string;
-  dim(text: string): string;
-  green(text: string): string;
-  yellow(text: string): string;
-  red(text: string): string;
-}
-
-/** No colour at all. */
-export const plain: Styles = {
-  bold: (t) => t,
-  dim: (t) => t,
-  green: (t) => t,
-  yellow: (t) => t,
-  red: (t) => t,
-};
-
-/**
- * Colour for stderr messages: chalk (which honours NO_COLOR/FORCE_COLOR), loaded only when it can
- * matter, so piped and CI runs never pay its import. `--no-color` forces it off.
- */
-export async function loadStyles(
-  enabled: boolean,
-  stream: Writer,
-  env: NodeJS.ProcessEnv,
-): Promise<Styles> {
-  if (!enabled || env.NO_COLOR || (!stream.isTTY && !env.FORCE_COLOR)) return plain;
-  const { Chalk, supportsColor, supportsColorStderr } = await import('chalk');
-  // The level of the stream being coloured: chalk's default is stdout's, which is no terminal
-  // when the result is piped (`dasvc token refresh | cat`) while messages still reach one.
-  const support = stream === process.stderr ? supportsColorStderr : supportsColor;
-  const chalk = new Chalk({ level: support ? support.level : 0 });
-  if (chalk.level === 0) return plain;
-  return {
-    bold: (t) => chalk.bold(t),
-    dim: (t) => chalk.dim(t),
-    green: (t) => chalk.green(t),
-    yellow: (t) => chalk.yellow(t),
-    red: (t) => chalk.red(t),
-  };
-}
+export { loadStyles, plain, type Styles } from '../util/styles.js';
 
 const answeredOnStdout = new WeakSet<object>();
 

@@ -5,6 +5,7 @@ import { runDemo } from '../../src/demo/run-demo.js';
 import { hintFor } from '../../src/cli/hints.js';
 import { startMockServer } from '../../src/mock/index.js';
 import { freshConfigDir, ROOT, runCli, runCliProcess } from '../helpers/cli.js';
+import { plain } from '../../src/util/styles.js';
 
 // Every token, code, verifier and state the mock or the CLI makes is 43 base64url characters;
 // the only such string the demo may show is the PKCE challenge, which is public by design.
@@ -106,14 +107,13 @@ describe('dasvc demo behind a company proxy', () => {
   // its own embedded mock to the proxy, and `npm start` failed (exit 4).
   it('reaches its embedded mock directly, whatever the proxy variables say', async () => {
     const sink = { write: () => true };
-    const plain = (text: string) => text;
     const proxy = 'http://127.0.0.1:9';
     const steps = await runDemo(
       { browser: false, json: true },
       {
         stdout: sink,
         stderr: sink,
-        style: { bold: plain, dim: plain, green: plain, yellow: plain, red: plain },
+        style: plain,
         openBrowser: async () => undefined,
         startMock: (options) => startMockServer({ ...options, log: () => undefined }),
         now: Date.now,
@@ -128,13 +128,12 @@ describe('dasvc demo --browser when nobody approves', () => {
   it("times out with the demo's own hint, not login's --timeout, and stops its mock", async () => {
     let stopped = false;
     const sink = { write: () => true };
-    const plain = (text: string) => text;
     const run = runDemo(
       { browser: true, json: true },
       {
         stdout: sink,
         stderr: sink,
-        style: { bold: plain, dim: plain, green: plain, yellow: plain, red: plain },
+        style: plain,
         openBrowser: async () => undefined,
         startMock: async (options) => {
           const mock = await startMockServer({ ...options, log: () => undefined });

@@ -2,6 +2,7 @@ import type { MockOptions } from '../core/types.js';
 import type { JournalEntry } from '../core/journal.js';
 import { formatLogLine, type Painter } from '../core/log-line.js';
 import { startMockServer } from './mock-server.js';
+import { loadStyles, plain } from '../../util/styles.js';
 
 /** How `dasvc mock` prints: `json` (global --json) and `color` (not --no-color). */
 export interface RunMockOptions extends MockOptions {
@@ -11,23 +12,20 @@ export interface RunMockOptions extends MockOptions {
 }
 
 /**
- * Status-class colours on a terminal (chalk honours NO_COLOR, FORCE_COLOR and --no-color);
- * undefined when piped, so that a log file never holds escape codes.
+ * Status-class colours on a terminal (as every colour of dasvc: NO_COLOR, FORCE_COLOR and
+ * --no-color honoured); undefined when piped, so that a log file never holds escape codes.
  */
 async function painter(enabled: boolean): Promise<Painter | undefined> {
-  const env = process.env;
-  if (!enabled || env.NO_COLOR || (!process.stdout.isTTY && !env.FORCE_COLOR)) return undefined;
-  const { Chalk } = await import('chalk');
-  const chalk = new Chalk();
-  if (chalk.level === 0) return undefined;
+  const style = await loadStyles(enabled, process.stdout, process.env);
+  if (style === plain) return undefined;
   return (status, text) =>
     status >= 500 || status === 0
-      ? chalk.red(text)
+      ? style.red(text)
       : status >= 400
-        ? chalk.yellow(text)
+        ? style.yellow(text)
         : status >= 300
-          ? chalk.cyan(text)
-          : chalk.green(text);
+          ? style.cyan(text)
+          : style.green(text);
 }
 
 /**
