@@ -30,6 +30,11 @@ export interface DasvcOptions extends Omit<SettingOptions, 'params'> {
   env?: Env;
   /** The HTTP transport (default: the CLI's HTTP client with its timeouts and proxy support). */
   send?: SendFn;
+  /**
+   * The most bytes of one answer's body that the default transport reads (default 64 MiB): past
+   * it the call fails with a DasvcError of kind `network` (`response_too_large`).
+   */
+  maxResponseBytes?: number;
   /** The clock (default: Date.now). */
   now?: () => number;
 }
@@ -57,12 +62,23 @@ export function dasvc<A = Untyped>(options: DasvcOptions = {}): DasvcClient<A> {
     throw new UsageError(`store must be "file" or "memory", got ${JSON.stringify(options.store)}`, {
       code: 'bad_setting',
     });
+  const limit = options.maxResponseBytes;
+  if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0))
+    throw new UsageError(
+      `maxResponseBytes must be a whole number of bytes above 0, got ${JSON.stringify(limit)}`,
+      { code: 'bad_setting' },
+    );
   const memory = options.store === 'memory';
   const file = new ProfileStore(
     configFile(options.configDir ? { ...env, DASVC_CONFIG_DIR: options.configDir } : env),
   );
   const profiles = memory ? undefined : file;
-  const send = options.send ?? createHttpClient({ env });
+  const send =
+    options.send ??
+    createHttpClient({
+      env,
+      ...(limit === undefined ? {} : { maxResponseBytes: limit }),
+    });
   // The declarations are types only (SPEC §10): the one client takes every call they allow.
   return new Client(options, {
     env,

@@ -15,6 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publint } from 'publint';
+import ts from 'typescript';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tracked } from '../helpers/children.js';
@@ -305,6 +306,66 @@ console.log(JSON.stringify([answer.status, (await answer.json()).error]));
     const result = await run(process.execPath, ['with-msw.mjs']);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([400, 'invalid_grant']);
+  });
+
+  it('exports exactly the public names, at run time and in the declarations', async () => {
+    writeFileSync(
+      join(project, 'exports.mjs'),
+      `
+const names = async (entry) => Object.keys(await import(entry)).sort();
+console.log(JSON.stringify([await names('dasvc'), await names('dasvc/mock'), await names('dasvc/msw')]));
+`,
+    );
+    const result = await run(process.execPath, ['exports.mjs']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([
+      ['DasvcError', 'dasvc'],
+      ['createMockApp', 'startMockServer'],
+      ['createMockHandlers'],
+    ]);
+    // Every name the root's declarations export, types included (docs/design/public-api.md).
+    const declarations = join(project, 'node_modules/dasvc/dist/types/index.d.ts');
+    const program = ts.createProgram([declarations], { noEmit: true, skipLibCheck: true });
+    const root = program
+      .getTypeChecker()
+      .getSymbolAtLocation(program.getSourceFile(declarations)!)!;
+    const exported = program
+      .getTypeChecker()
+      .getExportsOfModule(root)
+      .map((s) => s.name);
+    expect(exported.sort()).toEqual(
+      [
+        'BatchAnswerOf',
+        'BatchCall',
+        'BatchCallOf',
+        'BatchResult',
+        'DasvcClient',
+        'DasvcError',
+        'DasvcOptions',
+        'ErrorKind',
+        'ErrorOf',
+        'ExitCode',
+        'HttpRequest',
+        'HttpResponse',
+        'LoginOptions',
+        'LoginOutcome',
+        'LogoutOutcome',
+        'MethodOf',
+        'NamedParamsOf',
+        'ParamsOf',
+        'ResultOf',
+        'RevokeAnswer',
+        'RevokeOutcome',
+        'ScopeOf',
+        'SendFn',
+        'SessionStatus',
+        'Tell',
+        'TokenSet',
+        'TypedCalls',
+        'Untyped',
+        'dasvc',
+      ].sort(),
+    );
   });
 
   it('type-checks under moduleResolution node16 and bundler, with TypeScript 5.9 and 7, and without @types/node', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run as rpcRun } from '../../src/cli/commands/rpc/run.js';
 import type { RpcOptions } from '../../src/cli/commands/rpc/run.js';
-import { UsageError } from '../../src/index.js';
+import { UsageError } from '../../src/errors.js';
 import { createMockApp } from '../../src/mock/index.js';
 import { cleanup, failure, fakeTerminal, type FakeTerminal } from '../helpers/cli-in-process.js';
 import { appTransport } from '../helpers/in-process.js';

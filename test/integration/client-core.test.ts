@@ -6,7 +6,8 @@ import { run as printRun } from '../../src/cli/commands/token/print.js';
 import { run as refreshRun } from '../../src/cli/commands/token/refresh.js';
 import { run as revokeRun } from '../../src/cli/commands/token/revoke.js';
 import { run as statusRun } from '../../src/cli/commands/token/status.js';
-import { AuthError, dasvc, NetworkError, ServiceError, UsageError } from '../../src/index.js';
+import { AuthError, NetworkError, ServiceError, UsageError } from '../../src/errors.js';
+import { dasvc } from '../../src/index.js';
 import { createMockApp } from '../../src/mock/index.js';
 import {
   cleanup,

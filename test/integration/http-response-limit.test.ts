@@ -9,6 +9,7 @@ import { run as rpcRun } from '../../src/cli/commands/rpc/run.js';
 import { ExitCode, NetworkError } from '../../src/errors.js';
 import { createHttpClient } from '../../src/http/http-client.js';
 import { RESPONSE_LIMIT } from '../../src/http/response-limit.js';
+import { dasvc } from '../../src/index.js';
 import { createMockApp } from '../../src/mock/index.js';
 import { cleanup, failure, fakeTerminal, type FakeTerminal } from '../helpers/cli-in-process.js';
 import { freshConfigDir, runCliProcess } from '../helpers/cli.js';
@@ -117,6 +118,32 @@ describe('an answer past the limit', () => {
     for (const env of [{}, { HTTP_PROXY: proxy.url }]) {
       const send = createHttpClient({ env, maxResponseBytes: LIMIT });
       expect((await send({ method: 'GET', url, headers: {} })).text).toBe(body);
+    }
+  });
+});
+
+describe('the library', () => {
+  it('dasvc({ maxResponseBytes }) sets the limit of its transport', async () => {
+    const server = await endlessServer();
+    const limited = dasvc({
+      baseUrl: server.url,
+      token: 'a-token',
+      store: 'memory',
+      env: {},
+      maxResponseBytes: LIMIT,
+    });
+    expectTooLarge(
+      await rejection(limited.rpc('crm', 'contacts.list')),
+      `${server.url}/webservice/json/crm`,
+      '64 KiB',
+    );
+    // Not a number of bytes: a usage error naming the option, before any request.
+    for (const maxResponseBytes of [0, -1, 1.5, Number.NaN, '1000' as unknown as number]) {
+      const bad = failure(Promise.resolve().then(() => dasvc({ maxResponseBytes })));
+      await expect(bad).resolves.toMatchObject({
+        kind: 'usage',
+        message: expect.stringMatching(/^maxResponseBytes must be/),
+      });
     }
   });
 });

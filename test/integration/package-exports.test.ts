@@ -40,7 +40,7 @@ describe('the package entry points, from another project', () => {
     writeFileSync(
       join(project, 'consumer.mjs'),
       `
-import { dasvc, AuthError, ServiceError } from 'dasvc';
+import { dasvc, DasvcError } from 'dasvc';
 import { startMockServer, createMockApp } from 'dasvc/mock';
 import { createMockHandlers } from 'dasvc/msw';
 import { setupServer } from 'msw/node';
@@ -55,11 +55,11 @@ const client = dasvc({ baseUrl: mock.url, clientId: 'demo-client', clientSecret:
 const contact = await client.rpc('crm', 'contacts.get', { id: 1 });
 let refused = '';
 try { await client.rpc('crm', 'contacts.get', { id: 3 }); }
-catch (e) { refused = e instanceof ServiceError ? 'service' : String(e); }
+catch (e) { refused = e instanceof DasvcError ? e.kind : String(e); }
 await client.revoke({ hint: 'access_token' });
 let revoked = '';
 try { await client.rpc('crm', 'contacts.list'); }
-catch (e) { revoked = e instanceof AuthError ? 'auth' : String(e); }
+catch (e) { revoked = e instanceof DasvcError ? e.kind : String(e); }
 await mock.close();
 
 const app = createMockApp();

@@ -2,13 +2,11 @@ import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Quirks } from '../../src/mock/core/quirks.js';
 import { startMockServer } from '../../src/mock/index.js';
-import {
-  AuthError,
-  buildRefreshRequest,
-  createHttpClient,
-  dasvc,
-  processTokenResponse,
-} from '../../src/index.js';
+import { AuthError } from '../../src/errors.js';
+import { createHttpClient } from '../../src/http/http-client.js';
+import { dasvc } from '../../src/index.js';
+import { buildRefreshRequest } from '../../src/oauth/token-request.js';
+import { processTokenResponse } from '../../src/oauth/token-response.js';
 import {
   browserEnv,
   expectNoLeaksAfterAll,

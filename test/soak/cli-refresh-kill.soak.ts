@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AuthError, dasvc } from '../../src/index.js';
+import { AuthError } from '../../src/errors.js';
+import { dasvc } from '../../src/index.js';
 import { BIN, mintTokens, startMockForCli } from '../helpers/cli.js';
 import { scratchDir } from '../helpers/scratch.js';
 

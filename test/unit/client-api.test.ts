@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { dasvc, ServiceError, ExitCode, NetworkError, type SendFn } from '../../src/index.js';
+import { ExitCode, NetworkError, ServiceError } from '../../src/errors.js';
+import { dasvc, type SendFn } from '../../src/index.js';
 import { startMockServer } from '../../src/mock/index.js';
 import { browserEnv } from '../helpers/cli.js';
 import { redirectAfterConsent } from '../helpers/cli-browser.mjs';
