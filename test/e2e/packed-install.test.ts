@@ -324,7 +324,7 @@ console.log(JSON.stringify([await names('dasvc'), await names('dasvc/mock'), awa
       ['createMockHandlers'],
     ]);
     // Every name the root's declarations export, types included (docs/design/public-api.md).
-    const declarations = join(project, 'node_modules/dasvc/dist/types/index.d.ts');
+    const declarations = join(project, 'node_modules/dasvc/dist/index.d.ts');
     const program = ts.createProgram([declarations], { noEmit: true, skipLibCheck: true });
     const root = program
       .getTypeChecker()
