@@ -28,7 +28,7 @@ if (isVersion) {
     }
   }
 } else if (bundle) {
-  // `dasvc rpc` and `dasvc mock` have one-file CommonJS bundles of their own (issue 15.1), loaded
+  // `dasvc rpc` and `dasvc mock` have one-file CommonJS bundles of their own, loaded
   // synchronously; each checks the command with the CLI's own parser and hands anything else to
   // the full bundle, so a cheap guess is enough here.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous on purpose

@@ -138,7 +138,7 @@ export async function currentTokens(
     const { message, code } = noRefreshLeft(deps.profile, seen, options, deps.now());
     throw sessionError(deps.profile, message, code);
   }
-  // Everything the refresh needs is loaded before the request leaves (issue 14.3).
+  // Everything the refresh needs is loaded before the request leaves.
   const [{ buildRefreshRequest }, { processTokenResponse }] = await Promise.all([
     import('../oauth/token-request.js'),
     import('../oauth/token-response.js'),

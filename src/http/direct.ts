@@ -62,7 +62,7 @@ export function sendDirect(
       };
       res.on('data', (chunk: Buffer) => {
         if (!body.add(chunk)) return tooLarge();
-        // The last byte of a Content-Length body: the answer is whole now (issue 14.3).
+        // The last byte of a Content-Length body: the answer is whole now.
         if (body.size === length && request.onAnswer) whole();
       });
       res.on('error', fail);

@@ -36,7 +36,7 @@ function tuneForShortProcess(): void {
   if (tuned) return;
   tuned = true;
   // Node's bundled undici (global fetch, Headers) is loaded first: V8 rejects a builtin's code
-  // cache compiled under other flags, which would cost 15–20 ms to recompile it (issue 15).
+  // cache compiled under other flags, which would cost 15–20 ms to recompile it.
   void globalThis.Headers;
   const v8 = process.getBuiltinModule('node:v8');
   for (const flag of ['--no-wasm-tier-up', '--no-wasm-dynamic-tiering', '--wasm-lazy-compilation'])

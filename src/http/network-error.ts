@@ -40,7 +40,7 @@ function tlsReason(code: string): string | undefined {
  * The one place where a failed exchange becomes a NetworkError (SPEC §4, exit 4), for both
  * transports: a sentence that says what happened (refused, reset, timed out, DNS, TLS) and where
  * (the URL without its query, which may carry secrets), a hint, and a stable `code`; never a
- * library's code such as UND_ERR_SOCKET (issue 9.8). `proxies` are the proxies the request may
+ * library's code such as UND_ERR_SOCKET. `proxies` are the proxies the request may
  * have gone through: a failure to reach one of them is told as the proxy's.
  */
 export function networkErrorFrom(

@@ -7,7 +7,7 @@ export interface HttpRequest {
   /**
    * Told the answer synchronously, in the transport's own callback, the moment it is whole (before
    * the promise resolves and before Node runs its end-of-message bookkeeping): a refresh stores its
-   * rotated pair there (issue 14.3). A transport may not call it (a proxy, an embedder's `send`);
+   * rotated pair there. A transport may not call it (a proxy, an embedder's `send`);
    * the caller then handles the resolved answer. It must not throw.
    */
   onAnswer?: (response: HttpResponse) => void;

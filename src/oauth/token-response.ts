@@ -17,7 +17,7 @@ const AUTH_ERRORS = new Set([
   'unauthorized_client',
   'invalid_token',
   'access_denied',
-  // What the user may access is authorization, as in the redirect (SPEC §4: exit 3, issue 9.11).
+  // What the user may access is authorization, as in the redirect (SPEC §4: exit 3).
   'invalid_scope',
 ]);
 

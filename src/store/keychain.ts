@@ -27,8 +27,8 @@ type Binding = typeof Keyring;
 let binding: Binding | undefined;
 
 /**
- * The native binding, loaded on first use only: `--version`, `--help` and `mock` never load it
- * (issue 13.5). A platform without a prebuilt binary is a store that is missing.
+ * The native binding, loaded on first use only: `--version`, `--help` and `mock` never load it.
+ * A platform without a prebuilt binary is a store that is missing.
  */
 function loadBinding(): Binding {
   try {

@@ -164,7 +164,7 @@ export async function storeSecrets(
 /**
  * Replaces the profile's entry in the OS store with `secrets` (none: the entry goes), in one call:
  * its client secret and both tokens of the pair together, so that no kill leaves the new refresh
- * token without its access token or the reverse (SPEC §9, issue 14.3).
+ * token without its access token or the reverse (SPEC §9).
  */
 export async function replaceSecrets(
   keychain: Keychain,

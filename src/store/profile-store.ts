@@ -82,7 +82,7 @@ export const DEFAULT_PROFILE = 'default';
  * Profiles and tokens on disk. Reads parse the file directly; writes go through `conf` (atomic,
  * mode 0600) under the lock file beside the store, each one a read-modify-write of the file as it
  * is at that moment. A refresh's rotated pair alone is written by a replace prepared before its
- * request (replace-file.ts, issue 14.3): one write and one rename after the answer.
+ * request (replace-file.ts): one write and one rename after the answer.
  */
 export class ProfileStore {
   readonly lockPath: string;
@@ -220,7 +220,7 @@ export class ProfileStore {
 
   /**
    * Under the lock: reads the file once and prepares the write of one profile's tokens, which is
-   * then synchronous and as short as it can be (issue 14.3: a rotated pair must be stored before a
+   * then synchronous and as short as it can be (a rotated pair must be stored before a
    * kill can lose it). The file's text is serialised now with the tokens left open and the temp
    * file opened; the write only serialises the new pair, splices it in, writes and renames
    * (replace-file.ts). For a `secrets: 'keychain'` profile the write is one call to the OS store

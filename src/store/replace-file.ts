@@ -27,13 +27,13 @@ function unlinkQuietly(path: string): void {
 
 /**
  * Opens, ahead of the write, the temp file that will replace `file` (SPEC §2: mode 0600): so that
- * when the text is known only write and rename are left (issue 14.3: what a refresh runs between
+ * when the text is known only write and rename are left (what a refresh runs between
  * the service's answer and the moment its rotated pair is safe from a kill). A reader or a `kill
  * -9` at any moment sees the old file or the new one, whole. Callers hold the store's lock, the
  * only one that writes temp files named so here: those found beside the file were left by a
  * killed holder (or one robbed of the lock), and go.
  *
- * fsync comes after the rename, not before (decision, issue 14.3). A `kill -9` cannot lose what
+ * fsync comes after the rename, not before (decision). A `kill -9` cannot lose what
  * write() and rename() have handed to the kernel; only an OS crash or power cut can, and an fsync
  * before the rename would add ~0.5 ms (measured here) to the window in which a kill loses the
  * session, for a crash in that same millisecond. After the rename the file and its directory are

@@ -6,7 +6,7 @@ export function storeText(data: StoreData): string {
 }
 
 /**
- * The config file's text with one profile's tokens left open (issue 14.3): everything else is
+ * The config file's text with one profile's tokens left open: everything else is
  * serialised now, before a refresh is sent, and `render(tokens)` only serialises the new pair and
  * splices it in — the same text `storeText` gives for the whole document. `onDisk` is the file as
  * read under the lock (no secret of a `secrets: 'keychain'` profile in it); undefined forgets the

@@ -15,7 +15,7 @@ export interface TokenStore {
   /**
    * Runs `fn` holding the cross-process lock, with the tokens read afresh under it and `save`
    * ready: everything a write needs is loaded and opened before `fn` runs, so that a refresh can
-   * store the rotated pair as the first thing after the service's answer (issue 14.3).
+   * store the rotated pair as the first thing after the service's answer.
    */
   update<T>(
     profile: string,

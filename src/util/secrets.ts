@@ -9,7 +9,7 @@ export function random256(): string {
 
 /** SHA-256 of a secret: computed once for a stored secret, then compared with `matchesDigest`. */
 export function secretDigest(secret: string): Uint8Array {
-  // The one-shot hash (Node 20.12+) builds no Hash object: ~40 % less per check (issue 15).
+  // The one-shot hash (Node 20.12+) builds no Hash object: ~40 % less per check.
   return nodeCrypto().hash('sha256', secret, 'buffer');
 }
 
@@ -44,7 +44,7 @@ let scratch: Buffer | undefined;
 
 /**
  * Constant-time check of `candidate` against a stored secret that belongs to `owner` (a client
- * fixture, say); the stored side is prepared once per owner (issue 15). A candidate of up to 128
+ * fixture, say); the stored side is prepared once per owner. A candidate of up to 128
  * bytes is written into a zeroed 128-byte buffer and compared with the stored secret's (its first
  * 128 bytes, zero-padded) by `timingSafeEqual`, then the byte lengths are compared: no hash
  * (0.4 instead of 2.3 µs a check). A longer candidate is compared by SHA-256 digests. Which way

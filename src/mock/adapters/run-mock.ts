@@ -49,8 +49,8 @@ export async function runMock(options: RunMockOptions): Promise<'SIGINT' | 'SIGT
   // A port in use or a host not here is a usage error naming them (startMockServer).
   const server = await startMockServer({
     ...rest,
-    // --quiet: nothing after the listening line, request lines and messages alike (as before
-    // issue 12); a log function would also receive every request line.
+    // --quiet: nothing after the listening line, request lines and messages alike; a log
+    // function would also receive every request line.
     ...(quiet ? {} : { log: say, onRequest }),
     // Contract violations and recording failures are problems: stderr, even with --quiet.
     warn: err,

@@ -26,7 +26,7 @@ export function pkceMatches(
   verifier: string,
 ): boolean {
   if (method === 'plain') return safeEqual(verifier, challenge);
-  // One hash per check (issue 15): the verifier's S256 is compared as it stands with the challenge,
+  // One hash per check: the verifier's S256 is compared as it stands with the challenge,
   // in constant time. The challenge is no secret (it travelled in the authorization URL), so its
   // length may decide early; the derived value is always 43 characters.
   // Not oauth/pkce.ts's s256: that module loads node:crypto eagerly, which the mock avoids.

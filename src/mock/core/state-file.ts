@@ -256,7 +256,7 @@ function writeEntries(
 }
 
 /**
- * The state file as an append-only journal (issue 14.5): every change is written (one write(2)
+ * The state file as an append-only journal: every change is written (one write(2)
  * of one JSON line) before the answer that reveals it leaves, so `kill -9` loses no answered
  * token; the page cache keeps it (an fsync per change would not help against kill -9, and would
  * cost the mint rate). Compaction rewrites it as one snapshot line: at start, on close, and past

@@ -78,7 +78,7 @@ export async function handleApiRequest(
     },
     trace,
   );
-  // Static results answer synchronously: no promise to wait for (issue 15).
+  // Static results answer synchronously: no promise to wait for.
   const response = reply instanceof Promise ? ((await reply) as unknown) : reply;
   noteRpcCalls(note, trace.methods, trace.errors);
   if (response === undefined) return explain({ status: 204, headers: {}, body: '' }, note);

@@ -80,7 +80,7 @@ function replyTo(outcome: RpcOutcome, id: Id, hasId: boolean, trace?: RpcTrace):
   return { jsonrpc: '2.0', result: outcome.result, id };
 }
 
-/** One call; synchronous when the method answers synchronously (static results: issue 15). */
+/** One call; synchronous when the method answers synchronously (static results). */
 function processOne(request: unknown, invoke: RpcInvoke, trace?: RpcTrace): unknown {
   if (!isObject(request)) {
     trace?.errors.push({ code: INVALID_REQUEST.code, reason: 'request is not a JSON object' });

@@ -42,7 +42,7 @@ export function decodeComponent(raw: string): string | undefined {
 /**
  * Reads parameters from the query string (SERVICE.md §4) and, for standard OAuth clients, from an
  * `application/x-www-form-urlencoded` body (SPEC §5). Empty values count as omitted (RFC 6749 §3.1).
- * One pass per source (issue 15): each pair is split and decoded once, and checked on the way.
+ * One pass per source: each pair is split and decoded once, and checked on the way.
  */
 export function parseOAuthParams(query: string, body: string, contentType: string): OAuthParams {
   const values = new Map<string, string>();

@@ -36,7 +36,7 @@ export async function run(_options: Record<string, never>, deps: CliDeps): Promi
     });
   }
   const view = loadProfile(deps);
-  // A bad answer is said under its question, which is asked again (issue 9.3).
+  // A bad answer is said under its question, which is asked again.
   const name = checkProfileName(
     (
       await prompter.input('Profile name:', {

@@ -2,7 +2,7 @@ import { InterruptedError, UsageError } from '../../../errors.js';
 import { stdoutAnswered } from '../../output.js';
 import { parsePort } from '../../port.js';
 // Static: this module loads only to run the mock, and one module-loading round less is ~1-2 ms
-// of start-to-listening (issue 15).
+// of start-to-listening.
 import { runMock } from '../../../mock/adapters/run-mock.js';
 
 /** Options of `dasvc mock` (SPEC §3, §5) as the flags give them. */

@@ -60,7 +60,7 @@ function loginState(loggedIn: unknown): string {
       : 'logged out';
 }
 
-/** A profile's name, marked `*` when it is the active one: the same in list and show (issue 9.11). */
+/** A profile's name, marked `*` when it is the active one: the same in list and show. */
 function marked(name: string, active: boolean): string {
   return `${active ? '*' : ' '} ${name}`;
 }

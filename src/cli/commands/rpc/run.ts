@@ -173,7 +173,7 @@ function report(
 ): void {
   if (answer.kind === 'none') {
     // A batch of notifications has the array of its responses, none (SPEC §3: --batch prints the
-    // array). One notification has no answer; --json still prints one JSON document (issue 9.10).
+    // array). One notification has no answer; --json still prints one JSON document.
     if (batch) deps.out.result([]);
     else if (deps.out.json) deps.out.result(null);
     return;
