@@ -1,7 +1,4 @@
 import type { Command } from 'commander';
-import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
-import { InterruptedError, UsageError } from '../errors.js';
 import { createHttpClient } from '../http/http-client.js';
 import type { SendFn } from '../http/types.js';
 import { configFile } from '../store/config-path.js';
@@ -14,7 +11,6 @@ import { interruptSignal } from './interrupt.js';
 import { ioOf, type ContextIo, type Input } from './io.js';
 import { loadStyles, Output } from './output.js';
 import { inquirerPrompter, isInteractive } from './prompter.js';
-import { readBounded, sizeText } from '../util/bounded-bytes.js';
 import { terminalText } from '../util/printable.js';
 
 /** Global flags of SPEC §3 as commander parses them. */
@@ -126,74 +122,4 @@ export function openClient(options: SettingOptions, deps: CliDeps): Client {
       openBrowser: deps.openBrowser,
     },
   );
-}
-
-/**
- * The lines typed or piped on stdin (a pasted redirect URL), and how to let go of stdin after:
- * process.stdin would otherwise keep the process alive.
- */
-export function stdinLines(input: Input): { lines: AsyncIterable<string>; release(): void } {
-  const stream = input instanceof Readable ? input : Readable.from(input);
-  const rl = createInterface({ input: stream, terminal: false });
-  // Lines are kept from now on, not from the reader's first `for await`: a redirect URL piped in
-  // (or pasted) while the login is still starting would otherwise be read and dropped.
-  const iterator = rl[Symbol.asyncIterator]();
-  return {
-    lines: { [Symbol.asyncIterator]: () => iterator },
-    release: () => {
-      rl.close();
-      stream.destroy();
-    },
-  };
-}
-
-/**
- * The lines a login reads pasted redirects from: on a terminal always (while the browser is waited
- * for too), opened only when the login starts waiting, since a prompt for a missing setting reads
- * the terminal before; with --no-browser a pipe too, kept from the start.
- */
-export function pastedRedirects(
-  input: Input,
-  noBrowser: boolean,
-): { lines: AsyncIterable<string>; release(): void } | undefined {
-  if (input.isTTY !== true) return noBrowser ? stdinLines(input) : undefined;
-  let opened: ReturnType<typeof stdinLines> | undefined;
-  return {
-    lines: {
-      [Symbol.asyncIterator]: () => (opened ??= stdinLines(input)).lines[Symbol.asyncIterator](),
-    },
-    release: () => opened?.release(),
-  };
-}
-
-/** Reads all of stdin or a file as text (params, `--batch`); Ctrl-C (`signal`) ends the wait. */
-export async function readAll(
-  input: Input,
-  signal?: AbortSignal,
-  /** More bytes than this is a usage error (`/dev/zero` as a params file would fill memory). */
-  limit = Infinity,
-): Promise<string> {
-  // Past the limit the input is left at once (a stream is destroyed).
-  const read = readBounded(
-    input,
-    limit,
-    () => new UsageError(`more than ${sizeText(limit)}`, { code: 'too_large' }),
-  );
-  if (signal) {
-    let onAbort = () => undefined as void;
-    const aborted = new Promise<never>((_resolve, reject) => {
-      onAbort = () => {
-        (input as { destroy?: () => void }).destroy?.();
-        reject(new InterruptedError('interrupted while reading its input'));
-      };
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-    });
-    try {
-      await Promise.race([read, aborted]);
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-    }
-  }
-  return (await read).toString('utf8');
 }

@@ -3,7 +3,8 @@ import { UsageError } from '../../../errors.js';
 import { DEFAULT_LOGIN_TIMEOUT_MS } from '../../../oauth/login-flow.js';
 import { parseDuration } from '../../../util/duration.js';
 import { parsePort } from '../../port.js';
-import { openClient, pastedRedirects, type CliDeps } from '../../context.js';
+import { openClient, type CliDeps } from '../../context.js';
+import { pastedRedirects } from '../../input.js';
 import { sayDone, sessionSummary, tokenStateJson } from '../../token-state.js';
 
 /** Options of `dasvc login` (SPEC §3). */

@@ -1,12 +1,10 @@
 import type { ServiceOptions } from '../../service-options.js';
-import { closeSync, constants, createReadStream, open, openSync, statSync } from 'node:fs';
-import { Socket } from 'node:net';
 import { jsonSyntaxProblem } from '../../../util/json-error.js';
 import { InterruptedError, ServiceError, UsageError } from '../../../errors.js';
 import { buildCall, rpcErrorFrom, type ApiAnswer } from '../../../rpc/jsonrpc.js';
 import { paramFilePaths, parseParams, stringItems } from '../../../rpc/params.js';
-import { openClient, readAll, type CliDeps } from '../../context.js';
-import type { Input } from '../../io.js';
+import { openClient, type CliDeps } from '../../context.js';
+import { readInput } from '../../input.js';
 import { typedParamHint, unknownMethodHint } from '../../method-hint.js';
 import { stdoutAnswered } from '../../output.js';
 
@@ -26,52 +24,16 @@ export interface RpcOptions extends ServiceOptions {
 /** The most a params file, the batch or stdin may hold: far past any JSON-RPC call. */
 const INPUT_LIMIT = 64 * 1024 * 1024;
 
-/**
- * Reads a file, or stdin for `-`, asynchronously and bounded: a FIFO or `/dev/stdin` that never
- * ends still gives way to Ctrl-C (a synchronous read held the event loop, and the signal), and
- * `/dev/zero` ends as a usage error instead of filling memory.
- */
+/** A params file, the batch or stdin (`-`) as text; what cannot be read is a usage error. */
 async function readText(deps: CliDeps, path: string, what: string): Promise<string> {
   try {
-    const input = path === '-' ? deps.stdin : await fileInput(path, deps.signal);
-    return await readAll(input, deps.signal, INPUT_LIMIT);
+    return await readInput(path, deps.stdin, deps.signal, INPUT_LIMIT);
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
     throw new UsageError(
       `cannot read ${what} ${path === '-' ? 'from stdin' : path}: ${(error as Error).message}`,
       { code: 'bad_params' },
     );
-  }
-}
-
-/**
- * A file to read. A FIFO (`mkfifo`, `<(cmd)`, `/dev/stdin` on a pipe) is opened off the event loop,
- * since its open waits for a writer, and read as a pipe: a pool thread blocked in its open or
- * read would hold the process after Ctrl-C (node joins them at exit). Ctrl-C releases a waiting
- * open by opening the writing end once.
- */
-async function fileInput(path: string, signal: AbortSignal): Promise<Input> {
-  if (!statSync(path).isFIFO()) return createReadStream(path);
-  if (signal.aborted) throw new InterruptedError('interrupted while reading its input');
-  const release = () => {
-    try {
-      closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
-    } catch {
-      // No open is waiting any more.
-    }
-  };
-  signal.addEventListener('abort', release, { once: true });
-  try {
-    const fd = await new Promise<number>((resolve, reject) =>
-      open(path, 'r', (error, opened) => (error ? reject(error) : resolve(opened))),
-    );
-    if (signal.aborted) {
-      closeSync(fd);
-      throw new InterruptedError('interrupted while reading its input');
-    }
-    return new Socket({ fd, readable: true, writable: false });
-  } finally {
-    signal.removeEventListener('abort', release);
   }
 }
 
