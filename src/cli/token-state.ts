@@ -1,5 +1,5 @@
 import { sessionStatus, type SessionStatus } from '../client/status.js';
-import { formatDuration } from '../util/duration.js';
+import { formatDuration, isoSeconds } from '../util/duration.js';
 import { secondsLeft, type TokenTimes } from '../store/expiry.js';
 import type { Profile, StoreData, StoredTokens } from '../store/profile-store.js';
 import type { CliDeps } from './context.js';
@@ -26,11 +26,6 @@ export function describeExpiry(tokens: TokenTimes, now: number): string {
   return left > 0
     ? `expires in ${formatDuration(left)} (${at})`
     : `expired ${formatDuration(-left)} ago (${at})`;
-}
-
-/** ISO time to the second: `2026-11-22T15:04:05Z`. */
-function isoSeconds(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /**

@@ -10,7 +10,8 @@ import { secretsLocation, withoutSecrets } from '../store/profile-secrets.js';
 import { endedHow } from '../store/token-store.js';
 import type { ClientDeps } from './client-deps.js';
 import { ResolvedSettings } from './resolve-settings.js';
-import { missingProfile, notLoggedIn, type SessionDeps } from './session.js';
+import { missingProfile, notLoggedIn } from './session-errors.js';
+import type { SessionDeps } from './session.js';
 import type { SettingOptions } from './settings.js';
 
 /** A profile as loaded: its name and settings; `stored`, as read, whose secrets may be loaded. */

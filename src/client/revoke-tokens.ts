@@ -2,7 +2,8 @@ import { UsageError } from '../errors.js';
 import type { TokenTypeHint } from '../oauth/token-request.js';
 import type { ProfileSession } from './profile-session.js';
 import { revokeToken, type RevokeAnswer } from './revoke.js';
-import { forgetTokens, sessionError, usableAccessToken } from './session.js';
+import { sessionError } from './session-errors.js';
+import { forgetTokens, usableAccessToken } from './session.js';
 
 /** What `revoke` did: the service's confirmed answer per token type. */
 export interface RevokeOutcome {

@@ -1,12 +1,14 @@
 import { AuthError, failedOnTheWay } from '../errors.js';
-import type { HttpRequest, HttpResponse, SendFn } from '../http/types.js';
+import type { SendFn } from '../http/types.js';
 import type { ParamsPlacement } from '../oauth/endpoints.js';
 import type { ClientCredentials } from '../oauth/token-request.js';
 import { clientRefused } from './client-refused.js';
+import { exchangeAndSave } from './refresh-exchange.js';
+import { noRefreshLeft, notLoggedIn, refreshRefusal, sessionError } from './session-errors.js';
 import type { SettingSource } from './resolve-settings.js';
 import type { TokenSet } from '../oauth/token-response.js';
 import { isExpired, isRefreshDue, secondsLeft } from '../store/expiry.js';
-import { DEFAULT_PROFILE, type StoreData, type StoredTokens } from '../store/profile-store.js';
+import type { StoredTokens } from '../store/profile-store.js';
 import { normalizeTokens, rememberEnded, type TokenStore } from '../store/token-store.js';
 
 /** What a refresh needs besides the stored tokens (resolved option > env > profile). */
@@ -49,43 +51,6 @@ export interface TokenOptions {
 export interface SessionTokens {
   tokens: TokenSet;
   refreshed: boolean;
-}
-
-/** An AuthError about a profile's session; the CLI turns `detail.profile` into its login hint. */
-export function sessionError(profile: string, message: string, code: string, cause?: unknown) {
-  return new AuthError(message, { code, detail: { profile }, cause });
-}
-
-/** A profile named that does not exist, and the ones that do (for the hint, not a login). */
-export interface MissingProfile {
-  profiles: string[];
-  /** What named it: `--profile` or `DASVC_PROFILE`; absent for the file's active profile. */
-  namedBy?: string;
-}
-
-/** Not logged in: the profile holds no tokens (SPEC §4, exit 3), or does not exist at all. */
-export function notLoggedIn(profile: string, missing?: MissingProfile): AuthError {
-  if (!missing) return sessionError(profile, `not logged in (profile ${profile})`, 'not_logged_in');
-  return new AuthError(
-    `not logged in (profile ${profile}): there is no profile of that name; the profiles are ${missing.profiles.join(', ')}`,
-    { code: 'not_logged_in', detail: { profile, ...missing } },
-  );
-}
-
-/**
- * Whether `profile` names none of the profiles stored, while others exist: most likely a typo,
- * which a login would make into a profile. Undefined when it exists, when none exists, or for
- * the default profile: a login is then the next step.
- */
-export function missingProfile(
-  profile: string,
-  data: StoreData,
-  namedBy: string | undefined,
-): MissingProfile | undefined {
-  const profiles = Object.keys(data.profiles ?? {});
-  if (profile === DEFAULT_PROFILE || profiles.length === 0 || profiles.includes(profile))
-    return undefined;
-  return { profiles, ...(namedBy === undefined ? {} : { namedBy }) };
 }
 
 /**
@@ -135,7 +100,12 @@ export async function currentTokens(
       !isExpired(seen, deps.now())
     )
       return { tokens: asTokenSet(seen, seenAccess), refreshed: false };
-    const { message, code } = noRefreshLeft(deps.profile, seen, options, deps.now());
+    const { message, code } = noRefreshLeft(
+      deps.profile,
+      seen,
+      options.rejected !== undefined,
+      deps.now(),
+    );
     throw sessionError(deps.profile, message, code);
   }
   // Everything the refresh needs is loaded before the request leaves.
@@ -209,7 +179,8 @@ export async function currentTokens(
               ? { accessToken: null, accessEnded: 'refused' as const }
               : {}),
           });
-        throw new AuthError(refreshRefusal(deps.profile, tokens, options, error, deps.now()), {
+        const rejected = options.rejected !== undefined;
+        throw new AuthError(refreshRefusal(deps.profile, tokens, rejected, error, deps.now()), {
           code: 'invalid_grant',
           status: error.status,
           detail: { profile: deps.profile },
@@ -234,113 +205,6 @@ export async function currentTokens(
     for (const message of notices) deps.tell?.(message);
     return { tokens: next, refreshed: true };
   });
-}
-
-/** What a person may conclude of a refusal that the service does not explain (RFC 6750 §3.1). */
-const MAY_HAVE_ENDED = "may have expired on the service's clock or been revoked elsewhere";
-
-/** ISO time to the second, for messages. */
-function isoSeconds(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-/**
- * Why a session whose refresh token is gone gives no access token now, in what the store knows:
- * what this client did (revoked), what the service refused, the stored expiry; no more.
- */
-function noRefreshLeft(
-  profile: string,
-  seen: StoredTokens,
-  options: TokenOptions,
-  now: number,
-): { message: string; code: string } {
-  const refreshPart = seen.refreshRefused
-    ? `the service refused the refresh token of profile ${profile} earlier`
-    : `profile ${profile} holds no refresh token`;
-  if (usableAccessToken(seen) === null) {
-    const ended = normalizeTokens(seen)!.accessEnded;
-    if (ended === 'refused')
-      return {
-        message: seen.refreshRefused
-          ? `the service refused the access token of profile ${profile} and then its refresh token: they ${MAY_HAVE_ENDED}`
-          : `${refreshPart}, and the service refused its access token (it ${MAY_HAVE_ENDED})`,
-        code: 'refused',
-      };
-    return {
-      message:
-        ended === 'revoked'
-          ? `${refreshPart}, and its access token was revoked`
-          : `${refreshPart}, and its access token is gone (revoked, or refused by the service)`,
-      code: 'revoked',
-    };
-  }
-  if (options.rejected !== undefined)
-    return {
-      message: `${refreshPart}, and the service refused its access token (it ${MAY_HAVE_ENDED})`,
-      code: 'not_refreshable',
-    };
-  if (seen.expiresAt === null || !isExpired(seen, now))
-    return { message: refreshPart, code: 'not_refreshable' };
-  return {
-    message: `${refreshPart}, and its access token expired at ${isoSeconds(seen.expiresAt)}`,
-    code: 'not_refreshable',
-  };
-}
-
-/**
- * The words of a refresh the service refused (`invalid_grant`): the service's answer, and the
- * cause where the store knows it (the access token's stored expiry has passed), else what it may be.
- */
-function refreshRefusal(
-  profile: string,
-  tokens: StoredTokens,
-  options: TokenOptions,
-  error: Error,
-  now: number,
-): string {
-  if (tokens.expiresAt !== null && isExpired(tokens, now))
-    return `the service refused to refresh the session of profile ${profile} (${error.message}): its access token expired at ${isoSeconds(tokens.expiresAt)}, and a refresh must come before that`;
-  // After the API refused the access token: said after that refusal (client.ts).
-  if (options.rejected !== undefined)
-    return `the refresh that followed was refused too (${error.message}): the session of profile ${profile} ${MAY_HAVE_ENDED}`;
-  return `the service refused the refresh token of profile ${profile} (${error.message}): it ${MAY_HAVE_ENDED}`;
-}
-
-/**
- * Sends a refresh (SERVICE.md §4.3) and saves the rotated pair the moment the answer is whole: in
- * the transport's own callback when it offers one (`onAnswer`), else as soon as the answer
- * resolves. The service forgot the old pair when it answered, so nothing may come first (issue
- * 14.3). `read` checks the answer and throws what it refuses.
- */
-async function exchangeAndSave(
-  send: SendFn,
-  request: HttpRequest,
-  save: (tokens: TokenSet) => Promise<void>,
-  read: (response: HttpResponse) => TokenSet,
-): Promise<TokenSet> {
-  // An object, not two variables: they are set in a callback the compiler cannot follow.
-  const outcome: { saved?: { next: TokenSet; saving: Promise<void> }; refused?: unknown } = {};
-  const onAnswer = (response: HttpResponse): void => {
-    if (outcome.saved || 'refused' in outcome) return;
-    try {
-      const next = read(response);
-      const saving = Promise.resolve(save(next));
-      // Awaited below; until then its failure is not an unhandled rejection.
-      saving.catch(() => undefined);
-      outcome.saved = { next, saving };
-    } catch (error) {
-      outcome.refused = error;
-    }
-  };
-  try {
-    onAnswer(await send({ ...request, onAnswer }));
-  } catch (error) {
-    // The connection failed after the whole answer was in: the answer stands.
-    if (!outcome.saved && !('refused' in outcome)) throw error;
-  }
-  if ('refused' in outcome) throw outcome.refused;
-  await outcome.saved!.saving;
-  return outcome.saved!.next;
 }
 
 /**

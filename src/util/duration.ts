@@ -55,3 +55,8 @@ export function formatDuration(seconds: number): string {
   }
   return out.join(' ');
 }
+
+/** ISO time to the second, for people: `2026-11-22T15:04:05Z`. */
+export function isoSeconds(epochMs: number): string {
+  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

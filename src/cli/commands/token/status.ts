@@ -1,5 +1,5 @@
 import { AuthError } from '../../../errors.js';
-import { missingProfile, notLoggedIn } from '../../../client/session.js';
+import { missingProfile, notLoggedIn } from '../../../client/session-errors.js';
 import { openClient, type CliDeps } from '../../context.js';
 import { describeSecretsLocation } from '../../../store/profile-secrets.js';
 import type { StoredTokens } from '../../../store/profile-store.js';
