@@ -12,11 +12,17 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 export interface DasvcErrorOptions {
   /** Stable machine-readable code, e.g. `invalid_grant`, `ECONNREFUSED`, `missing_setting`. */
   code?: string;
-  /** A next step for a human, printed under the message ("Try: dasvc login --scope crm"). */
+  /**
+   * A next step for a person, printed under the message: set by the CLI's own commands only.
+   * Below the CLI an error carries its facts (`code`, `detail`) and src/cli/hints/ makes the hint.
+   */
   hint?: string;
   /** HTTP status of the answer that caused it, when there was one. */
   status?: number;
-  /** OAuth `error_description` or JSON-RPC `error.data`, as received. */
+  /**
+   * OAuth `error_description` or JSON-RPC `error.data`, as received; or the facts of the failure
+   * (the profile, the proxy, the names that would have done) that a hint is made from.
+   */
   detail?: unknown;
   cause?: unknown;
 }
@@ -45,7 +51,7 @@ export abstract class DasvcError extends Error {
 
 /**
  * A new error of the same class as `error` (so the same kind and exit code), with its code and
- * status unless `options` says otherwise: for a failure retold with more context or a hint.
+ * status unless `options` says otherwise: for a failure retold with more context.
  */
 export function sameKind(
   error: DasvcError,

@@ -1,5 +1,6 @@
 import type { DasvcError } from '../errors.js';
 import { AuthError, sameKind } from '../errors.js';
+import { isObject } from '../util/guards.js';
 
 /**
  * Authorization failures that measure the client's settings or the person at the browser, not the
@@ -32,17 +33,19 @@ export function refusedForTheClient(error: DasvcError): boolean {
   return NOT_THE_INSTALLATION.has(error.code ?? '');
 }
 
-const CREDENTIALS_HINT =
-  'check --client-id, --client-secret and --scope (or the profile) against the installation';
+/**
+ * The facts of a failure in the check's authorization: the failure's own (a network failure's,
+ * say), and that it was the check's, whose hints name the check's flags.
+ */
+function duringCheck(error?: DasvcError): Record<string, unknown> {
+  return { ...(error && isObject(error.detail) ? error.detail : {}), during: 'check' };
+}
 
 /** The check stopped by a refusal meant for the client or the person (exit 3). */
 export function stoppedByRefusal(error: DasvcError): CheckStopped {
   return new CheckStopped(
     sameKind(error, `the check's authorization did not succeed: ${error.message}`, {
-      hint:
-        error.code === 'access_denied'
-          ? 'approve the consent page: every rule after it needs the tokens'
-          : CREDENTIALS_HINT,
+      detail: duringCheck(error),
     }),
     "not run: the check's authorization was refused",
   );
@@ -53,7 +56,7 @@ export function stoppedByCredentials(before: string): CheckStopped {
   return new CheckStopped(
     new AuthError(
       `the check's authorization did not succeed: ${before}, and the installation refused the client's credentials (invalid_client)`,
-      { code: 'invalid_client', hint: CREDENTIALS_HINT },
+      { code: 'invalid_client', detail: duringCheck() },
     ),
     "not run: the check's authorization was refused",
   );
@@ -65,13 +68,9 @@ export function stoppedByCredentials(before: string): CheckStopped {
  * failure's own exit code (SPEC §4), every rule that needs tokens skipped with why.
  */
 export function stoppedUnmeasured(error: DasvcError): CheckStopped {
-  const hint =
-    error.code === 'login_timeout'
-      ? 'complete the authorization in the browser within --timeout, or pass --no-browser and paste the address the browser was sent to'
-      : error.hint;
   return new CheckStopped(
     sameKind(error, `the check's authorization did not succeed: ${error.message}`, {
-      ...(hint === undefined ? {} : { hint }),
+      detail: duringCheck(error),
     }),
     `not run: ${error.message}`,
   );

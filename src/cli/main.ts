@@ -197,7 +197,7 @@ async function report(error: unknown, say: Say): Promise<number> {
     stderr.write(`dasvc: ${terminalText(error.message)}\n`);
     // Loaded only on this path: the hints read profile names, which a command that succeeds (or
     // `dasvc mock` starting) has no need of.
-    const { hintFor } = await import('./hints.js');
+    const { hintFor } = await import('./hints/hint-for.js');
     const hint = hintFor(error);
     if (hint) stderr.write(`hint: ${terminalText(hint)}\n`);
     if (json && !isStdoutAnswered(error))

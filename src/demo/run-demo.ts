@@ -132,12 +132,11 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
         timeoutMs: options.browser ? (deps.browserTimeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS) : 15_000,
       })
       .catch((error: unknown) => {
-        // Login's own hint names `dasvc login --timeout`, which is not the demo's to take.
+        // Login's own hint names `dasvc login --timeout`, which is not the demo's to take: the
+        // error says it was the demo's login, and whether a person was to approve in a browser.
         if (!(error instanceof DasvcError) || error.code !== 'login_timeout') throw error;
         throw sameKind(error, error.message, {
-          hint: options.browser
-            ? 'approve on the consent page the browser opened, in time; dasvc demo without --browser approves by itself'
-            : 'the embedded mock did not answer the login; run dasvc demo --verbose to see the exchange',
+          detail: { during: 'demo', browser: options.browser },
         });
       });
     // dasvc's own authorization request (a GET) and the token request (a POST).

@@ -20,6 +20,18 @@ interface SocketFailure {
   port?: number;
 }
 
+/** What a network failure's `detail` holds: where it happened, for the CLI's hint. */
+export interface NetworkFailure {
+  /** Whether the request may have gone through a proxy (a proxy variable applies). */
+  proxied: boolean;
+  /** The proxy (without its credentials) that could not be reached, when it was the proxy's failure. */
+  proxy?: string;
+  /** What a timeout waited for: the connection, or the answer. */
+  waited?: 'connection' | 'answer';
+  /** A TLS failure because the certificate's issuer is not trusted here (self-signed, unknown CA). */
+  untrustedIssuer?: boolean;
+}
+
 /** A TLS failure in words, by OpenSSL's or node's code; undefined when the code is not about TLS. */
 function tlsReason(code: string): string | undefined {
   if (code === 'CERT_HAS_EXPIRED') return 'its certificate has expired';
@@ -39,9 +51,9 @@ function tlsReason(code: string): string | undefined {
 /**
  * The one place where a failed exchange becomes a NetworkError (SPEC §4, exit 4), for both
  * transports: a sentence that says what happened (refused, reset, timed out, DNS, TLS) and where
- * (the URL without its query, which may carry secrets), a hint, and a stable `code`; never a
- * library's code such as UND_ERR_SOCKET. `proxies` are the proxies the request may
- * have gone through: a failure to reach one of them is told as the proxy's.
+ * (the URL without its query, which may carry secrets), a stable `code`, and the facts a hint
+ * needs (NetworkFailure); never a library's code such as UND_ERR_SOCKET. `proxies` are the
+ * proxies the request may have gone through: a failure to reach one of them is told as the proxy's.
  */
 export function networkErrorFrom(
   error: unknown,
@@ -59,24 +71,24 @@ export function networkErrorFrom(
   const proxy = proxies.find((candidate) => failedAt(inner, candidate));
   const proxyAt = proxy === undefined ? undefined : safeUrl(proxy).replace(/\/$/, '');
   const to = proxyAt ? `the proxy ${proxyAt} for ${where}` : where;
-  const proxyHint = 'check HTTP_PROXY / HTTPS_PROXY, or list the host in NO_PROXY';
-  const make = (message: string, code: string, hint?: string) =>
-    new NetworkError(message, { code, cause: error, ...(hint ? { hint } : {}) });
+  const make = (message: string, code: string, facts: Omit<NetworkFailure, 'proxied'> = {}) => {
+    const detail: NetworkFailure = {
+      proxied: proxies.length > 0,
+      ...(proxyAt === undefined ? {} : { proxy: proxyAt }),
+      ...facts,
+    };
+    return new NetworkError(message, { code, detail, cause: error });
+  };
   if (error instanceof ResponseTooLargeError) {
     return make(
       `the answer from ${where} is larger than ${sizeText(error.limit)}, the most dasvc reads of one answer; the rest was not read`,
       'response_too_large',
-      proxies.length > 0
-        ? "an OAuth or JSON-RPC answer is far smaller: check that the URL is the service, and that the proxy passes the service's answers on"
-        : 'an OAuth or JSON-RPC answer is far smaller: check that the URL is the service',
     );
   }
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') {
-    return make(
-      `no answer from ${where} within ${timeoutMs / 1000} s (timed out)`,
-      'timeout',
-      'try again; DASVC_HTTP_TIMEOUT=<seconds> allows more time',
-    );
+    return make(`no answer from ${where} within ${timeoutMs / 1000} s (timed out)`, 'timeout', {
+      waited: 'answer',
+    });
   }
   const code = inner?.code ?? '';
   // Where the connection failed: the proxy, else where the socket says (a proxy may have been
@@ -90,43 +102,28 @@ export function networkErrorFrom(
     return make(
       `cannot connect to ${to}: connection refused (nothing listens at ${host})`,
       'connection_refused',
-      proxyAt ? proxyHint : 'check the address, and that the service is running',
     );
   if (['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'].includes(code))
     return make(
       `the connection to ${where} was closed before the answer came (connection reset)`,
       'connection_reset',
-      'try again; if it keeps happening, a proxy or the service drops the request',
     );
   if (['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT'].includes(code))
-    return make(
-      `connecting to ${to} timed out`,
-      'timeout',
-      proxyAt
-        ? proxyHint
-        : 'check the address and your network; DASVC_HTTP_TIMEOUT=<seconds> allows more time',
-    );
+    return make(`connecting to ${to} timed out`, 'timeout', { waited: 'connection' });
   if (['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA'].includes(code))
     return make(
       `cannot find the host ${host} (DNS lookup ${code === 'EAI_AGAIN' ? 'failed for now' : 'found no such name'}) for ${to}`,
       'dns',
-      proxyAt ? proxyHint : 'check the host name in the base URL, and your network or DNS settings',
     );
   if (['EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'].includes(code))
-    return make(
-      `cannot reach ${to}: no route to ${host}`,
-      'unreachable',
-      proxyAt ? proxyHint : 'check your network connection (and VPN or proxy settings)',
-    );
+    return make(`cannot reach ${to}: no route to ${host}`, 'unreachable');
   const tls = tlsReason(code);
   if (tls)
-    return make(
-      `TLS with ${host} failed for ${where}: ${tls}`,
-      'tls',
-      code.includes('SELF_SIGNED') || code.startsWith('UNABLE_TO')
-        ? 'NODE_EXTRA_CA_CERTS=<ca.pem> adds the CA that signed it'
-        : undefined,
-    );
+    return make(`TLS with ${host} failed for ${where}: ${tls}`, 'tls', {
+      ...(code.includes('SELF_SIGNED') || code.startsWith('UNABLE_TO')
+        ? { untrustedIssuer: true }
+        : {}),
+    });
   return make(`the exchange with ${where} failed: ${plainReason(inner, error)}`, 'network');
 }
 

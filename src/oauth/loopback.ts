@@ -71,10 +71,7 @@ export async function startLoopback(
       reject(
         new UsageError(`cannot listen on 127.0.0.1:${port}: ${error.code ?? error.message}`, {
           code: 'listen_failed',
-          hint:
-            error.code === 'EADDRINUSE'
-              ? 'choose another --port, or omit it for a free one'
-              : undefined,
+          detail: { port, errno: error.code },
         }),
       ),
     );

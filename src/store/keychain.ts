@@ -258,7 +258,7 @@ export class Keychain {
         `the OS credential store's entry for profile ${profile} (service "${this.service}") is corrupt: ${problem}`,
         {
           code: 'keychain_corrupt',
-          hint: `log in again to replace it: dasvc login${profile === 'default' ? '' : ` --profile ${profile}`}`,
+          detail: { profile },
         },
       );
     }

@@ -25,7 +25,7 @@ export function keychainUnreachable(profile: string, error: KeychainUnavailable)
     `the tokens of profile ${profile} are in the OS credential store, which is not available here: ${error.reason}`,
     {
       code: 'keychain_unavailable',
-      hint: 'log in again here; dasvc login --insecure-storage keeps them in the config file (0600)',
+      detail: { profile },
       cause: error,
     },
   );

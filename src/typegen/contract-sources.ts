@@ -14,9 +14,6 @@ import { loadFixtures, readJson, withFile } from '../mock/fixtures/load-fixtures
 import { parseOpenRpcInstance } from '../mock/fixtures/openrpc-format.js';
 import { isObject } from '../util/guards.js';
 
-const SOURCES =
-  'an OpenRPC document, a fixtures folder, or a folder written by dasvc mock --record';
-
 /** One instance from its document: OpenRPC, or the fixtures' own instance format. */
 function parseDocument(name: string, document: unknown, file: string): InstanceFixture {
   return isObject(document) && document.openrpc !== undefined
@@ -50,7 +47,7 @@ export function instancesFrom(path: string, scopes: readonly string[]): Instance
   if (!existsSync(path)) {
     throw new UsageError(`--from ${path} does not exist`, {
       code: 'bad_fixture',
-      hint: `give ${SOURCES}`,
+      detail: { from: path, exists: false },
     });
   }
   if (statSync(path).isDirectory()) {
@@ -60,7 +57,7 @@ export function instancesFrom(path: string, scopes: readonly string[]): Instance
     if (unknown.length > 0) {
       throw new UsageError(`--from ${path} has no instance ${unknown.join(', ')}`, {
         code: 'bad_scope',
-        hint: `its instances: ${[...instances.keys()].join(', ') || 'none'}`,
+        detail: { from: path, instances: [...instances.keys()] },
       });
     }
     return [...new Set(scopes)].map((scope) => instances.get(scope)!);
@@ -74,7 +71,7 @@ export function instancesFrom(path: string, scopes: readonly string[]): Instance
   if (!NAME.test(name)) {
     throw new UsageError(`--from ${path}: its file name names no instance`, {
       code: 'bad_scope',
-      hint: `name it: dasvc types SCOPE --from ${path}`,
+      detail: { from: path, unnamed: true },
     });
   }
   return [withFile(dirname(path), path, () => parseDocument(name, readJson(path), path))];

@@ -11,7 +11,7 @@ import { cleanup, failure, fakeTerminal, type FakeTerminal } from '../helpers/cl
 import { statuses } from '../helpers/check-mock.js';
 import { serveApp } from '../helpers/serve-app.js';
 import { appTransport } from '../helpers/in-process.js';
-import { hintFor } from '../../src/cli/hints.js';
+import { hintFor } from '../../src/cli/hints/hint-for.js';
 
 type App = (request: Request) => Promise<Response>;
 

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runDemo } from '../../src/demo/run-demo.js';
-import { hintFor } from '../../src/cli/hints.js';
+import { hintFor } from '../../src/cli/hints/hint-for.js';
 import { startMockServer } from '../../src/mock/index.js';
 import { freshConfigDir, ROOT, runCli, runCliProcess } from '../helpers/cli.js';
 import { plain } from '../../src/util/styles.js';

@@ -4,6 +4,7 @@
 import { rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hintFor } from '../../src/cli/hints/hint-for.js';
 import { ExitCode, NetworkError } from '../../src/errors.js';
 import { createHttpClient } from '../../src/http/http-client.js';
 import { networkErrorFrom } from '../../src/http/network-error.js';
@@ -65,7 +66,7 @@ describe('network failures in words (SPEC §4 exit 4)', () => {
       `cannot connect to http://127.0.0.1:${refusedPort}/webservice/authorize: connection refused (nothing listens at 127.0.0.1:${refusedPort})`,
     );
     expect(error.code).toBe('connection_refused');
-    expect(error.hint).toMatch(/service is running/);
+    expect(hintFor(error)).toMatch(/service is running/);
   });
 
   it('closed or reset before the answer', async () => {
@@ -88,7 +89,7 @@ describe('network failures in words (SPEC §4 exit 4)', () => {
     expect(error.message).toBe(
       `no answer from http://127.0.0.1:${silent}/webservice/json/crm within 0.3 s (timed out)`,
     );
-    expect(error.hint).toContain('DASVC_HTTP_TIMEOUT');
+    expect(hintFor(error)).toContain('DASVC_HTTP_TIMEOUT');
   });
 
   it('TLS with a server that does not speak it', async () => {
@@ -125,7 +126,7 @@ describe('network failures in words (SPEC §4 exit 4)', () => {
       code: 'DEPTH_ZERO_SELF_SIGNED_CERT',
     });
     expect(
-      networkErrorFrom(new TypeError('fetch failed', { cause: selfSigned }), url, 1).hint,
+      hintFor(networkErrorFrom(new TypeError('fetch failed', { cause: selfSigned }), url, 1)),
     ).toContain('NODE_EXTRA_CA_CERTS');
     const socket = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
     const undici = networkErrorFrom(new TypeError('fetch failed', { cause: socket }), url, 1);
@@ -156,7 +157,7 @@ describe('through a proxy (SPEC §1 proxy variables)', () => {
     expect(error.message).toBe(
       `cannot connect to the proxy http://127.0.0.1:${refusedPort} for https://das.example.com/webservice/json/crm: connection refused (nothing listens at 127.0.0.1:${refusedPort})`,
     );
-    expect(error.hint).toBe('check HTTP_PROXY / HTTPS_PROXY, or list the host in NO_PROXY');
+    expect(hintFor(error)).toBe('check HTTP_PROXY / HTTPS_PROXY, or list the host in NO_PROXY');
   });
 
   // Regression: after the timeout was reported, the connection to the silent proxy kept the

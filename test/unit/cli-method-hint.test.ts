@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InterruptedError, NetworkError } from '../../src/errors.js';
-import { typedParamHint, unknownMethodHint } from '../../src/cli/method-hint.js';
+import { typedParamHint, unknownMethodHint } from '../../src/cli/hints/method-hint.js';
 import { stringItems } from '../../src/rpc/params.js';
 import type { ApiAnswer } from '../../src/rpc/jsonrpc.js';
 

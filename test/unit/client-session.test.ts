@@ -10,7 +10,7 @@ import {
   usableAccessToken,
   type SessionDeps,
 } from '../../src/client/session.js';
-import { hintFor } from '../../src/cli/hints.js';
+import { hintFor } from '../../src/cli/hints/hint-for.js';
 import { fileTokenStore, tokenFingerprint } from '../../src/store/token-store.js';
 import { scratchDir } from '../helpers/scratch.js';
 

@@ -1,4 +1,4 @@
-import { hintFor } from '../../src/cli/hints.js';
+import { hintFor } from '../../src/cli/hints/hint-for.js';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import {

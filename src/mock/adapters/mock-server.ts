@@ -65,7 +65,7 @@ export async function startMockServer<A = Untyped>(
     if (code && LISTEN_ERRORS.has(code)) {
       throw new UsageError(`cannot listen on ${host}:${port}: ${code}`, {
         code,
-        hint: 'choose another --port (0 picks a free one) or --host',
+        detail: { host, port },
         cause: error,
       });
     }

@@ -58,17 +58,19 @@ export function checkMethodOverrides(
   proxy: boolean,
 ): OverrideTable | undefined {
   if (methods === undefined) return undefined;
-  const usage = (message: string, hint?: string) =>
-    new UsageError(`methods: ${message}`, { code: 'bad_option', ...(hint ? { hint } : {}) });
+  const usage = (message: string, detail?: Record<string, unknown>) =>
+    new UsageError(`methods: ${message}`, { code: 'bad_option', ...(detail ? { detail } : {}) });
   if (!isObject(methods)) throw usage('give an object: { instance: { method: function } }');
   if (proxy) throw usage('every call goes upstream with proxy; answer methods without it');
   const table: OverrideTable = new Map();
   for (const [instance, byMethod] of Object.entries(methods)) {
     if (byMethod === undefined) continue;
     if (!fixtures.instances.has(instance)) {
+      // An option of the library alone: the message names the instances there are.
+      const instances = [...fixtures.instances.keys()];
       throw usage(
-        `the fixtures have no instance ${JSON.stringify(instance)}`,
-        `instances: ${[...fixtures.instances.keys()].join(', ')}`,
+        `the fixtures have no instance ${JSON.stringify(instance)} (instances: ${instances.join(', ')})`,
+        { instances },
       );
     }
     if (!isObject(byMethod)) throw usage(`${instance}: give an object { method: function }`);

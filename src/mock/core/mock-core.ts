@@ -67,7 +67,7 @@ export function createMockCore(options: MockOptions = {}): MockCore {
       `--auto-approve (option autoApprove): unknown user "${options.autoApprove}"`,
       {
         code: 'unknown_user',
-        hint: `users in the fixtures: ${[...fixtures.users.keys()].join(', ')}`,
+        detail: { users: [...fixtures.users.keys()] },
       },
     );
   }

@@ -79,7 +79,7 @@ export function parseQuirks(value: unknown, source = 'quirks'): Quirks {
   const fail = (problem: string) =>
     new UsageError(`${source}: ${problem}`, {
       code: 'bad_quirks',
-      hint: `members: ${QUIRK_MEMBERS.join(', ')}`,
+      detail: { members: [...QUIRK_MEMBERS] },
     });
   if (!isObject(value)) throw fail('must be one JSON object');
   const quirks: Record<string, unknown> = {};

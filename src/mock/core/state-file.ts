@@ -165,7 +165,7 @@ function apply(replay: Replay, change: StateChange): void {
 function corrupt(file: string, problem: string): UsageError {
   return new UsageError(`state file ${file} is corrupt: ${problem}`, {
     code: 'bad_state_file',
-    hint: 'it was left untouched; move it away or pass another --state-file',
+    detail: { file, corrupt: true },
   });
 }
 

@@ -4,7 +4,7 @@ import { isObject } from '../../../util/guards.js';
 import { DEFAULT_PROFILE } from '../../../store/profile-store.js';
 import { revokeFailureReason } from '../../../client/logout.js';
 import { openClient, type CliDeps } from '../../context.js';
-import { hintFor } from '../../hints.js';
+import { hintFor } from '../../hints/hint-for.js';
 
 /** Options of `dasvc logout` (SPEC §3). */
 export type LogoutOptions = ServiceOptions & { forget?: boolean };
@@ -51,7 +51,7 @@ function withForgetHint(error: unknown, name: string): unknown {
   const kept = error instanceof DasvcError && isObject(error.detail) && error.detail.keptTokens;
   if (!kept) return error;
   const forget = `dasvc logout${name === DEFAULT_PROFILE ? '' : ` --profile ${name}`} --forget`;
-  // A client the service did not accept is fixed first: its secret (hints.ts says where it came from).
+  // A client the service did not accept is fixed first: its secret (the hint says where it came from).
   const cause =
     error.cause instanceof DasvcError && error.cause.code === 'invalid_client'
       ? hintFor(error.cause)

@@ -5,7 +5,7 @@ import { buildCall, rpcErrorFrom, type ApiAnswer } from '../../../rpc/jsonrpc.js
 import { paramFilePaths, parseParams, stringItems } from '../../../rpc/params.js';
 import { openClient, type CliDeps } from '../../context.js';
 import { readInput } from '../../input.js';
-import { typedParamHint, unknownMethodHint } from '../../method-hint.js';
+import { typedParamHint, unknownMethodHint } from '../../hints/method-hint.js';
 import { stdoutAnswered } from '../../output.js';
 
 /** Options of `dasvc rpc` (SPEC §3): the positional arguments and the flags. */

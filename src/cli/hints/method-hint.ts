@@ -1,16 +1,16 @@
-import { InterruptedError } from '../errors.js';
-import { isJsonText, rpcErrorFrom, type ApiAnswer } from '../rpc/jsonrpc.js';
-import { methodNamesOf } from '../rpc/discover.js';
-import { nearestNames } from '../rpc/nearest-names.js';
-import { shellWord } from './shell-word.js';
+import { InterruptedError } from '../../errors.js';
+import { isJsonText, rpcErrorFrom, type ApiAnswer } from '../../rpc/jsonrpc.js';
+import { methodNamesOf } from '../../rpc/discover.js';
+import { nearestNames } from '../../rpc/nearest-names.js';
+import { shellWord } from '../shell-word.js';
 
 /** JSON-RPC 2.0 §5.1: the method does not exist. */
 const METHOD_NOT_FOUND = -32601;
 
 /**
- * SPEC §3: when the service answers -32601 to one call, the hint names the nearest method names
- * from the instance's `rpc.discover`. Undefined for any other answer, or when `rpc.discover` does
- * not answer with an OpenRPC document: the hint is a help, never a second failure.
+ * When the service answers -32601 to one call, the hint names the nearest method names from the
+ * instance's `rpc.discover`. Undefined for any other answer, or when `rpc.discover` does not
+ * answer with an OpenRPC document: the hint is a help, never a second failure.
  */
 export async function unknownMethodHint(
   answer: ApiAnswer,

@@ -1,0 +1,15 @@
+/** An error's facts (its `detail` when that is an object): what a hint is made from. */
+export type Facts = Readonly<Record<string, unknown>>;
+
+/** The hints of one area, from an error's code and facts; undefined when it has none for them. */
+export type HintRule = (code: string, facts: Facts) => string | undefined;
+
+/** A fact that is a string, or undefined. */
+export function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The strings of a fact that is a list (none when it is not one). */
+export function namesOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item) => typeof item === 'string') : [];
+}

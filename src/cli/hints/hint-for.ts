@@ -1,0 +1,40 @@
+import type { DasvcError } from '../../errors.js';
+import { isObject } from '../../util/guards.js';
+import { checkHint } from './check-hints.js';
+import { demoHint } from './demo-hints.js';
+import type { HintRule } from './facts.js';
+import { mockHint } from './mock-hints.js';
+import { networkHint } from './network-hints.js';
+import { sessionHint } from './session-hints.js';
+import { storeHint } from './store-hints.js';
+import { typesHint } from './types-hints.js';
+
+/**
+ * The areas, asked in turn. A command's flow comes first: a login that timed out in `dasvc check`
+ * or `dasvc demo` is fixed with that command's flags, not with `dasvc login`'s.
+ */
+const AREAS: readonly HintRule[] = [
+  checkHint,
+  demoHint,
+  sessionHint,
+  networkHint,
+  storeHint,
+  mockHint,
+  typesHint,
+];
+
+/**
+ * The next step for a person, printed under the message: the hint a command of the CLI gave,
+ * else one made here from the error's stable code and facts (its `detail`). The code below the
+ * CLI carries no terminal advice: the library's errors say what failed, the CLI what to type next.
+ */
+export function hintFor(error: DasvcError): string | undefined {
+  if (error.hint) return error.hint;
+  const code = error.code ?? '';
+  const facts = isObject(error.detail) ? error.detail : {};
+  for (const area of AREAS) {
+    const hint = area(code, facts);
+    if (hint !== undefined) return hint;
+  }
+  return undefined;
+}

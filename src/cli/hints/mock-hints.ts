@@ -1,0 +1,34 @@
+import { namesOf, textOf, type HintRule } from './facts.js';
+
+/** What a server's listen fails with (src/mock/adapters/mock-server.ts), the error's code. */
+const LISTEN_CODES = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * `dasvc mock` (src/mock/): its fixtures folder, quirks, state file, users and address, in the
+ * words of its flags.
+ */
+export const mockHint: HintRule = (code, facts) => {
+  if (LISTEN_CODES.has(code) && textOf(facts.host) !== undefined)
+    return 'choose another --port (0 picks a free one) or --host';
+  switch (code) {
+    case 'bad_fixture': {
+      // A fixtures folder's file (the mock's, or one `dasvc types --from` reads).
+      const folder = textOf(facts.folder);
+      return folder === undefined
+        ? undefined
+        : `fix the file or point --fixtures at another folder (now ${folder})`;
+    }
+    case 'bad_quirks': {
+      const members = namesOf(facts.members);
+      return members.length === 0 ? undefined : `members: ${members.join(', ')}`;
+    }
+    case 'bad_state_file':
+      return facts.corrupt === true
+        ? 'it was left untouched; move it away or pass another --state-file'
+        : undefined;
+    case 'unknown_user':
+      return `users in the fixtures: ${namesOf(facts.users).join(', ')}`;
+    default:
+      return undefined;
+  }
+};
