@@ -9,9 +9,9 @@ import {
   NAME,
   parseInstance,
   type InstanceFixture,
-} from '../mock/fixtures/fixture-format.js';
-import { loadFixtures, readJson, withFile } from '../mock/fixtures/load-fixtures.js';
-import { parseOpenRpcInstance } from '../mock/fixtures/openrpc-format.js';
+} from '../mock/fixture-format/fixture-format.js';
+import { loadFixtures, readJson, withFile } from '../mock/fixture-format/load-fixtures.js';
+import { parseOpenRpcInstance } from '../mock/fixture-format/openrpc-format.js';
 import { isObject } from '../util/guards.js';
 
 /** One instance from its document: OpenRPC, or the fixtures' own instance format. */

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
-import { loadFixtures } from '../../src/mock/fixtures/load-fixtures.js';
+import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
 import { runDasvc, spawnMock, type MockProcess } from '../helpers/mock-process.js';
 import { scratchDir } from '../helpers/scratch.js';
 

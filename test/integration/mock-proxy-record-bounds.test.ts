@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
-import { loadFixtures } from '../../src/mock/fixtures/load-fixtures.js';
+import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
 import { EXAMPLE_LIMIT } from '../../src/mock/record/bounds.js';
 import { replayOf } from '../helpers/replay.js';
 import { scratchDir } from '../helpers/scratch.js';

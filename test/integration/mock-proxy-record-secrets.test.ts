@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
-import { loadFixtures } from '../../src/mock/fixtures/load-fixtures.js';
+import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
 import { copyFixtures, login, rpc } from '../helpers/mock-client.js';
 import { scratchDir } from '../helpers/scratch.js';
 

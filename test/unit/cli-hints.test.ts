@@ -27,7 +27,7 @@ import { proxySettings } from '../../src/http/proxy.js';
 import { ResponseTooLargeError } from '../../src/http/response-limit.js';
 import { parseQuirks, QUIRK_MEMBERS } from '../../src/mock/core/quirks.js';
 import { loadStateFile } from '../../src/mock/core/state-file.js';
-import { loadFixtures } from '../../src/mock/fixtures/load-fixtures.js';
+import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
 import { startMockServer } from '../../src/mock/index.js';
 import { startLoopback } from '../../src/oauth/loopback.js';
 import { KeychainUnavailable } from '../../src/store/keychain.js';

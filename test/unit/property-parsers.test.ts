@@ -14,7 +14,7 @@ import {
   parseClients,
   parseInstance,
   parseUsers,
-} from '../../src/mock/fixtures/fixture-format.js';
+} from '../../src/mock/fixture-format/fixture-format.js';
 import { parseQuirks, QUIRK_VALUES } from '../../src/mock/core/quirks.js';
 import { loadStateFile } from '../../src/mock/core/state-file.js';
 import { MAX_DATE_MS, MAX_DURATION_SECONDS } from '../../src/util/duration.js';

@@ -2,9 +2,9 @@
 // hand-written OpenRPC document as one would write it by hand, the same bytes for the same
 // contract, nothing a hostile document could write into them, and what `--check` lists.
 import { describe, expect, it } from 'vitest';
-import type { InstanceFixture } from '../../src/mock/fixtures/load-fixtures.js';
-import { loadFixtures } from '../../src/mock/fixtures/load-fixtures.js';
-import { parseOpenRpcInstance } from '../../src/mock/fixtures/openrpc-format.js';
+import type { InstanceFixture } from '../../src/mock/fixture-format/load-fixtures.js';
+import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
+import { parseOpenRpcInstance } from '../../src/mock/fixture-format/openrpc-format.js';
 import { instanceOfDocument } from '../../src/typegen/contract-sources.js';
 import { contractChanges } from '../../src/typegen/declarations-diff.js';
 import { BANNER, declarationsOf } from '../../src/typegen/declarations.js';

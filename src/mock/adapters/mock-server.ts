@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import type { Untyped } from '../../client/typed-api.js';
 import type { MockOptions } from '../core/types.js';
 import { createMockCore } from '../core/mock-core.js';
-import type { FixtureWarning } from '../fixtures/load-fixtures.js';
+import type { FixtureWarning } from '../fixture-format/load-fixtures.js';
 import { serveNode } from './node-server.js';
 import { parseServerTimeouts } from './server-timeouts.js';
 

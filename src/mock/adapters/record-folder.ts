@@ -5,7 +5,7 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { makeFolders } from '../../util/make-folders.js';
-import { schemaBeside } from '../fixtures/schema-beside.js';
+import { schemaBeside } from '../fixture-format/schema-beside.js';
 
 /**
  * `$schema` of a written file: the package's schema copied into DIR/schema/, relative to the file,

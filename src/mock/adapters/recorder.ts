@@ -3,10 +3,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isObject } from '../../util/guards.js';
-import { fail, NAME, parseClients } from '../fixtures/fixture-format.js';
-import { OPENRPC_SUFFIX, readJson, readText, withFile } from '../fixtures/load-fixtures.js';
-import { parseOpenRpcInstance } from '../fixtures/openrpc-format.js';
-import type { Example } from '../fixtures/descriptors.js';
+import { fail, NAME, parseClients } from '../fixture-format/fixture-format.js';
+import { OPENRPC_SUFFIX, readJson, readText, withFile } from '../fixture-format/load-fixtures.js';
+import { parseOpenRpcInstance } from '../fixture-format/openrpc-format.js';
+import type { Example } from '../fixture-format/descriptors.js';
 import { boundCall } from '../record/bounded-call.js';
 import type { Masking } from '../record/pairings.js';
 import { InstanceRecording } from '../record/recording.js';

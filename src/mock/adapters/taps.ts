@@ -1,7 +1,7 @@
 // What watches the proxied exchanges besides the recorder (SPEC §6): the secret collector, which
 // learns every secret that passes so that none is ever written or shown, and the contract check
 // of --validate.
-import type { Fixtures } from '../fixtures/load-fixtures.js';
+import type { Fixtures } from '../fixture-format/load-fixtures.js';
 import { contractProblems } from '../record/contract.js';
 import { pairCalls, type RpcCall } from '../record/rpc-exchange.js';
 import { printable } from '../../util/printable.js';

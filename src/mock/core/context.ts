@@ -1,4 +1,4 @@
-import type { Fixtures } from '../fixtures/load-fixtures.js';
+import type { Fixtures } from '../fixture-format/load-fixtures.js';
 import type { MockState } from './mock-state.js';
 import type { MockRequest, MockResponse } from './types.js';
 

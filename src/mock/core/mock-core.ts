@@ -10,7 +10,7 @@ import {
   loadHandlers,
   needsLoading,
   warningLines,
-} from '../fixtures/load-fixtures.js';
+} from '../fixture-format/load-fixtures.js';
 import { MockState } from './mock-state.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './journal.js';
 import { resolveQuirksOption } from './quirks.js';

@@ -1,7 +1,7 @@
 // `--record` (SPEC §6): how a recorded example is written in its method of an OpenRPC document —
 // one example pairing per distinct params, the params and answer masked first. Pure.
 import { isObject } from '../../util/guards.js';
-import type { Example } from '../fixtures/descriptors.js';
+import type { Example } from '../fixture-format/descriptors.js';
 
 /** Marks a method the recorder wrote (and may rewrite); other methods only gain examples. */
 export const RECORDED = 'x-recorded';

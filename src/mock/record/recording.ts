@@ -2,8 +2,8 @@
 // method, params and result schemas inferred from the calls the installation accepted, one example
 // pairing per distinct params whatever the answer. Pure.
 import { isObject } from '../../util/guards.js';
-import type { Example } from '../fixtures/descriptors.js';
-import { namedParams } from '../fixtures/example-match.js';
+import type { Example } from '../fixture-format/descriptors.js';
+import { namedParams } from '../fixture-format/example-match.js';
 import { isProtocolError } from './contract.js';
 import { inferSchema, mergeSchemas, type InferredSchema } from './infer-schema.js';
 import {

@@ -3,7 +3,7 @@
 // yields no call: the upstream refuses it (-32600) whatever its params, so as an example it would
 // answer that refusal to a valid call with the same params in replay.
 import { isObject } from '../../util/guards.js';
-import type { Example } from '../fixtures/descriptors.js';
+import type { Example } from '../fixture-format/descriptors.js';
 
 /** One call that passed: method, params as sent, and the answer (none for a notification). */
 export interface RpcCall {

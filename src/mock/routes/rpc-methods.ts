@@ -3,11 +3,11 @@ import type {
   InstanceFixture,
   MethodFixture,
   MethodHandler,
-} from '../fixtures/load-fixtures.js';
-import type { ValueCheck } from '../fixtures/json-schema.js';
+} from '../fixture-format/load-fixtures.js';
+import type { ValueCheck } from '../fixture-format/json-schema.js';
 import type { RpcError, RpcOutcome } from './json-rpc.js';
-import { findExample, namedParams } from '../fixtures/example-match.js';
-import { buildOpenRpcDocument } from '../fixtures/openrpc.js';
+import { findExample, namedParams } from '../fixture-format/example-match.js';
+import { buildOpenRpcDocument } from '../fixture-format/openrpc.js';
 
 type Bound = { named: Record<string, unknown> } | { error: RpcError };
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { defaultFixturesDir } from '../../../mock/fixtures/default-dir.js';
+import { defaultFixturesDir } from '../../../mock/fixture-format/default-dir.js';
 import { apiUrlFor } from '../../../oauth/endpoints.js';
 import type { DiscoveredMethod } from '../../../rpc/discover.js';
 import { ResolvedSettings } from '../../../client/resolve-settings.js';
