@@ -6,8 +6,11 @@ import { UsageError } from '../../src/errors.js';
 
 const schema = JSON.parse(
   readFileSync(new URL('../../schema/quirks.schema.json', import.meta.url), 'utf8'),
-) as { properties: Record<string, unknown> };
-const validate = new Ajv2020({ strict: true, allErrors: true }).compile(schema);
+) as { properties: Record<string, { enum?: unknown[] }> };
+// As another tool reads the published schema: strict, told the editors' message keywords.
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+ajv.addKeyword('errorMessage').addKeyword('patternErrorMessage');
+const validate = ajv.compile(schema);
 
 /** Whether parseQuirks accepts a value (it throws a UsageError otherwise). */
 function parses(value: unknown): boolean {
@@ -62,6 +65,12 @@ describe('quirks file format (SPEC §7)', () => {
     expect(Object.keys(QUIRK_VALUES).length).toBe(QUIRK_MEMBERS.length - 1);
   });
 
+  it("each member's values are the schema's, the default first", () => {
+    for (const [member, values] of Object.entries(QUIRK_VALUES)) {
+      expect(schema.properties[member]?.enum, member).toEqual(values);
+    }
+  });
+
   it.each(SAMPLES.map((s) => [JSON.stringify(s), s]))(
     'parser and JSON Schema agree on %s',
     (_name, sample) => {
@@ -76,7 +85,16 @@ describe('quirks file format (SPEC §7)', () => {
     expect(() => parseQuirks({ errorBody: 'html' }, 'q.json')).toThrow(
       'q.json: errorBody: unknown value "html" (allowed: "rfc6749", "text")',
     );
-    expect(() => parseQuirks({ tokenPath: 'token' })).toThrow(/tokenPath "token" must be a path/);
+    expect(() => parseQuirks({ tokenPath: 'token' })).toThrow(
+      'quirks: tokenPath: "token" must be a path starting with "/"',
+    );
+    expect(() => parseQuirks({ tokenPath: '/_mock/x' }, 'q.json')).toThrow(
+      'q.json: tokenPath: "/_mock/x" lies under /_mock/ or /webservice/json/, which the mock keeps for itself',
+    );
+    expect(() => parseQuirks({ tokenPath: 7 }, 'q.json')).toThrow(
+      'q.json: tokenPath: must be a string, not 7',
+    );
+    expect(() => parseQuirks([], 'q.json')).toThrow('q.json: must be a JSON object, not an array');
     // Regression: quoting a value nested too deep overflowed the stack (exit 1, a stack trace).
     const deep = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as unknown;
     expect(() => parseQuirks({ expiresIn: deep }, 'q.json')).toThrow(

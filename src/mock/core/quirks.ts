@@ -1,31 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
-import { isObject } from '../../util/guards.js';
+import type { Quirks } from '../../schemas/quirks.js';
+import { validateQuirks } from '../../schemas/quirks.validator.js';
+import { checkSchema } from '../../util/schema-check.js';
 import type { MockResponse } from './types.js';
-import { shownJson } from '../../util/printable.js';
 
 /**
- * An installation's observed deviations from SPEC §5 (SPEC §7 quirks table). Every member is
- * optional; an absent member means the behaviour of SPEC §5.
+ * An installation's observed deviations from the mock's default behaviour (its JSON Schema,
+ * schema/quirks.schema.json, is the source of this type). Every member is optional; an absent
+ * member means the default behaviour.
  */
-export interface Quirks {
-  /** How `expires_in` is sent: seconds as a string (§5), as a number, milliseconds, or not at all. */
-  expiresIn?: 'string' | 'number' | 'milliseconds' | 'absent';
-  /** `false`: a refresh answers with the same refresh token. */
-  refreshRotation?: boolean;
-  /** `true`: a used refresh token keeps working. */
-  oldRefreshTokenAccepted?: boolean;
-  /** `true`: a refresh is accepted after the access token expired. */
-  refreshAfterExpiry?: boolean;
-  /** `"error"`: revoking an unknown token answers 400 `{"error":"invalid_request"}`. */
-  revokeUnknownToken?: 'ok' | 'error';
-  /** `"text"`: OAuth errors are `text/plain` bodies holding the error code alone. */
-  errorBody?: 'rfc6749' | 'text';
-  /** `false`: `rpc.discover` answers -32601. */
-  rpcDiscover?: boolean;
-  /** Path (under the base URL) the token endpoint answers at; the old one answers 404. */
-  tokenPath?: string;
-}
+export type { Quirks };
 
 /** SERVICE.md 4.2: where the token endpoint is when no quirk moves it. */
 export const DEFAULT_TOKEN_PATH = '/webservice/authorize';
@@ -53,54 +38,21 @@ export const QUIRK_MEMBERS: readonly (keyof Quirks)[] = [
   'tokenPath',
 ];
 
-/** Paths the token endpoint cannot move to: the other endpoints, the API and the control routes. */
-function tokenPathProblem(path: string): string | undefined {
-  if (!path.startsWith('/')) return 'must be a path starting with "/"';
-  if (/[?#\s]/.test(path)) return 'must be a path without query, fragment or spaces';
-  const taken = [
-    '/webservice/authorize/',
-    '/webservice/authorize/refresh_token',
-    '/webservice/authorize/refresh_token/',
-    '/webservice/authorize/revoke',
-    '/webservice/authorize/revoke/',
-  ];
-  if (taken.includes(path)) return 'is the path of another OAuth endpoint';
-  if (path.startsWith('/_mock/') || path.startsWith('/webservice/json/')) {
-    return 'lies under /_mock/ or /webservice/json/, which the mock keeps for itself';
-  }
-  return undefined;
-}
-
 /**
- * Checks a quirks value (SPEC §7): one JSON object of known members with allowed values. Throws a
- * UsageError naming the first unknown member or bad value; `source` names the file or request.
+ * Checks a quirks value against its schema: one JSON object of known members with allowed values.
+ * Throws a UsageError naming the member and the problem (`source: member: problem`), or the
+ * unknown member; `source` names the file or request.
  */
 export function parseQuirks(value: unknown, source = 'quirks'): Quirks {
-  const fail = (problem: string) =>
-    new UsageError(`${source}: ${problem}`, {
-      code: 'bad_quirks',
-      detail: { members: [...QUIRK_MEMBERS] },
-    });
-  if (!isObject(value)) throw fail('must be one JSON object');
-  const quirks: Record<string, unknown> = {};
-  for (const [name, member] of Object.entries(value)) {
-    if (name === 'tokenPath') {
-      if (typeof member !== 'string') throw fail('tokenPath must be a string path');
-      const problem = tokenPathProblem(member);
-      if (problem) throw fail(`tokenPath ${shownJson(member)} ${problem}`);
-      quirks[name] = member;
-      continue;
-    }
-    if (!Object.hasOwn(QUIRK_VALUES, name)) throw fail(`unknown member "${name}"`);
-    const allowed: readonly unknown[] = QUIRK_VALUES[name as keyof typeof QUIRK_VALUES];
-    if (!allowed.includes(member)) {
-      throw fail(
-        `${name}: unknown value ${shownJson(member)} (allowed: ${allowed.map((v) => JSON.stringify(v)).join(', ')})`,
-      );
-    }
-    quirks[name] = member;
-  }
-  return quirks as Quirks;
+  const checked = checkSchema(validateQuirks, value);
+  if (checked.problem === undefined) return { ...checked.value };
+  const { pointer, problem } = checked.problem;
+  // The members are one level deep: the pointer names one by its name.
+  const member = pointer.slice(1).replace(/~1/g, '/').replace(/~0/g, '~');
+  throw new UsageError(`${source}: ${member === '' ? '' : `${member}: `}${problem}`, {
+    code: 'bad_quirks',
+    detail: { members: [...QUIRK_MEMBERS] },
+  });
 }
 
 /** Reads and checks a quirks file (`dasvc mock --quirks FILE`); every problem is a UsageError naming it. */
