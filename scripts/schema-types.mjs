@@ -21,7 +21,11 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
  * validator), and the definitions that are checked on their own besides the whole (a validator
  * and a type each; every other definition is a type).
  */
-export const FORMATS = [{ schema: 'schema/quirks.schema.json', out: 'src/schemas/quirks' }];
+export const FORMATS = [
+  { schema: 'schema/quirks.schema.json', out: 'src/schemas/quirks' },
+  { schema: 'schema/users.schema.json', out: 'src/schemas/users' },
+  { schema: 'schema/instance.schema.json', out: 'src/schemas/instance' },
+];
 
 /** Keywords that are annotations to ajv: editors' messages (VS Code's) and the types' overrides. */
 const ANNOTATIONS = ['errorMessage', 'patternErrorMessage', 'tsType'];
@@ -39,6 +43,9 @@ function validatorModule(format, schema, types) {
   const AjvClass = draft2020 ? Ajv2020 : Ajv;
   const ajv = new AjvClass({
     strict: true,
+    // `not: { required: [...] }` names members that the same subschema does not declare.
+    strictRequired: false,
+    allowUnionTypes: true,
     // The first problem is the message, as a hand-written check would stop at it.
     allErrors: false,
     // Errors carry their schema: errorMessage and patternErrorMessage are read from it.
@@ -91,10 +98,10 @@ function validatorModule(format, schema, types) {
 async function typesModule(format, schema) {
   // The root's title and id are for editors ("dasvc quirks file"); the type is named after the
   // file (json-schema-to-typescript would name it after either).
-  const untitled = { ...schema };
-  delete untitled.title;
-  delete untitled.$id;
-  const text = await compile(untitled, pascal(basename(format.out)), {
+  const name = pascal(basename(format.out));
+  const named = { ...schema, title: name };
+  delete named.$id;
+  const text = await compile(named, name, {
     bannerComment: '',
     // A member the schema does not declare is not in the type, whatever the schema allows.
     additionalProperties: false,

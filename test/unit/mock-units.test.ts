@@ -234,12 +234,55 @@ describe('fixtures', () => {
     [
       'instances/crm.json',
       '{"methods":[{"name":"x","params":[{"name":"a","description":5}]}]}',
-      /\/methods\/0\/params\/0\/description: "description" must be a string/,
+      /\/methods\/0\/params\/0\/description: must be a string, not 5$/,
     ],
     [
       'instances/crm.json',
       '{"methods":[{"name":"x","result":{"name":"r","schema":"string"}}]}',
-      /\/methods\/0\/result\/schema: "schema" must be a JSON Schema/,
+      /\/methods\/0\/result\/schema: "string" must be a JSON Schema: an object or a boolean$/,
+    ],
+    // Refused by the files' schemas, which the loader checks them against (it once let them by).
+    [
+      'users.json',
+      '{"alice":{"name":5,"instances":["crm"]}}',
+      /users\.json: \/alice\/name: must be a string, not 5$/,
+    ],
+    [
+      'users.json',
+      '{"alice":{"instances":["crm","crm"]}}',
+      /users\.json: \/alice\/instances: lists "crm" twice$/,
+    ],
+    [
+      'users.json',
+      '{"$schema":7,"alice":{"instances":[]}}',
+      /users\.json: \/\$schema: must be a string, not 7$/,
+    ],
+    ['users.json', '{"$schema":"x"}', /users\.json: lists no user$/],
+    ['users.json', '{"a b":{"instances":[]}}', /users\.json: \/a b: "a b" is not a user name/],
+    [
+      'instances/crm.json',
+      '{"methods":[{"name":"x","handler":"crm.mjs","byUser":{}}]}',
+      /crm\.json: \/methods\/0: give either "value"\/"byUser" or "handler", not both$/,
+    ],
+    [
+      'instances/crm.json',
+      '{"title":7,"methods":[]}',
+      /crm\.json: \/title: must be a string, not 7$/,
+    ],
+    [
+      'instances/crm.json',
+      '{"methods":[{"name":"x","errors":{"code":1}}]}',
+      /crm\.json: \/methods\/0\/errors: must be an array, not a JSON object$/,
+    ],
+    [
+      'instances/crm.json',
+      '{"methods":[{"name":"x","examples":[{"result":{"value":1}}]}]}',
+      /crm\.json: \/methods\/0\/examples\/0: needs "params"$/,
+    ],
+    [
+      'instances/crm.json',
+      '{"methods":[{"name":"x","params":[{"$ref":"#/x"}]}]}',
+      /crm\.json: \/methods\/0\/params\/0: "\$ref" is only resolved in OpenRPC documents/,
     ],
   ])('a broken %s is a usage error naming file and problem', (file, text, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'dasvc-fx-'));
