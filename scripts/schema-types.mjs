@@ -25,6 +25,11 @@ export const FORMATS = [
   { schema: 'schema/quirks.schema.json', out: 'src/schemas/quirks' },
   { schema: 'schema/users.schema.json', out: 'src/schemas/users' },
   { schema: 'schema/instance.schema.json', out: 'src/schemas/instance' },
+  {
+    schema: 'src/schemas/state-file.schema.json',
+    out: 'src/schemas/state-file',
+    definitions: ['stateChange'],
+  },
 ];
 
 /** Keywords that are annotations to ajv: editors' messages (VS Code's) and the types' overrides. */
@@ -51,6 +56,7 @@ function validatorModule(format, schema, types) {
     // Errors carry their schema: errorMessage and patternErrorMessage are read from it.
     verbose: true,
     discriminator: true,
+    inlineRefs: false,
     // Lengths in UTF-16 code units: ajv's code points counter is a require() of ajv at run time.
     unicode: false,
     logger: false,
@@ -111,7 +117,8 @@ async function typesModule(format, schema) {
     format: false,
     cwd: join(ROOT, dirname(format.schema)),
   });
-  return `${BANNER(format)}\n${text}`;
+  // Its notes name the type a definition is referenced from, and know no name for an alias.
+  return `${BANNER(format)}\n${text.replaceAll("`undefined`'s", `\`${name}\`'s`)}`;
 }
 
 /** Every generated module of every format: path → text, formatted as the repository's code. */

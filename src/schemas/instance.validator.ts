@@ -6,8 +6,8 @@
 import type { SchemaValidator } from '../util/schema-check.js';
 import type { Instance } from './instance.js';
 
-export const validateInstance: SchemaValidator<Instance> = validate10;
-const schema11 = {
+export const validateInstance: SchemaValidator<Instance> = validate21;
+const schema6 = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   title: 'dasvc mock fixtures: instances/<name>.json',
   description:
@@ -125,7 +125,7 @@ const schema11 = {
     },
   },
 };
-const schema12 = {
+const schema7 = {
   type: 'object',
   properties: {
     name: {
@@ -171,14 +171,9 @@ const schema12 = {
     },
   ],
 };
-const schema16 = {
-  type: 'object',
-  properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
-  required: ['code', 'message'],
-};
 const pattern0 = new RegExp('^rpc\\.', 'u');
 const pattern1 = new RegExp('^[^#]+(#[A-Za-z_$][\\w$]*)?$', 'u');
-const schema13 = {
+const schema8 = {
   type: 'object',
   description: 'An OpenRPC content descriptor.',
   properties: {
@@ -197,14 +192,38 @@ const schema13 = {
     },
   ],
 };
-const schema14 = {
+const schema9 = {
   description:
     'A JSON Schema (draft-07), checked with ajv: every keyword and the standard formats.',
   type: ['object', 'boolean'],
   errorMessage: 'must be a JSON Schema: an object or a boolean',
   tsType: '{ [keyword: string]: unknown } | boolean',
 };
-function validate12(
+function validate24(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (!(data && typeof data == 'object' && !Array.isArray(data)) && typeof data !== 'boolean') {
+    validate24.errors = [
+      {
+        instancePath,
+        schemaPath: '#/type',
+        keyword: 'type',
+        params: { type: schema9.type },
+        message: 'must be object,boolean',
+        schema: schema9.type,
+        parentSchema: schema9,
+        data,
+      },
+    ];
+    return false;
+  }
+  validate24.errors = vErrors;
+  return errors === 0;
+}
+function validate23(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -236,15 +255,15 @@ function validate12(
   }
   var valid1 = _errs3 === errors;
   if (valid1) {
-    validate12.errors = [
+    validate23.errors = [
       {
         instancePath,
         schemaPath: '#/allOf/0/not',
         keyword: 'not',
         params: {},
         message: 'must NOT be valid',
-        schema: schema13.allOf[0].not,
-        parentSchema: schema13.allOf[0],
+        schema: schema8.allOf[0].not,
+        parentSchema: schema8.allOf[0],
         data,
       },
     ];
@@ -263,15 +282,15 @@ function validate12(
     if (data && typeof data == 'object' && !Array.isArray(data)) {
       let missing1;
       if (data.name === undefined && (missing1 = 'name')) {
-        validate12.errors = [
+        validate23.errors = [
           {
             instancePath,
             schemaPath: '#/required',
             keyword: 'required',
             params: { missingProperty: missing1 },
             message: "must have required property '" + missing1 + "'",
-            schema: schema13.required,
-            parentSchema: schema13,
+            schema: schema8.required,
+            parentSchema: schema8,
             data,
           },
         ];
@@ -283,7 +302,7 @@ function validate12(
           if (errors === _errs6) {
             if (typeof data0 === 'string') {
               if (data0.length < 1) {
-                validate12.errors = [
+                validate23.errors = [
                   {
                     instancePath: instancePath + '/name',
                     schemaPath: '#/properties/name/minLength',
@@ -291,22 +310,22 @@ function validate12(
                     params: { limit: 1 },
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
-                    parentSchema: schema13.properties.name,
+                    parentSchema: schema8.properties.name,
                     data: data0,
                   },
                 ];
                 return false;
               }
             } else {
-              validate12.errors = [
+              validate23.errors = [
                 {
                   instancePath: instancePath + '/name',
                   schemaPath: '#/properties/name/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
-                  schema: schema13.properties.name.type,
-                  parentSchema: schema13.properties.name,
+                  schema: schema8.properties.name.type,
+                  parentSchema: schema8.properties.name,
                   data: data0,
                 },
               ];
@@ -322,15 +341,15 @@ function validate12(
             let data1 = data.summary;
             const _errs8 = errors;
             if (typeof data1 !== 'string') {
-              validate12.errors = [
+              validate23.errors = [
                 {
                   instancePath: instancePath + '/summary',
                   schemaPath: '#/properties/summary/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
-                  schema: schema13.properties.summary.type,
-                  parentSchema: schema13.properties.summary,
+                  schema: schema8.properties.summary.type,
+                  parentSchema: schema8.properties.summary,
                   data: data1,
                 },
               ];
@@ -345,15 +364,15 @@ function validate12(
               let data2 = data.description;
               const _errs10 = errors;
               if (typeof data2 !== 'string') {
-                validate12.errors = [
+                validate23.errors = [
                   {
                     instancePath: instancePath + '/description',
                     schemaPath: '#/properties/description/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
-                    schema: schema13.properties.description.type,
-                    parentSchema: schema13.properties.description,
+                    schema: schema8.properties.description.type,
+                    parentSchema: schema8.properties.description,
                     data: data2,
                   },
                 ];
@@ -368,15 +387,15 @@ function validate12(
                 let data3 = data.required;
                 const _errs12 = errors;
                 if (typeof data3 !== 'boolean') {
-                  validate12.errors = [
+                  validate23.errors = [
                     {
                       instancePath: instancePath + '/required',
                       schemaPath: '#/properties/required/type',
                       keyword: 'type',
                       params: { type: 'boolean' },
                       message: 'must be boolean',
-                      schema: schema13.properties.required.type,
-                      parentSchema: schema13.properties.required,
+                      schema: schema8.properties.required.type,
+                      parentSchema: schema8.properties.required,
                       data: data3,
                     },
                   ];
@@ -391,15 +410,15 @@ function validate12(
                   let data4 = data.deprecated;
                   const _errs14 = errors;
                   if (typeof data4 !== 'boolean') {
-                    validate12.errors = [
+                    validate23.errors = [
                       {
                         instancePath: instancePath + '/deprecated',
                         schemaPath: '#/properties/deprecated/type',
                         keyword: 'type',
                         params: { type: 'boolean' },
                         message: 'must be boolean',
-                        schema: schema13.properties.deprecated.type,
-                        parentSchema: schema13.properties.deprecated,
+                        schema: schema8.properties.deprecated.type,
+                        parentSchema: schema8.properties.deprecated,
                         data: data4,
                       },
                     ];
@@ -411,25 +430,18 @@ function validate12(
                 }
                 if (valid2) {
                   if (data.schema !== undefined) {
-                    let data5 = data.schema;
                     const _errs16 = errors;
                     if (
-                      !(data5 && typeof data5 == 'object' && !Array.isArray(data5)) &&
-                      typeof data5 !== 'boolean'
+                      !validate24(data.schema, {
+                        instancePath: instancePath + '/schema',
+                        parentData: data,
+                        parentDataProperty: 'schema',
+                        rootData,
+                      })
                     ) {
-                      validate12.errors = [
-                        {
-                          instancePath: instancePath + '/schema',
-                          schemaPath: '#/definitions/jsonSchema/type',
-                          keyword: 'type',
-                          params: { type: schema14.type },
-                          message: 'must be object,boolean',
-                          schema: schema14.type,
-                          parentSchema: schema14,
-                          data: data5,
-                        },
-                      ];
-                      return false;
+                      vErrors =
+                        vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+                      errors = vErrors.length;
                     }
                     var valid2 = _errs16 === errors;
                   } else {
@@ -442,25 +454,25 @@ function validate12(
         }
       }
     } else {
-      validate12.errors = [
+      validate23.errors = [
         {
           instancePath,
           schemaPath: '#/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
-          schema: schema13.type,
-          parentSchema: schema13,
+          schema: schema8.type,
+          parentSchema: schema8,
           data,
         },
       ];
       return false;
     }
   }
-  validate12.errors = vErrors;
+  validate23.errors = vErrors;
   return errors === 0;
 }
-const schema15 = {
+const schema10 = {
   type: 'object',
   description:
     'An OpenRPC example pairing: these params get this result (or, in x-error, this JSON-RPC error).',
@@ -485,7 +497,105 @@ const schema15 = {
     },
   ],
 };
-function validate15(
+const schema11 = {
+  type: 'object',
+  properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
+  required: ['code', 'message'],
+};
+function validate29(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (errors === 0) {
+    if (data && typeof data == 'object' && !Array.isArray(data)) {
+      let missing0;
+      if (
+        (data.code === undefined && (missing0 = 'code')) ||
+        (data.message === undefined && (missing0 = 'message'))
+      ) {
+        validate29.errors = [
+          {
+            instancePath,
+            schemaPath: '#/required',
+            keyword: 'required',
+            params: { missingProperty: missing0 },
+            message: "must have required property '" + missing0 + "'",
+            schema: schema11.required,
+            parentSchema: schema11,
+            data,
+          },
+        ];
+        return false;
+      } else {
+        if (data.code !== undefined) {
+          let data0 = data.code;
+          const _errs1 = errors;
+          if (!(typeof data0 == 'number' && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
+            validate29.errors = [
+              {
+                instancePath: instancePath + '/code',
+                schemaPath: '#/properties/code/type',
+                keyword: 'type',
+                params: { type: 'integer' },
+                message: 'must be integer',
+                schema: schema11.properties.code.type,
+                parentSchema: schema11.properties.code,
+                data: data0,
+              },
+            ];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.message !== undefined) {
+            let data1 = data.message;
+            const _errs3 = errors;
+            if (typeof data1 !== 'string') {
+              validate29.errors = [
+                {
+                  instancePath: instancePath + '/message',
+                  schemaPath: '#/properties/message/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                  schema: schema11.properties.message.type,
+                  parentSchema: schema11.properties.message,
+                  data: data1,
+                },
+              ];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          } else {
+            var valid0 = true;
+          }
+        }
+      }
+    } else {
+      validate29.errors = [
+        {
+          instancePath,
+          schemaPath: '#/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+          schema: schema11.type,
+          parentSchema: schema11,
+          data,
+        },
+      ];
+      return false;
+    }
+  }
+  validate29.errors = vErrors;
+  return errors === 0;
+}
+function validate28(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -517,15 +627,15 @@ function validate15(
   }
   var valid1 = _errs3 === errors;
   if (valid1) {
-    validate15.errors = [
+    validate28.errors = [
       {
         instancePath,
         schemaPath: '#/allOf/0/not',
         keyword: 'not',
         params: {},
         message: 'must NOT be valid',
-        schema: schema15.allOf[0].not,
-        parentSchema: schema15.allOf[0],
+        schema: schema10.allOf[0].not,
+        parentSchema: schema10.allOf[0],
         data,
       },
     ];
@@ -544,15 +654,15 @@ function validate15(
     if (data && typeof data == 'object' && !Array.isArray(data)) {
       let missing1;
       if (data.params === undefined && (missing1 = 'params')) {
-        validate15.errors = [
+        validate28.errors = [
           {
             instancePath,
             schemaPath: '#/required',
             keyword: 'required',
             params: { missingProperty: missing1 },
             message: "must have required property '" + missing1 + "'",
-            schema: schema15.required,
-            parentSchema: schema15,
+            schema: schema10.required,
+            parentSchema: schema10,
             data,
           },
         ];
@@ -562,15 +672,15 @@ function validate15(
           let data0 = data.name;
           const _errs6 = errors;
           if (typeof data0 !== 'string') {
-            validate15.errors = [
+            validate28.errors = [
               {
                 instancePath: instancePath + '/name',
                 schemaPath: '#/properties/name/type',
                 keyword: 'type',
                 params: { type: 'string' },
                 message: 'must be string',
-                schema: schema15.properties.name.type,
-                parentSchema: schema15.properties.name,
+                schema: schema10.properties.name.type,
+                parentSchema: schema10.properties.name,
                 data: data0,
               },
             ];
@@ -595,15 +705,15 @@ function validate15(
                     if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
                       let missing2;
                       if (data2.name === undefined && (missing2 = 'name')) {
-                        validate15.errors = [
+                        validate28.errors = [
                           {
                             instancePath: instancePath + '/params/' + i0,
                             schemaPath: '#/properties/params/items/required',
                             keyword: 'required',
                             params: { missingProperty: missing2 },
                             message: "must have required property '" + missing2 + "'",
-                            schema: schema15.properties.params.items.required,
-                            parentSchema: schema15.properties.params.items,
+                            schema: schema10.properties.params.items.required,
+                            parentSchema: schema10.properties.params.items,
                             data: data2,
                           },
                         ];
@@ -612,15 +722,15 @@ function validate15(
                         if (data2.name !== undefined) {
                           let data3 = data2.name;
                           if (typeof data3 !== 'string') {
-                            validate15.errors = [
+                            validate28.errors = [
                               {
                                 instancePath: instancePath + '/params/' + i0 + '/name',
                                 schemaPath: '#/properties/params/items/properties/name/type',
                                 keyword: 'type',
                                 params: { type: 'string' },
                                 message: 'must be string',
-                                schema: schema15.properties.params.items.properties.name.type,
-                                parentSchema: schema15.properties.params.items.properties.name,
+                                schema: schema10.properties.params.items.properties.name.type,
+                                parentSchema: schema10.properties.params.items.properties.name,
                                 data: data3,
                               },
                             ];
@@ -629,15 +739,15 @@ function validate15(
                         }
                       }
                     } else {
-                      validate15.errors = [
+                      validate28.errors = [
                         {
                           instancePath: instancePath + '/params/' + i0,
                           schemaPath: '#/properties/params/items/type',
                           keyword: 'type',
                           params: { type: 'object' },
                           message: 'must be object',
-                          schema: schema15.properties.params.items.type,
-                          parentSchema: schema15.properties.params.items,
+                          schema: schema10.properties.params.items.type,
+                          parentSchema: schema10.properties.params.items,
                           data: data2,
                         },
                       ];
@@ -650,15 +760,15 @@ function validate15(
                   }
                 }
               } else {
-                validate15.errors = [
+                validate28.errors = [
                   {
                     instancePath: instancePath + '/params',
                     schemaPath: '#/properties/params/type',
                     keyword: 'type',
                     params: { type: 'array' },
                     message: 'must be array',
-                    schema: schema15.properties.params.type,
-                    parentSchema: schema15.properties.params,
+                    schema: schema10.properties.params.type,
+                    parentSchema: schema10.properties.params,
                     data: data1,
                   },
                 ];
@@ -678,15 +788,15 @@ function validate15(
                   if (data4.name !== undefined) {
                     let data5 = data4.name;
                     if (typeof data5 !== 'string') {
-                      validate15.errors = [
+                      validate28.errors = [
                         {
                           instancePath: instancePath + '/result/name',
                           schemaPath: '#/properties/result/properties/name/type',
                           keyword: 'type',
                           params: { type: 'string' },
                           message: 'must be string',
-                          schema: schema15.properties.result.properties.name.type,
-                          parentSchema: schema15.properties.result.properties.name,
+                          schema: schema10.properties.result.properties.name.type,
+                          parentSchema: schema10.properties.result.properties.name,
                           data: data5,
                         },
                       ];
@@ -694,15 +804,15 @@ function validate15(
                     }
                   }
                 } else {
-                  validate15.errors = [
+                  validate28.errors = [
                     {
                       instancePath: instancePath + '/result',
                       schemaPath: '#/properties/result/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
-                      schema: schema15.properties.result.type,
-                      parentSchema: schema15.properties.result,
+                      schema: schema10.properties.result.type,
+                      parentSchema: schema10.properties.result,
                       data: data4,
                     },
                   ];
@@ -715,97 +825,18 @@ function validate15(
             }
             if (valid2) {
               if (data['x-error'] !== undefined) {
-                let data6 = data['x-error'];
                 const _errs18 = errors;
-                const _errs19 = errors;
-                if (errors === _errs19) {
-                  if (data6 && typeof data6 == 'object' && !Array.isArray(data6)) {
-                    let missing3;
-                    if (
-                      (data6.code === undefined && (missing3 = 'code')) ||
-                      (data6.message === undefined && (missing3 = 'message'))
-                    ) {
-                      validate15.errors = [
-                        {
-                          instancePath: instancePath + '/x-error',
-                          schemaPath: '#/definitions/errorObject/required',
-                          keyword: 'required',
-                          params: { missingProperty: missing3 },
-                          message: "must have required property '" + missing3 + "'",
-                          schema: schema16.required,
-                          parentSchema: schema16,
-                          data: data6,
-                        },
-                      ];
-                      return false;
-                    } else {
-                      if (data6.code !== undefined) {
-                        let data7 = data6.code;
-                        const _errs21 = errors;
-                        if (!(
-                          typeof data7 == 'number' &&
-                          !(data7 % 1) &&
-                          !isNaN(data7) &&
-                          isFinite(data7)
-                        )) {
-                          validate15.errors = [
-                            {
-                              instancePath: instancePath + '/x-error/code',
-                              schemaPath: '#/definitions/errorObject/properties/code/type',
-                              keyword: 'type',
-                              params: { type: 'integer' },
-                              message: 'must be integer',
-                              schema: schema16.properties.code.type,
-                              parentSchema: schema16.properties.code,
-                              data: data7,
-                            },
-                          ];
-                          return false;
-                        }
-                        var valid7 = _errs21 === errors;
-                      } else {
-                        var valid7 = true;
-                      }
-                      if (valid7) {
-                        if (data6.message !== undefined) {
-                          let data8 = data6.message;
-                          const _errs23 = errors;
-                          if (typeof data8 !== 'string') {
-                            validate15.errors = [
-                              {
-                                instancePath: instancePath + '/x-error/message',
-                                schemaPath: '#/definitions/errorObject/properties/message/type',
-                                keyword: 'type',
-                                params: { type: 'string' },
-                                message: 'must be string',
-                                schema: schema16.properties.message.type,
-                                parentSchema: schema16.properties.message,
-                                data: data8,
-                              },
-                            ];
-                            return false;
-                          }
-                          var valid7 = _errs23 === errors;
-                        } else {
-                          var valid7 = true;
-                        }
-                      }
-                    }
-                  } else {
-                    validate15.errors = [
-                      {
-                        instancePath: instancePath + '/x-error',
-                        schemaPath: '#/definitions/errorObject/type',
-                        keyword: 'type',
-                        params: { type: 'object' },
-                        message: 'must be object',
-                        schema: schema16.type,
-                        parentSchema: schema16,
-                        data: data6,
-                      },
-                    ];
-                    return false;
-                  }
+                if (
+                  !validate29(data['x-error'], {
+                    instancePath: instancePath + '/x-error',
+                    parentData: data,
+                    parentDataProperty: 'x-error',
+                    rootData,
+                  })
+                ) {
+                  vErrors =
+                    vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+                  errors = vErrors.length;
                 }
                 var valid2 = _errs18 === errors;
               } else {
@@ -816,25 +847,25 @@ function validate15(
         }
       }
     } else {
-      validate15.errors = [
+      validate28.errors = [
         {
           instancePath,
           schemaPath: '#/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
-          schema: schema15.type,
-          parentSchema: schema15,
+          schema: schema10.type,
+          parentSchema: schema10,
           data,
         },
       ];
       return false;
     }
   }
-  validate15.errors = vErrors;
+  validate28.errors = vErrors;
   return errors === 0;
 }
-function validate11(
+function validate22(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -911,15 +942,15 @@ function validate11(
   }
   var valid1 = _errs3 === errors;
   if (valid1) {
-    validate11.errors = [
+    validate22.errors = [
       {
         instancePath,
         schemaPath: '#/allOf/0/not',
         keyword: 'not',
         params: {},
         message: 'must NOT be valid',
-        schema: schema12.allOf[0].not,
-        parentSchema: schema12.allOf[0],
+        schema: schema7.allOf[0].not,
+        parentSchema: schema7.allOf[0],
         data,
       },
     ];
@@ -938,15 +969,15 @@ function validate11(
     if (data && typeof data == 'object' && !Array.isArray(data)) {
       let missing2;
       if (data.name === undefined && (missing2 = 'name')) {
-        validate11.errors = [
+        validate22.errors = [
           {
             instancePath,
             schemaPath: '#/required',
             keyword: 'required',
             params: { missingProperty: missing2 },
             message: "must have required property '" + missing2 + "'",
-            schema: schema12.required,
-            parentSchema: schema12,
+            schema: schema7.required,
+            parentSchema: schema7,
             data,
           },
         ];
@@ -980,15 +1011,15 @@ function validate11(
           }
           var valid5 = _errs13 === errors;
           if (valid5) {
-            validate11.errors = [
+            validate22.errors = [
               {
                 instancePath: instancePath + '/name',
                 schemaPath: '#/properties/name/allOf/0/not',
                 keyword: 'not',
                 params: {},
                 message: 'must NOT be valid',
-                schema: schema12.properties.name.allOf[0].not,
-                parentSchema: schema12.properties.name.allOf[0],
+                schema: schema7.properties.name.allOf[0].not,
+                parentSchema: schema7.properties.name.allOf[0],
                 data: data0,
               },
             ];
@@ -1006,7 +1037,7 @@ function validate11(
           if (errors === _errs9) {
             if (typeof data0 === 'string') {
               if (data0.length < 1) {
-                validate11.errors = [
+                validate22.errors = [
                   {
                     instancePath: instancePath + '/name',
                     schemaPath: '#/properties/name/minLength',
@@ -1014,22 +1045,22 @@ function validate11(
                     params: { limit: 1 },
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
-                    parentSchema: schema12.properties.name,
+                    parentSchema: schema7.properties.name,
                     data: data0,
                   },
                 ];
                 return false;
               }
             } else {
-              validate11.errors = [
+              validate22.errors = [
                 {
                   instancePath: instancePath + '/name',
                   schemaPath: '#/properties/name/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
-                  schema: schema12.properties.name.type,
-                  parentSchema: schema12.properties.name,
+                  schema: schema7.properties.name.type,
+                  parentSchema: schema7.properties.name,
                   data: data0,
                 },
               ];
@@ -1045,15 +1076,15 @@ function validate11(
             let data1 = data.summary;
             const _errs16 = errors;
             if (typeof data1 !== 'string') {
-              validate11.errors = [
+              validate22.errors = [
                 {
                   instancePath: instancePath + '/summary',
                   schemaPath: '#/properties/summary/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
-                  schema: schema12.properties.summary.type,
-                  parentSchema: schema12.properties.summary,
+                  schema: schema7.properties.summary.type,
+                  parentSchema: schema7.properties.summary,
                   data: data1,
                 },
               ];
@@ -1068,15 +1099,15 @@ function validate11(
               let data2 = data.description;
               const _errs18 = errors;
               if (typeof data2 !== 'string') {
-                validate11.errors = [
+                validate22.errors = [
                   {
                     instancePath: instancePath + '/description',
                     schemaPath: '#/properties/description/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
-                    schema: schema12.properties.description.type,
-                    parentSchema: schema12.properties.description,
+                    schema: schema7.properties.description.type,
+                    parentSchema: schema7.properties.description,
                     data: data2,
                   },
                 ];
@@ -1097,7 +1128,7 @@ function validate11(
                     for (let i0 = 0; i0 < len0; i0++) {
                       const _errs22 = errors;
                       if (
-                        !validate12(data3[i0], {
+                        !validate23(data3[i0], {
                           instancePath: instancePath + '/params/' + i0,
                           parentData: data3,
                           parentDataProperty: i0,
@@ -1105,7 +1136,7 @@ function validate11(
                         })
                       ) {
                         vErrors =
-                          vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+                          vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
                         errors = vErrors.length;
                       }
                       var valid6 = _errs22 === errors;
@@ -1114,15 +1145,15 @@ function validate11(
                       }
                     }
                   } else {
-                    validate11.errors = [
+                    validate22.errors = [
                       {
                         instancePath: instancePath + '/params',
                         schemaPath: '#/properties/params/type',
                         keyword: 'type',
                         params: { type: 'array' },
                         message: 'must be array',
-                        schema: schema12.properties.params.type,
-                        parentSchema: schema12.properties.params,
+                        schema: schema7.properties.params.type,
+                        parentSchema: schema7.properties.params,
                         data: data3,
                       },
                     ];
@@ -1137,7 +1168,7 @@ function validate11(
                 if (data.result !== undefined) {
                   const _errs23 = errors;
                   if (
-                    !validate12(data.result, {
+                    !validate23(data.result, {
                       instancePath: instancePath + '/result',
                       parentData: data,
                       parentDataProperty: 'result',
@@ -1145,7 +1176,7 @@ function validate11(
                     })
                   ) {
                     vErrors =
-                      vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+                      vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
                     errors = vErrors.length;
                   }
                   var valid3 = _errs23 === errors;
@@ -1157,15 +1188,15 @@ function validate11(
                     let data6 = data.paramStructure;
                     const _errs24 = errors;
                     if (!(data6 === 'by-name' || data6 === 'by-position' || data6 === 'either')) {
-                      validate11.errors = [
+                      validate22.errors = [
                         {
                           instancePath: instancePath + '/paramStructure',
                           schemaPath: '#/properties/paramStructure/enum',
                           keyword: 'enum',
-                          params: { allowedValues: schema12.properties.paramStructure.enum },
+                          params: { allowedValues: schema7.properties.paramStructure.enum },
                           message: 'must be equal to one of the allowed values',
-                          schema: schema12.properties.paramStructure.enum,
-                          parentSchema: schema12.properties.paramStructure,
+                          schema: schema7.properties.paramStructure.enum,
+                          parentSchema: schema7.properties.paramStructure,
                           data: data6,
                         },
                       ];
@@ -1186,7 +1217,7 @@ function validate11(
                           for (let i1 = 0; i1 < len1; i1++) {
                             const _errs27 = errors;
                             if (
-                              !validate15(data7[i1], {
+                              !validate28(data7[i1], {
                                 instancePath: instancePath + '/examples/' + i1,
                                 parentData: data7,
                                 parentDataProperty: i1,
@@ -1195,8 +1226,8 @@ function validate11(
                             ) {
                               vErrors =
                                 vErrors === null
-                                  ? validate15.errors
-                                  : vErrors.concat(validate15.errors);
+                                  ? validate28.errors
+                                  : vErrors.concat(validate28.errors);
                               errors = vErrors.length;
                             }
                             var valid7 = _errs27 === errors;
@@ -1205,15 +1236,15 @@ function validate11(
                             }
                           }
                         } else {
-                          validate11.errors = [
+                          validate22.errors = [
                             {
                               instancePath: instancePath + '/examples',
                               schemaPath: '#/properties/examples/type',
                               keyword: 'type',
                               params: { type: 'array' },
                               message: 'must be array',
-                              schema: schema12.properties.examples.type,
-                              parentSchema: schema12.properties.examples,
+                              schema: schema7.properties.examples.type,
+                              parentSchema: schema7.properties.examples,
                               data: data7,
                             },
                           ];
@@ -1233,100 +1264,20 @@ function validate11(
                             var valid8 = true;
                             const len2 = data9.length;
                             for (let i2 = 0; i2 < len2; i2++) {
-                              let data10 = data9[i2];
                               const _errs30 = errors;
-                              const _errs31 = errors;
-                              if (errors === _errs31) {
-                                if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
-                                  let missing3;
-                                  if (
-                                    (data10.code === undefined && (missing3 = 'code')) ||
-                                    (data10.message === undefined && (missing3 = 'message'))
-                                  ) {
-                                    validate11.errors = [
-                                      {
-                                        instancePath: instancePath + '/errors/' + i2,
-                                        schemaPath: '#/definitions/errorObject/required',
-                                        keyword: 'required',
-                                        params: { missingProperty: missing3 },
-                                        message: "must have required property '" + missing3 + "'",
-                                        schema: schema16.required,
-                                        parentSchema: schema16,
-                                        data: data10,
-                                      },
-                                    ];
-                                    return false;
-                                  } else {
-                                    if (data10.code !== undefined) {
-                                      let data11 = data10.code;
-                                      const _errs33 = errors;
-                                      if (!(
-                                        typeof data11 == 'number' &&
-                                        !(data11 % 1) &&
-                                        !isNaN(data11) &&
-                                        isFinite(data11)
-                                      )) {
-                                        validate11.errors = [
-                                          {
-                                            instancePath: instancePath + '/errors/' + i2 + '/code',
-                                            schemaPath:
-                                              '#/definitions/errorObject/properties/code/type',
-                                            keyword: 'type',
-                                            params: { type: 'integer' },
-                                            message: 'must be integer',
-                                            schema: schema16.properties.code.type,
-                                            parentSchema: schema16.properties.code,
-                                            data: data11,
-                                          },
-                                        ];
-                                        return false;
-                                      }
-                                      var valid10 = _errs33 === errors;
-                                    } else {
-                                      var valid10 = true;
-                                    }
-                                    if (valid10) {
-                                      if (data10.message !== undefined) {
-                                        let data12 = data10.message;
-                                        const _errs35 = errors;
-                                        if (typeof data12 !== 'string') {
-                                          validate11.errors = [
-                                            {
-                                              instancePath:
-                                                instancePath + '/errors/' + i2 + '/message',
-                                              schemaPath:
-                                                '#/definitions/errorObject/properties/message/type',
-                                              keyword: 'type',
-                                              params: { type: 'string' },
-                                              message: 'must be string',
-                                              schema: schema16.properties.message.type,
-                                              parentSchema: schema16.properties.message,
-                                              data: data12,
-                                            },
-                                          ];
-                                          return false;
-                                        }
-                                        var valid10 = _errs35 === errors;
-                                      } else {
-                                        var valid10 = true;
-                                      }
-                                    }
-                                  }
-                                } else {
-                                  validate11.errors = [
-                                    {
-                                      instancePath: instancePath + '/errors/' + i2,
-                                      schemaPath: '#/definitions/errorObject/type',
-                                      keyword: 'type',
-                                      params: { type: 'object' },
-                                      message: 'must be object',
-                                      schema: schema16.type,
-                                      parentSchema: schema16,
-                                      data: data10,
-                                    },
-                                  ];
-                                  return false;
-                                }
+                              if (
+                                !validate29(data9[i2], {
+                                  instancePath: instancePath + '/errors/' + i2,
+                                  parentData: data9,
+                                  parentDataProperty: i2,
+                                  rootData,
+                                })
+                              ) {
+                                vErrors =
+                                  vErrors === null
+                                    ? validate29.errors
+                                    : vErrors.concat(validate29.errors);
+                                errors = vErrors.length;
                               }
                               var valid8 = _errs30 === errors;
                               if (!valid8) {
@@ -1334,15 +1285,15 @@ function validate11(
                               }
                             }
                           } else {
-                            validate11.errors = [
+                            validate22.errors = [
                               {
                                 instancePath: instancePath + '/errors',
                                 schemaPath: '#/properties/errors/type',
                                 keyword: 'type',
                                 params: { type: 'array' },
                                 message: 'must be array',
-                                schema: schema12.properties.errors.type,
-                                parentSchema: schema12.properties.errors,
+                                schema: schema7.properties.errors.type,
+                                parentSchema: schema7.properties.errors,
                                 data: data9,
                               },
                             ];
@@ -1355,45 +1306,45 @@ function validate11(
                       }
                       if (valid3) {
                         if (data.value !== undefined) {
-                          const _errs37 = errors;
-                          var valid3 = _errs37 === errors;
+                          const _errs31 = errors;
+                          var valid3 = _errs31 === errors;
                         } else {
                           var valid3 = true;
                         }
                         if (valid3) {
                           if (data.byUser !== undefined) {
-                            let data14 = data.byUser;
-                            const _errs39 = errors;
-                            if (errors === _errs39) {
-                              if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
+                            let data12 = data.byUser;
+                            const _errs33 = errors;
+                            if (errors === _errs33) {
+                              if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
                               } else {
-                                validate11.errors = [
+                                validate22.errors = [
                                   {
                                     instancePath: instancePath + '/byUser',
                                     schemaPath: '#/properties/byUser/type',
                                     keyword: 'type',
                                     params: { type: 'object' },
                                     message: 'must be object',
-                                    schema: schema12.properties.byUser.type,
-                                    parentSchema: schema12.properties.byUser,
-                                    data: data14,
+                                    schema: schema7.properties.byUser.type,
+                                    parentSchema: schema7.properties.byUser,
+                                    data: data12,
                                   },
                                 ];
                                 return false;
                               }
                             }
-                            var valid3 = _errs39 === errors;
+                            var valid3 = _errs33 === errors;
                           } else {
                             var valid3 = true;
                           }
                           if (valid3) {
                             if (data.handler !== undefined) {
-                              let data15 = data.handler;
-                              const _errs42 = errors;
-                              if (errors === _errs42) {
-                                if (typeof data15 === 'string') {
-                                  if (!pattern1.test(data15)) {
-                                    validate11.errors = [
+                              let data13 = data.handler;
+                              const _errs36 = errors;
+                              if (errors === _errs36) {
+                                if (typeof data13 === 'string') {
+                                  if (!pattern1.test(data13)) {
+                                    validate22.errors = [
                                       {
                                         instancePath: instancePath + '/handler',
                                         schemaPath: '#/properties/handler/pattern',
@@ -1404,29 +1355,29 @@ function validate11(
                                           '^[^#]+(#[A-Za-z_$][\\w$]*)?$' +
                                           '"',
                                         schema: '^[^#]+(#[A-Za-z_$][\\w$]*)?$',
-                                        parentSchema: schema12.properties.handler,
-                                        data: data15,
+                                        parentSchema: schema7.properties.handler,
+                                        data: data13,
                                       },
                                     ];
                                     return false;
                                   }
                                 } else {
-                                  validate11.errors = [
+                                  validate22.errors = [
                                     {
                                       instancePath: instancePath + '/handler',
                                       schemaPath: '#/properties/handler/type',
                                       keyword: 'type',
                                       params: { type: 'string' },
                                       message: 'must be string',
-                                      schema: schema12.properties.handler.type,
-                                      parentSchema: schema12.properties.handler,
-                                      data: data15,
+                                      schema: schema7.properties.handler.type,
+                                      parentSchema: schema7.properties.handler,
+                                      data: data13,
                                     },
                                   ];
                                   return false;
                                 }
                               }
-                              var valid3 = _errs42 === errors;
+                              var valid3 = _errs36 === errors;
                             } else {
                               var valid3 = true;
                             }
@@ -1442,25 +1393,25 @@ function validate11(
         }
       }
     } else {
-      validate11.errors = [
+      validate22.errors = [
         {
           instancePath,
           schemaPath: '#/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
-          schema: schema12.type,
-          parentSchema: schema12,
+          schema: schema7.type,
+          parentSchema: schema7,
           data,
         },
       ];
       return false;
     }
   }
-  validate11.errors = vErrors;
+  validate22.errors = vErrors;
   return errors === 0;
 }
-function validate10(
+function validate21(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -1470,15 +1421,15 @@ function validate10(
     if (data && typeof data == 'object' && !Array.isArray(data)) {
       let missing0;
       if (data.methods === undefined && (missing0 = 'methods')) {
-        validate10.errors = [
+        validate21.errors = [
           {
             instancePath,
             schemaPath: '#/required',
             keyword: 'required',
             params: { missingProperty: missing0 },
             message: "must have required property '" + missing0 + "'",
-            schema: schema11.required,
-            parentSchema: schema11,
+            schema: schema6.required,
+            parentSchema: schema6,
             data,
           },
         ];
@@ -1488,15 +1439,15 @@ function validate10(
           let data0 = data.$schema;
           const _errs1 = errors;
           if (typeof data0 !== 'string') {
-            validate10.errors = [
+            validate21.errors = [
               {
                 instancePath: instancePath + '/$schema',
                 schemaPath: '#/properties/%24schema/type',
                 keyword: 'type',
                 params: { type: 'string' },
                 message: 'must be string',
-                schema: schema11.properties.$schema.type,
-                parentSchema: schema11.properties.$schema,
+                schema: schema6.properties.$schema.type,
+                parentSchema: schema6.properties.$schema,
                 data: data0,
               },
             ];
@@ -1511,15 +1462,15 @@ function validate10(
             let data1 = data.title;
             const _errs3 = errors;
             if (typeof data1 !== 'string') {
-              validate10.errors = [
+              validate21.errors = [
                 {
                   instancePath: instancePath + '/title',
                   schemaPath: '#/properties/title/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
-                  schema: schema11.properties.title.type,
-                  parentSchema: schema11.properties.title,
+                  schema: schema6.properties.title.type,
+                  parentSchema: schema6.properties.title,
                   data: data1,
                 },
               ];
@@ -1534,15 +1485,15 @@ function validate10(
               let data2 = data.description;
               const _errs5 = errors;
               if (typeof data2 !== 'string') {
-                validate10.errors = [
+                validate21.errors = [
                   {
                     instancePath: instancePath + '/description',
                     schemaPath: '#/properties/description/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
-                    schema: schema11.properties.description.type,
-                    parentSchema: schema11.properties.description,
+                    schema: schema6.properties.description.type,
+                    parentSchema: schema6.properties.description,
                     data: data2,
                   },
                 ];
@@ -1563,7 +1514,7 @@ function validate10(
                     for (let i0 = 0; i0 < len0; i0++) {
                       const _errs9 = errors;
                       if (
-                        !validate11(data3[i0], {
+                        !validate22(data3[i0], {
                           instancePath: instancePath + '/methods/' + i0,
                           parentData: data3,
                           parentDataProperty: i0,
@@ -1571,7 +1522,7 @@ function validate10(
                         })
                       ) {
                         vErrors =
-                          vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+                          vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
                         errors = vErrors.length;
                       }
                       var valid1 = _errs9 === errors;
@@ -1580,15 +1531,15 @@ function validate10(
                       }
                     }
                   } else {
-                    validate10.errors = [
+                    validate21.errors = [
                       {
                         instancePath: instancePath + '/methods',
                         schemaPath: '#/properties/methods/type',
                         keyword: 'type',
                         params: { type: 'array' },
                         message: 'must be array',
-                        schema: schema11.properties.methods.type,
-                        parentSchema: schema11.properties.methods,
+                        schema: schema6.properties.methods.type,
+                        parentSchema: schema6.properties.methods,
                         data: data3,
                       },
                     ];
@@ -1604,21 +1555,21 @@ function validate10(
         }
       }
     } else {
-      validate10.errors = [
+      validate21.errors = [
         {
           instancePath,
           schemaPath: '#/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
-          schema: schema11.type,
-          parentSchema: schema11,
+          schema: schema6.type,
+          parentSchema: schema6,
           data,
         },
       ];
       return false;
     }
   }
-  validate10.errors = vErrors;
+  validate21.errors = vErrors;
   return errors === 0;
 }

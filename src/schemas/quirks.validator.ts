@@ -6,8 +6,8 @@
 import type { SchemaValidator } from '../util/schema-check.js';
 import type { Quirks } from './quirks.js';
 
-export const validateQuirks: SchemaValidator<Quirks> = validate20;
-const schema31 = {
+export const validateQuirks: SchemaValidator<Quirks> = validate52;
+const schema19 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'https://github.com/dasvc/dasvc/schema/quirks.schema.json',
   title: 'dasvc quirks file',
@@ -72,16 +72,16 @@ const schema31 = {
     },
   },
 };
-const pattern4 = new RegExp('^/', 'u');
-const pattern5 = new RegExp('^[^?#\\s]*$', 'u');
-const pattern6 = new RegExp('^/(_mock|webservice/json)/', 'u');
-function validate20(
+const pattern3 = new RegExp('^/', 'u');
+const pattern4 = new RegExp('^[^?#\\s]*$', 'u');
+const pattern5 = new RegExp('^/(_mock|webservice/json)/', 'u');
+function validate52(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   /*# sourceURL="https://github.com/dasvc/dasvc/schema/quirks.schema.json" */ let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate20.evaluated;
+  const evaluated0 = validate52.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -102,7 +102,7 @@ function validate20(
           key0 === 'rpcDiscover' ||
           key0 === 'tokenPath'
         )) {
-          validate20.errors = [
+          validate52.errors = [
             {
               instancePath,
               schemaPath: '#/additionalProperties',
@@ -110,7 +110,7 @@ function validate20(
               params: { additionalProperty: key0 },
               message: 'must NOT have additional properties',
               schema: false,
-              parentSchema: schema31,
+              parentSchema: schema19,
               data,
             },
           ];
@@ -128,15 +128,15 @@ function validate20(
             data0 === 'milliseconds' ||
             data0 === 'absent'
           )) {
-            validate20.errors = [
+            validate52.errors = [
               {
                 instancePath: instancePath + '/expiresIn',
                 schemaPath: '#/properties/expiresIn/enum',
                 keyword: 'enum',
-                params: { allowedValues: schema31.properties.expiresIn.enum },
+                params: { allowedValues: schema19.properties.expiresIn.enum },
                 message: 'must be equal to one of the allowed values',
-                schema: schema31.properties.expiresIn.enum,
-                parentSchema: schema31.properties.expiresIn,
+                schema: schema19.properties.expiresIn.enum,
+                parentSchema: schema19.properties.expiresIn,
                 data: data0,
               },
             ];
@@ -151,15 +151,15 @@ function validate20(
             let data1 = data.refreshRotation;
             const _errs3 = errors;
             if (!(data1 === true || data1 === false)) {
-              validate20.errors = [
+              validate52.errors = [
                 {
                   instancePath: instancePath + '/refreshRotation',
                   schemaPath: '#/properties/refreshRotation/enum',
                   keyword: 'enum',
-                  params: { allowedValues: schema31.properties.refreshRotation.enum },
+                  params: { allowedValues: schema19.properties.refreshRotation.enum },
                   message: 'must be equal to one of the allowed values',
-                  schema: schema31.properties.refreshRotation.enum,
-                  parentSchema: schema31.properties.refreshRotation,
+                  schema: schema19.properties.refreshRotation.enum,
+                  parentSchema: schema19.properties.refreshRotation,
                   data: data1,
                 },
               ];
@@ -174,15 +174,15 @@ function validate20(
               let data2 = data.oldRefreshTokenAccepted;
               const _errs4 = errors;
               if (!(data2 === false || data2 === true)) {
-                validate20.errors = [
+                validate52.errors = [
                   {
                     instancePath: instancePath + '/oldRefreshTokenAccepted',
                     schemaPath: '#/properties/oldRefreshTokenAccepted/enum',
                     keyword: 'enum',
-                    params: { allowedValues: schema31.properties.oldRefreshTokenAccepted.enum },
+                    params: { allowedValues: schema19.properties.oldRefreshTokenAccepted.enum },
                     message: 'must be equal to one of the allowed values',
-                    schema: schema31.properties.oldRefreshTokenAccepted.enum,
-                    parentSchema: schema31.properties.oldRefreshTokenAccepted,
+                    schema: schema19.properties.oldRefreshTokenAccepted.enum,
+                    parentSchema: schema19.properties.oldRefreshTokenAccepted,
                     data: data2,
                   },
                 ];
@@ -197,15 +197,15 @@ function validate20(
                 let data3 = data.refreshAfterExpiry;
                 const _errs5 = errors;
                 if (!(data3 === false || data3 === true)) {
-                  validate20.errors = [
+                  validate52.errors = [
                     {
                       instancePath: instancePath + '/refreshAfterExpiry',
                       schemaPath: '#/properties/refreshAfterExpiry/enum',
                       keyword: 'enum',
-                      params: { allowedValues: schema31.properties.refreshAfterExpiry.enum },
+                      params: { allowedValues: schema19.properties.refreshAfterExpiry.enum },
                       message: 'must be equal to one of the allowed values',
-                      schema: schema31.properties.refreshAfterExpiry.enum,
-                      parentSchema: schema31.properties.refreshAfterExpiry,
+                      schema: schema19.properties.refreshAfterExpiry.enum,
+                      parentSchema: schema19.properties.refreshAfterExpiry,
                       data: data3,
                     },
                   ];
@@ -220,15 +220,15 @@ function validate20(
                   let data4 = data.revokeUnknownToken;
                   const _errs6 = errors;
                   if (!(data4 === 'ok' || data4 === 'error')) {
-                    validate20.errors = [
+                    validate52.errors = [
                       {
                         instancePath: instancePath + '/revokeUnknownToken',
                         schemaPath: '#/properties/revokeUnknownToken/enum',
                         keyword: 'enum',
-                        params: { allowedValues: schema31.properties.revokeUnknownToken.enum },
+                        params: { allowedValues: schema19.properties.revokeUnknownToken.enum },
                         message: 'must be equal to one of the allowed values',
-                        schema: schema31.properties.revokeUnknownToken.enum,
-                        parentSchema: schema31.properties.revokeUnknownToken,
+                        schema: schema19.properties.revokeUnknownToken.enum,
+                        parentSchema: schema19.properties.revokeUnknownToken,
                         data: data4,
                       },
                     ];
@@ -243,15 +243,15 @@ function validate20(
                     let data5 = data.errorBody;
                     const _errs7 = errors;
                     if (!(data5 === 'rfc6749' || data5 === 'text')) {
-                      validate20.errors = [
+                      validate52.errors = [
                         {
                           instancePath: instancePath + '/errorBody',
                           schemaPath: '#/properties/errorBody/enum',
                           keyword: 'enum',
-                          params: { allowedValues: schema31.properties.errorBody.enum },
+                          params: { allowedValues: schema19.properties.errorBody.enum },
                           message: 'must be equal to one of the allowed values',
-                          schema: schema31.properties.errorBody.enum,
-                          parentSchema: schema31.properties.errorBody,
+                          schema: schema19.properties.errorBody.enum,
+                          parentSchema: schema19.properties.errorBody,
                           data: data5,
                         },
                       ];
@@ -266,15 +266,15 @@ function validate20(
                       let data6 = data.rpcDiscover;
                       const _errs8 = errors;
                       if (!(data6 === true || data6 === false)) {
-                        validate20.errors = [
+                        validate52.errors = [
                           {
                             instancePath: instancePath + '/rpcDiscover',
                             schemaPath: '#/properties/rpcDiscover/enum',
                             keyword: 'enum',
-                            params: { allowedValues: schema31.properties.rpcDiscover.enum },
+                            params: { allowedValues: schema19.properties.rpcDiscover.enum },
                             message: 'must be equal to one of the allowed values',
-                            schema: schema31.properties.rpcDiscover.enum,
-                            parentSchema: schema31.properties.rpcDiscover,
+                            schema: schema19.properties.rpcDiscover.enum,
+                            parentSchema: schema19.properties.rpcDiscover,
                             data: data6,
                           },
                         ];
@@ -289,15 +289,15 @@ function validate20(
                         let data7 = data.tokenPath;
                         const _errs9 = errors;
                         if (typeof data7 !== 'string') {
-                          validate20.errors = [
+                          validate52.errors = [
                             {
                               instancePath: instancePath + '/tokenPath',
                               schemaPath: '#/properties/tokenPath/type',
                               keyword: 'type',
                               params: { type: 'string' },
                               message: 'must be string',
-                              schema: schema31.properties.tokenPath.type,
-                              parentSchema: schema31.properties.tokenPath,
+                              schema: schema19.properties.tokenPath.type,
+                              parentSchema: schema19.properties.tokenPath,
                               data: data7,
                             },
                           ];
@@ -306,8 +306,8 @@ function validate20(
                         const _errs11 = errors;
                         if (errors === _errs11) {
                           if (typeof data7 === 'string') {
-                            if (!pattern4.test(data7)) {
-                              validate20.errors = [
+                            if (!pattern3.test(data7)) {
+                              validate52.errors = [
                                 {
                                   instancePath: instancePath + '/tokenPath',
                                   schemaPath: '#/properties/tokenPath/allOf/0/pattern',
@@ -315,7 +315,7 @@ function validate20(
                                   params: { pattern: '^/' },
                                   message: 'must match pattern "' + '^/' + '"',
                                   schema: '^/',
-                                  parentSchema: schema31.properties.tokenPath.allOf[0],
+                                  parentSchema: schema19.properties.tokenPath.allOf[0],
                                   data: data7,
                                 },
                               ];
@@ -328,8 +328,8 @@ function validate20(
                           const _errs13 = errors;
                           if (errors === _errs13) {
                             if (typeof data7 === 'string') {
-                              if (!pattern5.test(data7)) {
-                                validate20.errors = [
+                              if (!pattern4.test(data7)) {
+                                validate52.errors = [
                                   {
                                     instancePath: instancePath + '/tokenPath',
                                     schemaPath: '#/properties/tokenPath/allOf/1/pattern',
@@ -337,7 +337,7 @@ function validate20(
                                     params: { pattern: '^[^?#\\s]*$' },
                                     message: 'must match pattern "' + '^[^?#\\s]*$' + '"',
                                     schema: '^[^?#\\s]*$',
-                                    parentSchema: schema31.properties.tokenPath.allOf[1],
+                                    parentSchema: schema19.properties.tokenPath.allOf[1],
                                     data: data7,
                                   },
                                 ];
@@ -367,15 +367,15 @@ function validate20(
                             }
                             var valid2 = _errs17 === errors;
                             if (valid2) {
-                              validate20.errors = [
+                              validate52.errors = [
                                 {
                                   instancePath: instancePath + '/tokenPath',
                                   schemaPath: '#/properties/tokenPath/allOf/2/not',
                                   keyword: 'not',
                                   params: {},
                                   message: 'must NOT be valid',
-                                  schema: schema31.properties.tokenPath.allOf[2].not,
-                                  parentSchema: schema31.properties.tokenPath.allOf[2],
+                                  schema: schema19.properties.tokenPath.allOf[2].not,
+                                  parentSchema: schema19.properties.tokenPath.allOf[2],
                                   data: data7,
                                 },
                               ];
@@ -396,7 +396,7 @@ function validate20(
                               const _errs20 = errors;
                               const _errs21 = errors;
                               if (typeof data7 === 'string') {
-                                if (!pattern6.test(data7)) {
+                                if (!pattern5.test(data7)) {
                                   const err1 = {};
                                   if (vErrors === null) {
                                     vErrors = [err1];
@@ -408,15 +408,15 @@ function validate20(
                               }
                               var valid3 = _errs21 === errors;
                               if (valid3) {
-                                validate20.errors = [
+                                validate52.errors = [
                                   {
                                     instancePath: instancePath + '/tokenPath',
                                     schemaPath: '#/properties/tokenPath/allOf/3/not',
                                     keyword: 'not',
                                     params: {},
                                     message: 'must NOT be valid',
-                                    schema: schema31.properties.tokenPath.allOf[3].not,
-                                    parentSchema: schema31.properties.tokenPath.allOf[3],
+                                    schema: schema19.properties.tokenPath.allOf[3].not,
+                                    parentSchema: schema19.properties.tokenPath.allOf[3],
                                     data: data7,
                                   },
                                 ];
@@ -448,22 +448,22 @@ function validate20(
         }
       }
     } else {
-      validate20.errors = [
+      validate52.errors = [
         {
           instancePath,
           schemaPath: '#/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
-          schema: schema31.type,
-          parentSchema: schema31,
+          schema: schema19.type,
+          parentSchema: schema19,
           data,
         },
       ];
       return false;
     }
   }
-  validate20.errors = vErrors;
+  validate52.errors = vErrors;
   return errors === 0;
 }
-validate20.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+validate52.evaluated = { props: true, dynamicProps: false, dynamicItems: false };

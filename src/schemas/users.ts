@@ -15,7 +15,7 @@ export type Users = {
 /**
  * A user, by the name they log in with (also the --auto-approve USER).
  *
- * This interface was referenced by `undefined`'s JSON-Schema
+ * This interface was referenced by `Users`'s JSON-Schema
  * via the `definition` "user".
  */
 export interface User {

@@ -6,8 +6,8 @@
 import type { SchemaValidator } from '../util/schema-check.js';
 import type { Users } from './users.js';
 
-export const validateUsers: SchemaValidator<Users> = validate10;
-const schema11 = {
+export const validateUsers: SchemaValidator<Users> = validate21;
+const schema6 = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   title: 'dasvc mock fixtures: users.json',
   description:
@@ -44,7 +44,8 @@ const schema11 = {
     },
   },
 };
-const schema12 = {
+const pattern0 = new RegExp('^(\\$schema|[A-Za-z0-9._~-]+)$', 'u');
+const schema7 = {
   type: 'object',
   description: 'A user, by the name they log in with (also the --auto-approve USER).',
   properties: {
@@ -63,9 +64,180 @@ const schema12 = {
   },
   required: ['instances'],
 };
-const pattern0 = new RegExp('^(\\$schema|[A-Za-z0-9._~-]+)$', 'u');
 const pattern1 = new RegExp('^[A-Za-z0-9._~-]+$', 'u');
-function validate10(
+function validate22(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  if (errors === 0) {
+    if (data && typeof data == 'object' && !Array.isArray(data)) {
+      let missing0;
+      if (data.instances === undefined && (missing0 = 'instances')) {
+        validate22.errors = [
+          {
+            instancePath,
+            schemaPath: '#/required',
+            keyword: 'required',
+            params: { missingProperty: missing0 },
+            message: "must have required property '" + missing0 + "'",
+            schema: schema7.required,
+            parentSchema: schema7,
+            data,
+          },
+        ];
+        return false;
+      } else {
+        if (data.name !== undefined) {
+          let data0 = data.name;
+          const _errs1 = errors;
+          if (typeof data0 !== 'string') {
+            validate22.errors = [
+              {
+                instancePath: instancePath + '/name',
+                schemaPath: '#/properties/name/type',
+                keyword: 'type',
+                params: { type: 'string' },
+                message: 'must be string',
+                schema: schema7.properties.name.type,
+                parentSchema: schema7.properties.name,
+                data: data0,
+              },
+            ];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.instances !== undefined) {
+            let data1 = data.instances;
+            const _errs3 = errors;
+            if (errors === _errs3) {
+              if (Array.isArray(data1)) {
+                var valid1 = true;
+                const len0 = data1.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  let data2 = data1[i0];
+                  const _errs5 = errors;
+                  if (errors === _errs5) {
+                    if (typeof data2 === 'string') {
+                      if (!pattern1.test(data2)) {
+                        validate22.errors = [
+                          {
+                            instancePath: instancePath + '/instances/' + i0,
+                            schemaPath: '#/properties/instances/items/pattern',
+                            keyword: 'pattern',
+                            params: { pattern: '^[A-Za-z0-9._~-]+$' },
+                            message: 'must match pattern "' + '^[A-Za-z0-9._~-]+$' + '"',
+                            schema: '^[A-Za-z0-9._~-]+$',
+                            parentSchema: schema7.properties.instances.items,
+                            data: data2,
+                          },
+                        ];
+                        return false;
+                      }
+                    } else {
+                      validate22.errors = [
+                        {
+                          instancePath: instancePath + '/instances/' + i0,
+                          schemaPath: '#/properties/instances/items/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                          schema: schema7.properties.instances.items.type,
+                          parentSchema: schema7.properties.instances.items,
+                          data: data2,
+                        },
+                      ];
+                      return false;
+                    }
+                  }
+                  var valid1 = _errs5 === errors;
+                  if (!valid1) {
+                    break;
+                  }
+                }
+                if (valid1) {
+                  let i1 = data1.length;
+                  let j0;
+                  if (i1 > 1) {
+                    const indices0 = {};
+                    for (; i1--;) {
+                      let item0 = data1[i1];
+                      if (typeof item0 !== 'string') {
+                        continue;
+                      }
+                      if (typeof indices0[item0] == 'number') {
+                        j0 = indices0[item0];
+                        validate22.errors = [
+                          {
+                            instancePath: instancePath + '/instances',
+                            schemaPath: '#/properties/instances/uniqueItems',
+                            keyword: 'uniqueItems',
+                            params: { i: i1, j: j0 },
+                            message:
+                              'must NOT have duplicate items (items ## ' +
+                              j0 +
+                              ' and ' +
+                              i1 +
+                              ' are identical)',
+                            schema: true,
+                            parentSchema: schema7.properties.instances,
+                            data: data1,
+                          },
+                        ];
+                        return false;
+                        break;
+                      }
+                      indices0[item0] = i1;
+                    }
+                  }
+                }
+              } else {
+                validate22.errors = [
+                  {
+                    instancePath: instancePath + '/instances',
+                    schemaPath: '#/properties/instances/type',
+                    keyword: 'type',
+                    params: { type: 'array' },
+                    message: 'must be array',
+                    schema: schema7.properties.instances.type,
+                    parentSchema: schema7.properties.instances,
+                    data: data1,
+                  },
+                ];
+                return false;
+              }
+            }
+            var valid0 = _errs3 === errors;
+          } else {
+            var valid0 = true;
+          }
+        }
+      }
+    } else {
+      validate22.errors = [
+        {
+          instancePath,
+          schemaPath: '#/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+          schema: schema7.type,
+          parentSchema: schema7,
+          data,
+        },
+      ];
+      return false;
+    }
+  }
+  validate22.errors = vErrors;
+  return errors === 0;
+}
+function validate21(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -110,15 +282,15 @@ function validate10(
   }
   var valid1 = _errs3 === errors;
   if (valid1) {
-    validate10.errors = [
+    validate21.errors = [
       {
         instancePath,
         schemaPath: '#/allOf/0/not',
         keyword: 'not',
         params: {},
         message: 'must NOT be valid',
-        schema: schema11.allOf[0].not,
-        parentSchema: schema11.allOf[0],
+        schema: schema6.allOf[0].not,
+        parentSchema: schema6.allOf[0],
         data,
       },
     ];
@@ -147,7 +319,7 @@ function validate10(
                 params: { pattern: '^(\\$schema|[A-Za-z0-9._~-]+)$' },
                 message: 'must match pattern "' + '^(\\$schema|[A-Za-z0-9._~-]+)$' + '"',
                 schema: '^(\\$schema|[A-Za-z0-9._~-]+)$',
-                parentSchema: schema11.propertyNames,
+                parentSchema: schema6.propertyNames,
                 data: key1,
                 propertyName: key1,
               };
@@ -168,8 +340,8 @@ function validate10(
             keyword: 'propertyNames',
             params: { propertyName: key1 },
             message: 'property name must be valid',
-            schema: schema11.propertyNames,
-            parentSchema: schema11,
+            schema: schema6.propertyNames,
+            parentSchema: schema6,
             data,
           };
           if (vErrors === null) {
@@ -178,7 +350,7 @@ function validate10(
             vErrors.push(err4);
           }
           errors++;
-          validate10.errors = vErrors;
+          validate21.errors = vErrors;
           return false;
           break;
         }
@@ -187,198 +359,17 @@ function validate10(
         const _errs9 = errors;
         for (const key2 in data) {
           if (!(key2 === '$schema')) {
-            let data0 = data[key2];
             const _errs10 = errors;
-            const _errs11 = errors;
-            if (errors === _errs11) {
-              if (data0 && typeof data0 == 'object' && !Array.isArray(data0)) {
-                let missing0;
-                if (data0.instances === undefined && (missing0 = 'instances')) {
-                  validate10.errors = [
-                    {
-                      instancePath:
-                        instancePath + '/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
-                      schemaPath: '#/definitions/user/required',
-                      keyword: 'required',
-                      params: { missingProperty: missing0 },
-                      message: "must have required property '" + missing0 + "'",
-                      schema: schema12.required,
-                      parentSchema: schema12,
-                      data: data0,
-                    },
-                  ];
-                  return false;
-                } else {
-                  if (data0.name !== undefined) {
-                    let data1 = data0.name;
-                    const _errs13 = errors;
-                    if (typeof data1 !== 'string') {
-                      validate10.errors = [
-                        {
-                          instancePath:
-                            instancePath +
-                            '/' +
-                            key2.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/name',
-                          schemaPath: '#/definitions/user/properties/name/type',
-                          keyword: 'type',
-                          params: { type: 'string' },
-                          message: 'must be string',
-                          schema: schema12.properties.name.type,
-                          parentSchema: schema12.properties.name,
-                          data: data1,
-                        },
-                      ];
-                      return false;
-                    }
-                    var valid6 = _errs13 === errors;
-                  } else {
-                    var valid6 = true;
-                  }
-                  if (valid6) {
-                    if (data0.instances !== undefined) {
-                      let data2 = data0.instances;
-                      const _errs15 = errors;
-                      if (errors === _errs15) {
-                        if (Array.isArray(data2)) {
-                          var valid7 = true;
-                          const len0 = data2.length;
-                          for (let i0 = 0; i0 < len0; i0++) {
-                            let data3 = data2[i0];
-                            const _errs17 = errors;
-                            if (errors === _errs17) {
-                              if (typeof data3 === 'string') {
-                                if (!pattern1.test(data3)) {
-                                  validate10.errors = [
-                                    {
-                                      instancePath:
-                                        instancePath +
-                                        '/' +
-                                        key2.replace(/~/g, '~0').replace(/\//g, '~1') +
-                                        '/instances/' +
-                                        i0,
-                                      schemaPath:
-                                        '#/definitions/user/properties/instances/items/pattern',
-                                      keyword: 'pattern',
-                                      params: { pattern: '^[A-Za-z0-9._~-]+$' },
-                                      message: 'must match pattern "' + '^[A-Za-z0-9._~-]+$' + '"',
-                                      schema: '^[A-Za-z0-9._~-]+$',
-                                      parentSchema: schema12.properties.instances.items,
-                                      data: data3,
-                                    },
-                                  ];
-                                  return false;
-                                }
-                              } else {
-                                validate10.errors = [
-                                  {
-                                    instancePath:
-                                      instancePath +
-                                      '/' +
-                                      key2.replace(/~/g, '~0').replace(/\//g, '~1') +
-                                      '/instances/' +
-                                      i0,
-                                    schemaPath:
-                                      '#/definitions/user/properties/instances/items/type',
-                                    keyword: 'type',
-                                    params: { type: 'string' },
-                                    message: 'must be string',
-                                    schema: schema12.properties.instances.items.type,
-                                    parentSchema: schema12.properties.instances.items,
-                                    data: data3,
-                                  },
-                                ];
-                                return false;
-                              }
-                            }
-                            var valid7 = _errs17 === errors;
-                            if (!valid7) {
-                              break;
-                            }
-                          }
-                          if (valid7) {
-                            let i1 = data2.length;
-                            let j0;
-                            if (i1 > 1) {
-                              const indices0 = {};
-                              for (; i1--;) {
-                                let item0 = data2[i1];
-                                if (typeof item0 !== 'string') {
-                                  continue;
-                                }
-                                if (typeof indices0[item0] == 'number') {
-                                  j0 = indices0[item0];
-                                  validate10.errors = [
-                                    {
-                                      instancePath:
-                                        instancePath +
-                                        '/' +
-                                        key2.replace(/~/g, '~0').replace(/\//g, '~1') +
-                                        '/instances',
-                                      schemaPath:
-                                        '#/definitions/user/properties/instances/uniqueItems',
-                                      keyword: 'uniqueItems',
-                                      params: { i: i1, j: j0 },
-                                      message:
-                                        'must NOT have duplicate items (items ## ' +
-                                        j0 +
-                                        ' and ' +
-                                        i1 +
-                                        ' are identical)',
-                                      schema: true,
-                                      parentSchema: schema12.properties.instances,
-                                      data: data2,
-                                    },
-                                  ];
-                                  return false;
-                                  break;
-                                }
-                                indices0[item0] = i1;
-                              }
-                            }
-                          }
-                        } else {
-                          validate10.errors = [
-                            {
-                              instancePath:
-                                instancePath +
-                                '/' +
-                                key2.replace(/~/g, '~0').replace(/\//g, '~1') +
-                                '/instances',
-                              schemaPath: '#/definitions/user/properties/instances/type',
-                              keyword: 'type',
-                              params: { type: 'array' },
-                              message: 'must be array',
-                              schema: schema12.properties.instances.type,
-                              parentSchema: schema12.properties.instances,
-                              data: data2,
-                            },
-                          ];
-                          return false;
-                        }
-                      }
-                      var valid6 = _errs15 === errors;
-                    } else {
-                      var valid6 = true;
-                    }
-                  }
-                }
-              } else {
-                validate10.errors = [
-                  {
-                    instancePath:
-                      instancePath + '/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
-                    schemaPath: '#/definitions/user/type',
-                    keyword: 'type',
-                    params: { type: 'object' },
-                    message: 'must be object',
-                    schema: schema12.type,
-                    parentSchema: schema12,
-                    data: data0,
-                  },
-                ];
-                return false;
-              }
+            if (
+              !validate22(data[key2], {
+                instancePath: instancePath + '/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
+                parentData: data,
+                parentDataProperty: key2,
+                rootData,
+              })
+            ) {
+              vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+              errors = vErrors.length;
             }
             var valid4 = _errs10 === errors;
             if (!valid4) {
@@ -388,18 +379,18 @@ function validate10(
         }
         if (_errs9 === errors) {
           if (data.$schema !== undefined) {
-            let data4 = data.$schema;
-            if (typeof data4 !== 'string') {
-              validate10.errors = [
+            let data1 = data.$schema;
+            if (typeof data1 !== 'string') {
+              validate21.errors = [
                 {
                   instancePath: instancePath + '/$schema',
                   schemaPath: '#/properties/%24schema/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
-                  schema: schema11.properties.$schema.type,
-                  parentSchema: schema11.properties.$schema,
-                  data: data4,
+                  schema: schema6.properties.$schema.type,
+                  parentSchema: schema6.properties.$schema,
+                  data: data1,
                 },
               ];
               return false;
@@ -408,21 +399,21 @@ function validate10(
         }
       }
     } else {
-      validate10.errors = [
+      validate21.errors = [
         {
           instancePath,
           schemaPath: '#/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
-          schema: schema11.type,
-          parentSchema: schema11,
+          schema: schema6.type,
+          parentSchema: schema6,
           data,
         },
       ];
       return false;
     }
   }
-  validate10.errors = vErrors;
+  validate21.errors = vErrors;
   return errors === 0;
 }

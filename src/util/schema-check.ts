@@ -107,10 +107,10 @@ export function schemaProblem(error: SchemaError): SchemaProblem {
     case 'exclusiveMaximum':
       return at(`must be ${String(params.comparison)} ${String(params.limit)}, not ${shown(data)}`);
     case 'minItems':
+      return at(`needs at least ${String(params.limit)} items`);
     case 'maxItems':
-      return at(
-        `${error.keyword === 'minItems' ? 'needs at least' : 'holds at most'} ${String(params.limit)} items`,
-      );
+    case 'additionalItems':
+      return at(`must hold at most ${String(params.limit)} items`);
     case 'uniqueItems':
       return at(`lists ${shownJson((data as unknown[])[params.j as number])} twice`);
     case 'discriminator': {

@@ -175,7 +175,7 @@ describe('dasvc mock (SPEC §3)', () => {
     ['garbage', 'not valid JSON'],
     [
       '{"version":1,"offsetSeconds":0,"codes":[],"grants":[[1,{"clientId":"demo-client","user":"alice","scopes":["crm"],"access":5}]],"rotated":[]}',
-      '"grants" is malformed',
+      'is corrupt: /grants/0/1: needs "accessExpiresAt" beside "access"',
     ],
   ])('a corrupt --state-file (%s) exits 2 naming it, untouched', async (text, problem) => {
     const file = join(tempDir(), 'state.json');

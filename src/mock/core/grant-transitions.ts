@@ -1,38 +1,15 @@
+import type { CodeRecord, GrantRecord } from '../../schemas/state-file.js';
 import type { TokenKind } from './ended-tokens.js';
 
 // The records of the mock's state and the transitions of one record, pure: no store, no clock,
 // no randomness (the caller passes the time and the new tokens). MockState applies them to its
 // tables and journals the change.
 
-/** An issued authorization code (SERVICE.md 2.2) and what it is bound to. */
-export interface CodeRecord {
-  clientId: string;
-  redirectUri: string;
-  user: string;
-  scopes: string[];
-  challenge?: string;
-  challengeMethod?: 'S256' | 'plain';
-  expiresAt: number;
-  /** Set once exchanged: the grant its tokens belong to (replay revokes it). */
-  grantId?: number;
-}
-
-/** One authorization: the live token pair of a code or a mint, across refresh rotations. */
-export interface GrantRecord {
-  clientId: string;
-  user: string;
-  scopes: string[];
-  access?: string;
-  accessExpiresAt?: number;
-  refresh?: string;
-  /** A refresh token is usable only while its access token is unexpired (SERVICE.md 4.3). */
-  refreshExpiresAt?: number;
-  /**
-   * The refresh token came back unchanged from a refresh (quirk refreshRotation false) and counts
-   * as used: a refresh with it again is a reuse (refused unless oldRefreshTokenAccepted).
-   */
-  refreshUsed?: boolean;
-}
+/**
+ * An issued code and an authorization (a grant) as memory holds them, which is as the state file
+ * keeps them: their schema (src/schemas/state-file.schema.json) is the one source of both.
+ */
+export type { CodeRecord, GrantRecord };
 
 /** A token as looked up (a view; the store keeps token → grant id only). */
 export interface TokenRecord {

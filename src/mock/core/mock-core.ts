@@ -14,7 +14,8 @@ import {
 import { MockState } from './mock-state.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './journal.js';
 import { resolveQuirksOption } from './quirks.js';
-import { loadStateFile, StateJournal } from './state-file.js';
+import { loadStateFile } from './state-file.js';
+import { StateJournal } from './state-journal.js';
 import { checkProxyOptions } from './proxy-options.js';
 import { checkMethodOverrides } from './method-overrides.js';
 

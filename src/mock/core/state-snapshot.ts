@@ -1,31 +1,18 @@
-import type { CodeRecord, GrantRecord } from './grant-transitions.js';
+import type { GrantRecord, StateChange, StateFile } from '../../schemas/state-file.js';
 
 // The mock's state at rest: the whole (a snapshot) and one change at a time (the state file's
 // journal). Only codes, grants and rotated tokens persist; the token index is rebuilt from the
-// grants, and why tokens ended is not kept.
+// grants, and why tokens ended is not kept. Both forms are the state file's schema's
+// (src/schemas/state-file.schema.json): a record in memory must fit it, or this does not compile.
 
-/** The persisted form (state file). */
-export interface StateSnapshot {
-  version: 1;
-  offsetSeconds: number;
-  /** The last grant id handed out (absent in files written before it was kept). */
-  grantSeq?: number;
-  codes: [string, CodeRecord][];
-  grants: [number, GrantRecord][];
-  rotated: [string, { grantId: number; expiresAt: number }][];
-}
+/** The persisted form (the state file's first line). */
+export type StateSnapshot = StateFile;
 
 /**
  * One change of the state, as the state file journals it: puts carry the whole record as it is
  * now; expiry needs no entry (a replay drops what has expired).
  */
-export type StateChange =
-  | { kind: 'code'; code: string; record: CodeRecord }
-  | { kind: 'grant'; id: number; record: GrantRecord }
-  | { kind: 'grant-ended'; id: number }
-  | { kind: 'rotated'; token: string; record: { grantId: number; expiresAt: number } }
-  | { kind: 'clock'; offsetSeconds: number }
-  | { kind: 'reset' };
+export type { StateChange };
 
 /**
  * The highest grant id a snapshot names, with `seq` as the floor. Grant ids are never reused: a
