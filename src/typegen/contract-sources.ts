@@ -10,7 +10,8 @@ import {
   parseInstance,
   type InstanceFixture,
 } from '../mock/fixture-format/fixture-format.js';
-import { loadFixtures, readJson, withFile } from '../mock/fixture-format/load-fixtures.js';
+import { readJson, withFile } from '../mock/fixture-format/fixture-files.js';
+import { loadFixtures } from '../mock/fixture-format/load-fixtures.js';
 import { parseOpenRpcInstance } from '../mock/fixture-format/openrpc-format.js';
 import { isObject } from '../util/guards.js';
 

@@ -4,13 +4,9 @@ import { parseDuration } from '../../util/duration.js';
 import type { MockContext } from './context.js';
 import type { MockOptions, MockRequest, MockResponse } from './types.js';
 import { MAX_SECONDS } from './types.js';
-import {
-  compileSchemas,
-  loadFixtures,
-  loadHandlers,
-  needsLoading,
-  warningLines,
-} from '../fixture-format/load-fixtures.js';
+import { compileSchemas, warningLines } from '../fixture-format/compile-schemas.js';
+import { loadHandlers, needsLoading } from '../fixture-format/handler-modules.js';
+import { loadFixtures } from '../fixture-format/load-fixtures.js';
 import { MockState } from './mock-state.js';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './journal.js';
 import { resolveQuirksOption } from './quirks.js';

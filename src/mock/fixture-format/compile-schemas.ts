@@ -1,0 +1,189 @@
+// The params and result schemas of a fixtures folder, compiled once it is read; the results it
+// writes down checked against them, and the example pairings that contradict them told.
+import { isObject } from '../../util/guards.js';
+import { printable } from '../../util/printable.js';
+import { pointerSegment } from './descriptors.js';
+import { fixtureError, fixtureLine, shownFile } from './fixture-files.js';
+import type {
+  ContentDescriptor,
+  ExampleProblem,
+  Fixtures,
+  InstanceFixture,
+  MethodFixture,
+} from './fixture-format.js';
+import { createSchemaCompiler } from './json-schema.js';
+import { UnsupportedPatternError } from './linear-time.js';
+
+/** Why a schema naming another draft is refused: OpenRPC 1.x schemas are draft-07. */
+function draftHint(schema: unknown): string {
+  const named = isObject(schema) ? schema.$schema : undefined;
+  return typeof named === 'string' && !named.includes('draft-07')
+    ? ' (dasvc reads JSON Schema draft-07, the draft of OpenRPC 1.x)'
+    : '';
+}
+
+/**
+ * Compiles every declared params and result schema with ajv (SPEC §6: full JSON Schema), then
+ * checks the results a method declares against its result schema (`value`, `byUser`; computed
+ * ones are checked as they are answered). An invalid schema, a pattern RE2 cannot run, or a
+ * result the schema refuses is a usage error naming the file, the JSON pointer and the problem.
+ * Example pairings illustrate and do not constrain: those that contradict their schemas are
+ * `fixtures.warnings`, and still answered as written.
+ */
+export function compileSchemas(fixtures: Fixtures): void {
+  const dir = fixtures.givenDir ?? fixtures.dir;
+  const descriptors = [...fixtures.instances.values()].flatMap((instance) =>
+    [...instance.methods.values()].flatMap((m) =>
+      [...m.params, ...(m.result ? [m.result] : [])]
+        .filter((d) => d.schema !== undefined && d.check === undefined)
+        .map((d): [InstanceFixture, ContentDescriptor] => [instance, d]),
+    ),
+  );
+  const compiler = descriptors.length === 0 ? undefined : createSchemaCompiler();
+  for (const [instance, descriptor] of descriptors) {
+    try {
+      descriptor.check = compiler!.compile(descriptor.schema!, instance.document);
+    } catch (error) {
+      if (error instanceof UnsupportedPatternError) {
+        const where = patternPointer(descriptor, instance.document, error.pattern);
+        throw fixtureError(dir, instance.file, error.message, where);
+      }
+      throw fixtureError(
+        dir,
+        instance.file,
+        `invalid JSON Schema: ${(error as Error).message}${draftHint(descriptor.schema)}`,
+        descriptor.schemaPointer,
+      );
+    }
+  }
+  fixtures.warnings.length = 0;
+  for (const instance of fixtures.instances.values()) {
+    for (const method of instance.methods.values()) {
+      const check = method.result?.check;
+      for (const [value, pointer] of check ? staticResults(method) : []) {
+        const problem = check!(value, 'result');
+        if (problem === undefined) continue;
+        throw fixtureError(
+          dir,
+          instance.file,
+          `method "${method.name}": the result does not match its result schema: ${problem}`,
+          pointer,
+        );
+      }
+      for (const problem of [...(method.unusableExamples ?? []), ...contradictions(method)]) {
+        fixtures.warnings.push({
+          file: shownFile(dir, instance.file),
+          instance: instance.name,
+          method: method.name,
+          ...(problem.name === undefined ? {} : { example: problem.name }),
+          at: problem.at,
+          pointer: problem.pointer,
+          problem: problem.problem,
+        });
+      }
+    }
+  }
+}
+
+/**
+ * What the mock tells of `fixtures.warnings` (SPEC §6): per file, one line counting the example
+ * pairings that contradict their schemas; with `verbose`, a line for each problem after it.
+ */
+export function warningLines(fixtures: Fixtures, verbose = false): string[] {
+  const lines: string[] = [];
+  for (const instance of fixtures.instances.values()) {
+    const shown = shownFile(fixtures.givenDir ?? fixtures.dir, instance.file);
+    const own = fixtures.warnings.filter((w) => w.instance === instance.name);
+    if (own.length === 0) continue;
+    const pairings = [...instance.methods.values()].reduce(
+      (sum, m) => sum + m.examples.length + (m.unusableExamples?.length ?? 0),
+      0,
+    );
+    const contradicting = new Set(own.map((w) => `${w.method}\n${w.at}`)).size;
+    lines.push(
+      `fixture ${shown}: ${contradicting} of ${pairings} example pairings contradict their schemas; answered as written (listed by --verbose and GET /_mock/warnings)`,
+    );
+    if (!verbose) continue;
+    for (const w of own) {
+      const example = w.example === undefined ? '' : `, example ${JSON.stringify(w.example)}`;
+      lines.push(fixtureLine(shown, `method "${w.method}"${example}: ${w.problem}`, w.pointer));
+    }
+  }
+  // Names and pointers come from the files: one line each, whatever they hold.
+  return lines.map(printable);
+}
+
+/** The example pairings of `method` whose params or result its schemas refuse, each problem once. */
+function contradictions(method: MethodFixture): ExampleProblem[] {
+  const problems: ExampleProblem[] = [];
+  for (const example of method.examples) {
+    const at = example.at ?? method.pointer ?? '';
+    const tell = (pointer: string | undefined, problem: string) =>
+      problems.push({
+        at,
+        pointer: pointer ?? at,
+        problem,
+        ...(example.name === undefined ? {} : { name: example.name }),
+      });
+    // An error answer's params may well be the reason for the error: only answers are checked.
+    if (!('result' in example.outcome)) continue;
+    for (const param of method.params) {
+      if (!Object.hasOwn(example.params, param.name)) continue;
+      const problem = param.check?.(example.params[param.name], param.name);
+      if (problem !== undefined) tell(example.paramPointers?.[param.name], problem);
+    }
+    const problem = method.result?.check?.(example.outcome.result, 'result');
+    if (problem !== undefined) tell(example.pointer, problem);
+  }
+  return problems;
+}
+
+/**
+ * Where `pattern` is written (as a `pattern` or a `patternProperties` key) in the descriptor's
+ * schema, or in the document's components that the schema may `$ref`; else the schema itself.
+ */
+function patternPointer(
+  descriptor: ContentDescriptor,
+  document: Record<string, unknown> | undefined,
+  pattern: string,
+): string | undefined {
+  const search = (value: unknown, pointer: string): string | undefined => {
+    if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) {
+        const found = search(item, `${pointer}/${i}`);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    }
+    if (!isObject(value)) return undefined;
+    if (value.pattern === pattern) return `${pointer}/pattern`;
+    if (isObject(value.patternProperties) && Object.hasOwn(value.patternProperties, pattern)) {
+      return `${pointer}/patternProperties/${pointerSegment(pattern)}`;
+    }
+    for (const [key, member] of Object.entries(value)) {
+      const found = search(member, `${pointer}/${pointerSegment(key)}`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return (
+    search(descriptor.schema, descriptor.schemaPointer ?? '') ??
+    search(document?.components, '/components') ??
+    descriptor.schemaPointer
+  );
+}
+
+/**
+ * A method's own results, known before any call, each with the JSON pointer of where it is
+ * written.
+ */
+function staticResults(method: MethodFixture): [unknown, string | undefined][] {
+  const at = (suffix: string) =>
+    method.pointer === undefined ? undefined : method.pointer + suffix;
+  const results: [unknown, string | undefined][] = [];
+  if (method.value !== undefined) results.push([method.value, at('/value')]);
+  for (const [user, value] of Object.entries(method.byUser ?? {})) {
+    results.push([value, at(`/byUser/${pointerSegment(user)}`)]);
+  }
+  return results;
+}
