@@ -35,6 +35,23 @@ export const FORMATS = [
 /** Keywords that are annotations to ajv: editors' messages (VS Code's) and the types' overrides. */
 const ANNOTATIONS = ['errorMessage', 'patternErrorMessage', 'tsType'];
 
+/** Keywords only people and the types read: left out of the schema a validator carries. */
+const NOTES = new Set(['title', 'description', '$comment', 'tsType', 'examples', 'default']);
+
+/** `schema` without NOTES, wherever they are (a property named like one stays). */
+function withoutNotes(schema, inProperties = false) {
+  if (Array.isArray(schema)) return schema.map((item) => withoutNotes(item));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => inProperties || !NOTES.has(key))
+      .map(([key, value]) => [
+        key,
+        withoutNotes(value, !inProperties && ['properties', 'definitions', '$defs'].includes(key)),
+      ]),
+  );
+}
+
 /** `state-file` → `StateFile`. */
 const pascal = (name) => name.replace(/(^|[-_.\s]+)([a-z0-9])/gi, (_, _sep, c) => c.toUpperCase());
 
@@ -60,11 +77,13 @@ function validatorModule(format, schema, types) {
     // Lengths in UTF-16 code units: ajv's code points counter is a require() of ajv at run time.
     unicode: false,
     logger: false,
-    code: { source: true, esm: true },
+    // One statement a line, unindented: tsc and esbuild keep an object written on one line on
+    // one line, and the validators ship three times (dist/ and two CLI bundles).
+    code: { source: true, esm: true, lines: true },
   });
   for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword, schemaType: ['string', 'object'] });
   const id = schema.$id ?? basename(format.schema);
-  ajv.addSchema(schema, id);
+  ajv.addSchema(withoutNotes(schema), id);
   const root = pascal(basename(format.out));
   const entries = { [`validate${root}`]: [id, root] };
   for (const name of format.definitions ?? []) {
@@ -131,6 +150,7 @@ export async function generate() {
     files.set(`${format.out}.validator.ts`, validatorModule(format, schema, types));
   }
   for (const [path, text] of files) {
+    if (path.endsWith('.validator.ts')) continue; // as ajv writes it (.prettierignore)
     const options = (await prettier.resolveConfig(join(ROOT, path))) ?? {};
     files.set(path, await prettier.format(text, { ...options, filepath: join(ROOT, path) }));
   }

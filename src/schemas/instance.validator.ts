@@ -6,1570 +6,846 @@
 import type { SchemaValidator } from '../util/schema-check.js';
 import type { Instance } from './instance.js';
 
+
 export const validateInstance: SchemaValidator<Instance> = validate21;
-const schema6 = {
-  $schema: 'http://json-schema.org/draft-07/schema#',
-  title: 'dasvc mock fixtures: instances/<name>.json',
-  description:
-    'One instance (scope) of the mock: its JSON-RPC methods with declared params and a static, per-user, computed or recorded result. README "Fixtures".',
-  type: 'object',
-  properties: {
-    $schema: { type: 'string' },
-    title: { type: 'string', description: 'Shown by rpc.discover (info.title).' },
-    description: { type: 'string' },
-    methods: { type: 'array', items: { $ref: '#/definitions/method' } },
-  },
-  required: ['methods'],
-  definitions: {
-    jsonSchema: {
-      description:
-        'A JSON Schema (draft-07), checked with ajv: every keyword and the standard formats.',
-      type: ['object', 'boolean'],
-      errorMessage: 'must be a JSON Schema: an object or a boolean',
-      tsType: '{ [keyword: string]: unknown } | boolean',
-    },
-    descriptor: {
-      type: 'object',
-      description: 'An OpenRPC content descriptor.',
-      properties: {
-        name: { type: 'string', minLength: 1 },
-        summary: { type: 'string' },
-        description: { type: 'string' },
-        required: { type: 'boolean' },
-        deprecated: { type: 'boolean' },
-        schema: { $ref: '#/definitions/jsonSchema' },
-      },
-      required: ['name'],
-      allOf: [
-        {
-          not: { type: 'object', required: ['$ref'] },
-          errorMessage: '"$ref" is only resolved in OpenRPC documents (*.openrpc.json)',
-        },
-      ],
-    },
-    errorObject: {
-      type: 'object',
-      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
-      required: ['code', 'message'],
-    },
-    examplePairing: {
-      type: 'object',
-      description:
-        'An OpenRPC example pairing: these params get this result (or, in x-error, this JSON-RPC error).',
-      properties: {
-        name: { type: 'string' },
-        params: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: { name: { type: 'string' }, value: {} },
-            required: ['name'],
-          },
-        },
-        result: { type: 'object', properties: { name: { type: 'string' }, value: {} } },
-        'x-error': { $ref: '#/definitions/errorObject' },
-      },
-      required: ['params'],
-      allOf: [
-        {
-          not: { type: 'object', required: ['$ref'] },
-          errorMessage: '"$ref" is only resolved in OpenRPC documents (*.openrpc.json)',
-        },
-      ],
-    },
-    method: {
-      type: 'object',
-      properties: {
-        name: {
-          type: 'string',
-          minLength: 1,
-          allOf: [
-            {
-              not: { type: 'string', pattern: '^rpc\\.' },
-              errorMessage: 'starts with "rpc.", reserved for the methods of JSON-RPC itself',
-            },
-          ],
-          description: 'Method name; rpc.* is reserved.',
-        },
-        summary: { type: 'string' },
-        description: { type: 'string' },
-        params: { type: 'array', items: { $ref: '#/definitions/descriptor' } },
-        result: { $ref: '#/definitions/descriptor' },
-        paramStructure: { enum: ['by-name', 'by-position', 'either'] },
-        examples: { type: 'array', items: { $ref: '#/definitions/examplePairing' } },
-        errors: { type: 'array', items: { $ref: '#/definitions/errorObject' } },
-        value: { description: 'The static result.', tsType: 'unknown' },
-        byUser: {
-          type: 'object',
-          description: 'The result per authorizing user; others get value.',
-          additionalProperties: true,
-        },
-        handler: {
-          type: 'string',
-          pattern: '^[^#]+(#[A-Za-z_$][\\w$]*)?$',
-          patternErrorMessage: 'must be "file.mjs" or "file.mjs#exportName"',
-          description:
-            'file.mjs#exportName (.mjs: an ES module; .cjs: CommonJS; .js: as the nearest package.json says): computes the result from { params, user, instance }.',
-        },
-      },
-      required: ['name'],
-      allOf: [
-        {
-          not: {
-            type: 'object',
-            anyOf: [{ required: ['handler', 'value'] }, { required: ['handler', 'byUser'] }],
-          },
-          errorMessage: 'give either "value"/"byUser" or "handler", not both',
-        },
-      ],
-    },
-  },
-};
-const schema7 = {
-  type: 'object',
-  properties: {
-    name: {
-      type: 'string',
-      minLength: 1,
-      allOf: [
-        {
-          not: { type: 'string', pattern: '^rpc\\.' },
-          errorMessage: 'starts with "rpc.", reserved for the methods of JSON-RPC itself',
-        },
-      ],
-      description: 'Method name; rpc.* is reserved.',
-    },
-    summary: { type: 'string' },
-    description: { type: 'string' },
-    params: { type: 'array', items: { $ref: '#/definitions/descriptor' } },
-    result: { $ref: '#/definitions/descriptor' },
-    paramStructure: { enum: ['by-name', 'by-position', 'either'] },
-    examples: { type: 'array', items: { $ref: '#/definitions/examplePairing' } },
-    errors: { type: 'array', items: { $ref: '#/definitions/errorObject' } },
-    value: { description: 'The static result.', tsType: 'unknown' },
-    byUser: {
-      type: 'object',
-      description: 'The result per authorizing user; others get value.',
-      additionalProperties: true,
-    },
-    handler: {
-      type: 'string',
-      pattern: '^[^#]+(#[A-Za-z_$][\\w$]*)?$',
-      patternErrorMessage: 'must be "file.mjs" or "file.mjs#exportName"',
-      description:
-        'file.mjs#exportName (.mjs: an ES module; .cjs: CommonJS; .js: as the nearest package.json says): computes the result from { params, user, instance }.',
-    },
-  },
-  required: ['name'],
-  allOf: [
-    {
-      not: {
-        type: 'object',
-        anyOf: [{ required: ['handler', 'value'] }, { required: ['handler', 'byUser'] }],
-      },
-      errorMessage: 'give either "value"/"byUser" or "handler", not both',
-    },
-  ],
-};
-const pattern0 = new RegExp('^rpc\\.', 'u');
-const pattern1 = new RegExp('^[^#]+(#[A-Za-z_$][\\w$]*)?$', 'u');
-const schema8 = {
-  type: 'object',
-  description: 'An OpenRPC content descriptor.',
-  properties: {
-    name: { type: 'string', minLength: 1 },
-    summary: { type: 'string' },
-    description: { type: 'string' },
-    required: { type: 'boolean' },
-    deprecated: { type: 'boolean' },
-    schema: { $ref: '#/definitions/jsonSchema' },
-  },
-  required: ['name'],
-  allOf: [
-    {
-      not: { type: 'object', required: ['$ref'] },
-      errorMessage: '"$ref" is only resolved in OpenRPC documents (*.openrpc.json)',
-    },
-  ],
-};
-const schema9 = {
-  description:
-    'A JSON Schema (draft-07), checked with ajv: every keyword and the standard formats.',
-  type: ['object', 'boolean'],
-  errorMessage: 'must be a JSON Schema: an object or a boolean',
-  tsType: '{ [keyword: string]: unknown } | boolean',
-};
-function validate24(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (!(data && typeof data == 'object' && !Array.isArray(data)) && typeof data !== 'boolean') {
-    validate24.errors = [
-      {
-        instancePath,
-        schemaPath: '#/type',
-        keyword: 'type',
-        params: { type: schema9.type },
-        message: 'must be object,boolean',
-        schema: schema9.type,
-        parentSchema: schema9,
-        data,
-      },
-    ];
-    return false;
-  }
-  validate24.errors = vErrors;
-  return errors === 0;
+const schema6 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"$schema":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"methods":{"type":"array","items":{"$ref":"#/definitions/method"}}},"required":["methods"],"definitions":{"jsonSchema":{"type":["object","boolean"],"errorMessage":"must be a JSON Schema: an object or a boolean"},"descriptor":{"type":"object","properties":{"name":{"type":"string","minLength":1},"summary":{"type":"string"},"description":{"type":"string"},"required":{"type":"boolean"},"deprecated":{"type":"boolean"},"schema":{"$ref":"#/definitions/jsonSchema"}},"required":["name"],"allOf":[{"not":{"type":"object","required":["$ref"]},"errorMessage":"\"$ref\" is only resolved in OpenRPC documents (*.openrpc.json)"}]},"errorObject":{"type":"object","properties":{"code":{"type":"integer"},"message":{"type":"string"},"data":{}},"required":["code","message"]},"examplePairing":{"type":"object","properties":{"name":{"type":"string"},"params":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"value":{}},"required":["name"]}},"result":{"type":"object","properties":{"name":{"type":"string"},"value":{}}},"x-error":{"$ref":"#/definitions/errorObject"}},"required":["params"],"allOf":[{"not":{"type":"object","required":["$ref"]},"errorMessage":"\"$ref\" is only resolved in OpenRPC documents (*.openrpc.json)"}]},"method":{"type":"object","properties":{"name":{"type":"string","minLength":1,"allOf":[{"not":{"type":"string","pattern":"^rpc\\."},"errorMessage":"starts with \"rpc.\", reserved for the methods of JSON-RPC itself"}]},"summary":{"type":"string"},"description":{"type":"string"},"params":{"type":"array","items":{"$ref":"#/definitions/descriptor"}},"result":{"$ref":"#/definitions/descriptor"},"paramStructure":{"enum":["by-name","by-position","either"]},"examples":{"type":"array","items":{"$ref":"#/definitions/examplePairing"}},"errors":{"type":"array","items":{"$ref":"#/definitions/errorObject"}},"value":{},"byUser":{"type":"object","additionalProperties":true},"handler":{"type":"string","pattern":"^[^#]+(#[A-Za-z_$][\\w$]*)?$","patternErrorMessage":"must be \"file.mjs\" or \"file.mjs#exportName\""}},"required":["name"],"allOf":[{"not":{"type":"object","anyOf":[{"required":["handler","value"]},{"required":["handler","byUser"]}]},"errorMessage":"give either \"value\"/\"byUser\" or \"handler\", not both"}]}}};
+const schema7 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"allOf":[{"not":{"type":"string","pattern":"^rpc\\."},"errorMessage":"starts with \"rpc.\", reserved for the methods of JSON-RPC itself"}]},"summary":{"type":"string"},"description":{"type":"string"},"params":{"type":"array","items":{"$ref":"#/definitions/descriptor"}},"result":{"$ref":"#/definitions/descriptor"},"paramStructure":{"enum":["by-name","by-position","either"]},"examples":{"type":"array","items":{"$ref":"#/definitions/examplePairing"}},"errors":{"type":"array","items":{"$ref":"#/definitions/errorObject"}},"value":{},"byUser":{"type":"object","additionalProperties":true},"handler":{"type":"string","pattern":"^[^#]+(#[A-Za-z_$][\\w$]*)?$","patternErrorMessage":"must be \"file.mjs\" or \"file.mjs#exportName\""}},"required":["name"],"allOf":[{"not":{"type":"object","anyOf":[{"required":["handler","value"]},{"required":["handler","byUser"]}]},"errorMessage":"give either \"value\"/\"byUser\" or \"handler\", not both"}]};
+const pattern0 = new RegExp("^rpc\\.", "u");
+const pattern1 = new RegExp("^[^#]+(#[A-Za-z_$][\\w$]*)?$", "u");
+const schema8 = {"type":"object","properties":{"name":{"type":"string","minLength":1},"summary":{"type":"string"},"description":{"type":"string"},"required":{"type":"boolean"},"deprecated":{"type":"boolean"},"schema":{"$ref":"#/definitions/jsonSchema"}},"required":["name"],"allOf":[{"not":{"type":"object","required":["$ref"]},"errorMessage":"\"$ref\" is only resolved in OpenRPC documents (*.openrpc.json)"}]};
+const schema9 = {"type":["object","boolean"],"errorMessage":"must be a JSON Schema: an object or a boolean"};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if((!(data && typeof data == "object" && !Array.isArray(data))) && (typeof data !== "boolean")){
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema9.type},message:"must be object,boolean",schema:schema9.type,parentSchema:schema9,data}];
+return false;
 }
-function validate23(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const _errs2 = errors;
-  const _errs3 = errors;
-  if (errors === _errs3) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing0;
-      if (data.$ref === undefined && (missing0 = '$ref')) {
-        const err0 = {};
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    } else {
-      const err1 = {};
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  }
-  var valid1 = _errs3 === errors;
-  if (valid1) {
-    validate23.errors = [
-      {
-        instancePath,
-        schemaPath: '#/allOf/0/not',
-        keyword: 'not',
-        params: {},
-        message: 'must NOT be valid',
-        schema: schema8.allOf[0].not,
-        parentSchema: schema8.allOf[0],
-        data,
-      },
-    ];
-    return false;
-  } else {
-    errors = _errs2;
-    if (vErrors !== null) {
-      if (_errs2) {
-        vErrors.length = _errs2;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing1;
-      if (data.name === undefined && (missing1 = 'name')) {
-        validate23.errors = [
-          {
-            instancePath,
-            schemaPath: '#/required',
-            keyword: 'required',
-            params: { missingProperty: missing1 },
-            message: "must have required property '" + missing1 + "'",
-            schema: schema8.required,
-            parentSchema: schema8,
-            data,
-          },
-        ];
-        return false;
-      } else {
-        if (data.name !== undefined) {
-          let data0 = data.name;
-          const _errs6 = errors;
-          if (errors === _errs6) {
-            if (typeof data0 === 'string') {
-              if (data0.length < 1) {
-                validate23.errors = [
-                  {
-                    instancePath: instancePath + '/name',
-                    schemaPath: '#/properties/name/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                    schema: 1,
-                    parentSchema: schema8.properties.name,
-                    data: data0,
-                  },
-                ];
-                return false;
-              }
-            } else {
-              validate23.errors = [
-                {
-                  instancePath: instancePath + '/name',
-                  schemaPath: '#/properties/name/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  schema: schema8.properties.name.type,
-                  parentSchema: schema8.properties.name,
-                  data: data0,
-                },
-              ];
-              return false;
-            }
-          }
-          var valid2 = _errs6 === errors;
-        } else {
-          var valid2 = true;
-        }
-        if (valid2) {
-          if (data.summary !== undefined) {
-            let data1 = data.summary;
-            const _errs8 = errors;
-            if (typeof data1 !== 'string') {
-              validate23.errors = [
-                {
-                  instancePath: instancePath + '/summary',
-                  schemaPath: '#/properties/summary/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  schema: schema8.properties.summary.type,
-                  parentSchema: schema8.properties.summary,
-                  data: data1,
-                },
-              ];
-              return false;
-            }
-            var valid2 = _errs8 === errors;
-          } else {
-            var valid2 = true;
-          }
-          if (valid2) {
-            if (data.description !== undefined) {
-              let data2 = data.description;
-              const _errs10 = errors;
-              if (typeof data2 !== 'string') {
-                validate23.errors = [
-                  {
-                    instancePath: instancePath + '/description',
-                    schemaPath: '#/properties/description/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                    schema: schema8.properties.description.type,
-                    parentSchema: schema8.properties.description,
-                    data: data2,
-                  },
-                ];
-                return false;
-              }
-              var valid2 = _errs10 === errors;
-            } else {
-              var valid2 = true;
-            }
-            if (valid2) {
-              if (data.required !== undefined) {
-                let data3 = data.required;
-                const _errs12 = errors;
-                if (typeof data3 !== 'boolean') {
-                  validate23.errors = [
-                    {
-                      instancePath: instancePath + '/required',
-                      schemaPath: '#/properties/required/type',
-                      keyword: 'type',
-                      params: { type: 'boolean' },
-                      message: 'must be boolean',
-                      schema: schema8.properties.required.type,
-                      parentSchema: schema8.properties.required,
-                      data: data3,
-                    },
-                  ];
-                  return false;
-                }
-                var valid2 = _errs12 === errors;
-              } else {
-                var valid2 = true;
-              }
-              if (valid2) {
-                if (data.deprecated !== undefined) {
-                  let data4 = data.deprecated;
-                  const _errs14 = errors;
-                  if (typeof data4 !== 'boolean') {
-                    validate23.errors = [
-                      {
-                        instancePath: instancePath + '/deprecated',
-                        schemaPath: '#/properties/deprecated/type',
-                        keyword: 'type',
-                        params: { type: 'boolean' },
-                        message: 'must be boolean',
-                        schema: schema8.properties.deprecated.type,
-                        parentSchema: schema8.properties.deprecated,
-                        data: data4,
-                      },
-                    ];
-                    return false;
-                  }
-                  var valid2 = _errs14 === errors;
-                } else {
-                  var valid2 = true;
-                }
-                if (valid2) {
-                  if (data.schema !== undefined) {
-                    const _errs16 = errors;
-                    if (
-                      !validate24(data.schema, {
-                        instancePath: instancePath + '/schema',
-                        parentData: data,
-                        parentDataProperty: 'schema',
-                        rootData,
-                      })
-                    ) {
-                      vErrors =
-                        vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-                      errors = vErrors.length;
-                    }
-                    var valid2 = _errs16 === errors;
-                  } else {
-                    var valid2 = true;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate23.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-          schema: schema8.type,
-          parentSchema: schema8,
-          data,
-        },
-      ];
-      return false;
-    }
-  }
-  validate23.errors = vErrors;
-  return errors === 0;
+validate24.errors = vErrors;
+return errors === 0;
 }
-const schema10 = {
-  type: 'object',
-  description:
-    'An OpenRPC example pairing: these params get this result (or, in x-error, this JSON-RPC error).',
-  properties: {
-    name: { type: 'string' },
-    params: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { name: { type: 'string' }, value: {} },
-        required: ['name'],
-      },
-    },
-    result: { type: 'object', properties: { name: { type: 'string' }, value: {} } },
-    'x-error': { $ref: '#/definitions/errorObject' },
-  },
-  required: ['params'],
-  allOf: [
-    {
-      not: { type: 'object', required: ['$ref'] },
-      errorMessage: '"$ref" is only resolved in OpenRPC documents (*.openrpc.json)',
-    },
-  ],
-};
-const schema11 = {
-  type: 'object',
-  properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
-  required: ['code', 'message'],
-};
-function validate29(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing0;
-      if (
-        (data.code === undefined && (missing0 = 'code')) ||
-        (data.message === undefined && (missing0 = 'message'))
-      ) {
-        validate29.errors = [
-          {
-            instancePath,
-            schemaPath: '#/required',
-            keyword: 'required',
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-            schema: schema11.required,
-            parentSchema: schema11,
-            data,
-          },
-        ];
-        return false;
-      } else {
-        if (data.code !== undefined) {
-          let data0 = data.code;
-          const _errs1 = errors;
-          if (!(typeof data0 == 'number' && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
-            validate29.errors = [
-              {
-                instancePath: instancePath + '/code',
-                schemaPath: '#/properties/code/type',
-                keyword: 'type',
-                params: { type: 'integer' },
-                message: 'must be integer',
-                schema: schema11.properties.code.type,
-                parentSchema: schema11.properties.code,
-                data: data0,
-              },
-            ];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.message !== undefined) {
-            let data1 = data.message;
-            const _errs3 = errors;
-            if (typeof data1 !== 'string') {
-              validate29.errors = [
-                {
-                  instancePath: instancePath + '/message',
-                  schemaPath: '#/properties/message/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  schema: schema11.properties.message.type,
-                  parentSchema: schema11.properties.message,
-                  data: data1,
-                },
-              ];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          } else {
-            var valid0 = true;
-          }
-        }
-      }
-    } else {
-      validate29.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-          schema: schema11.type,
-          parentSchema: schema11,
-          data,
-        },
-      ];
-      return false;
-    }
-  }
-  validate29.errors = vErrors;
-  return errors === 0;
+
+
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.$ref === undefined) && (missing0 = "$ref")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
 }
-function validate28(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const _errs2 = errors;
-  const _errs3 = errors;
-  if (errors === _errs3) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing0;
-      if (data.$ref === undefined && (missing0 = '$ref')) {
-        const err0 = {};
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    } else {
-      const err1 = {};
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  }
-  var valid1 = _errs3 === errors;
-  if (valid1) {
-    validate28.errors = [
-      {
-        instancePath,
-        schemaPath: '#/allOf/0/not',
-        keyword: 'not',
-        params: {},
-        message: 'must NOT be valid',
-        schema: schema10.allOf[0].not,
-        parentSchema: schema10.allOf[0],
-        data,
-      },
-    ];
-    return false;
-  } else {
-    errors = _errs2;
-    if (vErrors !== null) {
-      if (_errs2) {
-        vErrors.length = _errs2;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing1;
-      if (data.params === undefined && (missing1 = 'params')) {
-        validate28.errors = [
-          {
-            instancePath,
-            schemaPath: '#/required',
-            keyword: 'required',
-            params: { missingProperty: missing1 },
-            message: "must have required property '" + missing1 + "'",
-            schema: schema10.required,
-            parentSchema: schema10,
-            data,
-          },
-        ];
-        return false;
-      } else {
-        if (data.name !== undefined) {
-          let data0 = data.name;
-          const _errs6 = errors;
-          if (typeof data0 !== 'string') {
-            validate28.errors = [
-              {
-                instancePath: instancePath + '/name',
-                schemaPath: '#/properties/name/type',
-                keyword: 'type',
-                params: { type: 'string' },
-                message: 'must be string',
-                schema: schema10.properties.name.type,
-                parentSchema: schema10.properties.name,
-                data: data0,
-              },
-            ];
-            return false;
-          }
-          var valid2 = _errs6 === errors;
-        } else {
-          var valid2 = true;
-        }
-        if (valid2) {
-          if (data.params !== undefined) {
-            let data1 = data.params;
-            const _errs8 = errors;
-            if (errors === _errs8) {
-              if (Array.isArray(data1)) {
-                var valid3 = true;
-                const len0 = data1.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  let data2 = data1[i0];
-                  const _errs10 = errors;
-                  if (errors === _errs10) {
-                    if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
-                      let missing2;
-                      if (data2.name === undefined && (missing2 = 'name')) {
-                        validate28.errors = [
-                          {
-                            instancePath: instancePath + '/params/' + i0,
-                            schemaPath: '#/properties/params/items/required',
-                            keyword: 'required',
-                            params: { missingProperty: missing2 },
-                            message: "must have required property '" + missing2 + "'",
-                            schema: schema10.properties.params.items.required,
-                            parentSchema: schema10.properties.params.items,
-                            data: data2,
-                          },
-                        ];
-                        return false;
-                      } else {
-                        if (data2.name !== undefined) {
-                          let data3 = data2.name;
-                          if (typeof data3 !== 'string') {
-                            validate28.errors = [
-                              {
-                                instancePath: instancePath + '/params/' + i0 + '/name',
-                                schemaPath: '#/properties/params/items/properties/name/type',
-                                keyword: 'type',
-                                params: { type: 'string' },
-                                message: 'must be string',
-                                schema: schema10.properties.params.items.properties.name.type,
-                                parentSchema: schema10.properties.params.items.properties.name,
-                                data: data3,
-                              },
-                            ];
-                            return false;
-                          }
-                        }
-                      }
-                    } else {
-                      validate28.errors = [
-                        {
-                          instancePath: instancePath + '/params/' + i0,
-                          schemaPath: '#/properties/params/items/type',
-                          keyword: 'type',
-                          params: { type: 'object' },
-                          message: 'must be object',
-                          schema: schema10.properties.params.items.type,
-                          parentSchema: schema10.properties.params.items,
-                          data: data2,
-                        },
-                      ];
-                      return false;
-                    }
-                  }
-                  var valid3 = _errs10 === errors;
-                  if (!valid3) {
-                    break;
-                  }
-                }
-              } else {
-                validate28.errors = [
-                  {
-                    instancePath: instancePath + '/params',
-                    schemaPath: '#/properties/params/type',
-                    keyword: 'type',
-                    params: { type: 'array' },
-                    message: 'must be array',
-                    schema: schema10.properties.params.type,
-                    parentSchema: schema10.properties.params,
-                    data: data1,
-                  },
-                ];
-                return false;
-              }
-            }
-            var valid2 = _errs8 === errors;
-          } else {
-            var valid2 = true;
-          }
-          if (valid2) {
-            if (data.result !== undefined) {
-              let data4 = data.result;
-              const _errs14 = errors;
-              if (errors === _errs14) {
-                if (data4 && typeof data4 == 'object' && !Array.isArray(data4)) {
-                  if (data4.name !== undefined) {
-                    let data5 = data4.name;
-                    if (typeof data5 !== 'string') {
-                      validate28.errors = [
-                        {
-                          instancePath: instancePath + '/result/name',
-                          schemaPath: '#/properties/result/properties/name/type',
-                          keyword: 'type',
-                          params: { type: 'string' },
-                          message: 'must be string',
-                          schema: schema10.properties.result.properties.name.type,
-                          parentSchema: schema10.properties.result.properties.name,
-                          data: data5,
-                        },
-                      ];
-                      return false;
-                    }
-                  }
-                } else {
-                  validate28.errors = [
-                    {
-                      instancePath: instancePath + '/result',
-                      schemaPath: '#/properties/result/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                      schema: schema10.properties.result.type,
-                      parentSchema: schema10.properties.result,
-                      data: data4,
-                    },
-                  ];
-                  return false;
-                }
-              }
-              var valid2 = _errs14 === errors;
-            } else {
-              var valid2 = true;
-            }
-            if (valid2) {
-              if (data['x-error'] !== undefined) {
-                const _errs18 = errors;
-                if (
-                  !validate29(data['x-error'], {
-                    instancePath: instancePath + '/x-error',
-                    parentData: data,
-                    parentDataProperty: 'x-error',
-                    rootData,
-                  })
-                ) {
-                  vErrors =
-                    vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-                  errors = vErrors.length;
-                }
-                var valid2 = _errs18 === errors;
-              } else {
-                var valid2 = true;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate28.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-          schema: schema10.type,
-          parentSchema: schema10,
-          data,
-        },
-      ];
-      return false;
-    }
-  }
-  validate28.errors = vErrors;
-  return errors === 0;
+else {
+vErrors.push(err0);
 }
-function validate22(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const _errs2 = errors;
-  const _errs3 = errors;
-  if (!(data && typeof data == 'object' && !Array.isArray(data))) {
-    const err0 = {};
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  const _errs5 = errors;
-  let valid2 = false;
-  const _errs6 = errors;
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    let missing0;
-    if (
-      (data.handler === undefined && (missing0 = 'handler')) ||
-      (data.value === undefined && (missing0 = 'value'))
-    ) {
-      const err1 = {};
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  }
-  var _valid0 = _errs6 === errors;
-  valid2 = valid2 || _valid0;
-  if (!valid2) {
-    const _errs7 = errors;
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing1;
-      if (
-        (data.handler === undefined && (missing1 = 'handler')) ||
-        (data.byUser === undefined && (missing1 = 'byUser'))
-      ) {
-        const err2 = {};
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    var _valid0 = _errs7 === errors;
-    valid2 = valid2 || _valid0;
-  }
-  if (!valid2) {
-    const err3 = {};
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  } else {
-    errors = _errs5;
-    if (vErrors !== null) {
-      if (_errs5) {
-        vErrors.length = _errs5;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  var valid1 = _errs3 === errors;
-  if (valid1) {
-    validate22.errors = [
-      {
-        instancePath,
-        schemaPath: '#/allOf/0/not',
-        keyword: 'not',
-        params: {},
-        message: 'must NOT be valid',
-        schema: schema7.allOf[0].not,
-        parentSchema: schema7.allOf[0],
-        data,
-      },
-    ];
-    return false;
-  } else {
-    errors = _errs2;
-    if (vErrors !== null) {
-      if (_errs2) {
-        vErrors.length = _errs2;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing2;
-      if (data.name === undefined && (missing2 = 'name')) {
-        validate22.errors = [
-          {
-            instancePath,
-            schemaPath: '#/required',
-            keyword: 'required',
-            params: { missingProperty: missing2 },
-            message: "must have required property '" + missing2 + "'",
-            schema: schema7.required,
-            parentSchema: schema7,
-            data,
-          },
-        ];
-        return false;
-      } else {
-        if (data.name !== undefined) {
-          let data0 = data.name;
-          const _errs9 = errors;
-          const _errs12 = errors;
-          const _errs13 = errors;
-          if (errors === _errs13) {
-            if (typeof data0 === 'string') {
-              if (!pattern0.test(data0)) {
-                const err4 = {};
-                if (vErrors === null) {
-                  vErrors = [err4];
-                } else {
-                  vErrors.push(err4);
-                }
-                errors++;
-              }
-            } else {
-              const err5 = {};
-              if (vErrors === null) {
-                vErrors = [err5];
-              } else {
-                vErrors.push(err5);
-              }
-              errors++;
-            }
-          }
-          var valid5 = _errs13 === errors;
-          if (valid5) {
-            validate22.errors = [
-              {
-                instancePath: instancePath + '/name',
-                schemaPath: '#/properties/name/allOf/0/not',
-                keyword: 'not',
-                params: {},
-                message: 'must NOT be valid',
-                schema: schema7.properties.name.allOf[0].not,
-                parentSchema: schema7.properties.name.allOf[0],
-                data: data0,
-              },
-            ];
-            return false;
-          } else {
-            errors = _errs12;
-            if (vErrors !== null) {
-              if (_errs12) {
-                vErrors.length = _errs12;
-              } else {
-                vErrors = null;
-              }
-            }
-          }
-          if (errors === _errs9) {
-            if (typeof data0 === 'string') {
-              if (data0.length < 1) {
-                validate22.errors = [
-                  {
-                    instancePath: instancePath + '/name',
-                    schemaPath: '#/properties/name/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                    schema: 1,
-                    parentSchema: schema7.properties.name,
-                    data: data0,
-                  },
-                ];
-                return false;
-              }
-            } else {
-              validate22.errors = [
-                {
-                  instancePath: instancePath + '/name',
-                  schemaPath: '#/properties/name/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  schema: schema7.properties.name.type,
-                  parentSchema: schema7.properties.name,
-                  data: data0,
-                },
-              ];
-              return false;
-            }
-          }
-          var valid3 = _errs9 === errors;
-        } else {
-          var valid3 = true;
-        }
-        if (valid3) {
-          if (data.summary !== undefined) {
-            let data1 = data.summary;
-            const _errs16 = errors;
-            if (typeof data1 !== 'string') {
-              validate22.errors = [
-                {
-                  instancePath: instancePath + '/summary',
-                  schemaPath: '#/properties/summary/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  schema: schema7.properties.summary.type,
-                  parentSchema: schema7.properties.summary,
-                  data: data1,
-                },
-              ];
-              return false;
-            }
-            var valid3 = _errs16 === errors;
-          } else {
-            var valid3 = true;
-          }
-          if (valid3) {
-            if (data.description !== undefined) {
-              let data2 = data.description;
-              const _errs18 = errors;
-              if (typeof data2 !== 'string') {
-                validate22.errors = [
-                  {
-                    instancePath: instancePath + '/description',
-                    schemaPath: '#/properties/description/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                    schema: schema7.properties.description.type,
-                    parentSchema: schema7.properties.description,
-                    data: data2,
-                  },
-                ];
-                return false;
-              }
-              var valid3 = _errs18 === errors;
-            } else {
-              var valid3 = true;
-            }
-            if (valid3) {
-              if (data.params !== undefined) {
-                let data3 = data.params;
-                const _errs20 = errors;
-                if (errors === _errs20) {
-                  if (Array.isArray(data3)) {
-                    var valid6 = true;
-                    const len0 = data3.length;
-                    for (let i0 = 0; i0 < len0; i0++) {
-                      const _errs22 = errors;
-                      if (
-                        !validate23(data3[i0], {
-                          instancePath: instancePath + '/params/' + i0,
-                          parentData: data3,
-                          parentDataProperty: i0,
-                          rootData,
-                        })
-                      ) {
-                        vErrors =
-                          vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-                        errors = vErrors.length;
-                      }
-                      var valid6 = _errs22 === errors;
-                      if (!valid6) {
-                        break;
-                      }
-                    }
-                  } else {
-                    validate22.errors = [
-                      {
-                        instancePath: instancePath + '/params',
-                        schemaPath: '#/properties/params/type',
-                        keyword: 'type',
-                        params: { type: 'array' },
-                        message: 'must be array',
-                        schema: schema7.properties.params.type,
-                        parentSchema: schema7.properties.params,
-                        data: data3,
-                      },
-                    ];
-                    return false;
-                  }
-                }
-                var valid3 = _errs20 === errors;
-              } else {
-                var valid3 = true;
-              }
-              if (valid3) {
-                if (data.result !== undefined) {
-                  const _errs23 = errors;
-                  if (
-                    !validate23(data.result, {
-                      instancePath: instancePath + '/result',
-                      parentData: data,
-                      parentDataProperty: 'result',
-                      rootData,
-                    })
-                  ) {
-                    vErrors =
-                      vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-                    errors = vErrors.length;
-                  }
-                  var valid3 = _errs23 === errors;
-                } else {
-                  var valid3 = true;
-                }
-                if (valid3) {
-                  if (data.paramStructure !== undefined) {
-                    let data6 = data.paramStructure;
-                    const _errs24 = errors;
-                    if (!(data6 === 'by-name' || data6 === 'by-position' || data6 === 'either')) {
-                      validate22.errors = [
-                        {
-                          instancePath: instancePath + '/paramStructure',
-                          schemaPath: '#/properties/paramStructure/enum',
-                          keyword: 'enum',
-                          params: { allowedValues: schema7.properties.paramStructure.enum },
-                          message: 'must be equal to one of the allowed values',
-                          schema: schema7.properties.paramStructure.enum,
-                          parentSchema: schema7.properties.paramStructure,
-                          data: data6,
-                        },
-                      ];
-                      return false;
-                    }
-                    var valid3 = _errs24 === errors;
-                  } else {
-                    var valid3 = true;
-                  }
-                  if (valid3) {
-                    if (data.examples !== undefined) {
-                      let data7 = data.examples;
-                      const _errs25 = errors;
-                      if (errors === _errs25) {
-                        if (Array.isArray(data7)) {
-                          var valid7 = true;
-                          const len1 = data7.length;
-                          for (let i1 = 0; i1 < len1; i1++) {
-                            const _errs27 = errors;
-                            if (
-                              !validate28(data7[i1], {
-                                instancePath: instancePath + '/examples/' + i1,
-                                parentData: data7,
-                                parentDataProperty: i1,
-                                rootData,
-                              })
-                            ) {
-                              vErrors =
-                                vErrors === null
-                                  ? validate28.errors
-                                  : vErrors.concat(validate28.errors);
-                              errors = vErrors.length;
-                            }
-                            var valid7 = _errs27 === errors;
-                            if (!valid7) {
-                              break;
-                            }
-                          }
-                        } else {
-                          validate22.errors = [
-                            {
-                              instancePath: instancePath + '/examples',
-                              schemaPath: '#/properties/examples/type',
-                              keyword: 'type',
-                              params: { type: 'array' },
-                              message: 'must be array',
-                              schema: schema7.properties.examples.type,
-                              parentSchema: schema7.properties.examples,
-                              data: data7,
-                            },
-                          ];
-                          return false;
-                        }
-                      }
-                      var valid3 = _errs25 === errors;
-                    } else {
-                      var valid3 = true;
-                    }
-                    if (valid3) {
-                      if (data.errors !== undefined) {
-                        let data9 = data.errors;
-                        const _errs28 = errors;
-                        if (errors === _errs28) {
-                          if (Array.isArray(data9)) {
-                            var valid8 = true;
-                            const len2 = data9.length;
-                            for (let i2 = 0; i2 < len2; i2++) {
-                              const _errs30 = errors;
-                              if (
-                                !validate29(data9[i2], {
-                                  instancePath: instancePath + '/errors/' + i2,
-                                  parentData: data9,
-                                  parentDataProperty: i2,
-                                  rootData,
-                                })
-                              ) {
-                                vErrors =
-                                  vErrors === null
-                                    ? validate29.errors
-                                    : vErrors.concat(validate29.errors);
-                                errors = vErrors.length;
-                              }
-                              var valid8 = _errs30 === errors;
-                              if (!valid8) {
-                                break;
-                              }
-                            }
-                          } else {
-                            validate22.errors = [
-                              {
-                                instancePath: instancePath + '/errors',
-                                schemaPath: '#/properties/errors/type',
-                                keyword: 'type',
-                                params: { type: 'array' },
-                                message: 'must be array',
-                                schema: schema7.properties.errors.type,
-                                parentSchema: schema7.properties.errors,
-                                data: data9,
-                              },
-                            ];
-                            return false;
-                          }
-                        }
-                        var valid3 = _errs28 === errors;
-                      } else {
-                        var valid3 = true;
-                      }
-                      if (valid3) {
-                        if (data.value !== undefined) {
-                          const _errs31 = errors;
-                          var valid3 = _errs31 === errors;
-                        } else {
-                          var valid3 = true;
-                        }
-                        if (valid3) {
-                          if (data.byUser !== undefined) {
-                            let data12 = data.byUser;
-                            const _errs33 = errors;
-                            if (errors === _errs33) {
-                              if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
-                              } else {
-                                validate22.errors = [
-                                  {
-                                    instancePath: instancePath + '/byUser',
-                                    schemaPath: '#/properties/byUser/type',
-                                    keyword: 'type',
-                                    params: { type: 'object' },
-                                    message: 'must be object',
-                                    schema: schema7.properties.byUser.type,
-                                    parentSchema: schema7.properties.byUser,
-                                    data: data12,
-                                  },
-                                ];
-                                return false;
-                              }
-                            }
-                            var valid3 = _errs33 === errors;
-                          } else {
-                            var valid3 = true;
-                          }
-                          if (valid3) {
-                            if (data.handler !== undefined) {
-                              let data13 = data.handler;
-                              const _errs36 = errors;
-                              if (errors === _errs36) {
-                                if (typeof data13 === 'string') {
-                                  if (!pattern1.test(data13)) {
-                                    validate22.errors = [
-                                      {
-                                        instancePath: instancePath + '/handler',
-                                        schemaPath: '#/properties/handler/pattern',
-                                        keyword: 'pattern',
-                                        params: { pattern: '^[^#]+(#[A-Za-z_$][\\w$]*)?$' },
-                                        message:
-                                          'must match pattern "' +
-                                          '^[^#]+(#[A-Za-z_$][\\w$]*)?$' +
-                                          '"',
-                                        schema: '^[^#]+(#[A-Za-z_$][\\w$]*)?$',
-                                        parentSchema: schema7.properties.handler,
-                                        data: data13,
-                                      },
-                                    ];
-                                    return false;
-                                  }
-                                } else {
-                                  validate22.errors = [
-                                    {
-                                      instancePath: instancePath + '/handler',
-                                      schemaPath: '#/properties/handler/type',
-                                      keyword: 'type',
-                                      params: { type: 'string' },
-                                      message: 'must be string',
-                                      schema: schema7.properties.handler.type,
-                                      parentSchema: schema7.properties.handler,
-                                      data: data13,
-                                    },
-                                  ];
-                                  return false;
-                                }
-                              }
-                              var valid3 = _errs36 === errors;
-                            } else {
-                              var valid3 = true;
-                            }
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate22.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-          schema: schema7.type,
-          parentSchema: schema7,
-          data,
-        },
-      ];
-      return false;
-    }
-  }
-  validate22.errors = vErrors;
-  return errors === 0;
+errors++;
 }
-function validate21(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing0;
-      if (data.methods === undefined && (missing0 = 'methods')) {
-        validate21.errors = [
-          {
-            instancePath,
-            schemaPath: '#/required',
-            keyword: 'required',
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-            schema: schema6.required,
-            parentSchema: schema6,
-            data,
-          },
-        ];
-        return false;
-      } else {
-        if (data.$schema !== undefined) {
-          let data0 = data.$schema;
-          const _errs1 = errors;
-          if (typeof data0 !== 'string') {
-            validate21.errors = [
-              {
-                instancePath: instancePath + '/$schema',
-                schemaPath: '#/properties/%24schema/type',
-                keyword: 'type',
-                params: { type: 'string' },
-                message: 'must be string',
-                schema: schema6.properties.$schema.type,
-                parentSchema: schema6.properties.$schema,
-                data: data0,
-              },
-            ];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.title !== undefined) {
-            let data1 = data.title;
-            const _errs3 = errors;
-            if (typeof data1 !== 'string') {
-              validate21.errors = [
-                {
-                  instancePath: instancePath + '/title',
-                  schemaPath: '#/properties/title/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  schema: schema6.properties.title.type,
-                  parentSchema: schema6.properties.title,
-                  data: data1,
-                },
-              ];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.description !== undefined) {
-              let data2 = data.description;
-              const _errs5 = errors;
-              if (typeof data2 !== 'string') {
-                validate21.errors = [
-                  {
-                    instancePath: instancePath + '/description',
-                    schemaPath: '#/properties/description/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                    schema: schema6.properties.description.type,
-                    parentSchema: schema6.properties.description,
-                    data: data2,
-                  },
-                ];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.methods !== undefined) {
-                let data3 = data.methods;
-                const _errs7 = errors;
-                if (errors === _errs7) {
-                  if (Array.isArray(data3)) {
-                    var valid1 = true;
-                    const len0 = data3.length;
-                    for (let i0 = 0; i0 < len0; i0++) {
-                      const _errs9 = errors;
-                      if (
-                        !validate22(data3[i0], {
-                          instancePath: instancePath + '/methods/' + i0,
-                          parentData: data3,
-                          parentDataProperty: i0,
-                          rootData,
-                        })
-                      ) {
-                        vErrors =
-                          vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-                        errors = vErrors.length;
-                      }
-                      var valid1 = _errs9 === errors;
-                      if (!valid1) {
-                        break;
-                      }
-                    }
-                  } else {
-                    validate21.errors = [
-                      {
-                        instancePath: instancePath + '/methods',
-                        schemaPath: '#/properties/methods/type',
-                        keyword: 'type',
-                        params: { type: 'array' },
-                        message: 'must be array',
-                        schema: schema6.properties.methods.type,
-                        parentSchema: schema6.properties.methods,
-                        data: data3,
-                      },
-                    ];
-                    return false;
-                  }
-                }
-                var valid0 = _errs7 === errors;
-              } else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate21.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-          schema: schema6.type,
-          parentSchema: schema6,
-          data,
-        },
-      ];
-      return false;
-    }
-  }
-  validate21.errors = vErrors;
-  return errors === 0;
+}
+else {
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+validate23.errors = [{instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema8.allOf[0].not,parentSchema:schema8.allOf[0],data}];
+return false;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.name === undefined) && (missing1 = "name")){
+validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema8.required,parentSchema:schema8,data}];
+return false;
+}
+else {
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data0 === "string"){
+if(data0.length < 1){
+validate23.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema8.properties.name,data:data0}];
+return false;
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema8.properties.name.type,parentSchema:schema8.properties.name,data:data0}];
+return false;
+}
+}
+var valid2 = _errs6 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.summary !== undefined){
+let data1 = data.summary;
+const _errs8 = errors;
+if(typeof data1 !== "string"){
+validate23.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema8.properties.summary.type,parentSchema:schema8.properties.summary,data:data1}];
+return false;
+}
+var valid2 = _errs8 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.description !== undefined){
+let data2 = data.description;
+const _errs10 = errors;
+if(typeof data2 !== "string"){
+validate23.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema8.properties.description.type,parentSchema:schema8.properties.description,data:data2}];
+return false;
+}
+var valid2 = _errs10 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.required !== undefined){
+let data3 = data.required;
+const _errs12 = errors;
+if(typeof data3 !== "boolean"){
+validate23.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema8.properties.required.type,parentSchema:schema8.properties.required,data:data3}];
+return false;
+}
+var valid2 = _errs12 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.deprecated !== undefined){
+let data4 = data.deprecated;
+const _errs14 = errors;
+if(typeof data4 !== "boolean"){
+validate23.errors = [{instancePath:instancePath+"/deprecated",schemaPath:"#/properties/deprecated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema8.properties.deprecated.type,parentSchema:schema8.properties.deprecated,data:data4}];
+return false;
+}
+var valid2 = _errs14 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.schema !== undefined){
+const _errs16 = errors;
+if(!(validate24(data.schema, {instancePath:instancePath+"/schema",parentData:data,parentDataProperty:"schema",rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema8.type,parentSchema:schema8,data}];
+return false;
+}
+}
+validate23.errors = vErrors;
+return errors === 0;
+}
+
+const schema10 = {"type":"object","properties":{"name":{"type":"string"},"params":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"value":{}},"required":["name"]}},"result":{"type":"object","properties":{"name":{"type":"string"},"value":{}}},"x-error":{"$ref":"#/definitions/errorObject"}},"required":["params"],"allOf":[{"not":{"type":"object","required":["$ref"]},"errorMessage":"\"$ref\" is only resolved in OpenRPC documents (*.openrpc.json)"}]};
+const schema11 = {"type":"object","properties":{"code":{"type":"integer"},"message":{"type":"string"},"data":{}},"required":["code","message"]};
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema11.required,parentSchema:schema11,data}];
+return false;
+}
+else {
+if(data.code !== undefined){
+let data0 = data.code;
+const _errs1 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate29.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.code.type,parentSchema:schema11.properties.code,data:data0}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.message !== undefined){
+let data1 = data.message;
+const _errs3 = errors;
+if(typeof data1 !== "string"){
+validate29.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.message.type,parentSchema:schema11.properties.message,data:data1}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data}];
+return false;
+}
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.$ref === undefined) && (missing0 = "$ref")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+validate28.errors = [{instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema10.allOf[0].not,parentSchema:schema10.allOf[0],data}];
+return false;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.params === undefined) && (missing1 = "params")){
+validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema10.required,parentSchema:schema10,data}];
+return false;
+}
+else {
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs6 = errors;
+if(typeof data0 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema10.properties.name.type,parentSchema:schema10.properties.name,data:data0}];
+return false;
+}
+var valid2 = _errs6 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.params !== undefined){
+let data1 = data.params;
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data1)){
+var valid3 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs10 = errors;
+if(errors === _errs10){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+let missing2;
+if((data2.name === undefined) && (missing2 = "name")){
+validate28.errors = [{instancePath:instancePath+"/params/" + i0,schemaPath:"#/properties/params/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema10.properties.params.items.required,parentSchema:schema10.properties.params.items,data:data2}];
+return false;
+}
+else {
+if(data2.name !== undefined){
+let data3 = data2.name;
+if(typeof data3 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/params/" + i0+"/name",schemaPath:"#/properties/params/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema10.properties.params.items.properties.name.type,parentSchema:schema10.properties.params.items.properties.name,data:data3}];
+return false;
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/params/" + i0,schemaPath:"#/properties/params/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema10.properties.params.items.type,parentSchema:schema10.properties.params.items,data:data2}];
+return false;
+}
+}
+var valid3 = _errs10 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema10.properties.params.type,parentSchema:schema10.properties.params,data:data1}];
+return false;
+}
+}
+var valid2 = _errs8 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.result !== undefined){
+let data4 = data.result;
+const _errs14 = errors;
+if(errors === _errs14){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.name !== undefined){
+let data5 = data4.name;
+if(typeof data5 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/result/name",schemaPath:"#/properties/result/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema10.properties.result.properties.name.type,parentSchema:schema10.properties.result.properties.name,data:data5}];
+return false;
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema10.properties.result.type,parentSchema:schema10.properties.result,data:data4}];
+return false;
+}
+}
+var valid2 = _errs14 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data["x-error"] !== undefined){
+const _errs18 = errors;
+if(!(validate29(data["x-error"], {instancePath:instancePath+"/x-error",parentData:data,parentDataProperty:"x-error",rootData}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs18 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema10.type,parentSchema:schema10,data}];
+return false;
+}
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.handler === undefined) && (missing0 = "handler")) || ((data.value === undefined) && (missing0 = "value"))){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.handler === undefined) && (missing1 = "handler")) || ((data.byUser === undefined) && (missing1 = "byUser"))){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+validate22.errors = [{instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema7.allOf[0].not,parentSchema:schema7.allOf[0],data}];
+return false;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.name === undefined) && (missing2 = "name")){
+validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema7.required,parentSchema:schema7,data}];
+return false;
+}
+else {
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs9 = errors;
+const _errs12 = errors;
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data0 === "string"){
+if(!pattern0.test(data0)){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var valid5 = _errs13 === errors;
+if(valid5){
+validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema7.properties.name.allOf[0].not,parentSchema:schema7.properties.name.allOf[0],data:data0}];
+return false;
+}
+else {
+errors = _errs12;
+if(vErrors !== null){
+if(_errs12){
+vErrors.length = _errs12;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(errors === _errs9){
+if(typeof data0 === "string"){
+if(data0.length < 1){
+validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema7.properties.name,data:data0}];
+return false;
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema7.properties.name.type,parentSchema:schema7.properties.name,data:data0}];
+return false;
+}
+}
+var valid3 = _errs9 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.summary !== undefined){
+let data1 = data.summary;
+const _errs16 = errors;
+if(typeof data1 !== "string"){
+validate22.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema7.properties.summary.type,parentSchema:schema7.properties.summary,data:data1}];
+return false;
+}
+var valid3 = _errs16 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.description !== undefined){
+let data2 = data.description;
+const _errs18 = errors;
+if(typeof data2 !== "string"){
+validate22.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema7.properties.description.type,parentSchema:schema7.properties.description,data:data2}];
+return false;
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.params !== undefined){
+let data3 = data.params;
+const _errs20 = errors;
+if(errors === _errs20){
+if(Array.isArray(data3)){
+var valid6 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+const _errs22 = errors;
+if(!(validate23(data3[i0], {instancePath:instancePath+"/params/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
+}
+var valid6 = _errs22 === errors;
+if(!valid6){
+break;
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema7.properties.params.type,parentSchema:schema7.properties.params,data:data3}];
+return false;
+}
+}
+var valid3 = _errs20 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.result !== undefined){
+const _errs23 = errors;
+if(!(validate23(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
+}
+var valid3 = _errs23 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.paramStructure !== undefined){
+let data6 = data.paramStructure;
+const _errs24 = errors;
+if(!(((data6 === "by-name") || (data6 === "by-position")) || (data6 === "either"))){
+validate22.errors = [{instancePath:instancePath+"/paramStructure",schemaPath:"#/properties/paramStructure/enum",keyword:"enum",params:{allowedValues: schema7.properties.paramStructure.enum},message:"must be equal to one of the allowed values",schema:schema7.properties.paramStructure.enum,parentSchema:schema7.properties.paramStructure,data:data6}];
+return false;
+}
+var valid3 = _errs24 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.examples !== undefined){
+let data7 = data.examples;
+const _errs25 = errors;
+if(errors === _errs25){
+if(Array.isArray(data7)){
+var valid7 = true;
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+const _errs27 = errors;
+if(!(validate28(data7[i1], {instancePath:instancePath+"/examples/" + i1,parentData:data7,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+errors = vErrors.length;
+}
+var valid7 = _errs27 === errors;
+if(!valid7){
+break;
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema7.properties.examples.type,parentSchema:schema7.properties.examples,data:data7}];
+return false;
+}
+}
+var valid3 = _errs25 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.errors !== undefined){
+let data9 = data.errors;
+const _errs28 = errors;
+if(errors === _errs28){
+if(Array.isArray(data9)){
+var valid8 = true;
+const len2 = data9.length;
+for(let i2=0; i2<len2; i2++){
+const _errs30 = errors;
+if(!(validate29(data9[i2], {instancePath:instancePath+"/errors/" + i2,parentData:data9,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+errors = vErrors.length;
+}
+var valid8 = _errs30 === errors;
+if(!valid8){
+break;
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema7.properties.errors.type,parentSchema:schema7.properties.errors,data:data9}];
+return false;
+}
+}
+var valid3 = _errs28 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.byUser !== undefined){
+let data11 = data.byUser;
+const _errs31 = errors;
+if(errors === _errs31){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/byUser",schemaPath:"#/properties/byUser/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema7.properties.byUser.type,parentSchema:schema7.properties.byUser,data:data11}];
+return false;
+}
+}
+var valid3 = _errs31 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.handler !== undefined){
+let data12 = data.handler;
+const _errs34 = errors;
+if(errors === _errs34){
+if(typeof data12 === "string"){
+if(!pattern1.test(data12)){
+validate22.errors = [{instancePath:instancePath+"/handler",schemaPath:"#/properties/handler/pattern",keyword:"pattern",params:{pattern: "^[^#]+(#[A-Za-z_$][\\w$]*)?$"},message:"must match pattern \""+"^[^#]+(#[A-Za-z_$][\\w$]*)?$"+"\"",schema:"^[^#]+(#[A-Za-z_$][\\w$]*)?$",parentSchema:schema7.properties.handler,data:data12}];
+return false;
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/handler",schemaPath:"#/properties/handler/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema7.properties.handler.type,parentSchema:schema7.properties.handler,data:data12}];
+return false;
+}
+}
+var valid3 = _errs34 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema7.type,parentSchema:schema7,data}];
+return false;
+}
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.methods === undefined) && (missing0 = "methods")){
+validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema6.required,parentSchema:schema6,data}];
+return false;
+}
+else {
+if(data.$schema !== undefined){
+let data0 = data.$schema;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema6.properties.$schema.type,parentSchema:schema6.properties.$schema,data:data0}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data1 = data.title;
+const _errs3 = errors;
+if(typeof data1 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema6.properties.title.type,parentSchema:schema6.properties.title,data:data1}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data2 = data.description;
+const _errs5 = errors;
+if(typeof data2 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema6.properties.description.type,parentSchema:schema6.properties.description,data:data2}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.methods !== undefined){
+let data3 = data.methods;
+const _errs7 = errors;
+if(errors === _errs7){
+if(Array.isArray(data3)){
+var valid1 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+const _errs9 = errors;
+if(!(validate22(data3[i0], {instancePath:instancePath+"/methods/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs9 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema6.properties.methods.type,parentSchema:schema6.properties.methods,data:data3}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema6.type,parentSchema:schema6,data}];
+return false;
+}
+}
+validate21.errors = vErrors;
+return errors === 0;
 }

@@ -6,464 +6,241 @@
 import type { SchemaValidator } from '../util/schema-check.js';
 import type { Quirks } from './quirks.js';
 
+
 export const validateQuirks: SchemaValidator<Quirks> = validate52;
-const schema19 = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: 'https://github.com/dasvc/dasvc/schema/quirks.schema.json',
-  title: 'dasvc quirks file',
-  description:
-    "An installation's observed deviations from the mock's default behaviour. Written by `dasvc check --save-quirks FILE`, read by `dasvc mock --quirks FILE`. Every member is optional; an absent member means the default behaviour, the first of its values.",
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    expiresIn: {
-      description:
-        'How expires_in is sent: seconds as a string (default), seconds as a number, milliseconds as a string, or not at all.',
-      enum: ['string', 'number', 'milliseconds', 'absent'],
-    },
-    refreshRotation: {
-      description: 'false: a refresh answers with the same refresh token.',
-      enum: [true, false],
-    },
-    oldRefreshTokenAccepted: {
-      description: 'true: a used refresh token keeps working.',
-      enum: [false, true],
-    },
-    refreshAfterExpiry: {
-      description: 'true: a refresh is accepted after the access token expired.',
-      enum: [false, true],
-    },
-    revokeUnknownToken: {
-      description: '"error": revoking an unknown token answers 400 {"error":"invalid_request"}.',
-      enum: ['ok', 'error'],
-    },
-    errorBody: {
-      description: '"text": OAuth errors are text/plain bodies holding the error code alone.',
-      enum: ['rfc6749', 'text'],
-    },
-    rpcDiscover: { description: 'false: rpc.discover answers -32601.', enum: [true, false] },
-    tokenPath: {
-      description:
-        'The path (under the base URL) the token endpoint answers at; the old path /webservice/authorize then answers 404.',
-      type: 'string',
-      allOf: [
-        { pattern: '^/', patternErrorMessage: 'must be a path starting with "/"' },
-        {
-          pattern: '^[^?#\\s]*$',
-          patternErrorMessage: 'must be a path without query, fragment or spaces',
-        },
-        {
-          not: {
-            enum: [
-              '/webservice/authorize/',
-              '/webservice/authorize/refresh_token',
-              '/webservice/authorize/refresh_token/',
-              '/webservice/authorize/revoke',
-              '/webservice/authorize/revoke/',
-            ],
-          },
-          errorMessage: 'is the path of another OAuth endpoint',
-        },
-        {
-          not: { pattern: '^/(_mock|webservice/json)/' },
-          errorMessage: 'lies under /_mock/ or /webservice/json/, which the mock keeps for itself',
-        },
-      ],
-    },
-  },
-};
-const pattern3 = new RegExp('^/', 'u');
-const pattern4 = new RegExp('^[^?#\\s]*$', 'u');
-const pattern5 = new RegExp('^/(_mock|webservice/json)/', 'u');
-function validate52(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="https://github.com/dasvc/dasvc/schema/quirks.schema.json" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate52.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      const _errs1 = errors;
-      for (const key0 in data) {
-        if (!(
-          key0 === 'expiresIn' ||
-          key0 === 'refreshRotation' ||
-          key0 === 'oldRefreshTokenAccepted' ||
-          key0 === 'refreshAfterExpiry' ||
-          key0 === 'revokeUnknownToken' ||
-          key0 === 'errorBody' ||
-          key0 === 'rpcDiscover' ||
-          key0 === 'tokenPath'
-        )) {
-          validate52.errors = [
-            {
-              instancePath,
-              schemaPath: '#/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key0 },
-              message: 'must NOT have additional properties',
-              schema: false,
-              parentSchema: schema19,
-              data,
-            },
-          ];
-          return false;
-          break;
-        }
-      }
-      if (_errs1 === errors) {
-        if (data.expiresIn !== undefined) {
-          let data0 = data.expiresIn;
-          const _errs2 = errors;
-          if (!(
-            data0 === 'string' ||
-            data0 === 'number' ||
-            data0 === 'milliseconds' ||
-            data0 === 'absent'
-          )) {
-            validate52.errors = [
-              {
-                instancePath: instancePath + '/expiresIn',
-                schemaPath: '#/properties/expiresIn/enum',
-                keyword: 'enum',
-                params: { allowedValues: schema19.properties.expiresIn.enum },
-                message: 'must be equal to one of the allowed values',
-                schema: schema19.properties.expiresIn.enum,
-                parentSchema: schema19.properties.expiresIn,
-                data: data0,
-              },
-            ];
-            return false;
-          }
-          var valid0 = _errs2 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.refreshRotation !== undefined) {
-            let data1 = data.refreshRotation;
-            const _errs3 = errors;
-            if (!(data1 === true || data1 === false)) {
-              validate52.errors = [
-                {
-                  instancePath: instancePath + '/refreshRotation',
-                  schemaPath: '#/properties/refreshRotation/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema19.properties.refreshRotation.enum },
-                  message: 'must be equal to one of the allowed values',
-                  schema: schema19.properties.refreshRotation.enum,
-                  parentSchema: schema19.properties.refreshRotation,
-                  data: data1,
-                },
-              ];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.oldRefreshTokenAccepted !== undefined) {
-              let data2 = data.oldRefreshTokenAccepted;
-              const _errs4 = errors;
-              if (!(data2 === false || data2 === true)) {
-                validate52.errors = [
-                  {
-                    instancePath: instancePath + '/oldRefreshTokenAccepted',
-                    schemaPath: '#/properties/oldRefreshTokenAccepted/enum',
-                    keyword: 'enum',
-                    params: { allowedValues: schema19.properties.oldRefreshTokenAccepted.enum },
-                    message: 'must be equal to one of the allowed values',
-                    schema: schema19.properties.oldRefreshTokenAccepted.enum,
-                    parentSchema: schema19.properties.oldRefreshTokenAccepted,
-                    data: data2,
-                  },
-                ];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.refreshAfterExpiry !== undefined) {
-                let data3 = data.refreshAfterExpiry;
-                const _errs5 = errors;
-                if (!(data3 === false || data3 === true)) {
-                  validate52.errors = [
-                    {
-                      instancePath: instancePath + '/refreshAfterExpiry',
-                      schemaPath: '#/properties/refreshAfterExpiry/enum',
-                      keyword: 'enum',
-                      params: { allowedValues: schema19.properties.refreshAfterExpiry.enum },
-                      message: 'must be equal to one of the allowed values',
-                      schema: schema19.properties.refreshAfterExpiry.enum,
-                      parentSchema: schema19.properties.refreshAfterExpiry,
-                      data: data3,
-                    },
-                  ];
-                  return false;
-                }
-                var valid0 = _errs5 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.revokeUnknownToken !== undefined) {
-                  let data4 = data.revokeUnknownToken;
-                  const _errs6 = errors;
-                  if (!(data4 === 'ok' || data4 === 'error')) {
-                    validate52.errors = [
-                      {
-                        instancePath: instancePath + '/revokeUnknownToken',
-                        schemaPath: '#/properties/revokeUnknownToken/enum',
-                        keyword: 'enum',
-                        params: { allowedValues: schema19.properties.revokeUnknownToken.enum },
-                        message: 'must be equal to one of the allowed values',
-                        schema: schema19.properties.revokeUnknownToken.enum,
-                        parentSchema: schema19.properties.revokeUnknownToken,
-                        data: data4,
-                      },
-                    ];
-                    return false;
-                  }
-                  var valid0 = _errs6 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.errorBody !== undefined) {
-                    let data5 = data.errorBody;
-                    const _errs7 = errors;
-                    if (!(data5 === 'rfc6749' || data5 === 'text')) {
-                      validate52.errors = [
-                        {
-                          instancePath: instancePath + '/errorBody',
-                          schemaPath: '#/properties/errorBody/enum',
-                          keyword: 'enum',
-                          params: { allowedValues: schema19.properties.errorBody.enum },
-                          message: 'must be equal to one of the allowed values',
-                          schema: schema19.properties.errorBody.enum,
-                          parentSchema: schema19.properties.errorBody,
-                          data: data5,
-                        },
-                      ];
-                      return false;
-                    }
-                    var valid0 = _errs7 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                  if (valid0) {
-                    if (data.rpcDiscover !== undefined) {
-                      let data6 = data.rpcDiscover;
-                      const _errs8 = errors;
-                      if (!(data6 === true || data6 === false)) {
-                        validate52.errors = [
-                          {
-                            instancePath: instancePath + '/rpcDiscover',
-                            schemaPath: '#/properties/rpcDiscover/enum',
-                            keyword: 'enum',
-                            params: { allowedValues: schema19.properties.rpcDiscover.enum },
-                            message: 'must be equal to one of the allowed values',
-                            schema: schema19.properties.rpcDiscover.enum,
-                            parentSchema: schema19.properties.rpcDiscover,
-                            data: data6,
-                          },
-                        ];
-                        return false;
-                      }
-                      var valid0 = _errs8 === errors;
-                    } else {
-                      var valid0 = true;
-                    }
-                    if (valid0) {
-                      if (data.tokenPath !== undefined) {
-                        let data7 = data.tokenPath;
-                        const _errs9 = errors;
-                        if (typeof data7 !== 'string') {
-                          validate52.errors = [
-                            {
-                              instancePath: instancePath + '/tokenPath',
-                              schemaPath: '#/properties/tokenPath/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                              schema: schema19.properties.tokenPath.type,
-                              parentSchema: schema19.properties.tokenPath,
-                              data: data7,
-                            },
-                          ];
-                          return false;
-                        }
-                        const _errs11 = errors;
-                        if (errors === _errs11) {
-                          if (typeof data7 === 'string') {
-                            if (!pattern3.test(data7)) {
-                              validate52.errors = [
-                                {
-                                  instancePath: instancePath + '/tokenPath',
-                                  schemaPath: '#/properties/tokenPath/allOf/0/pattern',
-                                  keyword: 'pattern',
-                                  params: { pattern: '^/' },
-                                  message: 'must match pattern "' + '^/' + '"',
-                                  schema: '^/',
-                                  parentSchema: schema19.properties.tokenPath.allOf[0],
-                                  data: data7,
-                                },
-                              ];
-                              return false;
-                            }
-                          }
-                        }
-                        var valid1 = _errs11 === errors;
-                        if (valid1) {
-                          const _errs13 = errors;
-                          if (errors === _errs13) {
-                            if (typeof data7 === 'string') {
-                              if (!pattern4.test(data7)) {
-                                validate52.errors = [
-                                  {
-                                    instancePath: instancePath + '/tokenPath',
-                                    schemaPath: '#/properties/tokenPath/allOf/1/pattern',
-                                    keyword: 'pattern',
-                                    params: { pattern: '^[^?#\\s]*$' },
-                                    message: 'must match pattern "' + '^[^?#\\s]*$' + '"',
-                                    schema: '^[^?#\\s]*$',
-                                    parentSchema: schema19.properties.tokenPath.allOf[1],
-                                    data: data7,
-                                  },
-                                ];
-                                return false;
-                              }
-                            }
-                          }
-                          var valid1 = _errs13 === errors;
-                          if (valid1) {
-                            const _errs15 = errors;
-                            const _errs16 = errors;
-                            const _errs17 = errors;
-                            if (!(
-                              data7 === '/webservice/authorize/' ||
-                              data7 === '/webservice/authorize/refresh_token' ||
-                              data7 === '/webservice/authorize/refresh_token/' ||
-                              data7 === '/webservice/authorize/revoke' ||
-                              data7 === '/webservice/authorize/revoke/'
-                            )) {
-                              const err0 = {};
-                              if (vErrors === null) {
-                                vErrors = [err0];
-                              } else {
-                                vErrors.push(err0);
-                              }
-                              errors++;
-                            }
-                            var valid2 = _errs17 === errors;
-                            if (valid2) {
-                              validate52.errors = [
-                                {
-                                  instancePath: instancePath + '/tokenPath',
-                                  schemaPath: '#/properties/tokenPath/allOf/2/not',
-                                  keyword: 'not',
-                                  params: {},
-                                  message: 'must NOT be valid',
-                                  schema: schema19.properties.tokenPath.allOf[2].not,
-                                  parentSchema: schema19.properties.tokenPath.allOf[2],
-                                  data: data7,
-                                },
-                              ];
-                              return false;
-                            } else {
-                              errors = _errs16;
-                              if (vErrors !== null) {
-                                if (_errs16) {
-                                  vErrors.length = _errs16;
-                                } else {
-                                  vErrors = null;
-                                }
-                              }
-                            }
-                            var valid1 = _errs15 === errors;
-                            if (valid1) {
-                              const _errs19 = errors;
-                              const _errs20 = errors;
-                              const _errs21 = errors;
-                              if (typeof data7 === 'string') {
-                                if (!pattern5.test(data7)) {
-                                  const err1 = {};
-                                  if (vErrors === null) {
-                                    vErrors = [err1];
-                                  } else {
-                                    vErrors.push(err1);
-                                  }
-                                  errors++;
-                                }
-                              }
-                              var valid3 = _errs21 === errors;
-                              if (valid3) {
-                                validate52.errors = [
-                                  {
-                                    instancePath: instancePath + '/tokenPath',
-                                    schemaPath: '#/properties/tokenPath/allOf/3/not',
-                                    keyword: 'not',
-                                    params: {},
-                                    message: 'must NOT be valid',
-                                    schema: schema19.properties.tokenPath.allOf[3].not,
-                                    parentSchema: schema19.properties.tokenPath.allOf[3],
-                                    data: data7,
-                                  },
-                                ];
-                                return false;
-                              } else {
-                                errors = _errs20;
-                                if (vErrors !== null) {
-                                  if (_errs20) {
-                                    vErrors.length = _errs20;
-                                  } else {
-                                    vErrors = null;
-                                  }
-                                }
-                              }
-                              var valid1 = _errs19 === errors;
-                            }
-                          }
-                        }
-                        var valid0 = _errs9 === errors;
-                      } else {
-                        var valid0 = true;
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate52.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-          schema: schema19.type,
-          parentSchema: schema19,
-          data,
-        },
-      ];
-      return false;
-    }
-  }
-  validate52.errors = vErrors;
-  return errors === 0;
+const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/dasvc/dasvc/schema/quirks.schema.json","type":"object","additionalProperties":false,"properties":{"expiresIn":{"enum":["string","number","milliseconds","absent"]},"refreshRotation":{"enum":[true,false]},"oldRefreshTokenAccepted":{"enum":[false,true]},"refreshAfterExpiry":{"enum":[false,true]},"revokeUnknownToken":{"enum":["ok","error"]},"errorBody":{"enum":["rfc6749","text"]},"rpcDiscover":{"enum":[true,false]},"tokenPath":{"type":"string","allOf":[{"pattern":"^/","patternErrorMessage":"must be a path starting with \"/\""},{"pattern":"^[^?#\\s]*$","patternErrorMessage":"must be a path without query, fragment or spaces"},{"not":{"enum":["/webservice/authorize/","/webservice/authorize/refresh_token","/webservice/authorize/refresh_token/","/webservice/authorize/revoke","/webservice/authorize/revoke/"]},"errorMessage":"is the path of another OAuth endpoint"},{"not":{"pattern":"^/(_mock|webservice/json)/"},"errorMessage":"lies under /_mock/ or /webservice/json/, which the mock keeps for itself"}]}}};
+const pattern3 = new RegExp("^/", "u");
+const pattern4 = new RegExp("^[^?#\\s]*$", "u");
+const pattern5 = new RegExp("^/(_mock|webservice/json)/", "u");
+
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://github.com/dasvc/dasvc/schema/quirks.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate52.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
 }
-validate52.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((((key0 === "expiresIn") || (key0 === "refreshRotation")) || (key0 === "oldRefreshTokenAccepted")) || (key0 === "refreshAfterExpiry")) || (key0 === "revokeUnknownToken")) || (key0 === "errorBody")) || (key0 === "rpcDiscover")) || (key0 === "tokenPath"))){
+validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema19,data}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.expiresIn !== undefined){
+let data0 = data.expiresIn;
+const _errs2 = errors;
+if(!((((data0 === "string") || (data0 === "number")) || (data0 === "milliseconds")) || (data0 === "absent"))){
+validate52.errors = [{instancePath:instancePath+"/expiresIn",schemaPath:"#/properties/expiresIn/enum",keyword:"enum",params:{allowedValues: schema19.properties.expiresIn.enum},message:"must be equal to one of the allowed values",schema:schema19.properties.expiresIn.enum,parentSchema:schema19.properties.expiresIn,data:data0}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.refreshRotation !== undefined){
+let data1 = data.refreshRotation;
+const _errs3 = errors;
+if(!((data1 === true) || (data1 === false))){
+validate52.errors = [{instancePath:instancePath+"/refreshRotation",schemaPath:"#/properties/refreshRotation/enum",keyword:"enum",params:{allowedValues: schema19.properties.refreshRotation.enum},message:"must be equal to one of the allowed values",schema:schema19.properties.refreshRotation.enum,parentSchema:schema19.properties.refreshRotation,data:data1}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.oldRefreshTokenAccepted !== undefined){
+let data2 = data.oldRefreshTokenAccepted;
+const _errs4 = errors;
+if(!((data2 === false) || (data2 === true))){
+validate52.errors = [{instancePath:instancePath+"/oldRefreshTokenAccepted",schemaPath:"#/properties/oldRefreshTokenAccepted/enum",keyword:"enum",params:{allowedValues: schema19.properties.oldRefreshTokenAccepted.enum},message:"must be equal to one of the allowed values",schema:schema19.properties.oldRefreshTokenAccepted.enum,parentSchema:schema19.properties.oldRefreshTokenAccepted,data:data2}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.refreshAfterExpiry !== undefined){
+let data3 = data.refreshAfterExpiry;
+const _errs5 = errors;
+if(!((data3 === false) || (data3 === true))){
+validate52.errors = [{instancePath:instancePath+"/refreshAfterExpiry",schemaPath:"#/properties/refreshAfterExpiry/enum",keyword:"enum",params:{allowedValues: schema19.properties.refreshAfterExpiry.enum},message:"must be equal to one of the allowed values",schema:schema19.properties.refreshAfterExpiry.enum,parentSchema:schema19.properties.refreshAfterExpiry,data:data3}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.revokeUnknownToken !== undefined){
+let data4 = data.revokeUnknownToken;
+const _errs6 = errors;
+if(!((data4 === "ok") || (data4 === "error"))){
+validate52.errors = [{instancePath:instancePath+"/revokeUnknownToken",schemaPath:"#/properties/revokeUnknownToken/enum",keyword:"enum",params:{allowedValues: schema19.properties.revokeUnknownToken.enum},message:"must be equal to one of the allowed values",schema:schema19.properties.revokeUnknownToken.enum,parentSchema:schema19.properties.revokeUnknownToken,data:data4}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.errorBody !== undefined){
+let data5 = data.errorBody;
+const _errs7 = errors;
+if(!((data5 === "rfc6749") || (data5 === "text"))){
+validate52.errors = [{instancePath:instancePath+"/errorBody",schemaPath:"#/properties/errorBody/enum",keyword:"enum",params:{allowedValues: schema19.properties.errorBody.enum},message:"must be equal to one of the allowed values",schema:schema19.properties.errorBody.enum,parentSchema:schema19.properties.errorBody,data:data5}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.rpcDiscover !== undefined){
+let data6 = data.rpcDiscover;
+const _errs8 = errors;
+if(!((data6 === true) || (data6 === false))){
+validate52.errors = [{instancePath:instancePath+"/rpcDiscover",schemaPath:"#/properties/rpcDiscover/enum",keyword:"enum",params:{allowedValues: schema19.properties.rpcDiscover.enum},message:"must be equal to one of the allowed values",schema:schema19.properties.rpcDiscover.enum,parentSchema:schema19.properties.rpcDiscover,data:data6}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tokenPath !== undefined){
+let data7 = data.tokenPath;
+const _errs9 = errors;
+if(typeof data7 !== "string"){
+validate52.errors = [{instancePath:instancePath+"/tokenPath",schemaPath:"#/properties/tokenPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.tokenPath.type,parentSchema:schema19.properties.tokenPath,data:data7}];
+return false;
+}
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data7 === "string"){
+if(!pattern3.test(data7)){
+validate52.errors = [{instancePath:instancePath+"/tokenPath",schemaPath:"#/properties/tokenPath/allOf/0/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\"",schema:"^/",parentSchema:schema19.properties.tokenPath.allOf[0],data:data7}];
+return false;
+}
+}
+}
+var valid1 = _errs11 === errors;
+if(valid1){
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data7 === "string"){
+if(!pattern4.test(data7)){
+validate52.errors = [{instancePath:instancePath+"/tokenPath",schemaPath:"#/properties/tokenPath/allOf/1/pattern",keyword:"pattern",params:{pattern: "^[^?#\\s]*$"},message:"must match pattern \""+"^[^?#\\s]*$"+"\"",schema:"^[^?#\\s]*$",parentSchema:schema19.properties.tokenPath.allOf[1],data:data7}];
+return false;
+}
+}
+}
+var valid1 = _errs13 === errors;
+if(valid1){
+const _errs15 = errors;
+const _errs16 = errors;
+const _errs17 = errors;
+if(!(((((data7 === "/webservice/authorize/") || (data7 === "/webservice/authorize/refresh_token")) || (data7 === "/webservice/authorize/refresh_token/")) || (data7 === "/webservice/authorize/revoke")) || (data7 === "/webservice/authorize/revoke/"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid2 = _errs17 === errors;
+if(valid2){
+validate52.errors = [{instancePath:instancePath+"/tokenPath",schemaPath:"#/properties/tokenPath/allOf/2/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema19.properties.tokenPath.allOf[2].not,parentSchema:schema19.properties.tokenPath.allOf[2],data:data7}];
+return false;
+}
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs15 === errors;
+if(valid1){
+const _errs19 = errors;
+const _errs20 = errors;
+const _errs21 = errors;
+if(typeof data7 === "string"){
+if(!pattern5.test(data7)){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var valid3 = _errs21 === errors;
+if(valid3){
+validate52.errors = [{instancePath:instancePath+"/tokenPath",schemaPath:"#/properties/tokenPath/allOf/3/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema19.properties.tokenPath.allOf[3].not,parentSchema:schema19.properties.tokenPath.allOf[3],data:data7}];
+return false;
+}
+else {
+errors = _errs20;
+if(vErrors !== null){
+if(_errs20){
+vErrors.length = _errs20;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs19 === errors;
+}
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema19.type,parentSchema:schema19,data}];
+return false;
+}
+}
+validate52.errors = vErrors;
+return errors === 0;
+}
+validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

@@ -6,2392 +6,1096 @@
 import type { SchemaValidator } from '../util/schema-check.js';
 import type { StateFile, StateChange } from './state-file.js';
 
+
 export const validateStateFile: SchemaValidator<StateFile> = validate21;
-const schema6 = {
-  $schema: 'http://json-schema.org/draft-07/schema#',
-  title: 'dasvc mock state file',
-  description:
-    "The first line of a --state-file: a snapshot of the mock's codes, grants and rotated tokens. Each later line is one change (definitions.stateChange). Written and read by the mock alone.",
-  type: 'object',
-  properties: {
-    version: { const: 1 },
-    offsetSeconds: { $ref: '#/definitions/offsetSeconds' },
-    grantSeq: {
-      description: 'The last grant id handed out (absent in files written before it was kept).',
-      type: 'integer',
-      minimum: 0,
-      maximum: 9007199254740991,
-    },
-    codes: {
-      type: 'array',
-      items: {
-        type: 'array',
-        items: [{ type: 'string' }, { $ref: '#/definitions/codeRecord' }],
-        minItems: 2,
-        additionalItems: false,
-      },
-    },
-    grants: {
-      type: 'array',
-      items: {
-        type: 'array',
-        items: [{ $ref: '#/definitions/grantId' }, { $ref: '#/definitions/grantRecord' }],
-        minItems: 2,
-        additionalItems: false,
-      },
-    },
-    rotated: {
-      type: 'array',
-      items: {
-        type: 'array',
-        items: [{ type: 'string' }, { $ref: '#/definitions/rotatedRecord' }],
-        minItems: 2,
-        additionalItems: false,
-      },
-    },
-  },
-  required: ['version', 'offsetSeconds', 'codes', 'grants', 'rotated'],
-  additionalProperties: false,
-  allOf: [
-    {
-      $comment: "The version first: a file of another version is not judged by this one's rules.",
-      properties: {
-        version: {
-          const: 1,
-          errorMessage: 'is an unsupported version (this mock reads version 1)',
-        },
-      },
-    },
-  ],
-  definitions: {
-    grantId: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
-    offsetSeconds: {
-      description: 'How far the virtual clock is moved ahead: at most 100 years.',
-      type: 'number',
-      minimum: 0,
-      maximum: 3155760000,
-      errorMessage: 'must be a number of seconds from 0 to 100 years',
-    },
-    codeRecord: {
-      description: 'An issued authorization code and what it is bound to.',
-      type: 'object',
-      properties: {
-        clientId: { type: 'string' },
-        redirectUri: { type: 'string' },
-        user: { type: 'string' },
-        scopes: { type: 'array', items: { type: 'string' } },
-        challenge: { type: 'string' },
-        challengeMethod: { enum: ['S256', 'plain'] },
-        expiresAt: { type: 'number' },
-        grantId: {
-          description:
-            'Set once exchanged: the grant its tokens belong to (a replay of the code revokes it).',
-          $ref: '#/definitions/grantId',
-        },
-      },
-      required: ['clientId', 'redirectUri', 'user', 'scopes', 'expiresAt'],
-      additionalProperties: false,
-    },
-    grantRecord: {
-      description:
-        'One authorization: the live token pair of a code or a mint, across refresh rotations.',
-      type: 'object',
-      properties: {
-        clientId: { type: 'string' },
-        user: { type: 'string' },
-        scopes: { type: 'array', items: { type: 'string' } },
-        access: { type: 'string' },
-        accessExpiresAt: { type: 'number' },
-        refresh: { type: 'string' },
-        refreshExpiresAt: {
-          description:
-            'A refresh token is usable only while its access token is unexpired, and until this time.',
-          type: 'number',
-        },
-        refreshUsed: {
-          description:
-            'The refresh token came back unchanged from a refresh (quirk refreshRotation false) and counts as used: a refresh with it again is a reuse (refused unless oldRefreshTokenAccepted).',
-          type: 'boolean',
-        },
-      },
-      required: ['clientId', 'user', 'scopes'],
-      additionalProperties: false,
-      $comment: 'A live token without its expiry would never expire.',
-      dependencies: { access: ['accessExpiresAt'], refresh: ['refreshExpiresAt'] },
-    },
-    rotatedRecord: {
-      type: 'object',
-      properties: { grantId: { $ref: '#/definitions/grantId' }, expiresAt: { type: 'number' } },
-      required: ['grantId', 'expiresAt'],
-      additionalProperties: false,
-    },
-    stateChange: {
-      description:
-        'One change of the state, as the journal lines after the snapshot hold it: puts carry the whole record as it is now; expiry needs no line (a replay drops what has expired).',
-      type: 'object',
-      required: ['kind'],
-      discriminator: { propertyName: 'kind' },
-      oneOf: [
-        {
-          properties: {
-            kind: { const: 'code' },
-            code: { type: 'string' },
-            record: { $ref: '#/definitions/codeRecord' },
-          },
-          required: ['kind', 'code', 'record'],
-          additionalProperties: false,
-        },
-        {
-          properties: {
-            kind: { const: 'grant' },
-            id: { $ref: '#/definitions/grantId' },
-            record: { $ref: '#/definitions/grantRecord' },
-          },
-          required: ['kind', 'id', 'record'],
-          additionalProperties: false,
-        },
-        {
-          properties: { kind: { const: 'grant-ended' }, id: { $ref: '#/definitions/grantId' } },
-          required: ['kind', 'id'],
-          additionalProperties: false,
-        },
-        {
-          properties: {
-            kind: { const: 'rotated' },
-            token: { type: 'string' },
-            record: { $ref: '#/definitions/rotatedRecord' },
-          },
-          required: ['kind', 'token', 'record'],
-          additionalProperties: false,
-        },
-        {
-          properties: {
-            kind: { const: 'clock' },
-            offsetSeconds: { $ref: '#/definitions/offsetSeconds' },
-          },
-          required: ['kind', 'offsetSeconds'],
-          additionalProperties: false,
-        },
-        {
-          properties: { kind: { const: 'reset' } },
-          required: ['kind'],
-          additionalProperties: false,
-        },
-      ],
-    },
-  },
-};
-const schema7 = {
-  description: 'How far the virtual clock is moved ahead: at most 100 years.',
-  type: 'number',
-  minimum: 0,
-  maximum: 3155760000,
-  errorMessage: 'must be a number of seconds from 0 to 100 years',
-};
-function validate22(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (errors === 0) {
-    if (typeof data == 'number' && isFinite(data)) {
-      if (data > 3155760000 || isNaN(data)) {
-        validate22.errors = [
-          {
-            instancePath,
-            schemaPath: '#/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 3155760000 },
-            message: 'must be <= 3155760000',
-            schema: 3155760000,
-            parentSchema: schema7,
-            data,
-          },
-        ];
-        return false;
-      } else {
-        if (data < 0 || isNaN(data)) {
-          validate22.errors = [
-            {
-              instancePath,
-              schemaPath: '#/minimum',
-              keyword: 'minimum',
-              params: { comparison: '>=', limit: 0 },
-              message: 'must be >= 0',
-              schema: 0,
-              parentSchema: schema7,
-              data,
-            },
-          ];
-          return false;
-        }
-      }
-    } else {
-      validate22.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema7.type,
-          parentSchema: schema7,
-          data,
-        },
-      ];
-      return false;
-    }
-  }
-  validate22.errors = vErrors;
-  return errors === 0;
+const schema6 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"version":{"const":1},"offsetSeconds":{"$ref":"#/definitions/offsetSeconds"},"grantSeq":{"type":"integer","minimum":0,"maximum":9007199254740991},"codes":{"type":"array","items":{"type":"array","items":[{"type":"string"},{"$ref":"#/definitions/codeRecord"}],"minItems":2,"additionalItems":false}},"grants":{"type":"array","items":{"type":"array","items":[{"$ref":"#/definitions/grantId"},{"$ref":"#/definitions/grantRecord"}],"minItems":2,"additionalItems":false}},"rotated":{"type":"array","items":{"type":"array","items":[{"type":"string"},{"$ref":"#/definitions/rotatedRecord"}],"minItems":2,"additionalItems":false}}},"required":["version","offsetSeconds","codes","grants","rotated"],"additionalProperties":false,"allOf":[{"properties":{"version":{"const":1,"errorMessage":"is an unsupported version (this mock reads version 1)"}}}],"definitions":{"grantId":{"type":"integer","minimum":1,"maximum":9007199254740991},"offsetSeconds":{"type":"number","minimum":0,"maximum":3155760000,"errorMessage":"must be a number of seconds from 0 to 100 years"},"codeRecord":{"type":"object","properties":{"clientId":{"type":"string"},"redirectUri":{"type":"string"},"user":{"type":"string"},"scopes":{"type":"array","items":{"type":"string"}},"challenge":{"type":"string"},"challengeMethod":{"enum":["S256","plain"]},"expiresAt":{"type":"number"},"grantId":{"$ref":"#/definitions/grantId"}},"required":["clientId","redirectUri","user","scopes","expiresAt"],"additionalProperties":false},"grantRecord":{"type":"object","properties":{"clientId":{"type":"string"},"user":{"type":"string"},"scopes":{"type":"array","items":{"type":"string"}},"access":{"type":"string"},"accessExpiresAt":{"type":"number"},"refresh":{"type":"string"},"refreshExpiresAt":{"type":"number"},"refreshUsed":{"type":"boolean"}},"required":["clientId","user","scopes"],"additionalProperties":false,"dependencies":{"access":["accessExpiresAt"],"refresh":["refreshExpiresAt"]}},"rotatedRecord":{"type":"object","properties":{"grantId":{"$ref":"#/definitions/grantId"},"expiresAt":{"type":"number"}},"required":["grantId","expiresAt"],"additionalProperties":false},"stateChange":{"type":"object","required":["kind"],"discriminator":{"propertyName":"kind"},"oneOf":[{"properties":{"kind":{"const":"code"},"code":{"type":"string"},"record":{"$ref":"#/definitions/codeRecord"}},"required":["kind","code","record"],"additionalProperties":false},{"properties":{"kind":{"const":"grant"},"id":{"$ref":"#/definitions/grantId"},"record":{"$ref":"#/definitions/grantRecord"}},"required":["kind","id","record"],"additionalProperties":false},{"properties":{"kind":{"const":"grant-ended"},"id":{"$ref":"#/definitions/grantId"}},"required":["kind","id"],"additionalProperties":false},{"properties":{"kind":{"const":"rotated"},"token":{"type":"string"},"record":{"$ref":"#/definitions/rotatedRecord"}},"required":["kind","token","record"],"additionalProperties":false},{"properties":{"kind":{"const":"clock"},"offsetSeconds":{"$ref":"#/definitions/offsetSeconds"}},"required":["kind","offsetSeconds"],"additionalProperties":false},{"properties":{"kind":{"const":"reset"}},"required":["kind"],"additionalProperties":false}]}}};
+const schema7 = {"type":"number","minimum":0,"maximum":3155760000,"errorMessage":"must be a number of seconds from 0 to 100 years"};
+
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if((typeof data == "number") && (isFinite(data))){
+if(data > 3155760000 || isNaN(data)){
+validate22.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3155760000},message:"must be <= 3155760000",schema:3155760000,parentSchema:schema7,data}];
+return false;
 }
-const schema8 = {
-  description: 'An issued authorization code and what it is bound to.',
-  type: 'object',
-  properties: {
-    clientId: { type: 'string' },
-    redirectUri: { type: 'string' },
-    user: { type: 'string' },
-    scopes: { type: 'array', items: { type: 'string' } },
-    challenge: { type: 'string' },
-    challengeMethod: { enum: ['S256', 'plain'] },
-    expiresAt: { type: 'number' },
-    grantId: {
-      description:
-        'Set once exchanged: the grant its tokens belong to (a replay of the code revokes it).',
-      $ref: '#/definitions/grantId',
-    },
-  },
-  required: ['clientId', 'redirectUri', 'user', 'scopes', 'expiresAt'],
-  additionalProperties: false,
-};
-const schema9 = { type: 'integer', minimum: 1, maximum: 9007199254740991 };
-function validate25(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (!(typeof data == 'number' && !(data % 1) && !isNaN(data) && isFinite(data))) {
-    validate25.errors = [
-      {
-        instancePath,
-        schemaPath: '#/type',
-        keyword: 'type',
-        params: { type: 'integer' },
-        message: 'must be integer',
-        schema: schema9.type,
-        parentSchema: schema9,
-        data,
-      },
-    ];
-    return false;
-  }
-  if (errors === 0) {
-    if (typeof data == 'number' && isFinite(data)) {
-      if (data > 9007199254740991 || isNaN(data)) {
-        validate25.errors = [
-          {
-            instancePath,
-            schemaPath: '#/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
-            schema: 9007199254740991,
-            parentSchema: schema9,
-            data,
-          },
-        ];
-        return false;
-      } else {
-        if (data < 1 || isNaN(data)) {
-          validate25.errors = [
-            {
-              instancePath,
-              schemaPath: '#/minimum',
-              keyword: 'minimum',
-              params: { comparison: '>=', limit: 1 },
-              message: 'must be >= 1',
-              schema: 1,
-              parentSchema: schema9,
-              data,
-            },
-          ];
-          return false;
-        }
-      }
-    }
-  }
-  validate25.errors = vErrors;
-  return errors === 0;
+else {
+if(data < 0 || isNaN(data)){
+validate22.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema7,data}];
+return false;
 }
-function validate24(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing0;
-      if (
-        (data.clientId === undefined && (missing0 = 'clientId')) ||
-        (data.redirectUri === undefined && (missing0 = 'redirectUri')) ||
-        (data.user === undefined && (missing0 = 'user')) ||
-        (data.scopes === undefined && (missing0 = 'scopes')) ||
-        (data.expiresAt === undefined && (missing0 = 'expiresAt'))
-      ) {
-        validate24.errors = [
-          {
-            instancePath,
-            schemaPath: '#/required',
-            keyword: 'required',
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-            schema: schema8.required,
-            parentSchema: schema8,
-            data,
-          },
-        ];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(
-            key0 === 'clientId' ||
-            key0 === 'redirectUri' ||
-            key0 === 'user' ||
-            key0 === 'scopes' ||
-            key0 === 'challenge' ||
-            key0 === 'challengeMethod' ||
-            key0 === 'expiresAt' ||
-            key0 === 'grantId'
-          )) {
-            validate24.errors = [
-              {
-                instancePath,
-                schemaPath: '#/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key0 },
-                message: 'must NOT have additional properties',
-                schema: false,
-                parentSchema: schema8,
-                data,
-              },
-            ];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.clientId !== undefined) {
-            let data0 = data.clientId;
-            const _errs2 = errors;
-            if (typeof data0 !== 'string') {
-              validate24.errors = [
-                {
-                  instancePath: instancePath + '/clientId',
-                  schemaPath: '#/properties/clientId/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  schema: schema8.properties.clientId.type,
-                  parentSchema: schema8.properties.clientId,
-                  data: data0,
-                },
-              ];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.redirectUri !== undefined) {
-              let data1 = data.redirectUri;
-              const _errs4 = errors;
-              if (typeof data1 !== 'string') {
-                validate24.errors = [
-                  {
-                    instancePath: instancePath + '/redirectUri',
-                    schemaPath: '#/properties/redirectUri/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                    schema: schema8.properties.redirectUri.type,
-                    parentSchema: schema8.properties.redirectUri,
-                    data: data1,
-                  },
-                ];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.user !== undefined) {
-                let data2 = data.user;
-                const _errs6 = errors;
-                if (typeof data2 !== 'string') {
-                  validate24.errors = [
-                    {
-                      instancePath: instancePath + '/user',
-                      schemaPath: '#/properties/user/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                      schema: schema8.properties.user.type,
-                      parentSchema: schema8.properties.user,
-                      data: data2,
-                    },
-                  ];
-                  return false;
-                }
-                var valid0 = _errs6 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.scopes !== undefined) {
-                  let data3 = data.scopes;
-                  const _errs8 = errors;
-                  if (errors === _errs8) {
-                    if (Array.isArray(data3)) {
-                      var valid1 = true;
-                      const len0 = data3.length;
-                      for (let i0 = 0; i0 < len0; i0++) {
-                        let data4 = data3[i0];
-                        const _errs10 = errors;
-                        if (typeof data4 !== 'string') {
-                          validate24.errors = [
-                            {
-                              instancePath: instancePath + '/scopes/' + i0,
-                              schemaPath: '#/properties/scopes/items/type',
-                              keyword: 'type',
-                              params: { type: 'string' },
-                              message: 'must be string',
-                              schema: schema8.properties.scopes.items.type,
-                              parentSchema: schema8.properties.scopes.items,
-                              data: data4,
-                            },
-                          ];
-                          return false;
-                        }
-                        var valid1 = _errs10 === errors;
-                        if (!valid1) {
-                          break;
-                        }
-                      }
-                    } else {
-                      validate24.errors = [
-                        {
-                          instancePath: instancePath + '/scopes',
-                          schemaPath: '#/properties/scopes/type',
-                          keyword: 'type',
-                          params: { type: 'array' },
-                          message: 'must be array',
-                          schema: schema8.properties.scopes.type,
-                          parentSchema: schema8.properties.scopes,
-                          data: data3,
-                        },
-                      ];
-                      return false;
-                    }
-                  }
-                  var valid0 = _errs8 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.challenge !== undefined) {
-                    let data5 = data.challenge;
-                    const _errs12 = errors;
-                    if (typeof data5 !== 'string') {
-                      validate24.errors = [
-                        {
-                          instancePath: instancePath + '/challenge',
-                          schemaPath: '#/properties/challenge/type',
-                          keyword: 'type',
-                          params: { type: 'string' },
-                          message: 'must be string',
-                          schema: schema8.properties.challenge.type,
-                          parentSchema: schema8.properties.challenge,
-                          data: data5,
-                        },
-                      ];
-                      return false;
-                    }
-                    var valid0 = _errs12 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                  if (valid0) {
-                    if (data.challengeMethod !== undefined) {
-                      let data6 = data.challengeMethod;
-                      const _errs14 = errors;
-                      if (!(data6 === 'S256' || data6 === 'plain')) {
-                        validate24.errors = [
-                          {
-                            instancePath: instancePath + '/challengeMethod',
-                            schemaPath: '#/properties/challengeMethod/enum',
-                            keyword: 'enum',
-                            params: { allowedValues: schema8.properties.challengeMethod.enum },
-                            message: 'must be equal to one of the allowed values',
-                            schema: schema8.properties.challengeMethod.enum,
-                            parentSchema: schema8.properties.challengeMethod,
-                            data: data6,
-                          },
-                        ];
-                        return false;
-                      }
-                      var valid0 = _errs14 === errors;
-                    } else {
-                      var valid0 = true;
-                    }
-                    if (valid0) {
-                      if (data.expiresAt !== undefined) {
-                        let data7 = data.expiresAt;
-                        const _errs15 = errors;
-                        if (!(typeof data7 == 'number' && isFinite(data7))) {
-                          validate24.errors = [
-                            {
-                              instancePath: instancePath + '/expiresAt',
-                              schemaPath: '#/properties/expiresAt/type',
-                              keyword: 'type',
-                              params: { type: 'number' },
-                              message: 'must be number',
-                              schema: schema8.properties.expiresAt.type,
-                              parentSchema: schema8.properties.expiresAt,
-                              data: data7,
-                            },
-                          ];
-                          return false;
-                        }
-                        var valid0 = _errs15 === errors;
-                      } else {
-                        var valid0 = true;
-                      }
-                      if (valid0) {
-                        if (data.grantId !== undefined) {
-                          const _errs17 = errors;
-                          if (
-                            !validate25(data.grantId, {
-                              instancePath: instancePath + '/grantId',
-                              parentData: data,
-                              parentDataProperty: 'grantId',
-                              rootData,
-                            })
-                          ) {
-                            vErrors =
-                              vErrors === null
-                                ? validate25.errors
-                                : vErrors.concat(validate25.errors);
-                            errors = vErrors.length;
-                          }
-                          var valid0 = _errs17 === errors;
-                        } else {
-                          var valid0 = true;
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate24.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-          schema: schema8.type,
-          parentSchema: schema8,
-          data,
-        },
-      ];
-      return false;
-    }
-  }
-  validate24.errors = vErrors;
-  return errors === 0;
 }
-const schema10 = {
-  description:
-    'One authorization: the live token pair of a code or a mint, across refresh rotations.',
-  type: 'object',
-  properties: {
-    clientId: { type: 'string' },
-    user: { type: 'string' },
-    scopes: { type: 'array', items: { type: 'string' } },
-    access: { type: 'string' },
-    accessExpiresAt: { type: 'number' },
-    refresh: { type: 'string' },
-    refreshExpiresAt: {
-      description:
-        'A refresh token is usable only while its access token is unexpired, and until this time.',
-      type: 'number',
-    },
-    refreshUsed: {
-      description:
-        'The refresh token came back unchanged from a refresh (quirk refreshRotation false) and counts as used: a refresh with it again is a reuse (refused unless oldRefreshTokenAccepted).',
-      type: 'boolean',
-    },
-  },
-  required: ['clientId', 'user', 'scopes'],
-  additionalProperties: false,
-  $comment: 'A live token without its expiry would never expire.',
-  dependencies: { access: ['accessExpiresAt'], refresh: ['refreshExpiresAt'] },
-};
-function validate29(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing0;
-      if (
-        (data.clientId === undefined && (missing0 = 'clientId')) ||
-        (data.user === undefined && (missing0 = 'user')) ||
-        (data.scopes === undefined && (missing0 = 'scopes'))
-      ) {
-        validate29.errors = [
-          {
-            instancePath,
-            schemaPath: '#/required',
-            keyword: 'required',
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-            schema: schema10.required,
-            parentSchema: schema10,
-            data,
-          },
-        ];
-        return false;
-      } else {
-        const _errs2 = errors;
-        for (const key0 in data) {
-          if (!(
-            key0 === 'clientId' ||
-            key0 === 'user' ||
-            key0 === 'scopes' ||
-            key0 === 'access' ||
-            key0 === 'accessExpiresAt' ||
-            key0 === 'refresh' ||
-            key0 === 'refreshExpiresAt' ||
-            key0 === 'refreshUsed'
-          )) {
-            validate29.errors = [
-              {
-                instancePath,
-                schemaPath: '#/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key0 },
-                message: 'must NOT have additional properties',
-                schema: false,
-                parentSchema: schema10,
-                data,
-              },
-            ];
-            return false;
-            break;
-          }
-        }
-        if (_errs2 === errors) {
-          let missing1;
-          if (
-            data.access !== undefined &&
-            data.accessExpiresAt === undefined &&
-            (missing1 = 'accessExpiresAt')
-          ) {
-            validate29.errors = [
-              {
-                instancePath,
-                schemaPath: '#/dependencies',
-                keyword: 'dependencies',
-                params: {
-                  property: 'access',
-                  missingProperty: missing1,
-                  depsCount: 1,
-                  deps: 'accessExpiresAt',
-                },
-                message: 'must have property accessExpiresAt when property access is present',
-                schema: schema10.dependencies,
-                parentSchema: schema10,
-                data,
-              },
-            ];
-            return false;
-          } else {
-            if (
-              data.refresh !== undefined &&
-              data.refreshExpiresAt === undefined &&
-              (missing1 = 'refreshExpiresAt')
-            ) {
-              validate29.errors = [
-                {
-                  instancePath,
-                  schemaPath: '#/dependencies',
-                  keyword: 'dependencies',
-                  params: {
-                    property: 'refresh',
-                    missingProperty: missing1,
-                    depsCount: 1,
-                    deps: 'refreshExpiresAt',
-                  },
-                  message: 'must have property refreshExpiresAt when property refresh is present',
-                  schema: schema10.dependencies,
-                  parentSchema: schema10,
-                  data,
-                },
-              ];
-              return false;
-            } else {
-              if (data.clientId !== undefined) {
-                let data0 = data.clientId;
-                const _errs3 = errors;
-                if (typeof data0 !== 'string') {
-                  validate29.errors = [
-                    {
-                      instancePath: instancePath + '/clientId',
-                      schemaPath: '#/properties/clientId/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                      schema: schema10.properties.clientId.type,
-                      parentSchema: schema10.properties.clientId,
-                      data: data0,
-                    },
-                  ];
-                  return false;
-                }
-                var valid1 = _errs3 === errors;
-              } else {
-                var valid1 = true;
-              }
-              if (valid1) {
-                if (data.user !== undefined) {
-                  let data1 = data.user;
-                  const _errs5 = errors;
-                  if (typeof data1 !== 'string') {
-                    validate29.errors = [
-                      {
-                        instancePath: instancePath + '/user',
-                        schemaPath: '#/properties/user/type',
-                        keyword: 'type',
-                        params: { type: 'string' },
-                        message: 'must be string',
-                        schema: schema10.properties.user.type,
-                        parentSchema: schema10.properties.user,
-                        data: data1,
-                      },
-                    ];
-                    return false;
-                  }
-                  var valid1 = _errs5 === errors;
-                } else {
-                  var valid1 = true;
-                }
-                if (valid1) {
-                  if (data.scopes !== undefined) {
-                    let data2 = data.scopes;
-                    const _errs7 = errors;
-                    if (errors === _errs7) {
-                      if (Array.isArray(data2)) {
-                        var valid2 = true;
-                        const len0 = data2.length;
-                        for (let i0 = 0; i0 < len0; i0++) {
-                          let data3 = data2[i0];
-                          const _errs9 = errors;
-                          if (typeof data3 !== 'string') {
-                            validate29.errors = [
-                              {
-                                instancePath: instancePath + '/scopes/' + i0,
-                                schemaPath: '#/properties/scopes/items/type',
-                                keyword: 'type',
-                                params: { type: 'string' },
-                                message: 'must be string',
-                                schema: schema10.properties.scopes.items.type,
-                                parentSchema: schema10.properties.scopes.items,
-                                data: data3,
-                              },
-                            ];
-                            return false;
-                          }
-                          var valid2 = _errs9 === errors;
-                          if (!valid2) {
-                            break;
-                          }
-                        }
-                      } else {
-                        validate29.errors = [
-                          {
-                            instancePath: instancePath + '/scopes',
-                            schemaPath: '#/properties/scopes/type',
-                            keyword: 'type',
-                            params: { type: 'array' },
-                            message: 'must be array',
-                            schema: schema10.properties.scopes.type,
-                            parentSchema: schema10.properties.scopes,
-                            data: data2,
-                          },
-                        ];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs7 === errors;
-                  } else {
-                    var valid1 = true;
-                  }
-                  if (valid1) {
-                    if (data.access !== undefined) {
-                      let data4 = data.access;
-                      const _errs11 = errors;
-                      if (typeof data4 !== 'string') {
-                        validate29.errors = [
-                          {
-                            instancePath: instancePath + '/access',
-                            schemaPath: '#/properties/access/type',
-                            keyword: 'type',
-                            params: { type: 'string' },
-                            message: 'must be string',
-                            schema: schema10.properties.access.type,
-                            parentSchema: schema10.properties.access,
-                            data: data4,
-                          },
-                        ];
-                        return false;
-                      }
-                      var valid1 = _errs11 === errors;
-                    } else {
-                      var valid1 = true;
-                    }
-                    if (valid1) {
-                      if (data.accessExpiresAt !== undefined) {
-                        let data5 = data.accessExpiresAt;
-                        const _errs13 = errors;
-                        if (!(typeof data5 == 'number' && isFinite(data5))) {
-                          validate29.errors = [
-                            {
-                              instancePath: instancePath + '/accessExpiresAt',
-                              schemaPath: '#/properties/accessExpiresAt/type',
-                              keyword: 'type',
-                              params: { type: 'number' },
-                              message: 'must be number',
-                              schema: schema10.properties.accessExpiresAt.type,
-                              parentSchema: schema10.properties.accessExpiresAt,
-                              data: data5,
-                            },
-                          ];
-                          return false;
-                        }
-                        var valid1 = _errs13 === errors;
-                      } else {
-                        var valid1 = true;
-                      }
-                      if (valid1) {
-                        if (data.refresh !== undefined) {
-                          let data6 = data.refresh;
-                          const _errs15 = errors;
-                          if (typeof data6 !== 'string') {
-                            validate29.errors = [
-                              {
-                                instancePath: instancePath + '/refresh',
-                                schemaPath: '#/properties/refresh/type',
-                                keyword: 'type',
-                                params: { type: 'string' },
-                                message: 'must be string',
-                                schema: schema10.properties.refresh.type,
-                                parentSchema: schema10.properties.refresh,
-                                data: data6,
-                              },
-                            ];
-                            return false;
-                          }
-                          var valid1 = _errs15 === errors;
-                        } else {
-                          var valid1 = true;
-                        }
-                        if (valid1) {
-                          if (data.refreshExpiresAt !== undefined) {
-                            let data7 = data.refreshExpiresAt;
-                            const _errs17 = errors;
-                            if (!(typeof data7 == 'number' && isFinite(data7))) {
-                              validate29.errors = [
-                                {
-                                  instancePath: instancePath + '/refreshExpiresAt',
-                                  schemaPath: '#/properties/refreshExpiresAt/type',
-                                  keyword: 'type',
-                                  params: { type: 'number' },
-                                  message: 'must be number',
-                                  schema: schema10.properties.refreshExpiresAt.type,
-                                  parentSchema: schema10.properties.refreshExpiresAt,
-                                  data: data7,
-                                },
-                              ];
-                              return false;
-                            }
-                            var valid1 = _errs17 === errors;
-                          } else {
-                            var valid1 = true;
-                          }
-                          if (valid1) {
-                            if (data.refreshUsed !== undefined) {
-                              let data8 = data.refreshUsed;
-                              const _errs19 = errors;
-                              if (typeof data8 !== 'boolean') {
-                                validate29.errors = [
-                                  {
-                                    instancePath: instancePath + '/refreshUsed',
-                                    schemaPath: '#/properties/refreshUsed/type',
-                                    keyword: 'type',
-                                    params: { type: 'boolean' },
-                                    message: 'must be boolean',
-                                    schema: schema10.properties.refreshUsed.type,
-                                    parentSchema: schema10.properties.refreshUsed,
-                                    data: data8,
-                                  },
-                                ];
-                                return false;
-                              }
-                              var valid1 = _errs19 === errors;
-                            } else {
-                              var valid1 = true;
-                            }
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate29.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-          schema: schema10.type,
-          parentSchema: schema10,
-          data,
-        },
-      ];
-      return false;
-    }
-  }
-  validate29.errors = vErrors;
-  return errors === 0;
 }
-const schema11 = {
-  type: 'object',
-  properties: { grantId: { $ref: '#/definitions/grantId' }, expiresAt: { type: 'number' } },
-  required: ['grantId', 'expiresAt'],
-  additionalProperties: false,
-};
-function validate31(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing0;
-      if (
-        (data.grantId === undefined && (missing0 = 'grantId')) ||
-        (data.expiresAt === undefined && (missing0 = 'expiresAt'))
-      ) {
-        validate31.errors = [
-          {
-            instancePath,
-            schemaPath: '#/required',
-            keyword: 'required',
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-            schema: schema11.required,
-            parentSchema: schema11,
-            data,
-          },
-        ];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === 'grantId' || key0 === 'expiresAt')) {
-            validate31.errors = [
-              {
-                instancePath,
-                schemaPath: '#/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key0 },
-                message: 'must NOT have additional properties',
-                schema: false,
-                parentSchema: schema11,
-                data,
-              },
-            ];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.grantId !== undefined) {
-            const _errs2 = errors;
-            if (
-              !validate25(data.grantId, {
-                instancePath: instancePath + '/grantId',
-                parentData: data,
-                parentDataProperty: 'grantId',
-                rootData,
-              })
-            ) {
-              vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.expiresAt !== undefined) {
-              let data1 = data.expiresAt;
-              const _errs3 = errors;
-              if (!(typeof data1 == 'number' && isFinite(data1))) {
-                validate31.errors = [
-                  {
-                    instancePath: instancePath + '/expiresAt',
-                    schemaPath: '#/properties/expiresAt/type',
-                    keyword: 'type',
-                    params: { type: 'number' },
-                    message: 'must be number',
-                    schema: schema11.properties.expiresAt.type,
-                    parentSchema: schema11.properties.expiresAt,
-                    data: data1,
-                  },
-                ];
-                return false;
-              }
-              var valid0 = _errs3 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate31.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-          schema: schema11.type,
-          parentSchema: schema11,
-          data,
-        },
-      ];
-      return false;
-    }
-  }
-  validate31.errors = vErrors;
-  return errors === 0;
+else {
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema7.type,parentSchema:schema7,data}];
+return false;
 }
-function validate21(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const _errs1 = errors;
-  if (errors === _errs1) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      if (data.version !== undefined) {
-        let data0 = data.version;
-        if (1 !== data0) {
-          validate21.errors = [
-            {
-              instancePath: instancePath + '/version',
-              schemaPath: '#/allOf/0/properties/version/const',
-              keyword: 'const',
-              params: { allowedValue: 1 },
-              message: 'must be equal to constant',
-              schema: 1,
-              parentSchema: schema6.allOf[0].properties.version,
-              data: data0,
-            },
-          ];
-          return false;
-        }
-      }
-    }
-  }
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing0;
-      if (
-        (data.version === undefined && (missing0 = 'version')) ||
-        (data.offsetSeconds === undefined && (missing0 = 'offsetSeconds')) ||
-        (data.codes === undefined && (missing0 = 'codes')) ||
-        (data.grants === undefined && (missing0 = 'grants')) ||
-        (data.rotated === undefined && (missing0 = 'rotated'))
-      ) {
-        validate21.errors = [
-          {
-            instancePath,
-            schemaPath: '#/required',
-            keyword: 'required',
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-            schema: schema6.required,
-            parentSchema: schema6,
-            data,
-          },
-        ];
-        return false;
-      } else {
-        const _errs5 = errors;
-        for (const key0 in data) {
-          if (!(
-            key0 === 'version' ||
-            key0 === 'offsetSeconds' ||
-            key0 === 'grantSeq' ||
-            key0 === 'codes' ||
-            key0 === 'grants' ||
-            key0 === 'rotated'
-          )) {
-            validate21.errors = [
-              {
-                instancePath,
-                schemaPath: '#/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key0 },
-                message: 'must NOT have additional properties',
-                schema: false,
-                parentSchema: schema6,
-                data,
-              },
-            ];
-            return false;
-            break;
-          }
-        }
-        if (_errs5 === errors) {
-          if (data.version !== undefined) {
-            let data1 = data.version;
-            const _errs6 = errors;
-            if (1 !== data1) {
-              validate21.errors = [
-                {
-                  instancePath: instancePath + '/version',
-                  schemaPath: '#/properties/version/const',
-                  keyword: 'const',
-                  params: { allowedValue: 1 },
-                  message: 'must be equal to constant',
-                  schema: 1,
-                  parentSchema: schema6.properties.version,
-                  data: data1,
-                },
-              ];
-              return false;
-            }
-            var valid2 = _errs6 === errors;
-          } else {
-            var valid2 = true;
-          }
-          if (valid2) {
-            if (data.offsetSeconds !== undefined) {
-              const _errs7 = errors;
-              if (
-                !validate22(data.offsetSeconds, {
-                  instancePath: instancePath + '/offsetSeconds',
-                  parentData: data,
-                  parentDataProperty: 'offsetSeconds',
-                  rootData,
-                })
-              ) {
-                vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-                errors = vErrors.length;
-              }
-              var valid2 = _errs7 === errors;
-            } else {
-              var valid2 = true;
-            }
-            if (valid2) {
-              if (data.grantSeq !== undefined) {
-                let data3 = data.grantSeq;
-                const _errs8 = errors;
-                if (!(
-                  typeof data3 == 'number' &&
-                  !(data3 % 1) &&
-                  !isNaN(data3) &&
-                  isFinite(data3)
-                )) {
-                  validate21.errors = [
-                    {
-                      instancePath: instancePath + '/grantSeq',
-                      schemaPath: '#/properties/grantSeq/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                      schema: schema6.properties.grantSeq.type,
-                      parentSchema: schema6.properties.grantSeq,
-                      data: data3,
-                    },
-                  ];
-                  return false;
-                }
-                if (errors === _errs8) {
-                  if (typeof data3 == 'number' && isFinite(data3)) {
-                    if (data3 > 9007199254740991 || isNaN(data3)) {
-                      validate21.errors = [
-                        {
-                          instancePath: instancePath + '/grantSeq',
-                          schemaPath: '#/properties/grantSeq/maximum',
-                          keyword: 'maximum',
-                          params: { comparison: '<=', limit: 9007199254740991 },
-                          message: 'must be <= 9007199254740991',
-                          schema: 9007199254740991,
-                          parentSchema: schema6.properties.grantSeq,
-                          data: data3,
-                        },
-                      ];
-                      return false;
-                    } else {
-                      if (data3 < 0 || isNaN(data3)) {
-                        validate21.errors = [
-                          {
-                            instancePath: instancePath + '/grantSeq',
-                            schemaPath: '#/properties/grantSeq/minimum',
-                            keyword: 'minimum',
-                            params: { comparison: '>=', limit: 0 },
-                            message: 'must be >= 0',
-                            schema: 0,
-                            parentSchema: schema6.properties.grantSeq,
-                            data: data3,
-                          },
-                        ];
-                        return false;
-                      }
-                    }
-                  }
-                }
-                var valid2 = _errs8 === errors;
-              } else {
-                var valid2 = true;
-              }
-              if (valid2) {
-                if (data.codes !== undefined) {
-                  let data4 = data.codes;
-                  const _errs10 = errors;
-                  if (errors === _errs10) {
-                    if (Array.isArray(data4)) {
-                      var valid3 = true;
-                      const len0 = data4.length;
-                      for (let i0 = 0; i0 < len0; i0++) {
-                        let data5 = data4[i0];
-                        const _errs12 = errors;
-                        if (errors === _errs12) {
-                          if (Array.isArray(data5)) {
-                            if (data5.length < 2) {
-                              validate21.errors = [
-                                {
-                                  instancePath: instancePath + '/codes/' + i0,
-                                  schemaPath: '#/properties/codes/items/minItems',
-                                  keyword: 'minItems',
-                                  params: { limit: 2 },
-                                  message: 'must NOT have fewer than 2 items',
-                                  schema: 2,
-                                  parentSchema: schema6.properties.codes.items,
-                                  data: data5,
-                                },
-                              ];
-                              return false;
-                            } else {
-                              const len1 = data5.length;
-                              if (!(len1 <= 2)) {
-                                validate21.errors = [
-                                  {
-                                    instancePath: instancePath + '/codes/' + i0,
-                                    schemaPath: '#/properties/codes/items/additionalItems',
-                                    keyword: 'additionalItems',
-                                    params: { limit: 2 },
-                                    message: 'must NOT have more than 2 items',
-                                    schema: false,
-                                    parentSchema: schema6.properties.codes.items,
-                                    data: data5,
-                                  },
-                                ];
-                                return false;
-                              } else {
-                                const len2 = data5.length;
-                                if (len2 > 0) {
-                                  let data6 = data5[0];
-                                  const _errs14 = errors;
-                                  if (typeof data6 !== 'string') {
-                                    validate21.errors = [
-                                      {
-                                        instancePath: instancePath + '/codes/' + i0 + '/0',
-                                        schemaPath: '#/properties/codes/items/items/0/type',
-                                        keyword: 'type',
-                                        params: { type: 'string' },
-                                        message: 'must be string',
-                                        schema: schema6.properties.codes.items.items[0].type,
-                                        parentSchema: schema6.properties.codes.items.items[0],
-                                        data: data6,
-                                      },
-                                    ];
-                                    return false;
-                                  }
-                                  var valid4 = _errs14 === errors;
-                                }
-                                if (valid4) {
-                                  if (len2 > 1) {
-                                    const _errs16 = errors;
-                                    if (
-                                      !validate24(data5[1], {
-                                        instancePath: instancePath + '/codes/' + i0 + '/1',
-                                        parentData: data5,
-                                        parentDataProperty: 1,
-                                        rootData,
-                                      })
-                                    ) {
-                                      vErrors =
-                                        vErrors === null
-                                          ? validate24.errors
-                                          : vErrors.concat(validate24.errors);
-                                      errors = vErrors.length;
-                                    }
-                                    var valid4 = _errs16 === errors;
-                                  }
-                                }
-                              }
-                            }
-                          } else {
-                            validate21.errors = [
-                              {
-                                instancePath: instancePath + '/codes/' + i0,
-                                schemaPath: '#/properties/codes/items/type',
-                                keyword: 'type',
-                                params: { type: 'array' },
-                                message: 'must be array',
-                                schema: schema6.properties.codes.items.type,
-                                parentSchema: schema6.properties.codes.items,
-                                data: data5,
-                              },
-                            ];
-                            return false;
-                          }
-                        }
-                        var valid3 = _errs12 === errors;
-                        if (!valid3) {
-                          break;
-                        }
-                      }
-                    } else {
-                      validate21.errors = [
-                        {
-                          instancePath: instancePath + '/codes',
-                          schemaPath: '#/properties/codes/type',
-                          keyword: 'type',
-                          params: { type: 'array' },
-                          message: 'must be array',
-                          schema: schema6.properties.codes.type,
-                          parentSchema: schema6.properties.codes,
-                          data: data4,
-                        },
-                      ];
-                      return false;
-                    }
-                  }
-                  var valid2 = _errs10 === errors;
-                } else {
-                  var valid2 = true;
-                }
-                if (valid2) {
-                  if (data.grants !== undefined) {
-                    let data8 = data.grants;
-                    const _errs17 = errors;
-                    if (errors === _errs17) {
-                      if (Array.isArray(data8)) {
-                        var valid5 = true;
-                        const len3 = data8.length;
-                        for (let i1 = 0; i1 < len3; i1++) {
-                          let data9 = data8[i1];
-                          const _errs19 = errors;
-                          if (errors === _errs19) {
-                            if (Array.isArray(data9)) {
-                              if (data9.length < 2) {
-                                validate21.errors = [
-                                  {
-                                    instancePath: instancePath + '/grants/' + i1,
-                                    schemaPath: '#/properties/grants/items/minItems',
-                                    keyword: 'minItems',
-                                    params: { limit: 2 },
-                                    message: 'must NOT have fewer than 2 items',
-                                    schema: 2,
-                                    parentSchema: schema6.properties.grants.items,
-                                    data: data9,
-                                  },
-                                ];
-                                return false;
-                              } else {
-                                const len4 = data9.length;
-                                if (!(len4 <= 2)) {
-                                  validate21.errors = [
-                                    {
-                                      instancePath: instancePath + '/grants/' + i1,
-                                      schemaPath: '#/properties/grants/items/additionalItems',
-                                      keyword: 'additionalItems',
-                                      params: { limit: 2 },
-                                      message: 'must NOT have more than 2 items',
-                                      schema: false,
-                                      parentSchema: schema6.properties.grants.items,
-                                      data: data9,
-                                    },
-                                  ];
-                                  return false;
-                                } else {
-                                  const len5 = data9.length;
-                                  if (len5 > 0) {
-                                    const _errs21 = errors;
-                                    if (
-                                      !validate25(data9[0], {
-                                        instancePath: instancePath + '/grants/' + i1 + '/0',
-                                        parentData: data9,
-                                        parentDataProperty: 0,
-                                        rootData,
-                                      })
-                                    ) {
-                                      vErrors =
-                                        vErrors === null
-                                          ? validate25.errors
-                                          : vErrors.concat(validate25.errors);
-                                      errors = vErrors.length;
-                                    }
-                                    var valid6 = _errs21 === errors;
-                                  }
-                                  if (valid6) {
-                                    if (len5 > 1) {
-                                      const _errs22 = errors;
-                                      if (
-                                        !validate29(data9[1], {
-                                          instancePath: instancePath + '/grants/' + i1 + '/1',
-                                          parentData: data9,
-                                          parentDataProperty: 1,
-                                          rootData,
-                                        })
-                                      ) {
-                                        vErrors =
-                                          vErrors === null
-                                            ? validate29.errors
-                                            : vErrors.concat(validate29.errors);
-                                        errors = vErrors.length;
-                                      }
-                                      var valid6 = _errs22 === errors;
-                                    }
-                                  }
-                                }
-                              }
-                            } else {
-                              validate21.errors = [
-                                {
-                                  instancePath: instancePath + '/grants/' + i1,
-                                  schemaPath: '#/properties/grants/items/type',
-                                  keyword: 'type',
-                                  params: { type: 'array' },
-                                  message: 'must be array',
-                                  schema: schema6.properties.grants.items.type,
-                                  parentSchema: schema6.properties.grants.items,
-                                  data: data9,
-                                },
-                              ];
-                              return false;
-                            }
-                          }
-                          var valid5 = _errs19 === errors;
-                          if (!valid5) {
-                            break;
-                          }
-                        }
-                      } else {
-                        validate21.errors = [
-                          {
-                            instancePath: instancePath + '/grants',
-                            schemaPath: '#/properties/grants/type',
-                            keyword: 'type',
-                            params: { type: 'array' },
-                            message: 'must be array',
-                            schema: schema6.properties.grants.type,
-                            parentSchema: schema6.properties.grants,
-                            data: data8,
-                          },
-                        ];
-                        return false;
-                      }
-                    }
-                    var valid2 = _errs17 === errors;
-                  } else {
-                    var valid2 = true;
-                  }
-                  if (valid2) {
-                    if (data.rotated !== undefined) {
-                      let data12 = data.rotated;
-                      const _errs23 = errors;
-                      if (errors === _errs23) {
-                        if (Array.isArray(data12)) {
-                          var valid7 = true;
-                          const len6 = data12.length;
-                          for (let i2 = 0; i2 < len6; i2++) {
-                            let data13 = data12[i2];
-                            const _errs25 = errors;
-                            if (errors === _errs25) {
-                              if (Array.isArray(data13)) {
-                                if (data13.length < 2) {
-                                  validate21.errors = [
-                                    {
-                                      instancePath: instancePath + '/rotated/' + i2,
-                                      schemaPath: '#/properties/rotated/items/minItems',
-                                      keyword: 'minItems',
-                                      params: { limit: 2 },
-                                      message: 'must NOT have fewer than 2 items',
-                                      schema: 2,
-                                      parentSchema: schema6.properties.rotated.items,
-                                      data: data13,
-                                    },
-                                  ];
-                                  return false;
-                                } else {
-                                  const len7 = data13.length;
-                                  if (!(len7 <= 2)) {
-                                    validate21.errors = [
-                                      {
-                                        instancePath: instancePath + '/rotated/' + i2,
-                                        schemaPath: '#/properties/rotated/items/additionalItems',
-                                        keyword: 'additionalItems',
-                                        params: { limit: 2 },
-                                        message: 'must NOT have more than 2 items',
-                                        schema: false,
-                                        parentSchema: schema6.properties.rotated.items,
-                                        data: data13,
-                                      },
-                                    ];
-                                    return false;
-                                  } else {
-                                    const len8 = data13.length;
-                                    if (len8 > 0) {
-                                      let data14 = data13[0];
-                                      const _errs27 = errors;
-                                      if (typeof data14 !== 'string') {
-                                        validate21.errors = [
-                                          {
-                                            instancePath: instancePath + '/rotated/' + i2 + '/0',
-                                            schemaPath: '#/properties/rotated/items/items/0/type',
-                                            keyword: 'type',
-                                            params: { type: 'string' },
-                                            message: 'must be string',
-                                            schema: schema6.properties.rotated.items.items[0].type,
-                                            parentSchema: schema6.properties.rotated.items.items[0],
-                                            data: data14,
-                                          },
-                                        ];
-                                        return false;
-                                      }
-                                      var valid8 = _errs27 === errors;
-                                    }
-                                    if (valid8) {
-                                      if (len8 > 1) {
-                                        const _errs29 = errors;
-                                        if (
-                                          !validate31(data13[1], {
-                                            instancePath: instancePath + '/rotated/' + i2 + '/1',
-                                            parentData: data13,
-                                            parentDataProperty: 1,
-                                            rootData,
-                                          })
-                                        ) {
-                                          vErrors =
-                                            vErrors === null
-                                              ? validate31.errors
-                                              : vErrors.concat(validate31.errors);
-                                          errors = vErrors.length;
-                                        }
-                                        var valid8 = _errs29 === errors;
-                                      }
-                                    }
-                                  }
-                                }
-                              } else {
-                                validate21.errors = [
-                                  {
-                                    instancePath: instancePath + '/rotated/' + i2,
-                                    schemaPath: '#/properties/rotated/items/type',
-                                    keyword: 'type',
-                                    params: { type: 'array' },
-                                    message: 'must be array',
-                                    schema: schema6.properties.rotated.items.type,
-                                    parentSchema: schema6.properties.rotated.items,
-                                    data: data13,
-                                  },
-                                ];
-                                return false;
-                              }
-                            }
-                            var valid7 = _errs25 === errors;
-                            if (!valid7) {
-                              break;
-                            }
-                          }
-                        } else {
-                          validate21.errors = [
-                            {
-                              instancePath: instancePath + '/rotated',
-                              schemaPath: '#/properties/rotated/type',
-                              keyword: 'type',
-                              params: { type: 'array' },
-                              message: 'must be array',
-                              schema: schema6.properties.rotated.type,
-                              parentSchema: schema6.properties.rotated,
-                              data: data12,
-                            },
-                          ];
-                          return false;
-                        }
-                      }
-                      var valid2 = _errs23 === errors;
-                    } else {
-                      var valid2 = true;
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate21.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-          schema: schema6.type,
-          parentSchema: schema6,
-          data,
-        },
-      ];
-      return false;
-    }
-  }
-  validate21.errors = vErrors;
-  return errors === 0;
 }
+validate22.errors = vErrors;
+return errors === 0;
+}
+
+const schema8 = {"type":"object","properties":{"clientId":{"type":"string"},"redirectUri":{"type":"string"},"user":{"type":"string"},"scopes":{"type":"array","items":{"type":"string"}},"challenge":{"type":"string"},"challengeMethod":{"enum":["S256","plain"]},"expiresAt":{"type":"number"},"grantId":{"$ref":"#/definitions/grantId"}},"required":["clientId","redirectUri","user","scopes","expiresAt"],"additionalProperties":false};
+const schema9 = {"type":"integer","minimum":1,"maximum":9007199254740991};
+
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema9.type,parentSchema:schema9,data}];
+return false;
+}
+if(errors === 0){
+if((typeof data == "number") && (isFinite(data))){
+if(data > 9007199254740991 || isNaN(data)){
+validate25.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema9,data}];
+return false;
+}
+else {
+if(data < 1 || isNaN(data)){
+validate25.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema9,data}];
+return false;
+}
+}
+}
+}
+validate25.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((data.clientId === undefined) && (missing0 = "clientId")) || ((data.redirectUri === undefined) && (missing0 = "redirectUri"))) || ((data.user === undefined) && (missing0 = "user"))) || ((data.scopes === undefined) && (missing0 = "scopes"))) || ((data.expiresAt === undefined) && (missing0 = "expiresAt"))){
+validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema8.required,parentSchema:schema8,data}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((((key0 === "clientId") || (key0 === "redirectUri")) || (key0 === "user")) || (key0 === "scopes")) || (key0 === "challenge")) || (key0 === "challengeMethod")) || (key0 === "expiresAt")) || (key0 === "grantId"))){
+validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema8,data}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.clientId !== undefined){
+let data0 = data.clientId;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate24.errors = [{instancePath:instancePath+"/clientId",schemaPath:"#/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema8.properties.clientId.type,parentSchema:schema8.properties.clientId,data:data0}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.redirectUri !== undefined){
+let data1 = data.redirectUri;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate24.errors = [{instancePath:instancePath+"/redirectUri",schemaPath:"#/properties/redirectUri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema8.properties.redirectUri.type,parentSchema:schema8.properties.redirectUri,data:data1}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user !== undefined){
+let data2 = data.user;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+validate24.errors = [{instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema8.properties.user.type,parentSchema:schema8.properties.user,data:data2}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.scopes !== undefined){
+let data3 = data.scopes;
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data3)){
+var valid1 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+validate24.errors = [{instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema8.properties.scopes.items.type,parentSchema:schema8.properties.scopes.items,data:data4}];
+return false;
+}
+var valid1 = _errs10 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema8.properties.scopes.type,parentSchema:schema8.properties.scopes,data:data3}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.challenge !== undefined){
+let data5 = data.challenge;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+validate24.errors = [{instancePath:instancePath+"/challenge",schemaPath:"#/properties/challenge/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema8.properties.challenge.type,parentSchema:schema8.properties.challenge,data:data5}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.challengeMethod !== undefined){
+let data6 = data.challengeMethod;
+const _errs14 = errors;
+if(!((data6 === "S256") || (data6 === "plain"))){
+validate24.errors = [{instancePath:instancePath+"/challengeMethod",schemaPath:"#/properties/challengeMethod/enum",keyword:"enum",params:{allowedValues: schema8.properties.challengeMethod.enum},message:"must be equal to one of the allowed values",schema:schema8.properties.challengeMethod.enum,parentSchema:schema8.properties.challengeMethod,data:data6}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.expiresAt !== undefined){
+let data7 = data.expiresAt;
+const _errs15 = errors;
+if(!((typeof data7 == "number") && (isFinite(data7)))){
+validate24.errors = [{instancePath:instancePath+"/expiresAt",schemaPath:"#/properties/expiresAt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema8.properties.expiresAt.type,parentSchema:schema8.properties.expiresAt,data:data7}];
+return false;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.grantId !== undefined){
+const _errs17 = errors;
+if(!(validate25(data.grantId, {instancePath:instancePath+"/grantId",parentData:data,parentDataProperty:"grantId",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema8.type,parentSchema:schema8,data}];
+return false;
+}
+}
+validate24.errors = vErrors;
+return errors === 0;
+}
+
+const schema10 = {"type":"object","properties":{"clientId":{"type":"string"},"user":{"type":"string"},"scopes":{"type":"array","items":{"type":"string"}},"access":{"type":"string"},"accessExpiresAt":{"type":"number"},"refresh":{"type":"string"},"refreshExpiresAt":{"type":"number"},"refreshUsed":{"type":"boolean"}},"required":["clientId","user","scopes"],"additionalProperties":false,"dependencies":{"access":["accessExpiresAt"],"refresh":["refreshExpiresAt"]}};
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.clientId === undefined) && (missing0 = "clientId")) || ((data.user === undefined) && (missing0 = "user"))) || ((data.scopes === undefined) && (missing0 = "scopes"))){
+validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema10.required,parentSchema:schema10,data}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((((key0 === "clientId") || (key0 === "user")) || (key0 === "scopes")) || (key0 === "access")) || (key0 === "accessExpiresAt")) || (key0 === "refresh")) || (key0 === "refreshExpiresAt")) || (key0 === "refreshUsed"))){
+validate29.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema10,data}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+let missing1;
+if(data.access !== undefined && ((data.accessExpiresAt === undefined) && (missing1 = "accessExpiresAt"))){
+validate29.errors = [{instancePath,schemaPath:"#/dependencies",keyword:"dependencies",params:{property: "access",
+    missingProperty: missing1,
+    depsCount: 1,
+    deps: "accessExpiresAt"},message:"must have property accessExpiresAt when property access is present",schema:schema10.dependencies,parentSchema:schema10,data}];
+return false;
+}
+else {
+if(data.refresh !== undefined && ((data.refreshExpiresAt === undefined) && (missing1 = "refreshExpiresAt"))){
+validate29.errors = [{instancePath,schemaPath:"#/dependencies",keyword:"dependencies",params:{property: "refresh",
+    missingProperty: missing1,
+    depsCount: 1,
+    deps: "refreshExpiresAt"},message:"must have property refreshExpiresAt when property refresh is present",schema:schema10.dependencies,parentSchema:schema10,data}];
+return false;
+}
+else {
+if(data.clientId !== undefined){
+let data0 = data.clientId;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate29.errors = [{instancePath:instancePath+"/clientId",schemaPath:"#/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema10.properties.clientId.type,parentSchema:schema10.properties.clientId,data:data0}];
+return false;
+}
+var valid1 = _errs2 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.user !== undefined){
+let data1 = data.user;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate29.errors = [{instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema10.properties.user.type,parentSchema:schema10.properties.user,data:data1}];
+return false;
+}
+var valid1 = _errs4 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.scopes !== undefined){
+let data2 = data.scopes;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid2 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate29.errors = [{instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema10.properties.scopes.items.type,parentSchema:schema10.properties.scopes.items,data:data3}];
+return false;
+}
+var valid2 = _errs8 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema10.properties.scopes.type,parentSchema:schema10.properties.scopes,data:data2}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.access !== undefined){
+let data4 = data.access;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+validate29.errors = [{instancePath:instancePath+"/access",schemaPath:"#/properties/access/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema10.properties.access.type,parentSchema:schema10.properties.access,data:data4}];
+return false;
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.accessExpiresAt !== undefined){
+let data5 = data.accessExpiresAt;
+const _errs12 = errors;
+if(!((typeof data5 == "number") && (isFinite(data5)))){
+validate29.errors = [{instancePath:instancePath+"/accessExpiresAt",schemaPath:"#/properties/accessExpiresAt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema10.properties.accessExpiresAt.type,parentSchema:schema10.properties.accessExpiresAt,data:data5}];
+return false;
+}
+var valid1 = _errs12 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.refresh !== undefined){
+let data6 = data.refresh;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+validate29.errors = [{instancePath:instancePath+"/refresh",schemaPath:"#/properties/refresh/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema10.properties.refresh.type,parentSchema:schema10.properties.refresh,data:data6}];
+return false;
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.refreshExpiresAt !== undefined){
+let data7 = data.refreshExpiresAt;
+const _errs16 = errors;
+if(!((typeof data7 == "number") && (isFinite(data7)))){
+validate29.errors = [{instancePath:instancePath+"/refreshExpiresAt",schemaPath:"#/properties/refreshExpiresAt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema10.properties.refreshExpiresAt.type,parentSchema:schema10.properties.refreshExpiresAt,data:data7}];
+return false;
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.refreshUsed !== undefined){
+let data8 = data.refreshUsed;
+const _errs18 = errors;
+if(typeof data8 !== "boolean"){
+validate29.errors = [{instancePath:instancePath+"/refreshUsed",schemaPath:"#/properties/refreshUsed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema10.properties.refreshUsed.type,parentSchema:schema10.properties.refreshUsed,data:data8}];
+return false;
+}
+var valid1 = _errs18 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema10.type,parentSchema:schema10,data}];
+return false;
+}
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+
+const schema11 = {"type":"object","properties":{"grantId":{"$ref":"#/definitions/grantId"},"expiresAt":{"type":"number"}},"required":["grantId","expiresAt"],"additionalProperties":false};
+
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.grantId === undefined) && (missing0 = "grantId")) || ((data.expiresAt === undefined) && (missing0 = "expiresAt"))){
+validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema11.required,parentSchema:schema11,data}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "grantId") || (key0 === "expiresAt"))){
+validate31.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema11,data}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.grantId !== undefined){
+const _errs2 = errors;
+if(!(validate25(data.grantId, {instancePath:instancePath+"/grantId",parentData:data,parentDataProperty:"grantId",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.expiresAt !== undefined){
+let data1 = data.expiresAt;
+const _errs3 = errors;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
+validate31.errors = [{instancePath:instancePath+"/expiresAt",schemaPath:"#/properties/expiresAt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.expiresAt.type,parentSchema:schema11.properties.expiresAt,data:data1}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data}];
+return false;
+}
+}
+validate31.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.version !== undefined){
+let data0 = data.version;
+if(1 !== data0){
+validate21.errors = [{instancePath:instancePath+"/version",schemaPath:"#/allOf/0/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema6.allOf[0].properties.version,data:data0}];
+return false;
+}
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((data.version === undefined) && (missing0 = "version")) || ((data.offsetSeconds === undefined) && (missing0 = "offsetSeconds"))) || ((data.codes === undefined) && (missing0 = "codes"))) || ((data.grants === undefined) && (missing0 = "grants"))) || ((data.rotated === undefined) && (missing0 = "rotated"))){
+validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema6.required,parentSchema:schema6,data}];
+return false;
+}
+else {
+const _errs4 = errors;
+for(const key0 in data){
+if(!((((((key0 === "version") || (key0 === "offsetSeconds")) || (key0 === "grantSeq")) || (key0 === "codes")) || (key0 === "grants")) || (key0 === "rotated"))){
+validate21.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema6,data}];
+return false;
+break;
+}
+}
+if(_errs4 === errors){
+if(data.version !== undefined){
+let data1 = data.version;
+const _errs5 = errors;
+if(1 !== data1){
+validate21.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema6.properties.version,data:data1}];
+return false;
+}
+var valid2 = _errs5 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.offsetSeconds !== undefined){
+const _errs6 = errors;
+if(!(validate22(data.offsetSeconds, {instancePath:instancePath+"/offsetSeconds",parentData:data,parentDataProperty:"offsetSeconds",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs6 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.grantSeq !== undefined){
+let data3 = data.grantSeq;
+const _errs7 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+validate21.errors = [{instancePath:instancePath+"/grantSeq",schemaPath:"#/properties/grantSeq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema6.properties.grantSeq.type,parentSchema:schema6.properties.grantSeq,data:data3}];
+return false;
+}
+if(errors === _errs7){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 9007199254740991 || isNaN(data3)){
+validate21.errors = [{instancePath:instancePath+"/grantSeq",schemaPath:"#/properties/grantSeq/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema6.properties.grantSeq,data:data3}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate21.errors = [{instancePath:instancePath+"/grantSeq",schemaPath:"#/properties/grantSeq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema6.properties.grantSeq,data:data3}];
+return false;
+}
+}
+}
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.codes !== undefined){
+let data4 = data.codes;
+const _errs9 = errors;
+if(errors === _errs9){
+if(Array.isArray(data4)){
+var valid3 = true;
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+const _errs11 = errors;
+if(errors === _errs11){
+if(Array.isArray(data5)){
+if(data5.length < 2){
+validate21.errors = [{instancePath:instancePath+"/codes/" + i0,schemaPath:"#/properties/codes/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema6.properties.codes.items,data:data5}];
+return false;
+}
+else {
+const len1 = data5.length;
+if(!(len1 <= 2)){
+validate21.errors = [{instancePath:instancePath+"/codes/" + i0,schemaPath:"#/properties/codes/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items",schema:false,parentSchema:schema6.properties.codes.items,data:data5}];
+return false;
+}
+else {
+const len2 = data5.length;
+if(len2 > 0){
+let data6 = data5[0];
+const _errs13 = errors;
+if(typeof data6 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/codes/" + i0+"/0",schemaPath:"#/properties/codes/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema6.properties.codes.items.items[0].type,parentSchema:schema6.properties.codes.items.items[0],data:data6}];
+return false;
+}
+var valid4 = _errs13 === errors;
+}
+if(valid4){
+if(len2 > 1){
+const _errs15 = errors;
+if(!(validate24(data5[1], {instancePath:instancePath+"/codes/" + i0+"/1",parentData:data5,parentDataProperty:1,rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+var valid4 = _errs15 === errors;
+}
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/codes/" + i0,schemaPath:"#/properties/codes/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema6.properties.codes.items.type,parentSchema:schema6.properties.codes.items,data:data5}];
+return false;
+}
+}
+var valid3 = _errs11 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/codes",schemaPath:"#/properties/codes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema6.properties.codes.type,parentSchema:schema6.properties.codes,data:data4}];
+return false;
+}
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.grants !== undefined){
+let data8 = data.grants;
+const _errs16 = errors;
+if(errors === _errs16){
+if(Array.isArray(data8)){
+var valid5 = true;
+const len3 = data8.length;
+for(let i1=0; i1<len3; i1++){
+let data9 = data8[i1];
+const _errs18 = errors;
+if(errors === _errs18){
+if(Array.isArray(data9)){
+if(data9.length < 2){
+validate21.errors = [{instancePath:instancePath+"/grants/" + i1,schemaPath:"#/properties/grants/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema6.properties.grants.items,data:data9}];
+return false;
+}
+else {
+const len4 = data9.length;
+if(!(len4 <= 2)){
+validate21.errors = [{instancePath:instancePath+"/grants/" + i1,schemaPath:"#/properties/grants/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items",schema:false,parentSchema:schema6.properties.grants.items,data:data9}];
+return false;
+}
+else {
+const len5 = data9.length;
+if(len5 > 0){
+const _errs20 = errors;
+if(!(validate25(data9[0], {instancePath:instancePath+"/grants/" + i1+"/0",parentData:data9,parentDataProperty:0,rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid6 = _errs20 === errors;
+}
+if(valid6){
+if(len5 > 1){
+const _errs21 = errors;
+if(!(validate29(data9[1], {instancePath:instancePath+"/grants/" + i1+"/1",parentData:data9,parentDataProperty:1,rootData}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+errors = vErrors.length;
+}
+var valid6 = _errs21 === errors;
+}
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/grants/" + i1,schemaPath:"#/properties/grants/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema6.properties.grants.items.type,parentSchema:schema6.properties.grants.items,data:data9}];
+return false;
+}
+}
+var valid5 = _errs18 === errors;
+if(!valid5){
+break;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/grants",schemaPath:"#/properties/grants/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema6.properties.grants.type,parentSchema:schema6.properties.grants,data:data8}];
+return false;
+}
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.rotated !== undefined){
+let data12 = data.rotated;
+const _errs22 = errors;
+if(errors === _errs22){
+if(Array.isArray(data12)){
+var valid7 = true;
+const len6 = data12.length;
+for(let i2=0; i2<len6; i2++){
+let data13 = data12[i2];
+const _errs24 = errors;
+if(errors === _errs24){
+if(Array.isArray(data13)){
+if(data13.length < 2){
+validate21.errors = [{instancePath:instancePath+"/rotated/" + i2,schemaPath:"#/properties/rotated/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema6.properties.rotated.items,data:data13}];
+return false;
+}
+else {
+const len7 = data13.length;
+if(!(len7 <= 2)){
+validate21.errors = [{instancePath:instancePath+"/rotated/" + i2,schemaPath:"#/properties/rotated/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items",schema:false,parentSchema:schema6.properties.rotated.items,data:data13}];
+return false;
+}
+else {
+const len8 = data13.length;
+if(len8 > 0){
+let data14 = data13[0];
+const _errs26 = errors;
+if(typeof data14 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/rotated/" + i2+"/0",schemaPath:"#/properties/rotated/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema6.properties.rotated.items.items[0].type,parentSchema:schema6.properties.rotated.items.items[0],data:data14}];
+return false;
+}
+var valid8 = _errs26 === errors;
+}
+if(valid8){
+if(len8 > 1){
+const _errs28 = errors;
+if(!(validate31(data13[1], {instancePath:instancePath+"/rotated/" + i2+"/1",parentData:data13,parentDataProperty:1,rootData}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+errors = vErrors.length;
+}
+var valid8 = _errs28 === errors;
+}
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/rotated/" + i2,schemaPath:"#/properties/rotated/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema6.properties.rotated.items.type,parentSchema:schema6.properties.rotated.items,data:data13}];
+return false;
+}
+}
+var valid7 = _errs24 === errors;
+if(!valid7){
+break;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/rotated",schemaPath:"#/properties/rotated/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema6.properties.rotated.type,parentSchema:schema6.properties.rotated,data:data12}];
+return false;
+}
+}
+var valid2 = _errs22 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema6.type,parentSchema:schema6,data}];
+return false;
+}
+}
+validate21.errors = vErrors;
+return errors === 0;
+}
+
 export const validateStateChange: SchemaValidator<StateChange> = validate34;
-const schema12 = {
-  description:
-    'One change of the state, as the journal lines after the snapshot hold it: puts carry the whole record as it is now; expiry needs no line (a replay drops what has expired).',
-  type: 'object',
-  required: ['kind'],
-  discriminator: { propertyName: 'kind' },
-  oneOf: [
-    {
-      properties: {
-        kind: { const: 'code' },
-        code: { type: 'string' },
-        record: { $ref: '#/definitions/codeRecord' },
-      },
-      required: ['kind', 'code', 'record'],
-      additionalProperties: false,
-    },
-    {
-      properties: {
-        kind: { const: 'grant' },
-        id: { $ref: '#/definitions/grantId' },
-        record: { $ref: '#/definitions/grantRecord' },
-      },
-      required: ['kind', 'id', 'record'],
-      additionalProperties: false,
-    },
-    {
-      properties: { kind: { const: 'grant-ended' }, id: { $ref: '#/definitions/grantId' } },
-      required: ['kind', 'id'],
-      additionalProperties: false,
-    },
-    {
-      properties: {
-        kind: { const: 'rotated' },
-        token: { type: 'string' },
-        record: { $ref: '#/definitions/rotatedRecord' },
-      },
-      required: ['kind', 'token', 'record'],
-      additionalProperties: false,
-    },
-    {
-      properties: {
-        kind: { const: 'clock' },
-        offsetSeconds: { $ref: '#/definitions/offsetSeconds' },
-      },
-      required: ['kind', 'offsetSeconds'],
-      additionalProperties: false,
-    },
-    { properties: { kind: { const: 'reset' } }, required: ['kind'], additionalProperties: false },
-  ],
-};
-function validate34(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing0;
-      if (data.kind === undefined && (missing0 = 'kind')) {
-        validate34.errors = [
-          {
-            instancePath,
-            schemaPath: '#/required',
-            keyword: 'required',
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-            schema: schema12.required,
-            parentSchema: schema12,
-            data,
-          },
-        ];
-        return false;
-      } else {
-        const tag0 = data.kind;
-        if (typeof tag0 == 'string') {
-          if (tag0 === 'code') {
-            if (data && typeof data == 'object' && !Array.isArray(data)) {
-              let missing1;
-              if (
-                (data.kind === undefined && (missing1 = 'kind')) ||
-                (data.code === undefined && (missing1 = 'code')) ||
-                (data.record === undefined && (missing1 = 'record'))
-              ) {
-                validate34.errors = [
-                  {
-                    instancePath,
-                    schemaPath: '#/oneOf/0/required',
-                    keyword: 'required',
-                    params: { missingProperty: missing1 },
-                    message: "must have required property '" + missing1 + "'",
-                    schema: schema12.oneOf[0].required,
-                    parentSchema: schema12.oneOf[0],
-                    data,
-                  },
-                ];
-                return false;
-              } else {
-                const _errs3 = errors;
-                for (const key0 in data) {
-                  if (!(key0 === 'kind' || key0 === 'code' || key0 === 'record')) {
-                    validate34.errors = [
-                      {
-                        instancePath,
-                        schemaPath: '#/oneOf/0/additionalProperties',
-                        keyword: 'additionalProperties',
-                        params: { additionalProperty: key0 },
-                        message: 'must NOT have additional properties',
-                        schema: false,
-                        parentSchema: schema12.oneOf[0],
-                        data,
-                      },
-                    ];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs3 === errors) {
-                  if (data.kind !== undefined) {
-                    let data0 = data.kind;
-                    const _errs4 = errors;
-                    if ('code' !== data0) {
-                      validate34.errors = [
-                        {
-                          instancePath: instancePath + '/kind',
-                          schemaPath: '#/oneOf/0/properties/kind/const',
-                          keyword: 'const',
-                          params: { allowedValue: 'code' },
-                          message: 'must be equal to constant',
-                          schema: 'code',
-                          parentSchema: schema12.oneOf[0].properties.kind,
-                          data: data0,
-                        },
-                      ];
-                      return false;
-                    }
-                    var valid2 = _errs4 === errors;
-                  } else {
-                    var valid2 = true;
-                  }
-                  if (valid2) {
-                    if (data.code !== undefined) {
-                      let data1 = data.code;
-                      const _errs5 = errors;
-                      if (typeof data1 !== 'string') {
-                        validate34.errors = [
-                          {
-                            instancePath: instancePath + '/code',
-                            schemaPath: '#/oneOf/0/properties/code/type',
-                            keyword: 'type',
-                            params: { type: 'string' },
-                            message: 'must be string',
-                            schema: schema12.oneOf[0].properties.code.type,
-                            parentSchema: schema12.oneOf[0].properties.code,
-                            data: data1,
-                          },
-                        ];
-                        return false;
-                      }
-                      var valid2 = _errs5 === errors;
-                    } else {
-                      var valid2 = true;
-                    }
-                    if (valid2) {
-                      if (data.record !== undefined) {
-                        const _errs7 = errors;
-                        if (
-                          !validate24(data.record, {
-                            instancePath: instancePath + '/record',
-                            parentData: data,
-                            parentDataProperty: 'record',
-                            rootData,
-                          })
-                        ) {
-                          vErrors =
-                            vErrors === null
-                              ? validate24.errors
-                              : vErrors.concat(validate24.errors);
-                          errors = vErrors.length;
-                        }
-                        var valid2 = _errs7 === errors;
-                      } else {
-                        var valid2 = true;
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          } else if (tag0 === 'grant') {
-            if (data && typeof data == 'object' && !Array.isArray(data)) {
-              let missing2;
-              if (
-                (data.kind === undefined && (missing2 = 'kind')) ||
-                (data.id === undefined && (missing2 = 'id')) ||
-                (data.record === undefined && (missing2 = 'record'))
-              ) {
-                validate34.errors = [
-                  {
-                    instancePath,
-                    schemaPath: '#/oneOf/1/required',
-                    keyword: 'required',
-                    params: { missingProperty: missing2 },
-                    message: "must have required property '" + missing2 + "'",
-                    schema: schema12.oneOf[1].required,
-                    parentSchema: schema12.oneOf[1],
-                    data,
-                  },
-                ];
-                return false;
-              } else {
-                const _errs9 = errors;
-                for (const key1 in data) {
-                  if (!(key1 === 'kind' || key1 === 'id' || key1 === 'record')) {
-                    validate34.errors = [
-                      {
-                        instancePath,
-                        schemaPath: '#/oneOf/1/additionalProperties',
-                        keyword: 'additionalProperties',
-                        params: { additionalProperty: key1 },
-                        message: 'must NOT have additional properties',
-                        schema: false,
-                        parentSchema: schema12.oneOf[1],
-                        data,
-                      },
-                    ];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs9 === errors) {
-                  if (data.kind !== undefined) {
-                    let data3 = data.kind;
-                    const _errs10 = errors;
-                    if ('grant' !== data3) {
-                      validate34.errors = [
-                        {
-                          instancePath: instancePath + '/kind',
-                          schemaPath: '#/oneOf/1/properties/kind/const',
-                          keyword: 'const',
-                          params: { allowedValue: 'grant' },
-                          message: 'must be equal to constant',
-                          schema: 'grant',
-                          parentSchema: schema12.oneOf[1].properties.kind,
-                          data: data3,
-                        },
-                      ];
-                      return false;
-                    }
-                    var valid4 = _errs10 === errors;
-                  } else {
-                    var valid4 = true;
-                  }
-                  if (valid4) {
-                    if (data.id !== undefined) {
-                      const _errs11 = errors;
-                      if (
-                        !validate25(data.id, {
-                          instancePath: instancePath + '/id',
-                          parentData: data,
-                          parentDataProperty: 'id',
-                          rootData,
-                        })
-                      ) {
-                        vErrors =
-                          vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-                        errors = vErrors.length;
-                      }
-                      var valid4 = _errs11 === errors;
-                    } else {
-                      var valid4 = true;
-                    }
-                    if (valid4) {
-                      if (data.record !== undefined) {
-                        const _errs12 = errors;
-                        if (
-                          !validate29(data.record, {
-                            instancePath: instancePath + '/record',
-                            parentData: data,
-                            parentDataProperty: 'record',
-                            rootData,
-                          })
-                        ) {
-                          vErrors =
-                            vErrors === null
-                              ? validate29.errors
-                              : vErrors.concat(validate29.errors);
-                          errors = vErrors.length;
-                        }
-                        var valid4 = _errs12 === errors;
-                      } else {
-                        var valid4 = true;
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          } else if (tag0 === 'grant-ended') {
-            if (data && typeof data == 'object' && !Array.isArray(data)) {
-              let missing3;
-              if (
-                (data.kind === undefined && (missing3 = 'kind')) ||
-                (data.id === undefined && (missing3 = 'id'))
-              ) {
-                validate34.errors = [
-                  {
-                    instancePath,
-                    schemaPath: '#/oneOf/2/required',
-                    keyword: 'required',
-                    params: { missingProperty: missing3 },
-                    message: "must have required property '" + missing3 + "'",
-                    schema: schema12.oneOf[2].required,
-                    parentSchema: schema12.oneOf[2],
-                    data,
-                  },
-                ];
-                return false;
-              } else {
-                const _errs14 = errors;
-                for (const key2 in data) {
-                  if (!(key2 === 'kind' || key2 === 'id')) {
-                    validate34.errors = [
-                      {
-                        instancePath,
-                        schemaPath: '#/oneOf/2/additionalProperties',
-                        keyword: 'additionalProperties',
-                        params: { additionalProperty: key2 },
-                        message: 'must NOT have additional properties',
-                        schema: false,
-                        parentSchema: schema12.oneOf[2],
-                        data,
-                      },
-                    ];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs14 === errors) {
-                  if (data.kind !== undefined) {
-                    let data6 = data.kind;
-                    const _errs15 = errors;
-                    if ('grant-ended' !== data6) {
-                      validate34.errors = [
-                        {
-                          instancePath: instancePath + '/kind',
-                          schemaPath: '#/oneOf/2/properties/kind/const',
-                          keyword: 'const',
-                          params: { allowedValue: 'grant-ended' },
-                          message: 'must be equal to constant',
-                          schema: 'grant-ended',
-                          parentSchema: schema12.oneOf[2].properties.kind,
-                          data: data6,
-                        },
-                      ];
-                      return false;
-                    }
-                    var valid6 = _errs15 === errors;
-                  } else {
-                    var valid6 = true;
-                  }
-                  if (valid6) {
-                    if (data.id !== undefined) {
-                      const _errs16 = errors;
-                      if (
-                        !validate25(data.id, {
-                          instancePath: instancePath + '/id',
-                          parentData: data,
-                          parentDataProperty: 'id',
-                          rootData,
-                        })
-                      ) {
-                        vErrors =
-                          vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-                        errors = vErrors.length;
-                      }
-                      var valid6 = _errs16 === errors;
-                    } else {
-                      var valid6 = true;
-                    }
-                  }
-                }
-              }
-            }
-          } else if (tag0 === 'rotated') {
-            if (data && typeof data == 'object' && !Array.isArray(data)) {
-              let missing4;
-              if (
-                (data.kind === undefined && (missing4 = 'kind')) ||
-                (data.token === undefined && (missing4 = 'token')) ||
-                (data.record === undefined && (missing4 = 'record'))
-              ) {
-                validate34.errors = [
-                  {
-                    instancePath,
-                    schemaPath: '#/oneOf/3/required',
-                    keyword: 'required',
-                    params: { missingProperty: missing4 },
-                    message: "must have required property '" + missing4 + "'",
-                    schema: schema12.oneOf[3].required,
-                    parentSchema: schema12.oneOf[3],
-                    data,
-                  },
-                ];
-                return false;
-              } else {
-                const _errs18 = errors;
-                for (const key3 in data) {
-                  if (!(key3 === 'kind' || key3 === 'token' || key3 === 'record')) {
-                    validate34.errors = [
-                      {
-                        instancePath,
-                        schemaPath: '#/oneOf/3/additionalProperties',
-                        keyword: 'additionalProperties',
-                        params: { additionalProperty: key3 },
-                        message: 'must NOT have additional properties',
-                        schema: false,
-                        parentSchema: schema12.oneOf[3],
-                        data,
-                      },
-                    ];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs18 === errors) {
-                  if (data.kind !== undefined) {
-                    let data8 = data.kind;
-                    const _errs19 = errors;
-                    if ('rotated' !== data8) {
-                      validate34.errors = [
-                        {
-                          instancePath: instancePath + '/kind',
-                          schemaPath: '#/oneOf/3/properties/kind/const',
-                          keyword: 'const',
-                          params: { allowedValue: 'rotated' },
-                          message: 'must be equal to constant',
-                          schema: 'rotated',
-                          parentSchema: schema12.oneOf[3].properties.kind,
-                          data: data8,
-                        },
-                      ];
-                      return false;
-                    }
-                    var valid8 = _errs19 === errors;
-                  } else {
-                    var valid8 = true;
-                  }
-                  if (valid8) {
-                    if (data.token !== undefined) {
-                      let data9 = data.token;
-                      const _errs20 = errors;
-                      if (typeof data9 !== 'string') {
-                        validate34.errors = [
-                          {
-                            instancePath: instancePath + '/token',
-                            schemaPath: '#/oneOf/3/properties/token/type',
-                            keyword: 'type',
-                            params: { type: 'string' },
-                            message: 'must be string',
-                            schema: schema12.oneOf[3].properties.token.type,
-                            parentSchema: schema12.oneOf[3].properties.token,
-                            data: data9,
-                          },
-                        ];
-                        return false;
-                      }
-                      var valid8 = _errs20 === errors;
-                    } else {
-                      var valid8 = true;
-                    }
-                    if (valid8) {
-                      if (data.record !== undefined) {
-                        const _errs22 = errors;
-                        if (
-                          !validate31(data.record, {
-                            instancePath: instancePath + '/record',
-                            parentData: data,
-                            parentDataProperty: 'record',
-                            rootData,
-                          })
-                        ) {
-                          vErrors =
-                            vErrors === null
-                              ? validate31.errors
-                              : vErrors.concat(validate31.errors);
-                          errors = vErrors.length;
-                        }
-                        var valid8 = _errs22 === errors;
-                      } else {
-                        var valid8 = true;
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          } else if (tag0 === 'clock') {
-            if (data && typeof data == 'object' && !Array.isArray(data)) {
-              let missing5;
-              if (
-                (data.kind === undefined && (missing5 = 'kind')) ||
-                (data.offsetSeconds === undefined && (missing5 = 'offsetSeconds'))
-              ) {
-                validate34.errors = [
-                  {
-                    instancePath,
-                    schemaPath: '#/oneOf/4/required',
-                    keyword: 'required',
-                    params: { missingProperty: missing5 },
-                    message: "must have required property '" + missing5 + "'",
-                    schema: schema12.oneOf[4].required,
-                    parentSchema: schema12.oneOf[4],
-                    data,
-                  },
-                ];
-                return false;
-              } else {
-                const _errs24 = errors;
-                for (const key4 in data) {
-                  if (!(key4 === 'kind' || key4 === 'offsetSeconds')) {
-                    validate34.errors = [
-                      {
-                        instancePath,
-                        schemaPath: '#/oneOf/4/additionalProperties',
-                        keyword: 'additionalProperties',
-                        params: { additionalProperty: key4 },
-                        message: 'must NOT have additional properties',
-                        schema: false,
-                        parentSchema: schema12.oneOf[4],
-                        data,
-                      },
-                    ];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs24 === errors) {
-                  if (data.kind !== undefined) {
-                    let data11 = data.kind;
-                    const _errs25 = errors;
-                    if ('clock' !== data11) {
-                      validate34.errors = [
-                        {
-                          instancePath: instancePath + '/kind',
-                          schemaPath: '#/oneOf/4/properties/kind/const',
-                          keyword: 'const',
-                          params: { allowedValue: 'clock' },
-                          message: 'must be equal to constant',
-                          schema: 'clock',
-                          parentSchema: schema12.oneOf[4].properties.kind,
-                          data: data11,
-                        },
-                      ];
-                      return false;
-                    }
-                    var valid10 = _errs25 === errors;
-                  } else {
-                    var valid10 = true;
-                  }
-                  if (valid10) {
-                    if (data.offsetSeconds !== undefined) {
-                      const _errs26 = errors;
-                      if (
-                        !validate22(data.offsetSeconds, {
-                          instancePath: instancePath + '/offsetSeconds',
-                          parentData: data,
-                          parentDataProperty: 'offsetSeconds',
-                          rootData,
-                        })
-                      ) {
-                        vErrors =
-                          vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-                        errors = vErrors.length;
-                      }
-                      var valid10 = _errs26 === errors;
-                    } else {
-                      var valid10 = true;
-                    }
-                  }
-                }
-              }
-            }
-          } else if (tag0 === 'reset') {
-            if (data && typeof data == 'object' && !Array.isArray(data)) {
-              let missing6;
-              if (data.kind === undefined && (missing6 = 'kind')) {
-                validate34.errors = [
-                  {
-                    instancePath,
-                    schemaPath: '#/oneOf/5/required',
-                    keyword: 'required',
-                    params: { missingProperty: missing6 },
-                    message: "must have required property '" + missing6 + "'",
-                    schema: schema12.oneOf[5].required,
-                    parentSchema: schema12.oneOf[5],
-                    data,
-                  },
-                ];
-                return false;
-              } else {
-                const _errs28 = errors;
-                for (const key5 in data) {
-                  if (!(key5 === 'kind')) {
-                    validate34.errors = [
-                      {
-                        instancePath,
-                        schemaPath: '#/oneOf/5/additionalProperties',
-                        keyword: 'additionalProperties',
-                        params: { additionalProperty: key5 },
-                        message: 'must NOT have additional properties',
-                        schema: false,
-                        parentSchema: schema12.oneOf[5],
-                        data,
-                      },
-                    ];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs28 === errors) {
-                  if (data.kind !== undefined) {
-                    let data13 = data.kind;
-                    if ('reset' !== data13) {
-                      validate34.errors = [
-                        {
-                          instancePath: instancePath + '/kind',
-                          schemaPath: '#/oneOf/5/properties/kind/const',
-                          keyword: 'const',
-                          params: { allowedValue: 'reset' },
-                          message: 'must be equal to constant',
-                          schema: 'reset',
-                          parentSchema: schema12.oneOf[5].properties.kind,
-                          data: data13,
-                        },
-                      ];
-                      return false;
-                    }
-                  }
-                }
-              }
-            }
-          } else {
-            validate34.errors = [
-              {
-                instancePath,
-                schemaPath: '#/discriminator',
-                keyword: 'discriminator',
-                params: { error: 'mapping', tag: 'kind', tagValue: tag0 },
-                message: 'value of tag "kind" must be in oneOf',
-                schema: schema12.discriminator,
-                parentSchema: schema12,
-                data,
-              },
-            ];
-            return false;
-          }
-        } else {
-          validate34.errors = [
-            {
-              instancePath,
-              schemaPath: '#/discriminator',
-              keyword: 'discriminator',
-              params: { error: 'tag', tag: 'kind', tagValue: tag0 },
-              message: 'tag "kind" must be string',
-              schema: schema12.discriminator,
-              parentSchema: schema12,
-              data,
-            },
-          ];
-          return false;
-        }
-      }
-    } else {
-      validate34.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-          schema: schema12.type,
-          parentSchema: schema12,
-          data,
-        },
-      ];
-      return false;
-    }
-  }
-  validate34.errors = vErrors;
-  return errors === 0;
+const schema12 = {"type":"object","required":["kind"],"discriminator":{"propertyName":"kind"},"oneOf":[{"properties":{"kind":{"const":"code"},"code":{"type":"string"},"record":{"$ref":"#/definitions/codeRecord"}},"required":["kind","code","record"],"additionalProperties":false},{"properties":{"kind":{"const":"grant"},"id":{"$ref":"#/definitions/grantId"},"record":{"$ref":"#/definitions/grantRecord"}},"required":["kind","id","record"],"additionalProperties":false},{"properties":{"kind":{"const":"grant-ended"},"id":{"$ref":"#/definitions/grantId"}},"required":["kind","id"],"additionalProperties":false},{"properties":{"kind":{"const":"rotated"},"token":{"type":"string"},"record":{"$ref":"#/definitions/rotatedRecord"}},"required":["kind","token","record"],"additionalProperties":false},{"properties":{"kind":{"const":"clock"},"offsetSeconds":{"$ref":"#/definitions/offsetSeconds"}},"required":["kind","offsetSeconds"],"additionalProperties":false},{"properties":{"kind":{"const":"reset"}},"required":["kind"],"additionalProperties":false}]};
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.kind === undefined) && (missing0 = "kind")){
+validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema12.required,parentSchema:schema12,data}];
+return false;
+}
+else {
+const tag0 = data.kind;
+if(typeof tag0 == "string"){
+if(tag0 === "code"){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((((data.kind === undefined) && (missing1 = "kind")) || ((data.code === undefined) && (missing1 = "code"))) || ((data.record === undefined) && (missing1 = "record"))){
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema12.oneOf[0].required,parentSchema:schema12.oneOf[0],data}];
+return false;
+}
+else {
+const _errs3 = errors;
+for(const key0 in data){
+if(!(((key0 === "kind") || (key0 === "code")) || (key0 === "record"))){
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema12.oneOf[0],data}];
+return false;
+break;
+}
+}
+if(_errs3 === errors){
+if(data.kind !== undefined){
+let data0 = data.kind;
+const _errs4 = errors;
+if("code" !== data0){
+validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "code"},message:"must be equal to constant",schema:"code",parentSchema:schema12.oneOf[0].properties.kind,data:data0}];
+return false;
+}
+var valid2 = _errs4 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.code !== undefined){
+let data1 = data.code;
+const _errs5 = errors;
+if(typeof data1 !== "string"){
+validate34.errors = [{instancePath:instancePath+"/code",schemaPath:"#/oneOf/0/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.oneOf[0].properties.code.type,parentSchema:schema12.oneOf[0].properties.code,data:data1}];
+return false;
+}
+var valid2 = _errs5 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.record !== undefined){
+const _errs7 = errors;
+if(!(validate24(data.record, {instancePath:instancePath+"/record",parentData:data,parentDataProperty:"record",rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+else if(tag0 === "grant"){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((((data.kind === undefined) && (missing2 = "kind")) || ((data.id === undefined) && (missing2 = "id"))) || ((data.record === undefined) && (missing2 = "record"))){
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema12.oneOf[1].required,parentSchema:schema12.oneOf[1],data}];
+return false;
+}
+else {
+const _errs9 = errors;
+for(const key1 in data){
+if(!(((key1 === "kind") || (key1 === "id")) || (key1 === "record"))){
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema12.oneOf[1],data}];
+return false;
+break;
+}
+}
+if(_errs9 === errors){
+if(data.kind !== undefined){
+let data3 = data.kind;
+const _errs10 = errors;
+if("grant" !== data3){
+validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "grant"},message:"must be equal to constant",schema:"grant",parentSchema:schema12.oneOf[1].properties.kind,data:data3}];
+return false;
+}
+var valid4 = _errs10 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.id !== undefined){
+const _errs11 = errors;
+if(!(validate25(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid4 = _errs11 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.record !== undefined){
+const _errs12 = errors;
+if(!(validate29(data.record, {instancePath:instancePath+"/record",parentData:data,parentDataProperty:"record",rootData}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+errors = vErrors.length;
+}
+var valid4 = _errs12 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+}
+}
+else if(tag0 === "grant-ended"){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing3;
+if(((data.kind === undefined) && (missing3 = "kind")) || ((data.id === undefined) && (missing3 = "id"))){
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'",schema:schema12.oneOf[2].required,parentSchema:schema12.oneOf[2],data}];
+return false;
+}
+else {
+const _errs14 = errors;
+for(const key2 in data){
+if(!((key2 === "kind") || (key2 === "id"))){
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema12.oneOf[2],data}];
+return false;
+break;
+}
+}
+if(_errs14 === errors){
+if(data.kind !== undefined){
+let data6 = data.kind;
+const _errs15 = errors;
+if("grant-ended" !== data6){
+validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/2/properties/kind/const",keyword:"const",params:{allowedValue: "grant-ended"},message:"must be equal to constant",schema:"grant-ended",parentSchema:schema12.oneOf[2].properties.kind,data:data6}];
+return false;
+}
+var valid6 = _errs15 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data.id !== undefined){
+const _errs16 = errors;
+if(!(validate25(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid6 = _errs16 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+}
+else if(tag0 === "rotated"){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing4;
+if((((data.kind === undefined) && (missing4 = "kind")) || ((data.token === undefined) && (missing4 = "token"))) || ((data.record === undefined) && (missing4 = "record"))){
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'",schema:schema12.oneOf[3].required,parentSchema:schema12.oneOf[3],data}];
+return false;
+}
+else {
+const _errs18 = errors;
+for(const key3 in data){
+if(!(((key3 === "kind") || (key3 === "token")) || (key3 === "record"))){
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema12.oneOf[3],data}];
+return false;
+break;
+}
+}
+if(_errs18 === errors){
+if(data.kind !== undefined){
+let data8 = data.kind;
+const _errs19 = errors;
+if("rotated" !== data8){
+validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/3/properties/kind/const",keyword:"const",params:{allowedValue: "rotated"},message:"must be equal to constant",schema:"rotated",parentSchema:schema12.oneOf[3].properties.kind,data:data8}];
+return false;
+}
+var valid8 = _errs19 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.token !== undefined){
+let data9 = data.token;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+validate34.errors = [{instancePath:instancePath+"/token",schemaPath:"#/oneOf/3/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.oneOf[3].properties.token.type,parentSchema:schema12.oneOf[3].properties.token,data:data9}];
+return false;
+}
+var valid8 = _errs20 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.record !== undefined){
+const _errs22 = errors;
+if(!(validate31(data.record, {instancePath:instancePath+"/record",parentData:data,parentDataProperty:"record",rootData}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+errors = vErrors.length;
+}
+var valid8 = _errs22 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+}
+}
+else if(tag0 === "clock"){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing5;
+if(((data.kind === undefined) && (missing5 = "kind")) || ((data.offsetSeconds === undefined) && (missing5 = "offsetSeconds"))){
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'",schema:schema12.oneOf[4].required,parentSchema:schema12.oneOf[4],data}];
+return false;
+}
+else {
+const _errs24 = errors;
+for(const key4 in data){
+if(!((key4 === "kind") || (key4 === "offsetSeconds"))){
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/4/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema12.oneOf[4],data}];
+return false;
+break;
+}
+}
+if(_errs24 === errors){
+if(data.kind !== undefined){
+let data11 = data.kind;
+const _errs25 = errors;
+if("clock" !== data11){
+validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/4/properties/kind/const",keyword:"const",params:{allowedValue: "clock"},message:"must be equal to constant",schema:"clock",parentSchema:schema12.oneOf[4].properties.kind,data:data11}];
+return false;
+}
+var valid10 = _errs25 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data.offsetSeconds !== undefined){
+const _errs26 = errors;
+if(!(validate22(data.offsetSeconds, {instancePath:instancePath+"/offsetSeconds",parentData:data,parentDataProperty:"offsetSeconds",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid10 = _errs26 === errors;
+}
+else {
+var valid10 = true;
+}
+}
+}
+}
+}
+}
+else if(tag0 === "reset"){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing6;
+if((data.kind === undefined) && (missing6 = "kind")){
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'",schema:schema12.oneOf[5].required,parentSchema:schema12.oneOf[5],data}];
+return false;
+}
+else {
+const _errs28 = errors;
+for(const key5 in data){
+if(!(key5 === "kind")){
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/5/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema12.oneOf[5],data}];
+return false;
+break;
+}
+}
+if(_errs28 === errors){
+if(data.kind !== undefined){
+let data13 = data.kind;
+if("reset" !== data13){
+validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/5/properties/kind/const",keyword:"const",params:{allowedValue: "reset"},message:"must be equal to constant",schema:"reset",parentSchema:schema12.oneOf[5].properties.kind,data:data13}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate34.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0},message:"value of tag \"kind\" must be in oneOf",schema:schema12.discriminator,parentSchema:schema12,data}];
+return false;
+}
+}
+else {
+validate34.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "kind", tagValue: tag0},message:"tag \"kind\" must be string",schema:schema12.discriminator,parentSchema:schema12,data}];
+return false;
+}
+}
+}
+else {
+validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.type,parentSchema:schema12,data}];
+return false;
+}
+}
+validate34.errors = vErrors;
+return errors === 0;
 }

@@ -6,414 +6,232 @@
 import type { SchemaValidator } from '../util/schema-check.js';
 import type { Users } from './users.js';
 
+
 export const validateUsers: SchemaValidator<Users> = validate21;
-const schema6 = {
-  $schema: 'http://json-schema.org/draft-07/schema#',
-  title: 'dasvc mock fixtures: users.json',
-  description:
-    'The users who can approve access in dasvc mock, each with the instances (scopes) they may reach. README "Fixtures".',
-  type: 'object',
-  properties: { $schema: { type: 'string', description: 'This schema, for editors.' } },
-  propertyNames: {
-    pattern: '^(\\$schema|[A-Za-z0-9._~-]+)$',
-    patternErrorMessage: 'is not a user name: letters, digits and . _ ~ - only',
-  },
-  additionalProperties: { $ref: '#/definitions/user' },
-  allOf: [
-    { not: { type: 'object', propertyNames: { const: '$schema' } }, errorMessage: 'lists no user' },
-  ],
-  definitions: {
-    user: {
-      type: 'object',
-      description: 'A user, by the name they log in with (also the --auto-approve USER).',
-      properties: {
-        name: { type: 'string', description: 'Display name on the consent page.' },
-        instances: {
-          type: 'array',
-          description:
-            'Instances (files instances/<name>.json or instances/<name>.openrpc.json) this user may access.',
-          items: {
-            type: 'string',
-            pattern: '^[A-Za-z0-9._~-]+$',
-            patternErrorMessage: 'is not an instance name: letters, digits and . _ ~ - only',
-          },
-          uniqueItems: true,
-        },
-      },
-      required: ['instances'],
-    },
-  },
-};
-const pattern0 = new RegExp('^(\\$schema|[A-Za-z0-9._~-]+)$', 'u');
-const schema7 = {
-  type: 'object',
-  description: 'A user, by the name they log in with (also the --auto-approve USER).',
-  properties: {
-    name: { type: 'string', description: 'Display name on the consent page.' },
-    instances: {
-      type: 'array',
-      description:
-        'Instances (files instances/<name>.json or instances/<name>.openrpc.json) this user may access.',
-      items: {
-        type: 'string',
-        pattern: '^[A-Za-z0-9._~-]+$',
-        patternErrorMessage: 'is not an instance name: letters, digits and . _ ~ - only',
-      },
-      uniqueItems: true,
-    },
-  },
-  required: ['instances'],
-};
-const pattern1 = new RegExp('^[A-Za-z0-9._~-]+$', 'u');
-function validate22(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      let missing0;
-      if (data.instances === undefined && (missing0 = 'instances')) {
-        validate22.errors = [
-          {
-            instancePath,
-            schemaPath: '#/required',
-            keyword: 'required',
-            params: { missingProperty: missing0 },
-            message: "must have required property '" + missing0 + "'",
-            schema: schema7.required,
-            parentSchema: schema7,
-            data,
-          },
-        ];
-        return false;
-      } else {
-        if (data.name !== undefined) {
-          let data0 = data.name;
-          const _errs1 = errors;
-          if (typeof data0 !== 'string') {
-            validate22.errors = [
-              {
-                instancePath: instancePath + '/name',
-                schemaPath: '#/properties/name/type',
-                keyword: 'type',
-                params: { type: 'string' },
-                message: 'must be string',
-                schema: schema7.properties.name.type,
-                parentSchema: schema7.properties.name,
-                data: data0,
-              },
-            ];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.instances !== undefined) {
-            let data1 = data.instances;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (Array.isArray(data1)) {
-                var valid1 = true;
-                const len0 = data1.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  let data2 = data1[i0];
-                  const _errs5 = errors;
-                  if (errors === _errs5) {
-                    if (typeof data2 === 'string') {
-                      if (!pattern1.test(data2)) {
-                        validate22.errors = [
-                          {
-                            instancePath: instancePath + '/instances/' + i0,
-                            schemaPath: '#/properties/instances/items/pattern',
-                            keyword: 'pattern',
-                            params: { pattern: '^[A-Za-z0-9._~-]+$' },
-                            message: 'must match pattern "' + '^[A-Za-z0-9._~-]+$' + '"',
-                            schema: '^[A-Za-z0-9._~-]+$',
-                            parentSchema: schema7.properties.instances.items,
-                            data: data2,
-                          },
-                        ];
-                        return false;
-                      }
-                    } else {
-                      validate22.errors = [
-                        {
-                          instancePath: instancePath + '/instances/' + i0,
-                          schemaPath: '#/properties/instances/items/type',
-                          keyword: 'type',
-                          params: { type: 'string' },
-                          message: 'must be string',
-                          schema: schema7.properties.instances.items.type,
-                          parentSchema: schema7.properties.instances.items,
-                          data: data2,
-                        },
-                      ];
-                      return false;
-                    }
-                  }
-                  var valid1 = _errs5 === errors;
-                  if (!valid1) {
-                    break;
-                  }
-                }
-                if (valid1) {
-                  let i1 = data1.length;
-                  let j0;
-                  if (i1 > 1) {
-                    const indices0 = {};
-                    for (; i1--;) {
-                      let item0 = data1[i1];
-                      if (typeof item0 !== 'string') {
-                        continue;
-                      }
-                      if (typeof indices0[item0] == 'number') {
-                        j0 = indices0[item0];
-                        validate22.errors = [
-                          {
-                            instancePath: instancePath + '/instances',
-                            schemaPath: '#/properties/instances/uniqueItems',
-                            keyword: 'uniqueItems',
-                            params: { i: i1, j: j0 },
-                            message:
-                              'must NOT have duplicate items (items ## ' +
-                              j0 +
-                              ' and ' +
-                              i1 +
-                              ' are identical)',
-                            schema: true,
-                            parentSchema: schema7.properties.instances,
-                            data: data1,
-                          },
-                        ];
-                        return false;
-                        break;
-                      }
-                      indices0[item0] = i1;
-                    }
-                  }
-                }
-              } else {
-                validate22.errors = [
-                  {
-                    instancePath: instancePath + '/instances',
-                    schemaPath: '#/properties/instances/type',
-                    keyword: 'type',
-                    params: { type: 'array' },
-                    message: 'must be array',
-                    schema: schema7.properties.instances.type,
-                    parentSchema: schema7.properties.instances,
-                    data: data1,
-                  },
-                ];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          } else {
-            var valid0 = true;
-          }
-        }
-      }
-    } else {
-      validate22.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-          schema: schema7.type,
-          parentSchema: schema7,
-          data,
-        },
-      ];
-      return false;
-    }
-  }
-  validate22.errors = vErrors;
-  return errors === 0;
+const schema6 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"$schema":{"type":"string"}},"propertyNames":{"pattern":"^(\\$schema|[A-Za-z0-9._~-]+)$","patternErrorMessage":"is not a user name: letters, digits and . _ ~ - only"},"additionalProperties":{"$ref":"#/definitions/user"},"allOf":[{"not":{"type":"object","propertyNames":{"const":"$schema"}},"errorMessage":"lists no user"}],"definitions":{"user":{"type":"object","properties":{"name":{"type":"string"},"instances":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9._~-]+$","patternErrorMessage":"is not an instance name: letters, digits and . _ ~ - only"},"uniqueItems":true}},"required":["instances"]}}};
+const pattern0 = new RegExp("^(\\$schema|[A-Za-z0-9._~-]+)$", "u");
+const schema7 = {"type":"object","properties":{"name":{"type":"string"},"instances":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z0-9._~-]+$","patternErrorMessage":"is not an instance name: letters, digits and . _ ~ - only"},"uniqueItems":true}},"required":["instances"]};
+const pattern1 = new RegExp("^[A-Za-z0-9._~-]+$", "u");
+
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.instances === undefined) && (missing0 = "instances")){
+validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema7.required,parentSchema:schema7,data}];
+return false;
 }
-function validate21(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const _errs2 = errors;
-  const _errs3 = errors;
-  if (errors === _errs3) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      for (const key0 in data) {
-        const _errs5 = errors;
-        if ('$schema' !== key0) {
-          const err0 = {};
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-        var valid2 = _errs5 === errors;
-        if (!valid2) {
-          const err1 = {};
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-          break;
-        }
-      }
-    } else {
-      const err2 = {};
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-  }
-  var valid1 = _errs3 === errors;
-  if (valid1) {
-    validate21.errors = [
-      {
-        instancePath,
-        schemaPath: '#/allOf/0/not',
-        keyword: 'not',
-        params: {},
-        message: 'must NOT be valid',
-        schema: schema6.allOf[0].not,
-        parentSchema: schema6.allOf[0],
-        data,
-      },
-    ];
-    return false;
-  } else {
-    errors = _errs2;
-    if (vErrors !== null) {
-      if (_errs2) {
-        vErrors.length = _errs2;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  if (errors === 0) {
-    if (data && typeof data == 'object' && !Array.isArray(data)) {
-      for (const key1 in data) {
-        const _errs7 = errors;
-        if (errors === _errs7) {
-          if (typeof key1 === 'string') {
-            if (!pattern0.test(key1)) {
-              const err3 = {
-                instancePath,
-                schemaPath: '#/propertyNames/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^(\\$schema|[A-Za-z0-9._~-]+)$' },
-                message: 'must match pattern "' + '^(\\$schema|[A-Za-z0-9._~-]+)$' + '"',
-                schema: '^(\\$schema|[A-Za-z0-9._~-]+)$',
-                parentSchema: schema6.propertyNames,
-                data: key1,
-                propertyName: key1,
-              };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-          }
-        }
-        var valid3 = _errs7 === errors;
-        if (!valid3) {
-          const err4 = {
-            instancePath,
-            schemaPath: '#/propertyNames',
-            keyword: 'propertyNames',
-            params: { propertyName: key1 },
-            message: 'property name must be valid',
-            schema: schema6.propertyNames,
-            parentSchema: schema6,
-            data,
-          };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-          validate21.errors = vErrors;
-          return false;
-          break;
-        }
-      }
-      if (valid3) {
-        const _errs9 = errors;
-        for (const key2 in data) {
-          if (!(key2 === '$schema')) {
-            const _errs10 = errors;
-            if (
-              !validate22(data[key2], {
-                instancePath: instancePath + '/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
-                parentData: data,
-                parentDataProperty: key2,
-                rootData,
-              })
-            ) {
-              vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-              errors = vErrors.length;
-            }
-            var valid4 = _errs10 === errors;
-            if (!valid4) {
-              break;
-            }
-          }
-        }
-        if (_errs9 === errors) {
-          if (data.$schema !== undefined) {
-            let data1 = data.$schema;
-            if (typeof data1 !== 'string') {
-              validate21.errors = [
-                {
-                  instancePath: instancePath + '/$schema',
-                  schemaPath: '#/properties/%24schema/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  schema: schema6.properties.$schema.type,
-                  parentSchema: schema6.properties.$schema,
-                  data: data1,
-                },
-              ];
-              return false;
-            }
-          }
-        }
-      }
-    } else {
-      validate21.errors = [
-        {
-          instancePath,
-          schemaPath: '#/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-          schema: schema6.type,
-          parentSchema: schema6,
-          data,
-        },
-      ];
-      return false;
-    }
-  }
-  validate21.errors = vErrors;
-  return errors === 0;
+else {
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
+validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema7.properties.name.type,parentSchema:schema7.properties.name,data:data0}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.instances !== undefined){
+let data1 = data.instances;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data2 === "string"){
+if(!pattern1.test(data2)){
+validate22.errors = [{instancePath:instancePath+"/instances/" + i0,schemaPath:"#/properties/instances/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._~-]+$"},message:"must match pattern \""+"^[A-Za-z0-9._~-]+$"+"\"",schema:"^[A-Za-z0-9._~-]+$",parentSchema:schema7.properties.instances.items,data:data2}];
+return false;
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/instances/" + i0,schemaPath:"#/properties/instances/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema7.properties.instances.items.type,parentSchema:schema7.properties.instances.items,data:data2}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+if(valid1){
+let i1 = data1.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data1[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+validate22.errors = [{instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema7.properties.instances,data:data1}];
+return false;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema7.properties.instances.type,parentSchema:schema7.properties.instances,data:data1}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema7.type,parentSchema:schema7,data}];
+return false;
+}
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const _errs5 = errors;
+if("$schema" !== key0){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid2 = _errs5 === errors;
+if(!valid2){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+break;
+}
+}
+}
+else {
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+validate21.errors = [{instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema6.allOf[0].not,parentSchema:schema6.allOf[0],data}];
+return false;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key1 in data){
+const _errs7 = errors;
+if(errors === _errs7){
+if(typeof key1 === "string"){
+if(!pattern0.test(key1)){
+const err3 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(\\$schema|[A-Za-z0-9._~-]+)$"},message:"must match pattern \""+"^(\\$schema|[A-Za-z0-9._~-]+)$"+"\"",schema:"^(\\$schema|[A-Za-z0-9._~-]+)$",parentSchema:schema6.propertyNames,data:key1,propertyName:key1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+var valid3 = _errs7 === errors;
+if(!valid3){
+const err4 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema6.propertyNames,parentSchema:schema6,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+validate21.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid3){
+const _errs9 = errors;
+for(const key2 in data){
+if(!(key2 === "$schema")){
+const _errs10 = errors;
+if(!(validate22(data[key2], {instancePath:instancePath+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key2,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid4 = _errs10 === errors;
+if(!valid4){
+break;
+}
+}
+}
+if(_errs9 === errors){
+if(data.$schema !== undefined){
+let data1 = data.$schema;
+if(typeof data1 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema6.properties.$schema.type,parentSchema:schema6.properties.$schema,data:data1}];
+return false;
+}
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema6.type,parentSchema:schema6,data}];
+return false;
+}
+}
+validate21.errors = vErrors;
+return errors === 0;
 }
