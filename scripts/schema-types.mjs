@@ -38,17 +38,21 @@ const ANNOTATIONS = ['errorMessage', 'patternErrorMessage', 'tsType'];
 /** Keywords only people and the types read: left out of the schema a validator carries. */
 const NOTES = new Set(['title', 'description', '$comment', 'tsType', 'examples', 'default']);
 
-/** `schema` without NOTES, wherever they are (a property named like one stays). */
-function withoutNotes(schema, inProperties = false) {
+/** Keywords whose members are named by the schema's author: a member named like a note stays. */
+const NAMED = ['properties', 'patternProperties', 'definitions', '$defs', 'dependencies'];
+
+/** `schema` without NOTES, wherever they are; values (`enum`, `const`) as they are. */
+function withoutNotes(schema, named = false) {
   if (Array.isArray(schema)) return schema.map((item) => withoutNotes(item));
   if (typeof schema !== 'object' || schema === null) return schema;
   return Object.fromEntries(
     Object.entries(schema)
-      .filter(([key]) => inProperties || !NOTES.has(key))
-      .map(([key, value]) => [
-        key,
-        withoutNotes(value, !inProperties && ['properties', 'definitions', '$defs'].includes(key)),
-      ]),
+      .filter(([key]) => named || !NOTES.has(key))
+      .map(([key, value]) =>
+        !named && (key === 'enum' || key === 'const')
+          ? [key, value]
+          : [key, withoutNotes(value, !named && NAMED.includes(key))],
+      ),
   );
 }
 
@@ -73,6 +77,7 @@ function validatorModule(format, schema, types) {
     // Errors carry their schema: errorMessage and patternErrorMessage are read from it.
     verbose: true,
     discriminator: true,
+    // Each definition one function, written once however often it is referenced.
     inlineRefs: false,
     // Lengths in UTF-16 code units: ajv's code points counter is a require() of ajv at run time.
     unicode: false,
