@@ -110,7 +110,7 @@ describe('the mock bundle', () => {
       expect.arrayContaining([
         'src/cli/commands/mock/run.ts',
         'src/mock/core/request-handler.ts',
-        'src/mock/adapters/proxy.ts',
+        'src/mock/proxy/proxy.ts',
       ]),
     );
     const strangers = sources.filter((s) =>

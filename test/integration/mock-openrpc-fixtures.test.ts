@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockApp, type MockApp } from '../../src/mock/index.js';
-import { InstanceRecording } from '../../src/mock/record/recording.js';
+import { InstanceRecording } from '../../src/mock/proxy/recording.js';
 import { scratchDir } from '../helpers/scratch.js';
 
 const BASE = 'http://mock.test';

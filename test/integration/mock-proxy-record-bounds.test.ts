@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
-import { EXAMPLE_LIMIT } from '../../src/mock/record/bounds.js';
+import { EXAMPLE_LIMIT } from '../../src/mock/proxy/bounds.js';
 import { replayOf } from '../helpers/replay.js';
 import { scratchDir } from '../helpers/scratch.js';
 

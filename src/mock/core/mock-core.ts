@@ -12,7 +12,7 @@ import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './journal.js';
 import { resolveQuirksOption } from './quirks.js';
 import { loadStateFile } from './state-file.js';
 import { StateJournal } from './state-journal.js';
-import { checkProxyOptions } from './proxy-options.js';
+import { checkProxyOptions } from '../proxy/proxy-options.js';
 import { checkMethodOverrides } from './method-overrides.js';
 
 /** The mock as one handler over MockRequest, plus what the adapters need around it. */
@@ -113,7 +113,7 @@ export function createMockCore(options: MockOptions = {}): MockCore {
   const startProxy = () =>
     (proxyStarting ??= (async () => {
       if (upstream === undefined) return;
-      const { startProxying } = await import('../adapters/proxy-setup.js');
+      const { startProxying } = await import('../proxy/proxy-setup.js');
       ctx.proxy = await startProxying(upstream, options, fixtures, () => state.now());
     })());
   let handlersLoading: Promise<void> | undefined;

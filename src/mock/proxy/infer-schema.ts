@@ -1,4 +1,4 @@
-// `--record` (SPEC §6): JSON Schemas inferred from the values seen — types and required members.
+// `--record`: JSON Schemas inferred from the values seen — types and required members.
 // Pure. One schema always: types are unioned (`["string", "null"]`), and `properties`/`items`
 // apply to the object/array members of the union, so that no `anyOf` is ever needed.
 

@@ -1,4 +1,4 @@
-// `--record` (SPEC §6): how a recorded example is written in its method of an OpenRPC document —
+// `--record`: how a recorded example is written in its method of an OpenRPC document —
 // one example pairing per distinct params, the params and answer masked first. Pure.
 import { isObject } from '../../util/guards.js';
 import type { Example } from '../fixture-format/descriptors.js';
@@ -78,7 +78,7 @@ export function masked<T extends Example>(example: T, mask: Mask): T {
 }
 
 /**
- * A method with one example pairing per distinct params (SPEC §6) once secrets are masked: two
+ * A method with one example pairing per distinct params once secrets are masked: two
  * calls whose params differed only by a secret (a code, a state) are one pairing after, the later
  * one. Member order is ignored; `$ref` pairings and pairings without params stay as they are.
  */

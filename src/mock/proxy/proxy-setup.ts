@@ -1,11 +1,12 @@
-// The proxy side of the mock assembled from its options (SPEC §6): secret collector, recorder,
+// The proxy side of the mock assembled from its options: secret collector, recorder,
 // contract check, and the forwarding proxy they watch. Loaded only when `proxy` is set.
 import type { Fixtures } from '../fixture-format/load-fixtures.js';
 import type { MockOptions } from '../core/types.js';
 import type { ProxyHost } from '../core/context.js';
-import { parseScrubList } from '../record/scrub.js';
+import { parseScrubList } from './scrub.js';
 import { SecretValues } from '../../util/secret-values.js';
-import { createProxy, type ProxyTap } from './proxy.js';
+import { createProxy } from './proxy.js';
+import type { ProxyTap } from './proxy-tap.js';
 import { Recorder } from './recorder.js';
 import { ContractTap, SecretTap } from './taps.js';
 

@@ -1,4 +1,4 @@
-// The headers `dasvc mock --proxy` passes on (SPEC §6): every end-to-end header as received, in
+// The headers `dasvc mock --proxy` passes on: every end-to-end header as received, in
 // node's raw form (a flat `name, value, name, value` list, names as sent, repeated ones repeated),
 // less the hop-by-hop ones. Built in one pass per direction, without Headers objects.
 

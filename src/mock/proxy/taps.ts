@@ -1,12 +1,12 @@
-// What watches the proxied exchanges besides the recorder (SPEC §6): the secret collector, which
+// What watches the proxied exchanges besides the recorder: the secret collector, which
 // learns every secret that passes so that none is ever written or shown, and the contract check
 // of --validate.
 import type { Fixtures } from '../fixture-format/load-fixtures.js';
-import { contractProblems } from '../record/contract.js';
-import { pairCalls, type RpcCall } from '../record/rpc-exchange.js';
+import { contractProblems } from './contract.js';
+import { pairCalls, type RpcCall } from './rpc-exchange.js';
 import { printable } from '../../util/printable.js';
 import type { SecretValues } from '../../util/secret-values.js';
-import type { Exchange, ProxyTap } from './proxy.js';
+import type { Exchange, ProxyTap } from './proxy-tap.js';
 
 export const API_PREFIX = '/webservice/json/';
 const OAUTH_PREFIX = '/webservice/authorize';
@@ -120,7 +120,7 @@ export class ContractTap implements ProxyTap {
     for (const found of contractProblems(this.fixtures, instance, calls)) {
       const problem = this.secrets.maskText(found.problem);
       const method = this.secrets.maskText(found.method);
-      // One line per violation (SPEC §6), whatever the instance, method or problem carry.
+      // One line per violation, whatever the instance, method or problem carry.
       this.warn?.(printable(`contract: ${where} ${method}: ${problem}`));
       // Kept as found and masked when listed: a secret learned later (a password sent by
       // position, then by name) is masked in the entries before it too.

@@ -1,9 +1,9 @@
-// What the journal and the log can tell of a proxied exchange (SPEC §8 under --proxy): the
+// What the journal and the log can tell of a proxied exchange under --proxy: the
 // JSON-RPC method(s) from the request body; the client from the OAuth parameters (client_id in
 // the query or a form body, HTTP Basic) and, for an API call, from the token answer that issued
 // its bearer token; a refusal's code and reason, and the JSON-RPC errors' codes, from the
 // upstream's answer when it was read whole. The user stays unknown: the upstream's login is its
-// own, and no answer of SERVICE.md names the user (docs/design/dashboard.md).
+// own, and no answer of the service names the user (docs/design/dashboard.md).
 import { isObject } from '../../util/guards.js';
 import { SecretValues } from '../../util/secret-values.js';
 import { noteRpcCalls, type RpcErrorNote } from '../core/rpc-note.js';

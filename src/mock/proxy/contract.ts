@@ -1,4 +1,4 @@
-// `--validate` (SPEC §6): what a call that passed the proxy breaks of the fixtures' contract —
+// `--validate`: what a call that passed the proxy breaks of the fixtures' contract —
 // unknown instance or method, params that do not match, a result or error the method does not
 // declare. Pure, over fixtures whose schemas are compiled.
 import type { Fixtures } from '../fixture-format/load-fixtures.js';

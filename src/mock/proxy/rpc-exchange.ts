@@ -1,5 +1,5 @@
 // The JSON-RPC calls of one HTTP exchange (JSON-RPC 2.0 §4–§6), paired with their answers by id,
-// for --record and --validate (SPEC §6). Pure; anything that is not a valid JSON-RPC 2.0 request
+// for --record and --validate. Pure; anything that is not a valid JSON-RPC 2.0 request
 // yields no call: the upstream refuses it (-32600) whatever its params, so as an example it would
 // answer that refusal to a valid call with the same params in replay.
 import { isObject } from '../../util/guards.js';

@@ -1,5 +1,6 @@
-// `--scrub a,b.c` (SPEC §6): result members replaced by a placeholder of the same JSON type
-// before anything is written. Pure.
+// `--scrub a,b.c`: result members replaced by a placeholder of the same JSON type before anything
+// is written. Pure.
+import type { Example } from '../fixture-format/descriptors.js';
 
 /** `"a, b.c"` or `["a", "b.c"]` → paths of member names. */
 export function parseScrubList(input: string | string[] | undefined): string[][] {
@@ -46,4 +47,13 @@ export function scrub(value: unknown, paths: string[][], at: string[] = []): unk
       ];
     }),
   );
+}
+
+/** An answer as recorded: its result, or its error's `data`, scrubbed; the rest as it came. */
+export function scrubOutcome(outcome: Example['outcome'], paths: string[][]): Example['outcome'] {
+  if ('result' in outcome) return { result: scrub(outcome.result, paths) };
+  const { error } = outcome;
+  return {
+    error: { ...error, ...(error.data === undefined ? {} : { data: scrub(error.data, paths) }) },
+  };
 }

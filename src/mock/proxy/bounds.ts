@@ -1,4 +1,4 @@
-// `--record` bounds (SPEC §6): what one example may hold. An answer or params past EXAMPLE_LIMIT
+// `--record` bounds: what one example may hold. An answer or params past EXAMPLE_LIMIT
 // bytes of JSON are kept cut down to about that size, and nothing nested deeper than RECORD_DEPTH
 // levels is kept, so that the recording's memory and every later write stay small whatever the
 // installation answers. Pure. docs/design/record-bounds.md says why these shapes and sizes.

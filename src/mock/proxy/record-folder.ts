@@ -1,11 +1,18 @@
-// The folder `--record DIR` writes (SPEC §6): made 0700, every file written whole (temporary file
-// + rename) and 0600, so the folder is complete at any moment, SIGINT/SIGTERM/SIGKILL included. A
-// file that cannot be written is one `record:` line, and the others still are.
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+// The folder `--record DIR` writes: made 0700, every file written whole (temporary file + rename)
+// and 0600, so the folder is complete at any moment, SIGINT/SIGTERM/SIGKILL included. A file that
+// cannot be written is one `record:` line, and the others still are. What it holds already is
+// read first: recording again adds to it.
+import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { UsageError } from '../../errors.js';
+import { isObject } from '../../util/guards.js';
 import { makeFolders } from '../../util/make-folders.js';
+import { fail, parseClients } from '../fixture-format/fixture-format.js';
+import { readJson, readText, withFile } from '../fixture-format/fixture-files.js';
+import { OPENRPC_SUFFIX } from '../fixture-format/load-fixtures.js';
+import { parseOpenRpcInstance } from '../fixture-format/openrpc-format.js';
 import { schemaBeside } from '../fixture-format/schema-beside.js';
+import { InstanceRecording } from './recording.js';
 
 /**
  * `$schema` of a written file: the package's schema copied into DIR/schema/, relative to the file,
@@ -103,4 +110,54 @@ export class RecordFolder {
       return (error as NodeJS.ErrnoException).code ?? 'failed';
     }
   }
+}
+
+/** What DIR holds already: the recorder starts from it. */
+export interface PastRecording {
+  /** clients.txt: client id → secret (undefined: a public client). */
+  clients: Map<string, string | undefined>;
+  /** The OpenRPC documents of instances/, each the recording to add to. */
+  recordings: Map<string, InstanceRecording>;
+  /** Instances of DIR in the JSON format: left alone (a second file would define them twice). */
+  foreign: Set<string>;
+  /** users.json as it is ({} when there is none). */
+  users: Record<string, unknown>;
+}
+
+/** Reads what the folder `dir` holds; a broken file is a usage error naming it. */
+export function readPastRecording(dir: string): PastRecording {
+  const past: PastRecording = {
+    clients: new Map(),
+    recordings: new Map(),
+    foreign: new Set(),
+    users: {},
+  };
+  const clientsFile = join(dir, 'clients.txt');
+  if (existsSync(clientsFile)) {
+    const parsed = withFile(dir, clientsFile, () => parseClients(readText(clientsFile)));
+    for (const client of parsed.values()) past.clients.set(client.id, client.secret);
+  }
+  for (const fileName of readdirSync(join(dir, 'instances')).sort()) {
+    const file = join(dir, 'instances', fileName);
+    if (fileName.endsWith(OPENRPC_SUFFIX)) {
+      const name = fileName.slice(0, -OPENRPC_SUFFIX.length);
+      const instance = withFile(dir, file, () => parseOpenRpcInstance(name, readJson(file), file));
+      past.recordings.set(
+        name,
+        new InstanceRecording(name, { document: instance.document!, methods: instance.methods }),
+      );
+    } else if (fileName.endsWith('.json')) {
+      past.foreign.add(fileName.slice(0, -'.json'.length));
+    }
+  }
+  const usersFile = join(dir, 'users.json');
+  if (existsSync(usersFile)) {
+    past.users = withFile(dir, usersFile, () => {
+      const value = readJson(usersFile);
+      if (!isObject(value))
+        fail('must be a JSON object mapping user names to {"name", "instances"}');
+      return value;
+    });
+  }
+  return past;
 }

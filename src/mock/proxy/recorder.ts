@@ -1,25 +1,22 @@
-// `--record DIR` (SPEC §6): what passes the proxy becomes a fixtures folder that `--fixtures DIR`
-// reads as it is (record-folder.ts writes it); recording again into DIR adds to it.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// `--record DIR`: what passes the proxy becomes a fixtures folder that `--fixtures DIR` reads as
+// it is (record-folder.ts reads and writes it); recording again into DIR adds to it.
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isObject } from '../../util/guards.js';
-import { fail, NAME, parseClients } from '../fixture-format/fixture-format.js';
-import { readJson, readText, withFile } from '../fixture-format/fixture-files.js';
+import { NAME } from '../fixture-format/fixture-format.js';
 import { OPENRPC_SUFFIX } from '../fixture-format/load-fixtures.js';
-import { parseOpenRpcInstance } from '../fixture-format/openrpc-format.js';
-import type { Example } from '../fixture-format/descriptors.js';
-import { boundCall } from '../record/bounded-call.js';
-import type { Masking } from '../record/pairings.js';
-import { InstanceRecording } from '../record/recording.js';
-import type { RpcCall } from '../record/rpc-exchange.js';
-import { scrub } from '../record/scrub.js';
+import { boundCall } from './bounded-call.js';
+import type { Masking } from './pairings.js';
+import { InstanceRecording } from './recording.js';
+import type { RpcCall } from './rpc-exchange.js';
+import { scrubOutcome } from './scrub.js';
 import { printable } from '../../util/printable.js';
 import type { SecretValues } from '../../util/secret-values.js';
-import type { Exchange, ProxyTap } from './proxy.js';
+import type { Exchange, ProxyTap } from './proxy-tap.js';
 import { apiInstance, callsOf } from './taps.js';
-import { jsonText, RecordFolder, schemaRef } from './record-folder.js';
+import { jsonText, readPastRecording, RecordFolder, schemaRef } from './record-folder.js';
 
-/** The secret of every recorded client (SPEC §6): the real ones are never written. */
+/** The secret of every recorded client: the real ones are never written. */
 export const RECORDED_SECRET = 'recorded-secret';
 
 export interface RecorderOptions {
@@ -57,13 +54,13 @@ function clientIds(exchange: Exchange): string[] {
 
 /** The recorder: a proxy tap that keeps the folder in step with the calls that pass. */
 export class Recorder implements ProxyTap {
-  private readonly recordings = new Map<string, InstanceRecording>();
+  private readonly recordings: Map<string, InstanceRecording>;
   /** Instances of DIR in the JSON format: left alone (a second file would define them twice). */
-  private readonly foreign = new Set<string>();
+  private readonly foreign: Set<string>;
   /** Instances whose name the file system refuses: said once, then not recorded. */
   private readonly unwritable = new Set<string>();
-  private readonly clients = new Map<string, string | undefined>();
-  private users: Record<string, unknown> = {};
+  private readonly clients: Map<string, string | undefined>;
+  private users: Record<string, unknown>;
   /** Instances whose document is in DIR: users.json names only those, so DIR always loads. */
   private readonly written = new Set<string>();
   /** The secrets' version each instance's file was masked with when written. */
@@ -80,37 +77,15 @@ export class Recorder implements ProxyTap {
   constructor(private readonly options: RecorderOptions) {
     const dir = (this.dir = resolve(options.dir));
     this.folder = new RecordFolder(dir, options.dir, (text) => this.warn(text));
-    const clientsFile = join(dir, 'clients.txt');
-    if (existsSync(clientsFile)) {
-      const parsed = withFile(dir, clientsFile, () => parseClients(readText(clientsFile)));
-      for (const client of parsed.values()) this.clients.set(client.id, client.secret);
+    const past = readPastRecording(dir);
+    this.clients = past.clients;
+    this.recordings = past.recordings;
+    this.foreign = past.foreign;
+    this.users = past.users;
+    for (const name of this.recordings.keys()) {
+      this.written.add(name);
+      this.dirty.add(name);
     }
-    for (const fileName of readdirSync(join(dir, 'instances')).sort()) {
-      const file = join(dir, 'instances', fileName);
-      if (fileName.endsWith(OPENRPC_SUFFIX)) {
-        const name = fileName.slice(0, -OPENRPC_SUFFIX.length);
-        const instance = withFile(dir, file, () =>
-          parseOpenRpcInstance(name, readJson(file), file),
-        );
-        this.recordings.set(
-          name,
-          new InstanceRecording(name, { document: instance.document!, methods: instance.methods }),
-        );
-        this.written.add(name);
-      } else if (fileName.endsWith('.json')) {
-        this.foreign.add(fileName.slice(0, -'.json'.length));
-      }
-    }
-    const usersFile = join(dir, 'users.json');
-    if (existsSync(usersFile)) {
-      this.users = withFile(dir, usersFile, () => {
-        const value = readJson(usersFile);
-        if (!isObject(value))
-          fail('must be a JSON object mapping user names to {"name", "instances"}');
-        return value;
-      });
-    }
-    for (const name of this.recordings.keys()) this.dirty.add(name);
     this.flush();
     this.folder.starting = false;
   }
@@ -129,8 +104,8 @@ export class Recorder implements ProxyTap {
     if (instance !== undefined && exchange.responseBody !== undefined) {
       this.record(instance, exchange);
     }
-    // SPEC §6: written "as calls pass" — before the answer goes on, so that whoever reads DIR
-    // after the call finds it there. Only what changed is written.
+    // Written as calls pass: before the answer goes on, so that whoever reads DIR after the call
+    // finds it there. Only what changed is written.
     this.flush();
   }
 
@@ -157,11 +132,11 @@ export class Recorder implements ProxyTap {
       return;
     }
     // A 2xx answer records its results and errors, a notification its params; the JSON-RPC
-    // errors of an HTTP error answer are kept as examples that teach no schema (SPEC §6).
+    // errors of an HTTP error answer are kept as examples that teach no schema.
     const ok = exchange.status >= 200 && exchange.status < 300;
     for (const call of callsOf(exchange)) {
       // A call whose answer did not come back whole has nothing to record; a notification has
-      // no answer by design, and records its method and params (SPEC §6: every method seen).
+      // no answer by design, and records its method and params (every method seen is written).
       if (call.method.startsWith('rpc.')) continue;
       if (!call.outcome && !(ok && call.notification)) continue;
       const where = `${instance} ${this.shown(call.method)}`;
@@ -191,19 +166,7 @@ export class Recorder implements ProxyTap {
     }
     const { cut, outcome } = bounded;
     if (cut.length > 0) this.warn(`${where}: ${cut.join(', ')}; recorded truncated (x-truncated)`);
-    const paths = this.options.scrub;
-    const scrubbed: Example['outcome'] | undefined = !outcome
-      ? undefined
-      : 'result' in outcome
-        ? { result: scrub(outcome.result, paths) }
-        : {
-            error: {
-              ...outcome.error,
-              ...(outcome.error.data === undefined
-                ? {}
-                : { data: scrub(outcome.error.data, paths) }),
-            },
-          };
+    const scrubbed = outcome && scrubOutcome(outcome, this.options.scrub);
     let recording = this.recordings.get(instance);
     if (!recording) {
       recording = new InstanceRecording(instance);
@@ -216,7 +179,7 @@ export class Recorder implements ProxyTap {
     this.dirty.add(instance);
   }
 
-  /** How the documents are masked now: every secret seen so far (SPEC §6). */
+  /** How the documents are masked now: every secret seen so far. */
   private masking(): Masking {
     const { secrets } = this.options;
     return {

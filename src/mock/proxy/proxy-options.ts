@@ -1,10 +1,10 @@
 import { UsageError } from '../../errors.js';
-import type { MockOptions } from './types.js';
+import type { MockOptions } from '../core/types.js';
 
 const USER_NAME = /^[A-Za-z0-9._~-]+$/;
 
 /**
- * Checks the SPEC §6 options together before anything starts: `record` and `validate` need
+ * Checks the proxy options together before anything starts: `record` and `validate` need
  * `proxy`, `validate` needs `fixtures` (the contract), `scrub` and `recordUser` need `record`.
  * Returns the upstream base URL, or undefined when the mock serves its fixtures.
  */
