@@ -1,22 +1,14 @@
 import { randomToken } from './secrets.js';
-import { GrantTable } from './grant-table.js';
-import { TokenIndex } from './token-index.js';
-import { EndedTokens, type TokenKind } from './ended-tokens.js';
+import { ExpiryStore } from './expiry-store.js';
 import {
-  expiredWhy,
-  expireTokens,
   issuePair,
-  kindIn,
   newGrant,
   type Authorization,
   type CodeRecord,
-  type GrantRecord,
   type Lifetimes,
   type TokenPair,
   type TokenRecord,
 } from './grant-transitions.js';
-import { RotatedTokens } from './rotated-tokens.js';
-import { SlicedSweep } from './sliced-sweep.js';
 import {
   grantFromSnapshot,
   highestGrantId,
@@ -26,39 +18,18 @@ import {
 
 export { ROTATED_PER_GRANT } from './rotated-tokens.js';
 
-const SWEEP_EVERY_MS = 10_000;
-/** Entries looked at between two clock reads of a sweep slice. */
-const SWEEP_STEP = 512;
-
 /**
- * The mock's memory: codes and grants, tokens in a Map from token to grant id, and a virtual
- * clock (wall clock + offset). It applies the transitions of grant-transitions.ts to its tables,
- * remembers why tokens ended, and tells `onChange` of each change. Expired entries go on lookup
- * and in a sliced sweep (SlicedSweep) at most every 10 s of virtual time.
- *
- * The class stays one: each operation changes the tables, the record of why tokens ended and the
- * journal together, and they agree only if one place does all three. The records' own
- * transitions, the sweep's slicing, the rotated tokens and the persisted form live beside it.
+ * The mock's memory: the tables of the expiry store (codes, grants, tokens) on a virtual clock
+ * (wall clock + offset), and its persisted form. It applies the transitions of
+ * grant-transitions.ts to the tables, remembers why tokens ended, and tells `onChange` of each
+ * change: one class does all three, so that they agree.
  */
-export class MockState {
-  readonly codes = new Map<string, CodeRecord>();
-  readonly grants = new GrantTable<GrantRecord>();
-  /** Live access and refresh tokens → grant id. */
-  readonly tokens = new TokenIndex();
-  /** Rotated refresh tokens → grant id and expiry. */
-  readonly rotated = new RotatedTokens();
+export class MockState extends ExpiryStore {
   offsetSeconds = 0;
-  /** The refreshAfterExpiry quirk (SPEC §7): refresh tokens then live their own lifetime. */
+  /** The refreshAfterExpiry quirk: refresh tokens then live their own lifetime. */
   refreshOutlivesAccess: () => boolean = () => false;
-  private readonly sweeper = new SlicedSweep(
-    () => this.sweepSteps(),
-    () => this.now(),
-    SWEEP_EVERY_MS,
-  );
   private grantSeq = 0;
   private readonly scopeLists = new Map<string, string[]>();
-  /** Why recently ended tokens ended (SPEC §8: a refusal's reason names the cause). */
-  private readonly endings = new EndedTokens();
 
   constructor(
     readonly lifetimes: Lifetimes,
@@ -68,10 +39,12 @@ export class MockState {
      * without a state file, so that no change record is even built (`this.onChange?.(…)`).
      */
     public onChange: ((change: StateChange) => void) | undefined = undefined,
-  ) {}
+  ) {
+    super();
+  }
 
   /** Virtual now in ms. */
-  now(): number {
+  override now(): number {
     return this.wallClock() + this.offsetSeconds * 1000;
   }
 
@@ -83,17 +56,12 @@ export class MockState {
 
   /** Forgets everything (POST /_mock/reset). */
   reset(): void {
-    this.codes.clear();
-    this.grants.clear();
-    this.tokens.clear();
-    this.rotated.clear();
-    this.endings.clear();
-    this.sweeper.cancel();
+    this.clear();
     this.offsetSeconds = 0;
     this.onChange?.({ kind: 'reset' });
   }
 
-  /** Issues a code after approval (SERVICE.md 4.1). */
+  /** Issues a code after approval. */
   issueCode(record: Omit<CodeRecord, 'expiresAt' | 'grantId'>): string {
     const code = randomToken();
     this.sweeper.maybeStart();
@@ -111,44 +79,6 @@ export class MockState {
     this.codes.set(code, issued);
     this.onChange?.({ kind: 'code', code, record: issued });
     return code;
-  }
-
-  /**
-   * A code within its validity, or a used one whose tokens live on (SPEC §5: a second use revokes
-   * them, however late it comes); other expired ones are dropped.
-   */
-  findCode(code: string): CodeRecord | undefined {
-    const record = this.codes.get(code);
-    if (record && this.codeIsGone(record, this.now())) {
-      this.codes.delete(code);
-      return undefined;
-    }
-    return record;
-  }
-
-  /** Expired, and not a used code whose grant still holds tokens. */
-  private codeIsGone(record: CodeRecord, now: number): boolean {
-    if (record.expiresAt > now) return false;
-    return record.grantId === undefined || !this.grants.has(record.grantId);
-  }
-
-  /** Remembers why `token` (of `kind`, of `grant`) stopped working. */
-  private ended(
-    token: string | undefined,
-    kind: TokenKind,
-    why: string,
-    grant: GrantRecord | undefined,
-    at = this.now(),
-  ): void {
-    this.endings.add(token, kind, why, at, grant);
-  }
-
-  /**
-   * Why a token presented as `kind` is not usable, as one line for the log and the journal (SPEC
-   * §8): expired, replaced by a refresh, revoked and how, another kind of token, or unknown.
-   */
-  refusal(token: string, kind: TokenKind): { reason: string; user?: string; client?: string } {
-    return { reason: this.endings.reason(token, kind), ...this.endings.owner(token) };
   }
 
   /** Marks a code used and issues its first token pair. */
@@ -170,50 +100,10 @@ export class MockState {
     return this.issuePair(this.newGrant(grant));
   }
 
-  /** The live grant behind an access token, or undefined (unknown, expired, revoked). */
-  authenticate(accessToken: string): Authorization | undefined {
-    // The hot path of every API call: no record allocated for a live token.
-    const grantId = this.tokens.get(accessToken);
-    if (grantId === undefined) return undefined;
-    const grant = this.grants.get(grantId);
-    if (grant?.access === accessToken && grant.accessExpiresAt! > this.now()) return grant;
-    this.liveToken(accessToken); // drops it if it expired (and says so in `endings`)
-    return undefined;
-  }
-
-  /** A token that is neither expired nor revoked (rotated refresh tokens included), or undefined. */
-  liveToken(token: string): TokenRecord | undefined {
-    const now = this.now();
-    const grantId = this.tokens.get(token);
-    if (grantId !== undefined) {
-      const grant = this.grants.get(grantId);
-      const kind = kindIn(grant, token);
-      const expiresAt =
-        kind === 'access' ? grant!.accessExpiresAt! : (grant?.refreshExpiresAt ?? 0);
-      if (kind === undefined || expiresAt <= now) {
-        if (kind !== undefined) this.ended(token, kind, expiredWhy(kind, grant!), grant, expiresAt);
-        this.tokens.delete(token);
-        return undefined;
-      }
-      return { kind, grantId, expiresAt };
-    }
-    const old = this.rotated.get(token);
-    if (!old) return undefined;
-    if (old.expiresAt <= now || !this.grants.has(old.grantId)) {
-      this.rotated.delete(token);
-      return undefined;
-    }
-    return { kind: 'refresh', grantId: old.grantId, expiresAt: old.expiresAt, rotated: true };
-  }
-
-  grantOf(record: TokenRecord): GrantRecord | undefined {
-    return this.grants.get(record.grantId);
-  }
-
   /**
-   * Refresh rotation (SERVICE.md 4.3): a new pair; the old pair dies at once. `keepRefresh` (the
-   * refreshRotation quirk, SPEC §7) answers with a new access token and the same refresh token,
-   * which is then a used one (GrantRecord.refreshUsed).
+   * Refresh rotation: a new pair; the old pair dies at once. `keepRefresh` (the refreshRotation
+   * quirk) answers with a new access token and the same refresh token, which is then a used one
+   * (GrantRecord.refreshUsed).
    */
   rotate(record: TokenRecord, keepRefresh = false): TokenPair {
     const grant = this.grants.get(record.grantId)!;
@@ -272,56 +162,6 @@ export class MockState {
       grant.access = undefined;
       grant.accessExpiresAt = undefined;
       this.onChange?.({ kind: 'grant', id: record.grantId, record: grant });
-    }
-  }
-
-  /** Removes every expired code, token and grant, at once (restore, tests). */
-  sweep(): void {
-    this.sweeper.runAll();
-  }
-
-  /** Whether a sweep is still under way (it continues in later event-loop turns). */
-  get sweeping(): boolean {
-    return this.sweeper.running;
-  }
-
-  /**
-   * The sweep as steps of SWEEP_STEP entries; lookups check expiry, so a partial sweep is safe.
-   * The clock is read again at every step: a clock moved on mid-sweep applies to the rest.
-   */
-  private *sweepSteps(): Generator<void, void, void> {
-    let now = this.now();
-    let n = 0;
-    for (const [code, record] of this.codes) {
-      if (this.codeIsGone(record, now)) this.codes.delete(code);
-      if (++n % SWEEP_STEP === 0) {
-        yield;
-        now = this.now();
-      }
-    }
-    // Live: grants deleted or added meanwhile are fine (those added are not expired).
-    let grant: GrantRecord | undefined;
-    const expired = (token: string, kind: TokenKind, at: number): void => {
-      this.tokens.delete(token);
-      this.ended(token, kind, expiredWhy(kind, grant!), grant, at);
-    };
-    for (const [id, live] of this.grants.live()) {
-      grant = live;
-      if (expireTokens(grant, now, expired)) {
-        this.grants.delete(id);
-        this.rotated.forget(id);
-      }
-      if (++n % SWEEP_STEP === 0) {
-        yield;
-        now = this.now();
-      }
-    }
-    for (const [token, old] of this.rotated) {
-      if (old.expiresAt <= now || !this.grants.has(old.grantId)) this.rotated.delete(token);
-      if (++n % SWEEP_STEP === 0) {
-        yield;
-        now = this.now();
-      }
     }
   }
 
