@@ -53,3 +53,32 @@ export function handleInterrupts(graceMs = 2000): () => void {
     process.off('SIGTERM', onSigterm);
   };
 }
+
+const serverStop = new AbortController();
+
+/**
+ * Aborted at the first SIGINT or SIGTERM of a server command (`dasvc mock`), the signal's name its
+ * reason. Stopping is a server's normal end: it closes what it holds (the state file, the
+ * recording) however long that takes, with no grace timer.
+ */
+export function serverStopSignal(): AbortSignal {
+  return serverStop.signal;
+}
+
+/**
+ * Makes the first SIGINT or SIGTERM abort serverStopSignal(); the handlers go with it, so that a
+ * second signal ends the process at once, as by default. Returns a function that removes them.
+ */
+export function handleServerStops(): () => void {
+  const stop = (signal: NodeJS.Signals) => {
+    release();
+    serverStop.abort(signal);
+  };
+  const release = () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return release;
+}

@@ -45,7 +45,7 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
   const json = argv.includes('--json');
   const [
     { buildProgram, commandNameIn },
-    { handleInterrupts, wasInterrupted, interruptExitCode },
+    { handleInterrupts, handleServerStops, wasInterrupted, interruptExitCode },
     output,
     { helpAsFlag, helpWordIn },
     { shapeHelp },
@@ -68,8 +68,12 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
       return ExitCode.ok;
     }
   }
-  // `dasvc mock` stops on Ctrl-C as its normal end (exit 0) and handles the signal itself.
-  const stopHandling = io || commandNameIn(argv) === 'mock' ? () => undefined : handleInterrupts();
+  // `dasvc mock` is a server: Ctrl-C and SIGTERM are its normal end, reached once it has closed.
+  const stopHandling = io
+    ? () => undefined
+    : commandNameIn(argv) === 'mock'
+      ? handleServerStops()
+      : handleInterrupts();
   const interrupted = () => (io ? io.signal?.aborted === true : wasInterrupted());
   // A run stopped by SIGTERM ends 143, not Ctrl-C's 130.
   const stoppedCode = (code: number) =>

@@ -56,7 +56,7 @@ export function toFetchResponse(response: MockResponse, method = 'GET'): Respons
   }
 }
 
-/** A proxied answer (SPEC §6): headers as received, the body streamed on. */
+/** A proxied answer: headers as received, the body streamed on. */
 function streamed(
   response: MockResponse,
   stream: NonNullable<MockResponse['stream']>,

@@ -1,5 +1,6 @@
 import { UsageError } from '../../errors.js';
 import type { Untyped } from '../../client/typed-api.js';
+import type { Env } from '../../util/env.js';
 import type { MockOptions } from '../core/types.js';
 import { createMockCore } from '../core/mock-core.js';
 import type { FixtureWarning } from '../fixture-format/load-fixtures.js';
@@ -15,7 +16,7 @@ export interface MockServer {
   demoClient?: { id: string; secret: string | undefined };
   /** `alice (crm, wiki), bob (crm)`: who may approve, and where. */
   users?: string;
-  /** Example pairings of the fixtures that contradict their schemas (SPEC §6), as far as known. */
+  /** Example pairings of the fixtures that contradict their schemas, as far as known. */
   warnings?: FixtureWarning[];
 }
 
@@ -33,9 +34,13 @@ function urlHost(host: string): string {
  * loaded before listening, so a broken one is a startup error naming the file; the routes load
  * just after, while the caller announces the URL.
  */
-export async function startMockServer<A = Untyped>(
-  options: MockOptions<A> = {},
-): Promise<MockServer> {
+export function startMockServer<A = Untyped>(options: MockOptions<A> = {}): Promise<MockServer> {
+  // `A` types the `methods` option only: any functions are taken at run time.
+  return serveMock(options as MockOptions);
+}
+
+/** startMockServer, the proxy's variables read from `env` (a `dasvc mock` run's own) when given. */
+export async function serveMock(options: MockOptions, env?: Env): Promise<MockServer> {
   const port = options.port ?? 8080;
   // node:http would take a string port for a pipe path, and throws RangeErrors of its own.
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -53,8 +58,7 @@ export async function startMockServer<A = Untyped>(
     );
   }
   const timeouts = parseServerTimeouts(options);
-  // `A` types the `methods` option only (SPEC §10): any functions are taken at run time.
-  const core = createMockCore(options as MockOptions);
+  const core = createMockCore(options, env);
   await core.ready();
   let served;
   try {

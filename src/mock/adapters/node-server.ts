@@ -20,7 +20,7 @@ function isLoopbackAddress(host: string): boolean {
   return /^127\./.test(name) || name === '::1' || name === 'localhost';
 }
 
-/** A proxied answer (SPEC §6): headers as received, body bytes piped with back-pressure. */
+/** A proxied answer: headers as received, body bytes piped with back-pressure. */
 function writeStream(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
   // The upstream's reason phrase too, when it sent one (undefined: node puts the standard one).
   res.writeHead(response.status, response.statusMessage, response.rawHeaders ?? []);

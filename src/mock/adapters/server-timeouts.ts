@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../util/duration.js';
 
-/** How long a client may take to send a request (SPEC §5: a stalled client never holds a socket for long). */
+/** How long a client may take to send a request (a stalled client never holds a socket for long). */
 export interface ServerTimeouts {
   /** Until the request head is complete. */
   headersMs: number;

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../util/duration.js';
+import type { Env } from '../../util/env.js';
 import type { MockContext } from './context.js';
 import type { MockOptions, MockRequest, MockResponse } from './types.js';
 import { MAX_SECONDS } from './types.js';
@@ -41,10 +42,11 @@ function parseLifetime(input: string | number, flag: string): number {
 }
 
 /**
- * Builds the mock from its options (SPEC §3 `dasvc mock` flags); JSON fixtures and the state file
- * load at once, the routes (request-handler.ts) on the first request or warm().
+ * Builds the mock from its options (the `dasvc mock` flags); JSON fixtures and the state file
+ * load at once, the routes (request-handler.ts) on the first request or warm(). `env` is what the
+ * proxy reads its variables from (the process's when absent).
  */
-export function createMockCore(options: MockOptions = {}): MockCore {
+export function createMockCore(options: MockOptions = {}, env?: Env): MockCore {
   const lifetimes = {
     codeSeconds: parseLifetime(options.codeTtl ?? '1h', '--code-ttl (option codeTtl)'),
     accessSeconds: parseLifetime(options.accessTtl ?? '1h', '--access-ttl (option accessTtl)'),
@@ -98,7 +100,7 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     if (compiled) return;
     compiled = true;
     compileSchemas(fixtures);
-    // SPEC §6: examples that contradict their schemas load, and are told.
+    // Examples that contradict their schemas load, and are told.
     for (const line of warningLines(fixtures, options.verbose)) options.warn?.(line);
   };
   // A folder of one's own is checked whole as the mock is made: a schema that does not compile
@@ -114,7 +116,7 @@ export function createMockCore(options: MockOptions = {}): MockCore {
     (proxyStarting ??= (async () => {
       if (upstream === undefined) return;
       const { startProxying } = await import('../proxy/proxy-setup.js');
-      ctx.proxy = await startProxying(upstream, options, fixtures, () => state.now());
+      ctx.proxy = await startProxying(upstream, options, fixtures, () => state.now(), env);
     })());
   let handlersLoading: Promise<void> | undefined;
   const loadHandlersOnce = () => (handlersLoading ??= loadHandlers(fixtures));

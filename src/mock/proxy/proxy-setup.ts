@@ -4,18 +4,23 @@ import type { Fixtures } from '../fixture-format/load-fixtures.js';
 import type { MockOptions } from '../core/types.js';
 import type { ProxyHost } from '../core/context.js';
 import { parseScrubList } from './scrub.js';
+import type { Env } from '../../util/env.js';
 import { SecretValues } from '../../util/secret-values.js';
 import { createProxy } from './proxy.js';
 import type { ProxyTap } from './proxy-tap.js';
 import { Recorder } from './recorder.js';
 import { ContractTap, SecretTap } from './taps.js';
 
-/** Starts proxying to `upstream`: reads the record folder (a broken file throws), opens the agent. */
+/**
+ * Starts proxying to `upstream`: reads the record folder (a broken file throws), opens the agent,
+ * which reads its timeout and proxy variables from `env` (the process's when absent).
+ */
 export async function startProxying(
   upstream: string,
   options: MockOptions,
   fixtures: Fixtures,
   now: () => number,
+  env?: Env,
 ): Promise<ProxyHost> {
   const secrets = new SecretValues();
   // The secret collector serves the recorder and the contract check (which mask what they keep):
@@ -38,7 +43,7 @@ export async function startProxying(
     ? new ContractTap(fixtures, secrets, options.warn, now)
     : undefined;
   if (contract) taps.push(contract);
-  const proxy = await createProxy(upstream, taps);
+  const proxy = await createProxy(upstream, taps, env);
   return {
     forward: proxy.forward,
     ...(contract ? { violations: contract } : {}),

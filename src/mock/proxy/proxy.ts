@@ -6,6 +6,7 @@ import type { Dispatcher } from 'undici';
 import type { MockRequest, MockResponse } from '../core/types.js';
 import { createEnvProxyAgent, proxySettings } from '../../http/proxy.js';
 import { httpTimeoutMs } from '../../http/timeout.js';
+import type { Env } from '../../util/env.js';
 import { endToEndHeaders, rawHeader } from './proxy-headers.js';
 import { Forwarding, type Upstream } from './forwarding.js';
 import { ProxyNotes } from './proxy-note.js';
@@ -39,7 +40,7 @@ function declaresBody(raw: readonly string[]): boolean {
 export async function createProxy(
   upstream: string,
   taps: ProxyTap[],
-  env: NodeJS.ProcessEnv = process.env,
+  env: Env = process.env,
 ): Promise<Proxy> {
   const timeout = httpTimeoutMs(env);
   const options = {

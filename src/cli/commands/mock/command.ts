@@ -1,7 +1,7 @@
 import { Command } from '../../commander.js';
 import type { MockCommandOptions } from './run.js';
 
-/** `dasvc mock` (SPEC §3, §5): runs the local mock service until SIGINT/SIGTERM. */
+/** `dasvc mock`: runs the local mock service until SIGINT/SIGTERM. */
 export function mockCommand(): Command {
   return new Command('mock')
     .description('run the local mock of the Delegated Access Service')
@@ -41,7 +41,10 @@ export function mockCommand(): Command {
     .option('--quiet', 'no request log lines')
     .option('--journal-size <n>', 'requests kept by the journal and the dashboard', '1000')
     .action(async (_options: unknown, cmd: Command) => {
-      const { run } = await import('./run.js');
-      await run(cmd.optsWithGlobals<MockCommandOptions>());
+      const [{ run, mockIo }, { ioOf }] = await Promise.all([
+        import('./run.js'),
+        import('../../io.js'),
+      ]);
+      await run(cmd.optsWithGlobals<MockCommandOptions>(), mockIo(ioOf(cmd)));
     });
 }
