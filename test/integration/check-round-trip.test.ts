@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { BIN, browserEnv, expectNoLeaksAfterAll, loginArgs, runCli } from '../helpers/cli.js';
 import { startMockServer } from '../../src/mock/index.js';
 import { checkAgainstMock, checkArgs, cleanUp, statuses } from '../helpers/check-mock.js';
-import { spawnMock } from '../helpers/mock-process.js';
+import { startMockInProcess } from '../helpers/mock-process.js';
 
 expectNoLeaksAfterAll();
 
@@ -163,12 +163,18 @@ describe.concurrent('quirks, one at a time and all at once', () => {
       }
     });
 
-    it('through `dasvc mock --quirks FILE` as a process: OUT equals FILE', async () => {
+    it('through `dasvc mock --quirks FILE`: OUT equals FILE', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'dasvc-check-'));
       const file = join(dir, 'quirks.json');
       const out = join(dir, 'out.json');
       writeFileSync(file, JSON.stringify({ errorBody: 'text', rpcDiscover: false }));
-      const mock = await spawnMock(['--quiet', '--auto-approve', 'alice', '--quirks', file]);
+      const mock = await startMockInProcess([
+        '--quiet',
+        '--auto-approve',
+        'alice',
+        '--quirks',
+        file,
+      ]);
       try {
         const result = await runCli([...checkArgs(mock.url), '--save-quirks', out], dir, {
           env: browserEnv(),

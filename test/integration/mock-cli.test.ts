@@ -10,11 +10,11 @@ import {
   tempDir,
   tokenWorks,
 } from '../helpers/mock-client.js';
-import { runDasvc, spawnMock } from '../helpers/mock-process.js';
+import { runDasvc, spawnMock, startMockInProcess } from '../helpers/mock-process.js';
 
 describe('dasvc mock (SPEC §3)', () => {
-  it('first stdout line is `listening on <base_url>`, then the demo client; logs requests redacted; SIGTERM exits 0', async () => {
-    const mock = await spawnMock();
+  it('first stdout line is `listening on <base_url>`, then the demo client; logs requests redacted', async () => {
+    const mock = await startMockInProcess();
     try {
       expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const lines = mock.stdout().split('\n');
@@ -53,7 +53,18 @@ describe('dasvc mock (SPEC §3)', () => {
         expect(out).not.toContain(secret);
       }
       expect(out.split('\n').filter((l) => l.includes('demo-secret'))).toHaveLength(1); // the banner only
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  it('as a process: the listening line first, a request served, SIGTERM exits 0', async () => {
+    const mock = await spawnMock();
+    try {
+      expect(mock.stdout().split('\n')[0]).toBe(`listening on ${mock.url}`);
+      expect((await fetch(`${mock.url}/_mock/journal`)).status).toBe(200);
       expect(await mock.stop('SIGTERM')).toBe(0);
+      expect(mock.stderr()).toBe('');
     } finally {
       mock.child.kill('SIGKILL');
     }
@@ -75,7 +86,7 @@ describe('dasvc mock (SPEC §3)', () => {
   });
 
   it('--auto-approve, --code-ttl, --access-ttl and --host are honoured', async () => {
-    const mock = await spawnMock([
+    const mock = await startMockInProcess([
       '--auto-approve',
       'alice',
       '--access-ttl',
@@ -104,16 +115,16 @@ describe('dasvc mock (SPEC §3)', () => {
     }
   });
 
-  it('--state-file keeps tokens across a restart of the process', async () => {
+  it('--state-file keeps tokens across a restart', async () => {
     const file = join(tempDir(), 'state.json');
-    const first = await spawnMock(['--state-file', file, '--quiet']);
+    const first = await startMockInProcess(['--state-file', file, '--quiet']);
     let tokens;
     try {
       tokens = await login(first.url);
     } finally {
-      expect(await first.stop()).toBe(0);
+      expect(await first.stop()).toBe(130);
     }
-    const second = await spawnMock(['--state-file', file, '--quiet']);
+    const second = await startMockInProcess(['--state-file', file, '--quiet']);
     try {
       expect(await tokenWorks(second.url, tokens.access_token)).toBe(true);
     } finally {
@@ -188,7 +199,7 @@ describe('dasvc mock (SPEC §3)', () => {
   });
 
   it('a port in use exits 2', async () => {
-    const mock = await spawnMock(['--quiet']);
+    const mock = await startMockInProcess(['--quiet']);
     try {
       const port = new URL(mock.url).port;
       const r = await runDasvc(['mock', '--port', port]);

@@ -7,7 +7,7 @@ import { Ajv } from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMockServer } from '../../src/mock/index.js';
 import { FIXTURES } from '../helpers/mock-client.js';
-import { spawnMock } from '../helpers/mock-process.js';
+import { startMockInProcess } from '../helpers/mock-process.js';
 import { scratchDir } from '../helpers/scratch.js';
 
 /** Every JSON file of a fixtures folder that names a `$schema`, by path. */
@@ -76,7 +76,7 @@ describe('the default fixtures copied into a CommonJS project (`npm init -y`)', 
   writeFileSync(join(fixtures, 'instances', 'crm.json'), JSON.stringify(crm, null, 2));
 
   it('dasvc mock serves them: .mjs, .cjs and .js method modules load', async () => {
-    const mock = await spawnMock(['--fixtures', fixtures]);
+    const mock = await startMockInProcess(['--fixtures', fixtures]);
     try {
       const minted = await fetch(`${mock.url}/_mock/tokens`, {
         method: 'POST',

@@ -1,11 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { exchange, getCode, login, tokenWorks } from '../helpers/mock-client.js';
-import { runDasvc, spawnMock, type MockProcess } from '../helpers/mock-process.js';
+import {
+  runDasvc,
+  spawnMock,
+  startMockInProcess,
+  type InProcessMock,
+  type MockProcess,
+} from '../helpers/mock-process.js';
 
-// SPEC §8 through the real `dasvc mock` process: reasons in the text log, `--json` lines, colour
-// only when asked, and a journal as large as --journal-size.
+// SPEC §8 through the real `dasvc mock`: reasons in the text log, `--json` lines, colour only
+// when asked, and a journal as large as --journal-size. In this process, but for colour: how
+// many colours a terminal takes is the process's own (chalk reads it as it loads).
 
-async function stopped(mock: MockProcess, use: () => Promise<void>): Promise<void> {
+async function stopped(mock: InProcessMock, use: () => Promise<void>): Promise<void> {
+  try {
+    await use();
+  } finally {
+    await mock.stop();
+  }
+}
+
+async function stoppedProcess(mock: MockProcess, use: () => Promise<void>): Promise<void> {
   try {
     await use();
     expect(await mock.stop('SIGTERM')).toBe(0);
@@ -16,7 +31,7 @@ async function stopped(mock: MockProcess, use: () => Promise<void>): Promise<voi
 
 describe('dasvc mock log (SPEC §8)', () => {
   it('a refused request is understood from the log line alone', async () => {
-    const mock = await spawnMock();
+    const mock = await startMockInProcess();
     await stopped(mock, async () => {
       const code = await getCode(mock.url, { state: 'hush-state' });
       await (await exchange(mock.url, code)).arrayBuffer();
@@ -34,7 +49,7 @@ describe('dasvc mock log (SPEC §8)', () => {
   });
 
   it('--json: the listening line, then one JSON object per request with the journal fields', async () => {
-    const mock = await spawnMock([], { globals: ['--json'] });
+    const mock = await startMockInProcess([], { globals: ['--json'] });
     await stopped(mock, async () => {
       const t = await login(mock.url, { state: 'hush-state' });
       expect(await tokenWorks(mock.url, 'not-a-token')).toBe(false);
@@ -70,7 +85,7 @@ describe('dasvc mock log (SPEC §8)', () => {
   });
 
   it('--json --quiet prints the listening line alone', async () => {
-    const mock = await spawnMock(['--quiet'], { globals: ['--json'] });
+    const mock = await startMockInProcess(['--quiet'], { globals: ['--json'] });
     await stopped(mock, async () => {
       await login(mock.url);
       const journal = (await (await fetch(`${mock.url}/_mock/journal`)).json()) as {
@@ -84,7 +99,7 @@ describe('dasvc mock log (SPEC §8)', () => {
 
   it('colours by status class when forced (FORCE_COLOR), never with --no-color', async () => {
     const coloured = await spawnMock([], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
-    await stopped(coloured, async () => {
+    await stoppedProcess(coloured, async () => {
       await (await fetch(`${coloured.url}/nowhere`)).arrayBuffer();
       await coloured.waitFor('no endpoint /nowhere');
       // Yellow (33) for a 4xx status and its reason.
@@ -95,7 +110,7 @@ describe('dasvc mock log (SPEC §8)', () => {
       globals: ['--no-color'],
       env: { NO_COLOR: undefined, FORCE_COLOR: '1' },
     });
-    await stopped(plain, async () => {
+    await stoppedProcess(plain, async () => {
       await (await fetch(`${plain.url}/nowhere`)).arrayBuffer();
       await plain.waitFor('no endpoint /nowhere');
       expect(plain.stdout()).not.toContain('\u001b');
@@ -103,7 +118,7 @@ describe('dasvc mock log (SPEC §8)', () => {
   });
 
   it('--journal-size bounds the journal; a bad value is a usage error (exit 2)', async () => {
-    const mock = await spawnMock(['--journal-size', '2', '--quiet']);
+    const mock = await startMockInProcess(['--journal-size', '2', '--quiet']);
     await stopped(mock, async () => {
       for (let i = 0; i < 5; i++) await (await fetch(`${mock.url}/nowhere/${i}`)).arrayBuffer();
       const journal = (await (await fetch(`${mock.url}/_mock/journal`)).json()) as {

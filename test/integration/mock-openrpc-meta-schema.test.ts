@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMockApp, startMockServer, type MockApp } from '../../src/mock/index.js';
 import { UsageError } from '../../src/errors.js';
-import { runDasvc, spawnMock } from '../helpers/mock-process.js';
+import { runDasvc, startMockInProcess } from '../helpers/mock-process.js';
 import { scratchDir } from '../helpers/scratch.js';
 
 const BASE = 'http://mock.test';
@@ -173,7 +173,7 @@ describe('a valid document whose examples contradict their schemas', () => {
   });
 
   it('dasvc mock: the count on stderr, and under --json each one on stdout', async () => {
-    const mock = await spawnMock(['--fixtures', dir], { globals: ['--json'] });
+    const mock = await startMockInProcess(['--fixtures', dir], { globals: ['--json'] });
     try {
       await mock.waitFor('/methods/1/examples/2/result/value');
       const objects = mock

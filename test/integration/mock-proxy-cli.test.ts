@@ -1,6 +1,7 @@
 // SPEC §6 through the real CLI: `dasvc mock --proxy --record DIR` stopped by SIGTERM mid-recording
 // leaves a complete folder that `dasvc mock --fixtures DIR` serves; `--validate` prints one stderr
 // line per violation and lists it at /_mock/violations; bad options and a corrupt DIR exit 2.
+// Processes where a signal is the point; the other runs in this process.
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +9,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
-import { runDasvc, spawnMock, type MockProcess } from '../helpers/mock-process.js';
+import {
+  runDasvc,
+  spawnMock,
+  startMockInProcess,
+  type MockProcess,
+} from '../helpers/mock-process.js';
 import { scratchDir } from '../helpers/scratch.js';
 
 let upstream: MockServer;
@@ -70,7 +76,7 @@ describe('dasvc mock --proxy --record (CLI)', () => {
     // Stopped at once, before the recorder's debounced write: close() must write it.
     expect(await proxy.stop('SIGTERM')).toBe(0);
 
-    const replay = await spawn(['--fixtures', dir, '--quiet']);
+    const replay = await startMockInProcess(['--fixtures', dir, '--quiet']);
     const replayToken = await mint(replay.url, 'recorded', 'crm wiki', 'recorded-client');
     expect(await call(replay.url, replayToken, 'crm', 'contacts.get', { id: 2 })).toEqual(
       answers[0],
@@ -78,20 +84,20 @@ describe('dasvc mock --proxy --record (CLI)', () => {
     expect(await call(replay.url, replayToken, 'wiki', 'pages.list', { limit: 1 })).toEqual(
       answers[1],
     );
-    expect(await replay.stop('SIGINT')).toBe(130);
+    expect(await replay.stop()).toBe(130);
 
-    // And once more with the same DIR: the folder grows.
-    const again = await spawn(['--proxy', upstream.url, '--record', dir]);
+    // And once more with the same DIR, stopped by Ctrl-C: the folder grows.
+    const again = await startMockInProcess(['--proxy', upstream.url, '--record', dir]);
     await again.waitFor(`recording into ${dir}`);
     await call(again.url, token, 'crm', 'contacts.list');
-    expect(await again.stop('SIGINT')).toBe(130);
-    const grown = await spawn(['--fixtures', dir, '--quiet']);
+    expect(await again.stop()).toBe(130);
+    const grown = await startMockInProcess(['--fixtures', dir, '--quiet']);
     const grownToken = await mint(grown.url, 'recorded', 'crm', 'recorded-client');
     expect((await call(grown.url, grownToken, 'crm', 'contacts.list')).result).toHaveLength(2);
     expect((await call(grown.url, grownToken, 'crm', 'contacts.get', { id: 2 })).result).toEqual(
       answers[0]!.result,
     );
-    expect(await grown.stop()).toBe(0);
+    expect(await grown.stop()).toBe(130);
   });
 
   it('a write that fails (a name too long) is one record: line; the rest is written; SIGTERM exits 0', async () => {
@@ -153,7 +159,13 @@ describe('dasvc mock --proxy --record (CLI)', () => {
         ],
       }),
     );
-    const proxy = await spawn(['--proxy', upstream.url, '--fixtures', dir, '--validate']);
+    const proxy = await startMockInProcess([
+      '--proxy',
+      upstream.url,
+      '--fixtures',
+      dir,
+      '--validate',
+    ]);
     const token = await mint(upstream.url, 'alice', 'crm wiki');
     const direct = await call(upstream.url, token, 'crm', 'contacts.get', { id: 1 });
     expect(await call(proxy.url, token, 'crm', 'contacts.get', { id: 1 })).toEqual(direct);
@@ -175,7 +187,7 @@ describe('dasvc mock --proxy --record (CLI)', () => {
     ]);
     expect(violations[0]).toMatchObject({ params: { id: 1 }, time: expect.any(String) });
     expect(JSON.stringify(violations)).not.toContain(token);
-    expect(await proxy.stop()).toBe(0);
+    expect(await proxy.stop()).toBe(130);
     const lines = proxy
       .stderr()
       .split('\n')

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runDasvc, spawnMock } from '../helpers/mock-process.js';
+import { runDasvc, startMockInProcess } from '../helpers/mock-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dasvc-quirks-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,7 +41,7 @@ describe('dasvc mock --quirks FILE (SPEC §7)', () => {
 
   it('a good file is in force: GET /_mock/quirks shows it and tokens follow it', async () => {
     const file = quirksFile('good.json', '{"expiresIn":"number","tokenPath":"/oauth/token"}');
-    const mock = await spawnMock(['--quiet', '--quirks', file]);
+    const mock = await startMockInProcess(['--quiet', '--quirks', file]);
     try {
       const quirks = await fetch(`${mock.url}/_mock/quirks`).then((r) => r.json());
       expect(quirks).toEqual({ expiresIn: 'number', tokenPath: '/oauth/token' });

@@ -11,7 +11,7 @@ import {
   tokenWorks,
   type TokenBody,
 } from '../helpers/mock-client.js';
-import { spawnMock } from '../helpers/mock-process.js';
+import { spawnMock, startMockInProcess } from '../helpers/mock-process.js';
 
 /** Runs `job` over `items`, `width` at a time. */
 async function pool<T, R>(items: T[], width: number, job: (item: T) => Promise<R>): Promise<R[]> {
@@ -50,7 +50,7 @@ describe('--state-file as a journal (issue 14.5)', () => {
       first.child.kill('SIGKILL');
     }
     await first.stop('SIGKILL');
-    const second = await spawnMock(['--state-file', file, '--quiet']);
+    const second = await startMockInProcess(['--state-file', file, '--quiet']);
     try {
       const works = await pool([...minted, rotated], 16, (t) =>
         tokenWorks(second.url, t.access_token),
@@ -60,7 +60,7 @@ describe('--state-file as a journal (issue 14.5)', () => {
       expect((await refresh(second.url, oldRefresh)).status).toBe(400);
       expect(await tokenWorks(second.url, rotated.access_token)).toBe(false);
     } finally {
-      await second.stop('SIGTERM');
+      await second.stop();
     }
     // Compacted on close: one snapshot line, valid JSON.
     expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow();
