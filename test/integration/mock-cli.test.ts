@@ -11,6 +11,8 @@ import {
   tokenWorks,
 } from '../helpers/mock-client.js';
 import { runDasvc, spawnMock, startMockInProcess } from '../helpers/mock-process.js';
+import { Sink } from '../helpers/cli-in-process.js';
+import { runMock } from '../../src/mock/adapters/run-mock.js';
 
 describe('dasvc mock (SPEC §3)', () => {
   it('first stdout line is `listening on <base_url>`, then the demo client; logs requests redacted', async () => {
@@ -82,6 +84,27 @@ describe('dasvc mock (SPEC §3)', () => {
       expect(mock.stdout()).toBe(`listening on ${mock.url}\n`);
     } finally {
       mock.child.kill('SIGKILL');
+    }
+  });
+
+  it("runMock stops on its io's signal: SIGTERM as a supervisor's stop, anything else as Ctrl-C", async () => {
+    for (const [reason, expected] of [
+      ['SIGTERM', 'SIGTERM'],
+      [undefined, 'SIGINT'],
+    ] as const) {
+      // --quiet: the listening line is all it writes.
+      let written!: (text: string) => void;
+      const line = new Promise<string>((resolve) => (written = resolve));
+      const stop = new AbortController();
+      const running = runMock(
+        { port: 0, quiet: true },
+        { stdout: { write: written }, stderr: new Sink(), env: {}, stop: stop.signal },
+      );
+      const url = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n$/.exec(await line)![1]!;
+      expect((await fetch(`${url}/_mock/journal`)).status).toBe(200);
+      stop.abort(reason);
+      // Resolved once the server has closed.
+      expect(await running).toBe(expected);
     }
   });
 
