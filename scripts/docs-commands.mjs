@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Writes docs/reference/commands.md from the built CLI's own help: every command path the program
 // declares (read from the program itself, so a new command or flag needs no change here) and every
-// `dasvc help <topic>`, each run as a user runs it, `node bin/dasvc.js … --help`, with its stdout
-// piped (commander then wraps at 80 columns) and no colour. `npm run docs` runs it after a build;
-// `--stdout` prints the page instead of writing it (test/unit/docs-commands.test.ts compares).
-import { spawn } from 'node:child_process';
+// `dasvc help <topic>`, each run through the built CLI's `run(argv, io)` in this one process, with
+// an output that is no terminal (commander then wraps at 80 columns, as for a pipe) and no colour:
+// the same text as `node bin/dasvc.js … --help | cat`, without a Node start-up per page.
+// `npm run docs` runs it after a build; `--stdout` prints the page instead of writing it
+// (test/integration/docs-commands.test.ts compares).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -36,23 +37,19 @@ export async function helpTopics() {
   return Object.keys(HELP_TOPICS);
 }
 
-/** Runs the built CLI with `args` in a clean environment; its stdout, or a thrown failure. */
-function helpOf(args, home) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: home, DASVC_CONFIG_DIR: home, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0) resolve(stdout);
-      else reject(new Error(`dasvc ${args.join(' ')} exited ${code}: ${stderr}`));
-    });
+/** The built CLI's stdout for `dasvc <args>`, in a clean environment; a thrown failure otherwise. */
+async function helpOf(args, home) {
+  const { run } = await import(pathToFileURL(join(ROOT, 'dist/cli/main.js')).href);
+  let stdout = '';
+  let stderr = '';
+  const code = await run([process.execPath, BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: home, DASVC_CONFIG_DIR: home, NO_COLOR: '1' },
+    stdin: (async function* () {})(),
+    stdout: { isTTY: false, write: (text) => (stdout += text) },
+    stderr: { isTTY: false, write: (text) => (stderr += text) },
   });
+  if (code !== 0) throw new Error(`dasvc ${args.join(' ')} exited ${code}: ${stderr}`);
+  return stdout;
 }
 
 /** A GitHub heading anchor: lower case, punctuation dropped, spaces as hyphens. */
@@ -77,7 +74,8 @@ export async function commandsPage() {
         args: ['help', topic],
       })),
     ];
-    const texts = await Promise.all(sections.map((section) => helpOf(section.args, home)));
+    const texts = [];
+    for (const section of sections) texts.push(await helpOf(section.args, home));
     const index = sections.map(({ title }) => `- [\`${title}\`](#${anchor(title)})`);
     const bodies = sections.map(
       ({ title }, i) => `## \`${title}\`\n\n\`\`\`text\n${texts[i].trimEnd()}\n\`\`\`\n`,
