@@ -9,6 +9,7 @@ import {
   promisedExit,
   shellCommands,
 } from '../helpers/doc-blocks.js';
+import { browserEnv, loginArgs, runCli } from '../helpers/cli.js';
 import { filesUnder } from '../helpers/files-under.js';
 import { startMock } from '../helpers/mock-client.js';
 import { scratchDir } from '../helpers/scratch.js';
@@ -39,10 +40,11 @@ describe('the guides run as written', () => {
   it.each(recipes)('$name', async ({ commands }) => {
     const env = dasvcShellEnv();
     const cwd = scratchDir('dasvc-recipe-cwd-');
-    const login = await bash(
-      `dasvc login --base-url ${mock.url} --client-id demo-client --client-secret demo-secret --scope "crm wiki"`,
-      { cwd, env },
-    );
+    // The login the guides start from is the reader's earlier step, not the recipe: run in this
+    // process, into the config dir the recipe's shell uses.
+    const login = await runCli(loginArgs(mock.url, 'crm wiki'), env.DASVC_CONFIG_DIR!, {
+      env: browserEnv(),
+    });
     expect(login.code, login.stderr).toBe(0);
     for (const command of commands) {
       const result = await bash(command, { cwd, env });
