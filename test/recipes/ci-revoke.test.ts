@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startMockServer } from '../../src/mock/index.js';
+import { runCli } from '../helpers/cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const workflow = readFileSync(join(root, 'docs/github-actions-revoke.yml'), 'utf8');
@@ -57,7 +58,9 @@ it('revokes a token from env credentials alone, and the token stops working', as
     DASVC_TOKEN: access_token,
   };
 
-  const before = await bash('dasvc rpc crm contacts.list', env);
+  // Whether the token works, before and after: asked in this process, as the job's own lines are
+  // not (they run in bash as written).
+  const before = await runCli(['rpc', 'crm', 'contacts.list'], configDir, { env });
   expect(before.code, before.stderr).toBe(0);
   // The proof step must fail the job while the token still works.
   const earlyProof = await bash(dasvcLines[1]!, env);
@@ -73,6 +76,6 @@ it('revokes a token from env credentials alone, and the token stops working', as
   expect(proof.code, proof.stderr).toBe(0);
   expect(proof.stdout).toBe('');
   expect(proof.stderr).toMatch(/401|invalid_token|not authori[sz]ed/i);
-  const after = await bash('dasvc rpc crm contacts.list', env);
+  const after = await runCli(['rpc', 'crm', 'contacts.list'], configDir, { env });
   expect(after.code).toBe(3);
 });
