@@ -28,7 +28,7 @@ async function answer<T>(question: Promise<T>): Promise<T> {
 }
 
 /**
- * @inquirer/prompts on first use (it costs ~80 ms to import). Its colours follow NO_COLOR, read
+ * @inquirer/prompts on first use (importing it is costly). Its colours follow NO_COLOR, read
  * when it loads: `--no-color` sets it first (SPEC §3: no colour anywhere, prompts included).
  */
 async function loadPrompts(color: boolean) {

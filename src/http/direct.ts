@@ -4,8 +4,8 @@ import { ResponseTooLargeError } from './response-limit.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
 /**
- * One exchange straight over node:http/https (no proxy applies): ~45 ms less start-up than the
- * first global fetch(), which has to load Node's bundled undici. Like fetch with
+ * One exchange straight over node:http/https (no proxy applies): it spares the
+ * start-up the first global fetch() pays to load Node's bundled undici. Like fetch with
  * `redirect: 'manual'`: no redirect followed, lower-cased headers, the body as UTF-8 text.
  * Rejects with node's own error (ECONNREFUSED …) or, once `signal` aborts, with its reason.
  */

@@ -16,7 +16,7 @@ export interface HttpClientOptions {
   trace?: (line: string) => void;
   /**
    * For short-lived processes (the CLI): when a request goes through undici (a proxy is set), turn off
-   * V8's WASM tier-up first, so that the process does not linger ~100 ms after the answer while V8
+   * V8's WASM tier-up first, so that the process does not linger after the answer while V8
    * recompiles undici's HTTP parser. Direct requests (node:http) have no WASM and need no flag.
    * Libraries embedding dasvc leave it off: V8 flags are process-wide.
    */
@@ -36,7 +36,7 @@ function tuneForShortProcess(): void {
   if (tuned) return;
   tuned = true;
   // Node's bundled undici (global fetch, Headers) is loaded first: V8 rejects a builtin's code
-  // cache compiled under other flags, which would cost 15–20 ms to recompile it.
+  // cache compiled under other flags, and recompiling it costs start-up.
   void globalThis.Headers;
   const v8 = process.getBuiltinModule('node:v8');
   for (const flag of ['--no-wasm-tier-up', '--no-wasm-dynamic-tiering', '--wasm-lazy-compilation'])

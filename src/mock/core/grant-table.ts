@@ -3,8 +3,7 @@ const BLOCK = 16_384;
 
 /**
  * Grant id → grant, in maps of consecutive id blocks: a Map that shrinks after
- * deletions rehashes what is left in one go, inside one `delete` (51 ms at 500 000 entries here),
- * so one map of a million grants would block the event loop during a purge however finely it is
+ * deletions rehashes what is left in one go, inside one `delete`, so one map of a million grants would block the event loop during a purge however finely it is
  * sliced; a block holds 16 384 ids at most, and an emptied block is dropped. Ids are handed out in
  * increasing order, so iterating the blocks in order iterates in insertion order, as a Map does.
  */

@@ -139,8 +139,7 @@ export function createMockCore(options: MockOptions = {}, env?: Env): MockCore {
   // The package's own fixtures are known good (a test compiles their schemas, others call their
   // computed methods): their schemas compile and their handler modules load after the mock
   // listens, so that `dasvc mock` (and `--proxy` without `--validate`, which does not serve them)
-  // starts without ajv (~150 ms) or one more round of module loading (start-to-
-  // listening). Any other folder is checked whole before listening: a broken schema or handler
+  // starts without ajv or one more round of module loading before it listens. Any other folder is checked whole before listening: a broken schema or handler
   // module is a start-up error naming the file (exit 2).
   const ready = async () => {
     if (options.fixtures !== undefined || options.validate) return prepare();

@@ -6,8 +6,8 @@ export { safeEqual };
 
 /** 256 random bits, base64url: codes, access and refresh tokens (RFC 6749 §10.10). */
 export function randomToken(): string {
-  // Filled 128 tokens at a time: one randomBytes() per token costs a native allocation each, and
-  // 100 000 of them inflated peak RSS by ~70 MB.
+  // Filled 128 tokens at a time: one randomBytes() per token costs a native allocation each,
+  // which a mock minting tokens by the hundred thousand pays for in memory.
   if (poolOffset === pool.length) {
     nodeCrypto().randomFillSync(pool);
     poolOffset = 0;

@@ -3,8 +3,8 @@ import { serverStopSignal } from '../../interrupt.js';
 import type { ContextIo } from '../../io.js';
 import { stdoutAnswered } from '../../output.js';
 import { parsePort } from '../../port.js';
-// Static: this module loads only to run the mock, and one module-loading round less is ~1-2 ms
-// of start-to-listening.
+// Static: this module loads only to run the mock, and one module-loading round less shortens
+// the time to listening.
 import { runMock, type RunMockIo } from '../../../mock/adapters/run-mock.js';
 
 /** Options of `dasvc mock` as the flags give them. */
