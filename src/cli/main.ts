@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { DasvcError, ExitCode, InterruptedError } from '../errors.js';
+import { packageVersion } from '../package-root.js';
 import { terminalText } from '../util/printable.js';
 import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 import type { ContextIo } from './io.js';
@@ -23,11 +23,9 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
   // With --json (and other global flags) it is one JSON document, as every --json output is.
   const flags = argv.slice(2);
   if (flags.includes('--version') && flags.every((flag) => VERSION_FLAGS.has(flag))) {
-    const pkg = JSON.parse(
-      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-    ) as { version: string };
+    const version = packageVersion();
     const json = flags.includes('--json');
-    stdout.write(json ? `${JSON.stringify({ version: pkg.version })}\n` : `${pkg.version}\n`);
+    stdout.write(json ? `${JSON.stringify({ version })}\n` : `${version}\n`);
     return ExitCode.ok;
   }
   if (argv[2] === '__complete' && !io) {

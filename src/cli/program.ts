@@ -1,5 +1,5 @@
 import { Command } from './commander.js';
-import { readFileSync } from 'node:fs';
+import { packageVersion } from '../package-root.js';
 
 /**
  * Every top-level command, in help order, each declared by a module that is imported only when
@@ -53,11 +53,6 @@ export function commandNameIn(argv: readonly string[]): string | undefined {
     return Object.hasOwn(COMMANDS, arg) ? arg : undefined;
   }
   return undefined;
-}
-
-function packageVersion(): string {
-  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-  return (JSON.parse(text) as { version: string }).version;
 }
 
 /**
