@@ -1,16 +1,35 @@
 #!/usr/bin/env node
 /* global fetch, performance */
-// CLI start-up figures (issues 3 and 15), each a ratio measured in this one run: N interleaved runs
-// per command, medians compared. Needs a build (`npm run build`). Usage: node scripts/bench-cli.mjs [N]
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// CLI start-up figures, each a ratio measured in this one run: N interleaved runs per command,
+// medians compared, against their goals and against the same commands of a baseline commit
+// (built into a temp folder), so that a change says what it costs. Needs a build
+// (`npm run build`). Usage: node scripts/bench-cli.mjs [N] [--baseline 1e7e2f6] (`--baseline=`:
+// none)
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/dasvc.js');
-const runs = Number(process.argv[2] ?? 21);
+const { values: args, positionals } = parseArgs({
+  // main before the CLI and the library became one bundle.
+  options: { baseline: { type: 'string', default: '1e7e2f6' } },
+  allowPositionals: true,
+});
+const runs = Number(positionals[0] ?? 21);
+
+/** The baseline commit's executable, built with this checkout's node_modules; removed at exit. */
+function baselineBin(rev) {
+  const dir = mkdtempSync(join(tmpdir(), 'dasvc-bench-cli-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  execFileSync('sh', ['-c', `git -C "${root}" archive ${rev} | tar -x -C "${dir}"`]);
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: dir, stdio: 'ignore' });
+  return join(dir, 'bin/dasvc.js');
+}
 
 function timeRun(args, env = {}) {
   return new Promise((resolve, reject) => {
@@ -122,9 +141,19 @@ try {
     `import { request } from 'node:http';\nconst req = request(${JSON.stringify(target)}, { method: 'POST', headers: { authorization: 'Bearer ' + process.env.T, 'content-type': 'application/json' } }, (res) => { let t = ''; res.on('data', (c) => (t += c)); res.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(t).result) + '\\n')); });\nreq.end(${JSON.stringify(body)});\n`,
   );
   const env = { DASVC_CONFIG_DIR: dir, CI: '1', T: minted.access_token };
+  const then = args.baseline ? baselineBin(args.baseline) : undefined;
+  const baseline = then
+    ? {
+        baseVersion: [[then, '--version'], {}],
+        baseHelp: [[then, '--help'], {}],
+        baseRpcProfile: [[then, 'rpc', 'crm', 'contacts.list'], env],
+      }
+    : {};
   const m = await measure({
+    ...baseline,
     nodeE0: [['-e', '0'], {}],
     version: [[bin, '--version'], {}],
+    help: [[bin, '--help'], {}],
     rpcProfile: [[bin, 'rpc', 'crm', 'contacts.list'], env],
     rpcEnvToken: [
       [bin, 'rpc', 'crm', 'contacts.list'],
@@ -135,6 +164,8 @@ try {
   });
   console.log(`medians of ${runs} interleaved runs`);
   ok = line('dasvc --version vs node -e 0', m.version, m.nodeE0, 1.1) && ok;
+  // No goal of its own: the first command most people run, and the whole CLI file's load.
+  line('dasvc --help vs node -e 0', m.help, m.nodeE0);
   ok =
     line(
       'dasvc rpc crm contacts.list (profile) vs bare node:http script',
@@ -148,6 +179,12 @@ try {
     m.bareHttp,
   );
   line('bare fetch script vs bare node:http script', m.bareFetch, m.bareHttp);
+  if (then) {
+    console.log(`against the same commands at ${args.baseline}:`);
+    line('dasvc --version', m.version, m.baseVersion);
+    line('dasvc --help', m.help, m.baseHelp);
+    line('dasvc rpc crm contacts.list (profile)', m.rpcProfile, m.baseRpcProfile);
+  }
 } finally {
   mock.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });

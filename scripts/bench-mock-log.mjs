@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Figures of issue 12: what the mock's explanations cost. Requests per second of `dasvc mock`
+// What the mock's explanations cost. Requests per second of `dasvc mock`
 // with the log on (text), off (--quiet) and --json, against the code without reasons (a
 // baseline commit built into a temp folder), for an accepted call (contacts.list) and a refused
 // one (401); then the server's RSS after 100 000 requests with a full journal (default size and
@@ -21,12 +21,18 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '3' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '32' },
-    // main just before issue 12 landed: the same mock without notes, reasons or ring buffer.
+    // main just before the explanations landed: the same mock without notes, reasons or ring buffer.
     baseline: { type: 'string', default: 'f27004f' },
     inprocess: { type: 'string', default: '20000' },
     requests: { type: 'string', default: '100000' },
   },
 });
+
+/** `dasvc/mock` of the package in `dir`, as its exports map names it (the baseline's dist/ differs). */
+function mockEntry(dir) {
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  return join(dir, pkg.exports['./mock'].default);
+}
 
 const BODY = JSON.stringify({ jsonrpc: '2.0', method: 'contacts.list', id: 1 });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -108,7 +114,7 @@ const baselineDir = buildBaseline(args.baseline);
     ['baseline', baselineDir],
     ['reasons', root],
   ]) {
-    const { createMockApp } = await import(join(dir, 'dist/mock/index.js'));
+    const { createMockApp } = await import(mockEntry(dir));
     for (const log of [true, false]) {
       const app = createMockApp(log ? { log: () => {} } : {});
       const minted = await app(
@@ -259,15 +265,7 @@ for (const [name, dir, size] of [
 ]) {
   const mib = execFileSync(
     process.execPath,
-    [
-      '--expose-gc',
-      '--input-type=module',
-      '-e',
-      RETAINED,
-      join(dir, 'dist/mock/index.js'),
-      size,
-      args.requests,
-    ],
+    ['--expose-gc', '--input-type=module', '-e', RETAINED, mockEntry(dir), size, args.requests],
     { encoding: 'utf8' },
   )
     .trim()

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The mock's figures (issue 15), each a ratio against its baseline measured side by side in this
+// The mock's figures, each a ratio against its baseline measured side by side in this
 // same run on 127.0.0.1, with autocannon as the load generator (a separate process from the
 // servers, fast enough that the bare baseline is not limited by the client), and the server's CPU
 // time per request (which the goals are judged on) beside req/s:
@@ -15,9 +15,10 @@
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { sourceModule } from './source-module.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const self = fileURLToPath(import.meta.url);
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
     tokens: { type: 'string', default: process.env.DASVC_BENCH_TOKENS ?? '1000000' },
     parts: { type: 'string', default: 'throughput,startup,memory' },
     memory: { type: 'string' }, // internal: run the memory part in this process with this count
+    state: { type: 'string' }, // internal: the memory part's MockState module, bundled from src/
   },
 });
 
@@ -305,13 +307,20 @@ async function startup() {
  * start the purge, and the event loop watched until the purge is done.
  */
 async function memory() {
-  const child = spawn(process.execPath, ['--expose-gc', self, '--memory', args.tokens], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const state = await sourceModule('src/mock/core/mock-state.ts');
   let out = '';
-  child.stdout.on('data', (c) => (out += c));
-  const code = await new Promise((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`memory run exited ${code}`);
+  try {
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', self, '--memory', args.tokens, '--state', state],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    child.stdout.on('data', (c) => (out += c));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    if (code !== 0) throw new Error(`memory run exited ${code}`);
+  } finally {
+    rmSync(state, { force: true });
+  }
   const m = JSON.parse(out);
   const count = Number(args.tokens).toLocaleString('en');
   console.log(
@@ -339,8 +348,8 @@ async function memory() {
   ];
 }
 
-async function memoryChild(count) {
-  const { MockState } = await import(`${root}dist/mock/core/mock-state.js`);
+async function memoryChild(count, stateModule) {
+  const { MockState } = await import(stateModule);
   const { monitorEventLoopDelay } = await import('node:perf_hooks');
   const state = new MockState({ codeSeconds: 600, accessSeconds: 3600, refreshSeconds: 86400 });
   const grant = { clientId: 'demo-client', user: 'alice', scopes: ['crm', 'wiki'] };
@@ -376,7 +385,7 @@ async function memoryChild(count) {
   process.stdout.write(JSON.stringify({ mintSeconds, rssBefore, rssAfter, purgeMs, maxBlockMs }));
 }
 
-if (args.memory) await memoryChild(Number(args.memory));
+if (args.memory) await memoryChild(Number(args.memory), args.state);
 else {
   const parts = { throughput, startup, memory };
   const results = [];

@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-// Writes docs/reference/commands.md from the built CLI's own help: every command path the program
-// declares (read from the program itself, so a new command or flag needs no change here) and every
-// `dasvc help <topic>`, each run through the built CLI's `run(argv, io)` in this one process, with
-// an output that is no terminal (commander then wraps at 80 columns, as for a pipe) and no colour:
-// the same text as `node bin/dasvc.js … --help | cat`, without a Node start-up per page.
-// `npm run docs` runs it after a build; `--stdout` prints the page instead of writing it
-// (test/integration/docs-commands.test.ts compares).
+// Writes docs/reference/commands.md from the CLI's own help: every command path the program
+// declares (read from the program itself, so a new command or flag needs no change here) and
+// every `dasvc help <topic>`, each run through the CLI's `run(argv, io)` (the sources bundled by
+// scripts/source-module.mjs) in this one process, with an output that is no terminal (commander then
+// wraps at 80 columns, as for a pipe) and no colour: the same text as `node bin/dasvc.js … --help
+// | cat`, without a Node start-up per page. `npm run docs` runs it after a build; `--stdout`
+// prints the page instead of writing it (test/integration/docs-commands.test.ts compares).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sourceModule } from './source-module.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin/dasvc.js');
@@ -17,7 +18,7 @@ export const PAGE = join(ROOT, 'docs/reference/commands.md');
 
 /** Every visible command path of the program, parents before children, in help order. */
 export async function commandPaths() {
-  const { buildProgram } = await import(pathToFileURL(join(ROOT, 'dist/cli/program.js')).href);
+  const { buildProgram } = await fromSource('src/cli/program.ts');
   const program = await buildProgram();
   const paths = [[]];
   const walk = (command, path) => {
@@ -33,13 +34,24 @@ export async function commandPaths() {
 
 /** The topics of `dasvc help <topic>`. */
 export async function helpTopics() {
-  const { HELP_TOPICS } = await import(pathToFileURL(join(ROOT, 'dist/cli/help-topics.js')).href);
+  const { HELP_TOPICS } = await fromSource('src/cli/help-topics.ts');
   return Object.keys(HELP_TOPICS);
 }
 
-/** The built CLI's stdout for `dasvc <args>`, in a clean environment; a thrown failure otherwise. */
+/** A module of src/, imported from a bundle of it that is removed at once. */
+async function fromSource(source) {
+  const file = await sourceModule(source);
+  try {
+    return await import(pathToFileURL(file).href);
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+let cli;
+/** The CLI's stdout for `dasvc <args>`, in a clean environment; a thrown failure otherwise. */
 async function helpOf(args, home) {
-  const { run } = await import(pathToFileURL(join(ROOT, 'dist/cli/main.js')).href);
+  const { run } = await (cli ??= fromSource('src/cli/main.ts'));
   let stdout = '';
   let stderr = '';
   const code = await run([process.execPath, BIN, ...args], {

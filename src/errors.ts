@@ -30,7 +30,11 @@ export interface DasvcErrorOptions {
 /** What kind of failure an error is (SPEC §1 programmatic client), one per exit code of §4. */
 export type ErrorKind = 'usage' | 'service' | 'auth' | 'network' | 'interrupted';
 
-/** Base of every error dasvc means to report; anything else is a bug and exits 1 with its stack. */
+/**
+ * Base of every error dasvc means to report; anything else is a bug and exits 1 with its stack.
+ * Each class writes out its `name` (the `--json` error's code when it has none): the bundle
+ * shortens class identifiers.
+ */
 export abstract class DasvcError extends Error {
   abstract readonly kind: ErrorKind;
   abstract readonly exitCode: ExitCode;
@@ -41,7 +45,6 @@ export abstract class DasvcError extends Error {
 
   constructor(message: string, options: DasvcErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
     this.code = options.code;
     this.hint = options.hint;
     this.status = options.status;
@@ -68,30 +71,35 @@ export function sameKind(
 
 /** The service answered with an error: JSON-RPC error, non-auth OAuth error, HTTP 5xx (exit 1). */
 export class ServiceError extends DasvcError {
+  override readonly name: string = 'ServiceError';
   readonly kind = 'service';
   readonly exitCode = ExitCode.service;
 }
 
 /** Bad flag, missing setting, unreadable params or config file (exit 2). */
 export class UsageError extends DasvcError {
+  override readonly name: string = 'UsageError';
   readonly kind = 'usage';
   readonly exitCode = ExitCode.usage;
 }
 
 /** Not logged in, expired, revoked, invalid_grant/invalid_client, HTTP 401/403, forged state (exit 3). */
 export class AuthError extends DasvcError {
+  override readonly name: string = 'AuthError';
   readonly kind = 'auth';
   readonly exitCode = ExitCode.auth;
 }
 
 /** Connection refused, DNS, TLS, timeout, or an answer that is not the JSON expected (exit 4). */
 export class NetworkError extends DasvcError {
+  override readonly name: string = 'NetworkError';
   readonly kind = 'network';
   readonly exitCode = ExitCode.network;
 }
 
 /** Ctrl-C: listeners are closed before this reaches main (exit 130). */
 export class InterruptedError extends DasvcError {
+  override readonly name: string = 'InterruptedError';
   readonly kind = 'interrupted';
   readonly exitCode = ExitCode.interrupted;
 }

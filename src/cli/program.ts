@@ -1,4 +1,4 @@
-import { Command } from './commander.js';
+import { Command } from 'commander';
 import { packageVersion } from '../package-root.js';
 
 /**

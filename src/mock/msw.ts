@@ -1,59 +1,15 @@
-import type * as Msw from 'msw';
 import type { HttpHandler } from 'msw';
-import { UsageError } from '../errors.js';
 import type { Untyped } from '../client/typed-api.js';
-import type { MockOptions } from './core/types.js';
-import { createMockApp } from './index.js';
+import { mswExports, type MockHandlersOptions } from './msw-handlers.js';
 
-/**
- * msw itself, or a clear error when it is not installed: it is an optional peer dependency
- * (SPEC §1), present in the projects that use `dasvc/msw` and absent from the CLI's install.
- */
-async function loadMsw(): Promise<typeof Msw> {
-  try {
-    return await import('msw');
-  } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    // Only msw itself missing; a broken msw install (one of its own dependencies gone) stays as is.
-    if (code === 'ERR_MODULE_NOT_FOUND' && message.includes("package 'msw'")) {
-      throw new UsageError(
-        'dasvc/msw needs msw, an optional peer dependency that is not installed: run npm install -D msw',
-        { code: 'msw_missing', cause: error },
-      );
-    }
-    throw error;
-  }
-}
+export type { MockHandlersOptions } from './msw-handlers.js';
 
-const { http } = await loadMsw();
-
-/**
- * Options of createMockHandlers: where the fake service lives, plus the mock's options; `A`, the
- * `Api` of `dasvc types`, types the `methods` answered before the fixtures (SPEC §10).
- */
-export interface MockHandlersOptions<A = Untyped> extends Omit<
-  MockOptions<A>,
-  'port' | 'host' | 'basePath'
-> {
-  /** e.g. `https://das.example.test` (a path prefix is allowed). */
-  baseUrl: string;
-}
+const msw = await mswExports();
 
 /**
  * msw request handlers answering exactly like `dasvc mock` (SPEC §1 `dasvc/msw`), for
  * `setupServer(...createMockHandlers({ baseUrl }))` in an integrator's tests.
  */
 export function createMockHandlers<A = Untyped>(options: MockHandlersOptions<A>): HttpHandler[] {
-  const { baseUrl, ...rest } = options;
-  const base = URL.canParse(String(baseUrl)) ? new URL(String(baseUrl)) : undefined;
-  if (!base || (base.protocol !== 'http:' && base.protocol !== 'https:')) {
-    throw new UsageError(
-      `baseUrl must be the http(s) URL the handlers answer for, got ${JSON.stringify(baseUrl)}`,
-      { code: 'bad_url' },
-    );
-  }
-  const basePath = base.pathname.replace(/\/+$/, '');
-  const app = createMockApp<A>({ ...rest, basePath });
-  const origin = `${base.origin}${basePath}`;
-  return [http.all(`${origin}/*`, ({ request }) => app(request))];
+  return msw.createMockHandlers(options);
 }

@@ -62,6 +62,8 @@ export interface JsonRpcErrorObject {
 
 /** A JSON-RPC error answer as an exception: `error <code>: <message>` (SPEC §3), exit 1. */
 export class JsonRpcError extends ServiceError {
+  override readonly name: string = 'JsonRpcError';
+
   constructor(
     readonly rpcError: JsonRpcErrorObject,
     hint?: string,

@@ -2,7 +2,7 @@
 // is read: a module that does not load, or lacks the export, names the method and the file.
 import { pathToFileURL } from 'node:url';
 import { fixtureError } from './fixture-files.js';
-import type { Fixtures, MethodHandler } from './fixture-format.js';
+import type { Fixtures, FixtureHandler } from './fixture-format.js';
 
 /** Imports the JS modules of computed methods; a missing file or export names the method. */
 export async function loadHandlers(fixtures: Fixtures): Promise<void> {
@@ -45,7 +45,7 @@ export async function loadHandlers(fixtures: Fixtures): Promise<void> {
           `method "${method.name}": ${ref.file} exports no function "${ref.exportName}"`,
         );
       }
-      method.handler = fn as MethodHandler;
+      method.handler = fn as FixtureHandler;
     }
   }
 }

@@ -2,7 +2,7 @@ import type {
   HandlerContext,
   InstanceFixture,
   MethodFixture,
-  MethodHandler,
+  FixtureHandler,
 } from '../fixture-format/load-fixtures.js';
 import type { ValueCheck } from '../fixture-format/json-schema.js';
 import type { RpcError, RpcOutcome } from './json-rpc.js';
@@ -196,7 +196,7 @@ export function invokeMethod(
  */
 export function invokeOverride(
   instance: InstanceFixture,
-  handler: MethodHandler,
+  handler: FixtureHandler,
   user: string,
   name: string,
   params: unknown,
@@ -225,7 +225,7 @@ async function callHandler(
   name: string,
   check: ValueCheck | undefined,
   context: HandlerContext,
-  handler: MethodHandler | undefined,
+  handler: FixtureHandler | undefined,
 ): Promise<RpcOutcome> {
   if (!handler) {
     return { error: { code: -32603, message: 'Internal error', data: 'handler not loaded' } };

@@ -1,4 +1,4 @@
-import { Command } from '../../commander.js';
+import { Command } from 'commander';
 import { ioOf } from '../../io.js';
 
 /** `dasvc completion bash|zsh|fish` (SPEC §3): a thin script that asks `dasvc __complete` at each TAB. */

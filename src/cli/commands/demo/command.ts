@@ -1,4 +1,4 @@
-import { Command } from '../../commander.js';
+import { Command } from 'commander';
 import { ioOf } from '../../io.js';
 import type { DemoCommandOptions } from './run.js';
 

@@ -1,4 +1,4 @@
-import { Command } from '../../commander.js';
+import { Command } from 'commander';
 
 /** `dasvc init` (SPEC §3): an interactive wizard that writes a profile. */
 export function initCommand(): Command {

@@ -1,4 +1,4 @@
-import { Command } from '../../commander.js';
+import { Command } from 'commander';
 import type { MockCommandOptions } from './run.js';
 
 /** `dasvc mock`: runs the local mock service until SIGINT/SIGTERM. */

@@ -1,4 +1,4 @@
-import { Command } from '../../commander.js';
+import { Command } from 'commander';
 import type { ProfileOptions } from './run.js';
 
 async function runAction(cmd: Command, options: ProfileOptions): Promise<void> {

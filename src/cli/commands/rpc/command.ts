@@ -1,4 +1,4 @@
-import { Command } from '../../commander.js';
+import { Command } from 'commander';
 import { addServiceOptions } from '../../service-options.js';
 import type { RpcOptions } from './run.js';
 

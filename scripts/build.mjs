@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// `npm run build` (and the first step of `npm test`): dist/ as it ships, from src/, in three steps.
+//
+// 1. Types: tsc writes the declarations of src/ to dist/declarations/ (what the tests' type-check
+//    reads) and no JavaScript; scripts/declarations.mjs ships those the three exports reach, in a
+//    few files directly in dist/.
+// 2. Code: esbuild bundles all of src/ into one CommonJS file, dist/dasvc.cjs: the CLI and the
+//    three exports, each module run only when something first needs it. bin/dasvc.js require()s
+//    it: one file to read and no ES module loader before a command runs. It carries commander,
+//    which every command runs, as published; its license goes to dist/LICENSES.txt.
+// 3. Exports: `dasvc`, `dasvc/mock` and `dasvc/msw` are ES modules of one line each
+//    (dist/index.js, mock.js, msw.js) that take their names from dist/dasvc.cjs: one copy of the
+//    code, so a DasvcError thrown by `dasvc/msw` is one of `dasvc`'s.
+//
+// Every other dependency loads from node_modules as installed. No dependency's source is edited.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { shipDeclarations } from './declarations.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const src = `${root}src/`;
+const dist = `${root}dist`;
+
+/** The three exports: their source, and how their ES module takes them from the bundle. */
+const EXPORTS = [
+  { file: 'index.js', source: 'index.ts', take: 'bundle.library()' },
+  { file: 'mock.js', source: 'mock/index.ts', take: 'bundle.mock()' },
+  { file: 'msw.js', source: 'mock/msw.ts', take: 'await bundle.msw()' },
+];
+
+/** The bundle's entry: each part is a function, so that loading the file runs none of them. */
+const ENTRY = `
+export const cli = () => require('./cli/main.ts');
+export const library = () => require('./index.ts');
+export const mock = () => require('./mock/index.ts');
+// msw is imported as an ES module, which takes a promise (src/mock/msw.ts awaits it too).
+export const msw = () => require('./mock/msw-handlers.ts').mswExports();
+`;
+
+// 1. Types.
+const tsc = spawnSync(
+  process.execPath,
+  [`${root}node_modules/typescript/bin/tsc`, '-b', `${root}tsconfig.build.json`],
+  { stdio: 'inherit' },
+);
+if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+// What an earlier build wrote goes first; tsc's own output stays, for its incremental builds.
+for (const name of readdirSync(dist)) {
+  if (name !== 'declarations' && !name.endsWith('.tsbuildinfo')) {
+    rmSync(join(dist, name), { recursive: true, force: true });
+  }
+}
+shipDeclarations({
+  from: `${dist}/declarations`,
+  to: dist,
+  entries: Object.fromEntries(
+    EXPORTS.map(({ file, source }) => [
+      file.replace(/\.js$/, '.d.ts'),
+      source.replace(/\.ts$/, '.d.ts'),
+    ]),
+  ),
+  peers: Object.keys(JSON.parse(readFileSync(`${root}package.json`, 'utf8')).peerDependencies),
+});
+
+// 2. Code.
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  // Whitespace, syntax and local names: the less text, the less for Node to read at each start.
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+};
+/** Bundles commander, and leaves every other dependency in node_modules. */
+const dependencies = {
+  name: 'dependencies',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, ({ path }) =>
+      path === 'commander' ? undefined : { path, external: true },
+    );
+  },
+};
+const code = await build({
+  ...common,
+  stdin: { contents: ENTRY, resolveDir: src, sourcefile: 'dasvc-entry.js', loader: 'js' },
+  outfile: `${dist}/dasvc.cjs`,
+  // The sources are ES modules, strict by nature; CommonJS has no import.meta: the file's own
+  // URL stands for it (src/package-root.ts finds the package one folder up, from src/ and dist/).
+  banner: {
+    js: "'use strict';\nconst __importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+  },
+  define: { 'import.meta.url': '__importMetaUrl' },
+  plugins: [dependencies],
+});
+
+writeFileSync(`${dist}/LICENSES.txt`, notices([code]));
+
+/** The license of every package whose code a bundle carries; one text for those that share it. */
+function notices(results) {
+  const packages = new Set();
+  for (const { metafile } of results) {
+    for (const input of Object.keys(metafile.inputs)) {
+      const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+      if (match) packages.add(match[1]);
+    }
+  }
+  const byText = new Map();
+  for (const dir of [...packages].sort()) {
+    const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+    const license = readdirSync(join(root, dir)).find((f) => /^licen[cs]e/i.test(f));
+    const text = license ? readFileSync(join(root, dir, license), 'utf8').trim() : pkg.license;
+    byText.set(text, [...(byText.get(text) ?? []), `${pkg.name} ${pkg.version}`]);
+  }
+  const sections = [...byText].map(([text, names]) => `${names.join(', ')}\n\n${text}\n`);
+  return `Libraries bundled in dasvc's dist/, and their licenses.\n\n${sections.join(`\n${'-'.repeat(72)}\n\n`)}`;
+}
+
+// 3. Exports.
+for (const { file, source, take } of EXPORTS) {
+  const names = await exportedNames(`${src}${source}`);
+  writeFileSync(
+    `${dist}/${file}`,
+    `import bundle from './dasvc.cjs';\nexport const { ${names.join(', ')} } = ${take};\n`,
+  );
+}
+
+/** The run-time names a module of src/ exports (its types aside), as esbuild reads them. */
+async function exportedNames(entry) {
+  const { metafile } = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    write: false,
+    metafile: true,
+    outdir: dist,
+    logLevel: 'warning',
+  });
+  return Object.values(metafile.outputs)[0].exports.sort();
+}

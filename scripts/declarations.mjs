@@ -1,0 +1,145 @@
+// The declarations the package ships, from those tsc wrote for all of src/: only the files the
+// exports reach, and as few files as that allows, since an install pays a disk block for each.
+// Each export keeps its own file (the name of its module becomes the name of the file), and so
+// does a file that imports an optional peer dependency (msw), so that using the others never
+// needs that peer's types; every other declaration goes to one shared file, types.d.ts.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
+import ts from 'typescript';
+
+const SHARED = 'types.d.ts';
+const RELATIVE = /^\.{1,2}\//;
+
+/**
+ * Writes the declarations of `entries` ({ 'index.d.ts': 'index.d.ts', 'mock.d.ts':
+ * 'mock/index.d.ts', … }: shipped name → tsc's file under `from`) into `to`. `peers` are the
+ * optional peer dependencies. Two declarations of one name in one file fail the build.
+ */
+export function shipDeclarations({ from, to, entries, peers }) {
+  const files = new Map();
+  const read = (file) => {
+    if (files.has(file)) return;
+    const text = readFileSync(join(from, file), 'utf8');
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    files.set(file, source);
+    for (const specifier of specifiers(source)) {
+      if (RELATIVE.test(specifier)) read(target(file, specifier));
+    }
+  };
+  for (const file of Object.values(entries)) read(file);
+
+  const outputOf = new Map(Object.entries(entries).map(([name, file]) => [file, name]));
+  for (const [file, source] of files) {
+    if (outputOf.has(file)) continue;
+    const importsPeer = specifiers(source).some((s) =>
+      peers.some((p) => s === p || s.startsWith(`${p}/`)),
+    );
+    outputOf.set(file, importsPeer ? posix.basename(file) : SHARED);
+  }
+
+  const outputs = new Map();
+  for (const [file, source] of files) {
+    const output = outputOf.get(file);
+    if (!outputs.has(output))
+      outputs.set(output, { imports: new Map(), body: [], names: new Map() });
+    merge(outputs.get(output), file, source, output, outputOf);
+  }
+  mkdirSync(to, { recursive: true });
+  for (const [output, { imports, body }] of outputs) {
+    const head = [...imports].map(([specifier, names]) =>
+      names === null
+        ? specifier
+        : `import { ${[...names].sort().join(', ')} } from '${specifier}';`,
+    );
+    writeFileSync(join(to, output), `${[...head, ...body].join('\n')}\n`);
+  }
+}
+
+/** Adds one of tsc's files to an output: its declarations, with imports that name the outputs. */
+function merge(into, file, source, output, outputOf) {
+  const shipped = (specifier) => {
+    const name = outputOf.get(target(file, specifier));
+    return name === output ? undefined : `./${name.replace(/\.d\.ts$/, '.js')}`;
+  };
+  // Each name once per output: declared by one file, or imported from one place.
+  const declare = (name, origin = file) => {
+    const other = into.names.get(name);
+    if (other !== undefined && other !== origin) {
+      throw new Error(`${output}: two declarations of ${name}, from ${other} and ${origin}`);
+    }
+    into.names.set(name, origin);
+  };
+  const inlineImports = (text) =>
+    text.replace(
+      /import\("(\.{1,2}\/[^"]+)"\)/g,
+      (_, s) => `import("${shipped(s) ?? `./${output.replace(/\.d\.ts$/, '.js')}`}")`,
+    );
+  for (const statement of source.statements) {
+    const specifier = statement.moduleSpecifier?.text;
+    if (ts.isImportDeclaration(statement)) {
+      if (specifier === undefined || !RELATIVE.test(specifier)) {
+        // A package's import, as tsc wrote it, once per file that holds it.
+        into.imports.set(statement.getText(source), null);
+        for (const name of boundNames(statement)) declare(name, specifier);
+        continue;
+      }
+      const to = shipped(specifier);
+      if (to === undefined) continue;
+      const names = into.imports.get(to) ?? new Set();
+      for (const name of boundNames(statement)) {
+        names.add(name);
+        declare(name, to);
+      }
+      into.imports.set(to, names);
+    } else if (ts.isExportDeclaration(statement)) {
+      const elements = statement.exportClause?.elements ?? [];
+      if (elements.some((e) => e.propertyName !== undefined)) {
+        throw new Error(`${file}: renaming exports are not supported here`);
+      }
+      if (specifier === undefined) {
+        // `export {};`, or an imported name exported again: the shared file exports it already.
+        if (elements.length > 0 && output !== SHARED)
+          into.body.push(statement.getFullText(source).trim());
+        continue;
+      }
+      const to = shipped(specifier);
+      if (to === undefined) continue;
+      into.body.push(statement.getFullText(source).trim().replace(`'${specifier}'`, `'${to}'`));
+    } else {
+      for (const name of declaredNames(statement)) declare(name);
+      into.body.push(inlineImports(statement.getFullText(source).trim()));
+    }
+  }
+}
+
+/** The module specifiers of a file's imports and exports, static and inline (`import("…")`). */
+function specifiers(source) {
+  const found = [];
+  for (const statement of source.statements) {
+    if (statement.moduleSpecifier) found.push(statement.moduleSpecifier.text);
+  }
+  for (const [, specifier] of source.text.matchAll(/import\("([^"]+)"\)/g)) found.push(specifier);
+  return found;
+}
+
+/** The tsc file a relative specifier of `file` names. */
+function target(file, specifier) {
+  return posix.join(dirname(file), specifier.replace(/\.js$/, '.d.ts'));
+}
+
+function boundNames(statement) {
+  const clause = statement.importClause;
+  if (!clause) return [];
+  const names = clause.name ? [clause.name.text] : [];
+  const bindings = clause.namedBindings;
+  if (bindings && ts.isNamespaceImport(bindings)) names.push(bindings.name.text);
+  else if (bindings) names.push(...bindings.elements.map((e) => e.name.text));
+  return names;
+}
+
+function declaredNames(statement) {
+  if (ts.isVariableStatement(statement)) {
+    return statement.declarationList.declarations.map((d) => d.name.getText());
+  }
+  return statement.name ? [statement.name.text] : [];
+}

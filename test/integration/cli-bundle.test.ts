@@ -1,0 +1,157 @@
+// The package as scripts/build.mjs lays it out: the CLI and the three exports in one CommonJS
+// file (dist/dasvc.cjs). These run the real executable, as users do, and read Node's module log
+// to see which of the package's own files a run loaded.
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  freshConfigDir,
+  mintTokens,
+  ROOT,
+  runCliProcess,
+  startMockForCli,
+} from '../helpers/cli.js';
+import { runDasvc, spawnMock } from '../helpers/mock-process.js';
+import { scratchDir } from '../helpers/scratch.js';
+
+const mock = startMockForCli();
+const TRACE = { NODE_DEBUG: 'module' };
+
+/** The package's own JavaScript files a run loaded, as Node's module log names them. */
+function ownFilesLoaded(stderr: string): string[] {
+  const own = new RegExp(`load "${ROOT}/((?:bin|dist)/[^"]+)"`, 'g');
+  return [...new Set([...stderr.matchAll(own)].map((m) => m[1]!))].sort();
+}
+
+/** A config dir whose default profile holds a pair minted at the mock, expiring in `seconds`. */
+async function loggedIn(seconds: number): Promise<string> {
+  const dir = freshConfigDir();
+  const pair = await mintTokens(mock.url, 'alice', 'crm');
+  const now = Date.now();
+  const tokens = {
+    accessToken: pair.access_token,
+    refreshToken: pair.refresh_token,
+    obtainedAt: now,
+    expiresAt: now + seconds * 1000,
+  };
+  const profile = {
+    baseUrl: mock.url,
+    clientId: 'demo-client',
+    clientSecret: 'demo-secret',
+    tokens,
+  };
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: profile } }), {
+    mode: 0o600,
+  });
+  return dir;
+}
+
+/** The default fixtures and alice's OpenRPC instance `shop`: one method, its param a `pattern`. */
+function fixturesWithPattern(pattern: string, openrpc: unknown = '1.3.2'): string {
+  const dir = scratchDir('dasvc-bundle-fixtures-');
+  cpSync(join(ROOT, 'fixtures'), dir, { recursive: true });
+  const document = {
+    openrpc,
+    info: { title: 'Shop', version: '1.0.0' },
+    methods: [
+      {
+        name: 'items.find',
+        params: [{ name: 'sku', required: true, schema: { type: 'string', pattern } }],
+        result: { name: 'item', schema: { type: 'object' } },
+      },
+    ],
+  };
+  writeFileSync(join(dir, 'instances/shop.openrpc.json'), JSON.stringify(document));
+  const users = JSON.parse(readFileSync(join(dir, 'users.json'), 'utf8'));
+  users.alice.instances.push('shop');
+  writeFileSync(join(dir, 'users.json'), JSON.stringify(users));
+  return dir;
+}
+
+describe('the CLI file', () => {
+  it('answers dasvc rpc from dist/dasvc.cjs alone, and refreshes a due session', async () => {
+    const fresh = await loggedIn(3600);
+    const ok = await runCliProcess(['rpc', 'crm', 'contacts.list'], fresh, { env: TRACE });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ownFilesLoaded(ok.stderr)).toEqual(['bin/dasvc.js', 'dist/dasvc.cjs']);
+    expect(JSON.parse(ok.stdout)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: 1 })]),
+    );
+    const due = await loggedIn(5);
+    const before = JSON.parse(readFileSync(join(due, 'config.json'), 'utf8'));
+    const refreshed = await runCliProcess(['rpc', 'crm', 'contacts.list'], due, { env: TRACE });
+    expect(refreshed.code, refreshed.stderr).toBe(0);
+    expect(ownFilesLoaded(refreshed.stderr)).toEqual(['bin/dasvc.js', 'dist/dasvc.cjs']);
+    const after = JSON.parse(readFileSync(join(due, 'config.json'), 'utf8'));
+    expect(after.profiles.default.tokens.refreshToken).not.toBe(
+      before.profiles.default.tokens.refreshToken,
+    );
+  });
+
+  it('serves dasvc mock, its later parts too: the handler, the fixtures, the proxy (undici)', async () => {
+    const upstream = await spawnMock(['--quiet'], { env: TRACE });
+    let proxy: Awaited<ReturnType<typeof spawnMock>> | undefined;
+    try {
+      proxy = await spawnMock(['--quiet', '--proxy', upstream.url], { env: TRACE });
+      const { url } = proxy;
+      const call = (token: string) =>
+        fetch(`${url}/webservice/json/crm`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+          body: '{"jsonrpc":"2.0","method":"contacts.list","id":1}',
+        });
+      // A token minted at the proxy's own control API: the upstream does not know it.
+      const minted = await mintTokens(url, 'alice', 'crm');
+      expect((await call(minted.access_token)).status).toBe(401);
+      const through = await call((await mintTokens(upstream.url, 'alice', 'crm')).access_token);
+      expect(through.status).toBe(200);
+      expect(await through.json()).toMatchObject({ jsonrpc: '2.0', id: 1 });
+    } finally {
+      await proxy?.stop();
+      await upstream.stop();
+    }
+    for (const server of [upstream, proxy!])
+      expect(ownFilesLoaded(server.stderr())).toEqual(['bin/dasvc.js', 'dist/dasvc.cjs']);
+  });
+
+  it('checks fixture schemas with RE2 and the OpenRPC meta-schema', async () => {
+    const lookahead = await runDasvc(['mock', '--fixtures', fixturesWithPattern('^(?=A)')]);
+    expect(lookahead.code).toBe(2);
+    expect(lookahead.stderr).toMatch(/cannot run on the linear-time engine \(RE2\)/);
+    const unversioned = await runDasvc(['mock', '--fixtures', fixturesWithPattern('^A', 5)]);
+    expect(unversioned.code).toBe(2);
+    expect(unversioned.stderr).toMatch(/shop\.openrpc\.json.*\/openrpc/);
+    const served = await spawnMock(['--quiet', '--fixtures', fixturesWithPattern('^A-\\d+$')]);
+    try {
+      const token = (await mintTokens(served.url, 'alice', 'shop')).access_token;
+      const find = (sku: string) =>
+        fetch(`${served.url}/webservice/json/shop`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+          body: JSON.stringify({ jsonrpc: '2.0', method: 'items.find', params: { sku }, id: 1 }),
+        }).then((r) => r.json() as Promise<{ error?: { code: number } }>);
+      expect((await find('B-1')).error?.code).toBe(-32602);
+      expect((await find('A-1')).error?.code).not.toBe(-32602);
+    } finally {
+      await served.stop();
+    }
+  });
+});
+
+describe('the exports', () => {
+  it('share one copy of the code: dasvc/mock throws the DasvcError of dasvc', async () => {
+    const script = `
+import { DasvcError } from ${JSON.stringify(join(ROOT, 'dist/index.js'))};
+import { createMockApp } from ${JSON.stringify(join(ROOT, 'dist/mock.js'))};
+try { createMockApp({ accessTtl: 'soon' }); } catch (error) {
+  console.log(JSON.stringify({ shared: error instanceof DasvcError, kind: error.kind, name: error.name }));
+}`;
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['--input-type=module', '-e', script], (error, stdout, stderr) =>
+        error ? reject(new Error(stderr)) : resolve(stdout),
+      ),
+    );
+    expect(JSON.parse(out)).toEqual({ shared: true, kind: 'usage', name: 'UsageError' });
+  });
+});
