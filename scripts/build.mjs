@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run build` (and the first step of `npm test`): dist/ as it ships, from src/, in three steps.
+// `npm run build` (and the first step of `npm test`): dist/ as it ships, from src/, in four steps.
 //
 // 1. Types: tsc writes the declarations of src/ to dist/declarations/ (what the tests' type-check
 //    reads) and no JavaScript; scripts/declarations.mjs ships those the three exports reach, in a
@@ -7,14 +7,19 @@
 // 2. Code: esbuild bundles all of src/ into one CommonJS file, dist/dasvc.cjs: the CLI and the
 //    three exports, each module run only when something first needs it. bin/dasvc.js require()s
 //    it: one file to read and no ES module loader before a command runs. It carries commander,
-//    which every command runs, as published; its license goes to dist/LICENSES.txt.
-// 3. Exports: `dasvc`, `dasvc/mock` and `dasvc/msw` are ES modules of one line each
+//    which every command runs, as published.
+// 3. Helper libraries: each library dasvc bundles besides commander becomes a file of its own in
+//    dist/vendor/, read the first time the code uses it, so that a command which never needs it
+//    never reads it. Their licenses, and commander's, go to dist/LICENSES.txt.
+// 4. Exports: `dasvc`, `dasvc/mock` and `dasvc/msw` are ES modules of one line each
 //    (dist/index.js, mock.js, msw.js) that take their names from dist/dasvc.cjs: one copy of the
 //    code, so a DasvcError thrown by `dasvc/msw` is one of `dasvc`'s.
 //
-// Every other dependency loads from node_modules as installed. No dependency's source is edited.
+// Every other dependency (the product's own libraries, the keyring binding, ajv, the optional
+// peers) loads from node_modules as installed. No dependency's source is edited.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -23,6 +28,14 @@ import { shipDeclarations } from './declarations.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = `${root}src/`;
 const dist = `${root}dist`;
+
+/** The libraries bundled into dist/vendor/, by the file each becomes. */
+const VENDORED = {
+  re2js: 're2js.cjs',
+  'proper-lockfile': 'proper-lockfile.cjs',
+  '@open-rpc/meta-schema': 'open-rpc-meta-schema.cjs',
+  '@json-schema-tools/meta-schema': 'json-schema-tools-meta-schema.cjs',
+};
 
 /** The three exports: their source, and how their ES module takes them from the bundle. */
 const EXPORTS = [
@@ -77,13 +90,26 @@ const common = {
   logLevel: 'warning',
   metafile: true,
 };
-/** Bundles commander, and leaves every other dependency in node_modules. */
+/**
+ * Bundles commander; reaches each vendored library through a few lines that load its file on
+ * first use (so that importing it costs nothing until then); leaves the rest in node_modules.
+ */
+const require = createRequire(import.meta.url);
 const dependencies = {
   name: 'dependencies',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, ({ path }) =>
-      path === 'commander' ? undefined : { path, external: true },
-    );
+    b.onResolve({ filter: /^[^./]/ }, ({ path }) => {
+      if (path === 'commander') return undefined;
+      if (Object.hasOwn(VENDORED, path)) return { path, namespace: 'vendored' };
+      return { path, external: true };
+    });
+    b.onResolve({ filter: /^\.\/vendor\// }, ({ path }) => ({ path, external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'vendored' }, ({ path }) => {
+      const names = Object.keys(require(path)).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n));
+      const getters = names.map((n) => `get ${n}() { return load().${n}; }`).join(', ');
+      const contents = `let library;\nconst load = () => (library ??= require('./vendor/${VENDORED[path]}'));\nmodule.exports = { ${getters} };\n`;
+      return { contents, loader: 'js', resolveDir: dist };
+    });
   },
 };
 const code = await build({
@@ -99,7 +125,18 @@ const code = await build({
   plugins: [dependencies],
 });
 
-writeFileSync(`${dist}/LICENSES.txt`, notices([code]));
+// 3. Helper libraries.
+const libraries = [code];
+for (const [name, file] of Object.entries(VENDORED)) {
+  libraries.push(
+    await build({
+      ...common,
+      stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: root },
+      outfile: `${dist}/vendor/${file}`,
+    }),
+  );
+}
+writeFileSync(`${dist}/LICENSES.txt`, notices(libraries));
 
 /** The license of every package whose code a bundle carries; one text for those that share it. */
 function notices(results) {
@@ -121,7 +158,7 @@ function notices(results) {
   return `Libraries bundled in dasvc's dist/, and their licenses.\n\n${sections.join(`\n${'-'.repeat(72)}\n\n`)}`;
 }
 
-// 3. Exports.
+// 4. Exports.
 for (const { file, source, take } of EXPORTS) {
   const names = await exportedNames(`${src}${source}`);
   writeFileSync(

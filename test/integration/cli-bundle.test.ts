@@ -1,6 +1,7 @@
 // The package as scripts/build.mjs lays it out: the CLI and the three exports in one CommonJS
-// file (dist/dasvc.cjs). These run the real executable, as users do, and read Node's module log
-// to see which of the package's own files a run loaded.
+// file (dist/dasvc.cjs), and each bundled helper library in a file of its own under dist/vendor/,
+// read the first time the code uses it. These run the real executable, as users do, and read
+// Node's module log to see which of the package's own files a run loaded.
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -70,7 +71,7 @@ function fixturesWithPattern(pattern: string, openrpc: unknown = '1.3.2'): strin
 }
 
 describe('the CLI file', () => {
-  it('answers dasvc rpc from dist/dasvc.cjs alone, and refreshes a due session', async () => {
+  it('answers dasvc rpc from dist/dasvc.cjs alone; a due refresh takes the lock library too', async () => {
     const fresh = await loggedIn(3600);
     const ok = await runCliProcess(['rpc', 'crm', 'contacts.list'], fresh, { env: TRACE });
     expect(ok.code, ok.stderr).toBe(0);
@@ -82,7 +83,11 @@ describe('the CLI file', () => {
     const before = JSON.parse(readFileSync(join(due, 'config.json'), 'utf8'));
     const refreshed = await runCliProcess(['rpc', 'crm', 'contacts.list'], due, { env: TRACE });
     expect(refreshed.code, refreshed.stderr).toBe(0);
-    expect(ownFilesLoaded(refreshed.stderr)).toEqual(['bin/dasvc.js', 'dist/dasvc.cjs']);
+    expect(ownFilesLoaded(refreshed.stderr)).toEqual([
+      'bin/dasvc.js',
+      'dist/dasvc.cjs',
+      'dist/vendor/proper-lockfile.cjs',
+    ]);
     const after = JSON.parse(readFileSync(join(due, 'config.json'), 'utf8'));
     expect(after.profiles.default.tokens.refreshToken).not.toBe(
       before.profiles.default.tokens.refreshToken,
@@ -111,18 +116,21 @@ describe('the CLI file', () => {
       await proxy?.stop();
       await upstream.stop();
     }
+    // The default fixtures have neither patterns nor OpenRPC documents: no helper library.
     for (const server of [upstream, proxy!])
       expect(ownFilesLoaded(server.stderr())).toEqual(['bin/dasvc.js', 'dist/dasvc.cjs']);
   });
 
-  it('checks fixture schemas with RE2 and the OpenRPC meta-schema', async () => {
+  it('checks fixture schemas with the bundled RE2 and OpenRPC meta-schema', async () => {
     const lookahead = await runDasvc(['mock', '--fixtures', fixturesWithPattern('^(?=A)')]);
     expect(lookahead.code).toBe(2);
     expect(lookahead.stderr).toMatch(/cannot run on the linear-time engine \(RE2\)/);
     const unversioned = await runDasvc(['mock', '--fixtures', fixturesWithPattern('^A', 5)]);
     expect(unversioned.code).toBe(2);
     expect(unversioned.stderr).toMatch(/shop\.openrpc\.json.*\/openrpc/);
-    const served = await spawnMock(['--quiet', '--fixtures', fixturesWithPattern('^A-\\d+$')]);
+    const served = await spawnMock(['--quiet', '--fixtures', fixturesWithPattern('^A-\\d+$')], {
+      env: TRACE,
+    });
     try {
       const token = (await mintTokens(served.url, 'alice', 'shop')).access_token;
       const find = (sku: string) =>
@@ -136,6 +144,13 @@ describe('the CLI file', () => {
     } finally {
       await served.stop();
     }
+    expect(ownFilesLoaded(served.stderr())).toEqual([
+      'bin/dasvc.js',
+      'dist/dasvc.cjs',
+      'dist/vendor/json-schema-tools-meta-schema.cjs',
+      'dist/vendor/open-rpc-meta-schema.cjs',
+      'dist/vendor/re2js.cjs',
+    ]);
   });
 });
 
