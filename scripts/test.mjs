@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test` after the build: the type-check of the tests and vitest, side by side. vitest needs
-// the built dist/ and the CLI bundles (npm test makes them first), not the tests' type-check, and
+// the built dist/ (npm test makes it first), not the tests' type-check, and
 // the suite keeps both cores busy: the check runs with TypeScript 7, the native compiler (~1.5 s
 // of CPU where TypeScript 5.9 took ~7 s). The package itself is built and checked with 5.9
 // (`typescript`, whose JS API typescript-eslint needs), and the packed install checks what a
