@@ -3,7 +3,7 @@
 'use strict';
 // The executable (SPEC §1), CommonJS (bin/package.json): `--version` is answered here without
 // reading more than package.json (target: within 1.1× `node -e 0`). Everything else runs the CLI
-// from dist/dasvc.cjs, the one CommonJS file scripts/build.mjs bundles: loaded synchronously, no ES
+// from dist/dasvc.cjs, which scripts/build.mjs bundles in CommonJS: loaded synchronously, no ES
 // module loader.
 const argv = process.argv;
 if (argv.length === 3 && argv[2] === '--version') {
@@ -27,7 +27,7 @@ if (argv.length === 3 && argv[2] === '--version') {
 } else {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous on purpose
   require('../dist/dasvc.cjs')
-    .cli()
+    .modules.cli()
     .run(argv)
     .then((code) => {
       process.exitCode = code;

@@ -4,10 +4,11 @@
 // 1. Types: tsc writes the declarations of src/ to dist/declarations/ (what the tests' type-check
 //    reads) and no JavaScript; scripts/declarations.mjs ships those the three exports reach, in a
 //    few files directly in dist/.
-// 2. Code: esbuild bundles all of src/ into one CommonJS file, dist/dasvc.cjs: the CLI and the
-//    three exports, each module run only when something first needs it. bin/dasvc.js require()s
-//    it: one file to read and no ES module loader before a command runs. It carries commander,
-//    which every command runs, as published.
+// 2. Code: esbuild bundles src/ into CommonJS files by area (PARTS, scripts/parts.mjs), each
+//    module in one of them and run only when something first needs it: dist/dasvc.cjs, which
+//    bin/dasvc.js require()s (no ES module loader before a command runs), and the mock's and the
+//    other commands' files beside it, read when a command needs their area. dist/dasvc.cjs
+//    carries commander, which every command runs, as published.
 // 3. Helper libraries: each library dasvc bundles besides commander becomes a file of its own in
 //    dist/vendor/, read the first time the code uses it, so that a command which never needs it
 //    never reads it. Their licenses, and commander's, go to dist/LICENSES.txt.
@@ -24,6 +25,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { shipDeclarations } from './declarations.mjs';
+import { bundleParts } from './parts.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = `${root}src/`;
@@ -37,21 +39,32 @@ const VENDORED = {
   '@json-schema-tools/meta-schema': 'json-schema-tools-meta-schema.cjs',
 };
 
-/** The three exports: their source, and how their ES module takes them from the bundle. */
-const EXPORTS = [
-  { file: 'index.js', source: 'index.ts', take: 'bundle.library()' },
-  { file: 'mock.js', source: 'mock/index.ts', take: 'bundle.mock()' },
-  { file: 'msw.js', source: 'mock/msw.ts', take: 'await bundle.msw()' },
+/**
+ * dasvc's code by area, each module in the first file whose pattern matches its path: the mock;
+ * the commands but rpc and mock, check, types and the demo; the rest (every command's start, the
+ * client, commander). A command reads its area's file and the last one (scripts/parts.mjs).
+ */
+const PARTS = [
+  { file: 'dasvc-mock.cjs', holds: /^src\/(mock|cli\/commands\/mock)\// },
+  { file: 'dasvc-more.cjs', holds: /^src\/((check|typegen|demo)\/|cli\/commands\/(?!rpc\/))/ },
+  { file: 'dasvc.cjs', holds: /^src\// },
 ];
 
-/** The bundle's entry: each part is a function, so that loading the file runs none of them. */
-const ENTRY = `
-export const cli = () => require('./cli/main.ts');
-export const library = () => require('./index.ts');
-export const mock = () => require('./mock/index.ts');
-// msw is imported as an ES module, which takes a promise (src/mock/msw.ts awaits it too).
-export const msw = () => require('./mock/msw-handlers.ts').mswExports();
-`;
+/** What bin/dasvc.js and the exports take from dist/dasvc.cjs's `modules`, by name. */
+const ENTRIES = {
+  cli: 'src/cli/main.ts',
+  library: 'src/index.ts',
+  mock: 'src/mock/index.ts',
+  msw: 'src/mock/msw-handlers.ts',
+};
+
+/** The three exports: their source, and how their ES module takes them from dist/dasvc.cjs. */
+const EXPORTS = [
+  { file: 'index.js', source: 'index.ts', take: 'modules.library()' },
+  { file: 'mock.js', source: 'mock/index.ts', take: 'modules.mock()' },
+  // msw is imported as an ES module, which takes a promise (src/mock/msw.ts awaits it too).
+  { file: 'msw.js', source: 'mock/msw.ts', take: 'await modules.msw().mswExports()' },
+];
 
 // 1. Types.
 const tsc = spawnSync(
@@ -112,21 +125,25 @@ const dependencies = {
     });
   },
 };
-const code = await build({
-  ...common,
-  stdin: { contents: ENTRY, resolveDir: src, sourcefile: 'dasvc-entry.js', loader: 'js' },
-  outfile: `${dist}/dasvc.cjs`,
-  // The sources are ES modules, strict by nature; CommonJS has no import.meta: the file's own
-  // URL stands for it (src/package-root.ts finds the package one folder up, from src/ and dist/).
-  banner: {
-    js: "'use strict';\nconst __importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+const code = await bundleParts({
+  root,
+  dist,
+  parts: PARTS,
+  entries: ENTRIES,
+  options: {
+    ...common,
+    // The sources are ES modules, strict by nature; CommonJS has no import.meta: the file's own
+    // URL stands for it (src/package-root.ts finds the package one folder up, from src/ and dist/).
+    banner: {
+      js: "'use strict';\nconst __importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+    },
+    define: { 'import.meta.url': '__importMetaUrl' },
   },
-  define: { 'import.meta.url': '__importMetaUrl' },
   plugins: [dependencies],
 });
 
 // 3. Helper libraries.
-const libraries = [code];
+const libraries = [...code];
 for (const [name, file] of Object.entries(VENDORED)) {
   libraries.push(
     await build({
@@ -163,7 +180,7 @@ for (const { file, source, take } of EXPORTS) {
   const names = await exportedNames(`${src}${source}`);
   writeFileSync(
     `${dist}/${file}`,
-    `import bundle from './dasvc.cjs';\nexport const { ${names.join(', ')} } = ${take};\n`,
+    `import { modules } from './dasvc.cjs';\nexport const { ${names.join(', ')} } = ${take};\n`,
   );
 }
 

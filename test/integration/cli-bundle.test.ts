@@ -1,7 +1,8 @@
-// The package as scripts/build.mjs lays it out: the CLI and the three exports in one CommonJS
-// file (dist/dasvc.cjs), and each bundled helper library in a file of its own under dist/vendor/,
-// read the first time the code uses it. These run the real executable, as users do, and read
-// Node's module log to see which of the package's own files a run loaded.
+// The package as scripts/build.mjs lays it out: the CLI and the three exports in CommonJS files by
+// area (dist/dasvc.cjs, and dasvc-mock.cjs and dasvc-more.cjs, read when a command needs their
+// area), and each bundled helper library in a file of its own under dist/vendor/, read the first
+// time the code uses it. These run the real executable, as users do, and read Node's module log to
+// see which of the package's own files a run loaded.
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -117,8 +118,13 @@ describe('the CLI file', () => {
       await upstream.stop();
     }
     // The default fixtures have neither patterns nor OpenRPC documents: no helper library.
-    for (const server of [upstream, proxy!])
-      expect(ownFilesLoaded(server.stderr())).toEqual(['bin/dasvc.js', 'dist/dasvc.cjs']);
+    for (const server of [upstream, proxy!]) {
+      expect(ownFilesLoaded(server.stderr())).toEqual([
+        'bin/dasvc.js',
+        'dist/dasvc-mock.cjs',
+        'dist/dasvc.cjs',
+      ]);
+    }
   });
 
   it('checks fixture schemas with the bundled RE2 and OpenRPC meta-schema', async () => {
@@ -146,10 +152,25 @@ describe('the CLI file', () => {
     }
     expect(ownFilesLoaded(served.stderr())).toEqual([
       'bin/dasvc.js',
+      'dist/dasvc-mock.cjs',
       'dist/dasvc.cjs',
       'dist/vendor/json-schema-tools-meta-schema.cjs',
       'dist/vendor/open-rpc-meta-schema.cjs',
       'dist/vendor/re2js.cjs',
+    ]);
+  });
+});
+
+describe('the other commands', () => {
+  it('run from their own file, with the code of the others', async () => {
+    const dir = freshConfigDir();
+    const status = await runCliProcess(['token', 'status'], dir, { env: TRACE });
+    expect(status.code).toBe(3);
+    expect(status.stderr).toMatch(/not logged in/);
+    expect(ownFilesLoaded(status.stderr)).toEqual([
+      'bin/dasvc.js',
+      'dist/dasvc-more.cjs',
+      'dist/dasvc.cjs',
     ]);
   });
 });

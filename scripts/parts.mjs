@@ -1,0 +1,99 @@
+// dasvc's code as a few CommonJS files by area (scripts/build.mjs names them), each module of src/
+// in exactly one, so that a command reads the code of its area and no other: `dasvc rpc` does not
+// read the mock. A module that reaches into another file's area gets it from that file's table,
+// `modules`: one instance of every module (one DasvcError class), in files that load on demand.
+import { join, relative } from 'node:path';
+import { build } from 'esbuild';
+
+/**
+ * Bundles `entries` ({ name: 'src/…ts' }) into `parts` ([{ file, holds: RegExp }], the first
+ * whose `holds` matches a module's path takes it; the last file holds the rest and the bundled
+ * packages). The last file's `modules` also answers each entry by name. `options` are esbuild's;
+ * `plugins` go before the linking one. Resolves with each file's esbuild result.
+ */
+export async function bundleParts({ root, dist, parts, entries, options, plugins }) {
+  const main = parts.at(-1);
+  const partOf = (id) => parts.find((p) => p.holds.test(id)) ?? main;
+  const source = (dir, specifier) =>
+    relative(root, join(dir, specifier)).replace(/\.js$/, '.ts').split('\\').join('/');
+
+  // Which modules each file must offer: the entries, and those another file's modules import.
+  const { metafile } = await build({
+    ...options,
+    entryPoints: Object.values(entries).map((id) => join(root, id)),
+    format: 'esm',
+    splitting: true,
+    outdir: dist,
+    write: false,
+    metafile: true,
+    plugins,
+  });
+  const offered = new Map(parts.map((p) => [p, new Set()]));
+  for (const id of Object.values(entries)) if (partOf(id) !== main) offered.get(partOf(id)).add(id);
+  for (const [id, { imports }] of Object.entries(metafile.inputs)) {
+    for (const { path } of imports) {
+      if (!path.startsWith('src/') || partOf(path) === partOf(id)) continue;
+      if (id.startsWith('src/')) offered.get(partOf(path)).add(path);
+    }
+  }
+  // Packages bundled into the main file (commander) are offered to the others from there.
+  const packages = new Set();
+  for (const id of Object.keys(metafile.inputs)) {
+    const name = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(id)?.[1];
+    if (name) packages.add(name);
+  }
+  for (const name of packages) offered.get(main).add(name);
+
+  const link = (part, key) => `require('./${part.file}').modules[${JSON.stringify(key)}]()`;
+  const results = [];
+  for (const part of parts) {
+    const table = [...offered.get(part)].sort().map((id) => {
+      const from = id.startsWith('src/') ? `./${relative('src', id)}` : id;
+      return `${JSON.stringify(id)}: () => require(${JSON.stringify(from)})`;
+    });
+    if (part === main) {
+      for (const [name, id] of Object.entries(entries)) {
+        const owner = partOf(id);
+        const load = owner === main ? `require('./${relative('src', id)}')` : link(owner, id);
+        table.push(`${JSON.stringify(name)}: () => ${load}`);
+      }
+    }
+    const linking = {
+      name: 'linking',
+      setup(b) {
+        b.onResolve({ filter: /^\.\.?\// }, (args) => {
+          if (args.namespace === 'link' || !args.resolveDir.startsWith(join(root, 'src'))) return;
+          const id = source(args.resolveDir, args.path);
+          return partOf(id) === part ? undefined : { path: id, namespace: 'link' };
+        });
+        b.onResolve({ filter: /^[^./]/ }, ({ path, namespace }) =>
+          part !== main && packages.has(path) && namespace !== 'link'
+            ? { path, namespace: 'link' }
+            : undefined,
+        );
+        b.onResolve({ filter: /^\.\/[^/]+\.cjs$/ }, ({ path }) =>
+          parts.some((p) => path === `./${p.file}`) ? { path, external: true } : undefined,
+        );
+        b.onLoad({ filter: /.*/, namespace: 'link' }, ({ path }) => ({
+          contents: `module.exports = ${link(path.startsWith('src/') ? partOf(path) : main, path)};`,
+          loader: 'js',
+          resolveDir: dist,
+        }));
+      },
+    };
+    results.push(
+      await build({
+        ...options,
+        stdin: {
+          contents: `export const modules = {\n${table.join(',\n')}\n};\n`,
+          resolveDir: join(root, 'src'),
+          sourcefile: `${part.file}-entry.js`,
+          loader: 'js',
+        },
+        outfile: join(dist, part.file),
+        plugins: [linking, ...plugins],
+      }),
+    );
+  }
+  return results;
+}
