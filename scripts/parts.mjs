@@ -39,7 +39,7 @@ export async function bundleParts({ root, dist, parts, entries, options, plugins
   // Packages bundled into the main file (commander) are offered to the others from there.
   const packages = new Set();
   for (const id of Object.keys(metafile.inputs)) {
-    const name = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(id)?.[1];
+    const name = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(id)?.[1];
     if (name) packages.add(name);
   }
   for (const name of packages) offered.get(main).add(name);
