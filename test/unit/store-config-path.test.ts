@@ -1,9 +1,11 @@
 // SPEC §2 / §9: where the config file is, always as an absolute path, since the OS credential
 // store's entries are keyed by it.
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configDir, configFile } from '../../src/store/config-path.js';
 import { ProfileStore } from '../../src/store/profile-store.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 describe('configDir / configFile', () => {
   it('takes DASVC_CONFIG_DIR from the working directory when relative', () => {
@@ -20,9 +22,21 @@ describe('configDir / configFile', () => {
     expect(inRoot).toBe('dasvc:/cfg/config.json');
   });
 
-  it('follows XDG_CONFIG_HOME, else ~/.config, on Linux', () => {
-    expect(configDir({ XDG_CONFIG_HOME: '/x' }, 'linux')).toBe('/x/dasvc-nodejs');
-    expect(configDir({}, 'linux')).toMatch(/\/\.config\/dasvc-nodejs$/);
-    expect(configDir({ XDG_CONFIG_HOME: '' }, 'linux')).toBe(configDir({}, 'linux'));
+  it("finds the OS folder as conf does: the process's XDG_CONFIG_HOME, else ~/.config", async () => {
+    const before = process.env.XDG_CONFIG_HOME;
+    const home = scratchDir('dasvc-xdg-');
+    try {
+      process.env.XDG_CONFIG_HOME = home;
+      // The environment given names no config folder: the OS one is the process's.
+      expect(configFile({})).toBe(join(home, 'dasvc-nodejs', 'config.json'));
+      // conf left to find its file itself (no cwd) finds that same one.
+      const { default: Conf } = await import('conf');
+      expect(new Conf({ projectName: 'dasvc' }).path).toBe(configFile({}));
+      process.env.XDG_CONFIG_HOME = '';
+      expect(configDir({})).toBe(join(homedir(), '.config', 'dasvc-nodejs'));
+    } finally {
+      if (before === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = before;
+    }
   });
 });
