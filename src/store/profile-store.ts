@@ -1,6 +1,5 @@
 import { accessSync, constants, readFileSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
-import type Conf from 'conf';
+import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { Endpoints, ParamsPlacement } from '../oauth/endpoints.js';
 import type { TokenSet } from '../oauth/token-response.js';
@@ -13,8 +12,7 @@ import {
   storeSecrets,
   type SecretsLocation,
 } from './profile-secrets.js';
-import { prepareReplace, type PreparedReplace } from './replace-file.js';
-import { storeText, tokensTemplate } from './store-text.js';
+import { openConfigWriter, type ConfigWriter } from './config-writer.js';
 import { checkProfileName, storeShapeProblem } from './store-shape.js';
 import { jsonSyntaxProblem } from '../util/json-error.js';
 import type { Env } from '../util/env.js';
@@ -79,10 +77,9 @@ export interface StoreData {
 export const DEFAULT_PROFILE = 'default';
 
 /**
- * Profiles and tokens on disk. Reads parse the file directly; writes go through `conf` (atomic,
- * mode 0600) under the lock file beside the store, each one a read-modify-write of the file as it
- * is at that moment. A refresh's rotated pair alone is written by a replace prepared before its
- * request (replace-file.ts): one write and one rename after the answer.
+ * Profiles and tokens on disk. Reads parse the file directly (no conf on the rpc path); writes go
+ * through conf (config-writer.ts) under the lock file beside the store, each one a
+ * read-modify-write of the file as it is at that moment.
  */
 export class ProfileStore {
   readonly lockPath: string;
@@ -183,57 +180,44 @@ export class ProfileStore {
   }
 
   /**
-   * Writes the whole file through `conf` (SPEC §1: profiles and tokens on disk; an atomic write,
-   * mode 0600, the same tab-indented JSON as storeText), the OS store's secrets first. Callers
-   * hold the lock. Loaded here, on a write: reads (the rpc hot path) parse the file themselves, and
-   * a refresh writes its rotated pair through a write prepared before the request (below).
+   * Writes the whole file through conf (atomic, mode 0600), the OS store's secrets first. Callers
+   * hold the lock.
    */
   async writeUnlocked(data: StoreData): Promise<void> {
-    const conf = await this.conf();
+    const writer = await this.writer();
     // First the OS store (its errors are its own), then the file without the secrets.
     const fileData = await storeSecrets(data, this.readFile(), () => this.keychain);
     try {
-      conf.store = fileData;
+      writer.write(fileData);
     } catch (error) {
       throw this.unwritable(error);
     }
   }
 
-  private async conf(): Promise<Conf<StoreData>> {
-    const { default: Conf } = await import('conf');
+  /** The file's writer, opened once the lock is held (it clears what a killed writer left). */
+  private async writer(): Promise<ConfigWriter> {
     try {
-      return new Conf<StoreData>({
-        cwd: dirname(this.file),
-        configName: basename(this.file).replace(/\.json$/, ''),
-        configFileMode: 0o600,
-        // A file dasvc cannot read is reported (readFile) and never replaced.
-        clearInvalidConfig: false,
-        // Profile names may hold dots: keys are taken as they are.
-        accessPropertiesByDotNotation: false,
-        serialize: storeText,
-        projectName: 'dasvc',
-      });
+      return await openConfigWriter(this.file);
     } catch (error) {
       throw this.unwritable(error);
     }
   }
 
   /**
-   * Under the lock: reads the file once and prepares the write of one profile's tokens, which is
-   * then synchronous and as short as it can be (a rotated pair must be stored before a
-   * kill can lose it). The file's text is serialised now with the tokens left open and the temp
-   * file opened; the write only serialises the new pair, splices it in, writes and renames
-   * (replace-file.ts). For a `secrets: 'keychain'` profile the write is one call to the OS store
-   * (asynchronous, within its deadline), its client secret read now: the file does not change. `release` drops what was not used.
+   * Under the lock: reads the file and readies the write of one profile's tokens, so that once a
+   * refresh's answer is in, storing the rotated pair is the first thing done and is synchronous
+   * (the service no longer honours the old pair: docs/design/refresh-write.md). For a `secrets:
+   * 'keychain'` profile the write is one call to the OS store (asynchronous, within its deadline),
+   * its client secret read now: the file does not change.
    */
   async prepareTokensWrite(profile: string): Promise<{
     data: StoreData;
     write: (tokens: StoredTokens | undefined) => void | Promise<void>;
-    release: () => void;
   }> {
-    const data = this.readFile();
-    if (secretsLocation(data.profiles?.[profile]) === 'keychain') {
-      attachSecrets(data);
+    const onDisk = this.readFile();
+    const data = structuredClone(onDisk);
+    attachSecrets(data);
+    if (secretsLocation(onDisk.profiles?.[profile]) === 'keychain') {
       await this.loadSecrets(data.profiles![profile], profile);
       const clientSecret = data.profiles![profile]!.clientSecret;
       const write = (tokens: StoredTokens | undefined) =>
@@ -241,28 +225,21 @@ export class ProfileStore {
           ...(clientSecret === undefined ? {} : { clientSecret }),
           ...(tokens === undefined ? {} : { tokens }),
         });
-      return { data, write, release: () => undefined };
+      return { data, write };
     }
-    // Before the secrets are attached: the template holds only what the file holds.
-    const render = tokensTemplate(data, profile);
-    attachSecrets(data);
-    let prepared: PreparedReplace | undefined;
-    try {
-      prepared = prepareReplace(this.file);
-    } catch (error) {
-      throw this.unwritable(error);
-    }
+    const writer = await this.writer();
+    // What the file holds, this profile's tokens replaced: no secret of the OS store in it.
+    const entry: Profile = { ...onDisk.profiles?.[profile] };
+    delete entry.tokens;
     const write = (tokens: StoredTokens | undefined) => {
+      const next = tokens === undefined ? entry : { ...entry, tokens };
       try {
-        // A second write in the same hold opens a temp file of its own.
-        const replace = prepared ?? prepareReplace(this.file);
-        prepared = undefined;
-        replace.commit(render(tokens));
+        writer.write({ ...onDisk, profiles: { ...onDisk.profiles, [profile]: next } });
       } catch (error) {
         throw this.unwritable(error);
       }
     };
-    return { data, write, release: () => prepared?.abandon() };
+    return { data, write };
   }
 
   private unwritable(error: unknown): UsageError {

@@ -79,12 +79,8 @@ export function fileTokenStore(store: ProfileStore): TokenStore {
     fn: (data: StoreData, save: SaveTokens) => Promise<void | unknown>,
   ) =>
     store.locked(async () => {
-      const { data, write, release } = await store.prepareTokensWrite(profile);
-      try {
-        return await fn(data, async (tokens) => write(tokens));
-      } finally {
-        release();
-      }
+      const { data, write } = await store.prepareTokensWrite(profile);
+      return fn(data, async (tokens) => write(tokens));
     });
   return {
     load: async (profile) => {

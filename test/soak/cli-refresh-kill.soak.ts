@@ -1,9 +1,9 @@
 // Issue 14.3: `kill -9` during `dasvc token refresh` must not lose the session. The service rotates
 // the pair when it answers; a CLI killed between that answer and its write would keep the old
-// refresh token, whose next use is a reuse that revokes the grant. The CLI prepares the write
-// before sending (config read, new text serialised but for the pair, temp file open) and stores
-// the pair in the transport's callback the moment the answer is whole: this test kills it at
-// random moments of its life and counts the sessions that no longer refresh.
+// refresh token, whose next use is a reuse that revokes the grant. The CLI readies the write
+// before sending (config read, conf loaded and opened) and stores the pair in the transport's
+// callback the moment the answer is whole: this test kills it at random moments of its life and
+// counts the sessions that no longer refresh.
 import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -92,7 +92,7 @@ describe('kill -9 during dasvc token refresh (issue 14.3)', () => {
     // (three files at a time), 4 in 240. What is left is not the CLI's: a
     // kill after the request is written loses the session even before the service has answered
     // (it still rotates), so the window is the service's own work, two wake-ups and the CLI's
-    // ~0.8 ms from answer to rename (docs/design/refresh-write.md). At 0.5 per 40, a run of
+    // time from answer to rename (docs/design/refresh-write.md). At 0.5 per 40, a run of
     // 40 bounded by 2 still failed by chance (3 of 40, twice that afternoon); 80 kills
     // bounded by 4 hold the same rate (1 in 20) with a chance failure near 0.4 %, while putting
     // work back between the answer and the write (12 in 40 before issue 14.3) fails every run.
