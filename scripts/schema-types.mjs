@@ -30,6 +30,11 @@ export const FORMATS = [
     out: 'src/schemas/state-file',
     definitions: ['stateChange'],
   },
+  {
+    schema: 'src/schemas/config-file.schema.json',
+    out: 'src/schemas/config-file',
+    definitions: ['keychainEntry', 'profileName'],
+  },
 ];
 
 /** Keywords that are annotations to ajv: editors' messages (VS Code's) and the types' overrides. */

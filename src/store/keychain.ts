@@ -2,15 +2,11 @@ import { createRequire } from 'node:module';
 import type * as Keyring from '@napi-rs/keyring';
 import { UsageError } from '../errors.js';
 import { atDeadline } from '../util/deadline.js';
-import { isObject } from '../util/guards.js';
-import type { StoredTokens } from './profile-store.js';
-import { tokensShapeProblem } from './store-shape.js';
+import type { KeychainEntry } from '../schemas/config-file.js';
+import { keychainEntryShape } from './store-shape.js';
 
-/** The secrets of one profile (SPEC §9): what the config file holds no more. */
-export interface ProfileSecrets {
-  clientSecret?: string;
-  tokens?: StoredTokens;
-}
+/** The secrets of one profile: what the config file holds no more. */
+export type ProfileSecrets = KeychainEntry;
 
 /** How long the OS credential store may take to answer before dasvc uses the file (SPEC §9). */
 export const KEYCHAIN_TIMEOUT_MS = 3000;
@@ -246,14 +242,12 @@ export class Keychain {
     let problem: string | undefined;
     try {
       data = JSON.parse(text);
-      if (!isObject(data)) problem = 'it does not hold a JSON object';
-      else if (data.clientSecret !== undefined && typeof data.clientSecret !== 'string')
-        problem = '"clientSecret" has the wrong type';
-      else if (data.tokens !== undefined) problem = tokensShapeProblem(data.tokens, 'tokens');
     } catch {
       problem = 'it is not valid JSON';
     }
-    if (problem !== undefined) {
+    const entry = problem === undefined ? keychainEntryShape(data) : undefined;
+    problem ??= entry?.problem;
+    if (problem !== undefined || entry?.value === undefined) {
       throw new UsageError(
         `the OS credential store's entry for profile ${profile} (service "${this.service}") is corrupt: ${problem}`,
         {
@@ -262,6 +256,6 @@ export class Keychain {
         },
       );
     }
-    return data as ProfileSecrets;
+    return entry.value;
   }
 }

@@ -1,9 +1,9 @@
 import { AuthError, UsageError, type DasvcError } from '../errors.js';
 import { KeychainUnavailable, type Keychain, type ProfileSecrets } from './keychain.js';
+import type { SecretsLocation } from '../schemas/config-file.js';
 import type { Profile, StoreData } from './profile-store.js';
 
-/** Where a profile's client secret and tokens live (SPEC §9). */
-export type SecretsLocation = 'keychain' | 'file';
+export type { SecretsLocation };
 
 /** The members of a profile that are secrets: in the OS store for `secrets: 'keychain'` profiles. */
 const SECRET_KEYS = ['clientSecret', 'tokens'] as const;

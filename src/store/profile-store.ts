@@ -1,8 +1,7 @@
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { Endpoints, ParamsPlacement } from '../oauth/endpoints.js';
-import type { TokenSet } from '../oauth/token-response.js';
+import type { ConfigFile, Profile, StoredTokens } from '../schemas/config-file.js';
 import { Keychain, KEYCHAIN_TIMEOUT_MS } from './keychain.js';
 import {
   attachSecrets,
@@ -10,70 +9,19 @@ import {
   replaceSecrets,
   secretsLocation,
   storeSecrets,
-  type SecretsLocation,
 } from './profile-secrets.js';
 import { openConfigWriter, type ConfigWriter } from './config-writer.js';
-import { checkProfileName, storeShapeProblem } from './store-shape.js';
+import { checkProfileName, configFileShape } from './store-shape.js';
 import { jsonSyntaxProblem } from '../util/json-error.js';
 import type { Env } from '../util/env.js';
 import { makeFolders } from '../util/make-folders.js';
 
-/**
- * Tokens as stored: a TokenSet whose access token may be gone. After `token revoke` of the access
- * token alone, `accessToken` is null (`accessEnded` says why), while `expiresAt` keeps the revoked
- * token's expiry: a refresh stays possible until then (SERVICE.md §4.3).
- */
-export interface StoredTokens extends Omit<TokenSet, 'accessToken'> {
-  accessToken: string | null;
-  accessRevoked?: boolean;
-  /**
-   * Why `accessToken` is null, as far as dasvc knows: `revoked` by this client, or `refused` by
-   * the service's API (why, only the service knows). Absent: not recorded (older files).
-   */
-  accessEnded?: AccessEnded;
-  /** `refreshToken` is null because the service refused it (`invalid_grant`), not for want of one. */
-  refreshRefused?: boolean;
-  /**
-   * Fingerprints of access tokens this profile no longer holds because this client replaced them
-   * by a refresh or revoked them, newest first and few: a refused `--token` is then told by name.
-   */
-  endedAccess?: EndedAccess[];
-}
+// The config file's types derive from its schema (src/schemas/config-file.schema.json).
+export type { AccessEnded, EndedAccess, Profile, StoredTokens } from '../schemas/config-file.js';
+/** The whole config file. */
+export type StoreData = ConfigFile;
 
-/** Why a stored access token is gone (see StoredTokens). */
-export type AccessEnded = 'revoked' | 'refused';
-
-/** An access token this client ended: its fingerprint (never the token), how and when. */
-export interface EndedAccess {
-  fingerprint: string;
-  how: 'replaced' | 'revoked';
-  at: number;
-}
-
-/** One named profile (SPEC §2): where to log in, as whom, and the tokens with their absolute expiry. */
-export interface Profile {
-  baseUrl?: string;
-  clientId?: string;
-  clientSecret?: string;
-  scope?: string;
-  /** Endpoint URLs as used at login (the defaults from baseUrl, or the overrides given). */
-  endpoints?: Partial<Endpoints>;
-  params?: ParamsPlacement;
-  /** Seconds before expiry to refresh; absent → max(60 s, 10 % of lifetime). */
-  refreshMargin?: number;
-  tokens?: StoredTokens;
-  /** Where `clientSecret` and `tokens` live (SPEC §9); absent: the file (profiles before 0.2). */
-  secrets?: SecretsLocation;
-}
-
-/** The whole config file. Unknown members are kept as they are. */
-export interface StoreData {
-  activeProfile?: string;
-  profiles?: Record<string, Profile>;
-  [other: string]: unknown;
-}
-
-/** Default profile name (SPEC §2). */
+/** Default profile name. */
 export const DEFAULT_PROFILE = 'default';
 
 /**
@@ -96,7 +44,7 @@ export class ProfileStore {
     this.lockPath = `${file}.lock`;
   }
 
-  /** The OS credential store's entries of this config file (SPEC §9); nothing loads until used. */
+  /** The OS credential store's entries of this config file; nothing loads until used. */
   get keychain(): Keychain {
     return (this.keychainInstance ??= new Keychain(this.file, KEYCHAIN_TIMEOUT_MS, this.signal));
   }
@@ -142,14 +90,13 @@ export class ProfileStore {
         },
       );
     }
-    const problem = storeShapeProblem(data);
+    const { value, problem } = configFileShape(data);
     if (problem !== undefined) {
       throw new UsageError(`config file ${this.file} is corrupt: ${problem}; fix or remove it`, {
         code: 'config_corrupt',
       });
     }
-    const store = data as StoreData;
-    return store;
+    return value;
   }
 
   /** One profile, or undefined. */

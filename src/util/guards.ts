@@ -1,5 +1,5 @@
-// The one small kit for checking the shape of parsed JSON (the config file, the mock's state
-// file): each check takes a value and says whether it fits.
+// The one small kit for checking the shape of parsed JSON by hand (the mock's state file): each
+// check takes a value and says whether it fits.
 
 /** A plain JSON object: not null, not an array. */
 export function isObject(value: unknown): value is Record<string, unknown> {
@@ -20,12 +20,6 @@ export const optional =
   (check: Check): Check =>
   (value) =>
     value === undefined || check(value);
-
-/** `check`, or null. */
-export const nullable =
-  (check: Check): Check =>
-  (value) =>
-    value === null || check(value);
 
 /** An object with exactly these fields, each checked (one it does not name is refused). */
 export function exactObject(fields: Record<string, Check>): Check {

@@ -88,7 +88,7 @@ describe('stored times are validated (issue 14.2)', () => {
     const file = join(dir, 'config.json');
     writeFileSync(file, JSON.stringify({ profiles: { a: { baseUrl: 5 } } }));
     expect(() => new ProfileStore(file).read()).toThrow(
-      /"profiles\.a\.baseUrl" has the wrong type/,
+      `config file ${file} is corrupt: /profiles/a/baseUrl: must be a string, not 5; fix or remove it`,
     );
   });
 });
