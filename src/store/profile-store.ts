@@ -11,8 +11,7 @@ import {
   storeSecrets,
 } from './profile-secrets.js';
 import { openConfigWriter, type ConfigWriter } from './config-writer.js';
-import { checkProfileName, configFileShape } from './store-shape.js';
-import { jsonSyntaxProblem } from '../util/json-error.js';
+import { checkProfileName, parseConfigFile } from './store-shape.js';
 import type { Env } from '../util/env.js';
 import { makeFolders } from '../util/make-folders.js';
 
@@ -79,24 +78,7 @@ export class ProfileStore {
         code: 'config_unreadable',
       });
     }
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (error) {
-      throw new UsageError(
-        `config file ${this.file} is not valid JSON (${jsonSyntaxProblem(error)}); fix or remove it`,
-        {
-          code: 'config_corrupt',
-        },
-      );
-    }
-    const { value, problem } = configFileShape(data);
-    if (problem !== undefined) {
-      throw new UsageError(`config file ${this.file} is corrupt: ${problem}; fix or remove it`, {
-        code: 'config_corrupt',
-      });
-    }
-    return value;
+    return parseConfigFile(text, this.file);
   }
 
   /** One profile, or undefined. */

@@ -5,6 +5,7 @@ import {
   validateKeychainEntry,
   validateProfileName,
 } from '../schemas/config-file.validator.js';
+import { jsonSyntaxProblem } from '../util/json-error.js';
 import { checkSchema, type SchemaValidator } from '../util/schema-check.js';
 
 // The config file's format and its OS credential store entries' are one schema
@@ -34,6 +35,29 @@ function shaped<T>(validate: SchemaValidator<T>, data: unknown): Shaped<T> {
 /** The parsed config file as its format, or its first problem. Members dasvc does not know stay. */
 export function configFileShape(data: unknown): Shaped<ConfigFile> {
   return shaped(validateConfigFile, data);
+}
+
+/**
+ * The config file `file` from its text. Text that is not JSON, or not of the format dasvc writes,
+ * is a UsageError naming the file and what is wrong where.
+ */
+export function parseConfigFile(text: string, file: string): ConfigFile {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(
+      `config file ${file} is not valid JSON (${jsonSyntaxProblem(error)}); fix or remove it`,
+      { code: 'config_corrupt' },
+    );
+  }
+  const { value, problem } = configFileShape(data);
+  if (problem !== undefined) {
+    throw new UsageError(`config file ${file} is corrupt: ${problem}; fix or remove it`, {
+      code: 'config_corrupt',
+    });
+  }
+  return value;
 }
 
 /** A parsed entry of the OS credential store as its format, or its first problem. */
