@@ -7,11 +7,10 @@
 // 2. Code: esbuild bundles src/ into CommonJS files by area (PARTS, scripts/parts.mjs), each
 //    module in one of them and run only when something first needs it: dist/dasvc.cjs, which
 //    bin/dasvc.js require()s (no ES module loader before a command runs), and the mock's and the
-//    other commands' files beside it, read when a command needs their area. dist/dasvc.cjs
-//    carries commander, which every command runs, as published.
-// 3. Helper libraries: each library dasvc bundles besides commander becomes a file of its own in
+//    other commands' files beside it, read when a command needs their area.
+// 3. Helper libraries: each library dasvc bundles becomes a file of its own in
 //    dist/vendor/, read the first time the code uses it, so that a command which never needs it
-//    never reads it. Their licenses, and commander's, go to dist/LICENSES.txt.
+//    never reads it. Their licenses go to dist/LICENSES.txt.
 // 4. Exports: `dasvc`, `dasvc/mock` and `dasvc/msw` are ES modules of one line each
 //    (dist/index.js, mock.js, msw.js) that take their names from dist/dasvc.cjs: one copy of the
 //    code, so a DasvcError thrown by `dasvc/msw` is one of `dasvc`'s.
@@ -40,12 +39,16 @@ const VENDORED = {
 };
 
 /**
- * dasvc's code by area, each module in the first file whose pattern matches its path: the mock;
+ * dasvc's code by area, each module in the first file whose pattern matches its path: the mock
+ * (with the validators of its files);
  * the commands but rpc and mock, check, types and the demo; the rest (every command's start, the
- * client, commander). A command reads its area's file and the last one (scripts/parts.mjs).
+ * client). A command reads its area's file and the last one (scripts/parts.mjs).
  */
 const PARTS = [
-  { file: 'dasvc-mock.cjs', holds: /^src\/(mock|cli\/commands\/mock)\// },
+  {
+    file: 'dasvc-mock.cjs',
+    holds: /^src\/((mock|cli\/commands\/mock)\/|schemas\/(instance|quirks|state-file|users)\.)/,
+  },
   { file: 'dasvc-more.cjs', holds: /^src\/((check|typegen|demo)\/|cli\/commands\/(?!rpc\/))/ },
   { file: 'dasvc.cjs', holds: /^src\// },
 ];
@@ -104,7 +107,12 @@ const common = {
   metafile: true,
 };
 /**
- * Bundles commander; reaches each vendored library through a few lines that load its file on
+ * env-paths, an ES module that a CommonJS file cannot require() on every supported Node, is part
+ * of dist/dasvc.cjs; commander, installed as a dependency, loads from node_modules.
+ */
+const BUNDLED = ['env-paths'];
+/**
+ * Bundles BUNDLED; reaches each vendored library through a few lines that load its file on
  * first use (so that importing it costs nothing until then); leaves the rest in node_modules.
  */
 const require = createRequire(import.meta.url);
@@ -112,7 +120,7 @@ const dependencies = {
   name: 'dependencies',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, ({ path }) => {
-      if (path === 'commander') return undefined;
+      if (BUNDLED.includes(path)) return undefined;
       if (Object.hasOwn(VENDORED, path)) return { path, namespace: 'vendored' };
       return { path, external: true };
     });

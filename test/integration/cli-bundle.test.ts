@@ -3,7 +3,7 @@
 // area), and each bundled helper library in a file of its own under dist/vendor/, read the first
 // time the code uses it. These run the real executable, as users do, and read Node's module log to
 // see which of the package's own files a run loaded.
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,9 @@ import { runDasvc, spawnMock } from '../helpers/mock-process.js';
 import { scratchDir } from '../helpers/scratch.js';
 
 const mock = startMockForCli();
-const TRACE = { NODE_DEBUG: 'module' };
+const TRACE = { NODE_DEBUG: 'module,esm' };
+/** conf's own modules in that log: the config file's writer. */
+const CONF = /node_modules\/conf\/dist\//;
 
 /** The package's own JavaScript files a run loaded, as Node's module log names them. */
 function ownFilesLoaded(stderr: string): string[] {
@@ -27,8 +29,7 @@ function ownFilesLoaded(stderr: string): string[] {
 }
 
 /** A config dir whose default profile holds a pair minted at the mock, expiring in `seconds`. */
-async function loggedIn(seconds: number): Promise<string> {
-  const dir = freshConfigDir();
+async function loggedIn(seconds: number, dir = freshConfigDir()): Promise<string> {
   const pair = await mintTokens(mock.url, 'alice', 'crm');
   const now = Date.now();
   const tokens = {
@@ -80,6 +81,8 @@ describe('the CLI file', () => {
     expect(JSON.parse(ok.stdout)).toEqual(
       expect.arrayContaining([expect.objectContaining({ id: 1 })]),
     );
+    // Reading the config file takes no conf, its writer.
+    expect(ok.stderr).not.toMatch(CONF);
     const due = await loggedIn(5);
     const before = JSON.parse(readFileSync(join(due, 'config.json'), 'utf8'));
     const refreshed = await runCliProcess(['rpc', 'crm', 'contacts.list'], due, { env: TRACE });
@@ -89,10 +92,22 @@ describe('the CLI file', () => {
       'dist/dasvc.cjs',
       'dist/vendor/proper-lockfile.cjs',
     ]);
+    expect(refreshed.stderr).toMatch(CONF);
     const after = JSON.parse(readFileSync(join(due, 'config.json'), 'utf8'));
     expect(after.profiles.default.tokens.refreshToken).not.toBe(
       before.profiles.default.tokens.refreshToken,
     );
+  });
+
+  it('finds the config file in the OS config folder when DASVC_CONFIG_DIR is not set', async () => {
+    const xdg = freshConfigDir();
+    const dir = join(xdg, 'dasvc-nodejs');
+    mkdirSync(dir);
+    await loggedIn(3600, dir);
+    const env = { ...TRACE, DASVC_CONFIG_DIR: undefined, XDG_CONFIG_HOME: xdg };
+    const ok = await runCliProcess(['rpc', 'crm', 'contacts.list'], dir, { env });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ownFilesLoaded(ok.stderr)).toEqual(['bin/dasvc.js', 'dist/dasvc.cjs']);
   });
 
   it('serves dasvc mock, its later parts too: the handler, the fixtures, the proxy (undici)', async () => {
