@@ -41,8 +41,25 @@ export function shipDeclarations({ from, to, entries, peers }) {
   for (const [file, source] of files) {
     const output = outputOf.get(file);
     if (!outputs.has(output))
-      outputs.set(output, { imports: new Map(), body: [], names: new Map() });
+      outputs.set(output, { imports: new Map(), body: [], declared: [], names: new Map() });
     merge(outputs.get(output), file, source, output, outputOf);
+  }
+  // The shared file's declarations that no export names are there only because an exported type
+  // reaches them: they ship without their doc comments, which an editor shows for names a
+  // consumer can write.
+  const shared = outputs.get(SHARED);
+  if (shared !== undefined) {
+    const exported = new Set();
+    for (const [output, { body }] of outputs) {
+      if (output === SHARED) continue;
+      for (const text of body) {
+        const names = /^export (?:type )?\{([^}]*)\}/.exec(text)?.[1] ?? '';
+        for (const name of names.split(',')) exported.add(name.replace(/^\s*type\s+/, '').trim());
+      }
+    }
+    shared.body = shared.body.map((text, i) =>
+      shared.declared[i].some((name) => exported.has(name)) ? text : withoutDocComments(text),
+    );
   }
   mkdirSync(to, { recursive: true });
   for (const [output, { imports, body }] of outputs) {
@@ -68,6 +85,10 @@ function merge(into, file, source, output, outputOf) {
       throw new Error(`${output}: two declarations of ${name}, from ${other} and ${origin}`);
     }
     into.names.set(name, origin);
+  };
+  const push = (text, names = []) => {
+    into.body.push(text);
+    into.declared.push(names);
   };
   const inlineImports = (text) =>
     text.replace(
@@ -98,18 +119,23 @@ function merge(into, file, source, output, outputOf) {
       }
       if (specifier === undefined) {
         // `export {};`, or an imported name exported again: the shared file exports it already.
-        if (elements.length > 0 && output !== SHARED)
-          into.body.push(statement.getFullText(source).trim());
+        if (elements.length > 0 && output !== SHARED) push(statement.getFullText(source).trim());
         continue;
       }
       const to = shipped(specifier);
       if (to === undefined) continue;
-      into.body.push(statement.getFullText(source).trim().replace(`'${specifier}'`, `'${to}'`));
+      push(statement.getFullText(source).trim().replace(`'${specifier}'`, `'${to}'`));
     } else {
-      for (const name of declaredNames(statement)) declare(name);
-      into.body.push(inlineImports(statement.getFullText(source).trim()));
+      const names = declaredNames(statement);
+      for (const name of names) declare(name);
+      push(inlineImports(statement.getFullText(source).trim()), names);
     }
   }
+}
+
+/** A declaration's text without its `/** … *\/` comments, its own and its members'. */
+function withoutDocComments(text) {
+  return text.replace(/^[ \t]*\/\*\*[\s\S]*?\*\/[ \t]*\n?/gm, '');
 }
 
 /** The module specifiers of a file's imports and exports, static and inline (`import("…")`). */

@@ -158,7 +158,7 @@ describe('the tarball', () => {
     // The libraries bundled into dist/ bring their licenses along.
     expect(packedFiles).toContain('dist/LICENSES.txt');
     const licenses = readFileSync(join(ROOT, 'dist/LICENSES.txt'), 'utf8');
-    for (const library of ['commander', 're2js', 'proper-lockfile', '@open-rpc/meta-schema'])
+    for (const library of ['env-paths', 're2js', 'proper-lockfile', '@open-rpc/meta-schema'])
       expect(licenses).toContain(`${library} `);
   });
 
