@@ -4,10 +4,7 @@ import { defineConfig } from 'vitest/config';
  * Files that load the native keyring binding in the test process: libdbus reads the session bus
  * address once per process, so each needs a process of its own (vitest's isolation).
  */
-const OWN_PROCESS = [
-  'test/integration/keychain-fallback.test.ts',
-  'test/integration/keychain-store.test.ts',
-];
+const OWN_PROCESS = ['test/store/keychain-fallback.test.ts', 'test/store/keychain-store.test.ts'];
 
 /**
  * Files to leave out of a run, as paths separated by commas: `npm run bench:tests` measures the

@@ -5,7 +5,7 @@
 // scripts/source-module.mjs) in this one process, with an output that is no terminal (commander then
 // wraps at 80 columns, as for a pipe) and no colour: the same text as `node bin/dasvc.js … --help
 // | cat`, without a Node start-up per page. `npm run docs` runs it after a build; `--stdout`
-// prints the page instead of writing it (test/integration/docs-commands.test.ts compares).
+// prints the page instead of writing it (test/docs/docs-commands.test.ts compares).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';

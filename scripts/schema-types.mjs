@@ -4,7 +4,7 @@
 // come from json-schema-to-typescript and the validator is ajv's standalone code, generated here
 // so that nothing compiles a schema, or loads ajv, when a command starts. `--check` writes nothing
 // and exits 1 naming each generated file that differs from what the schemas give now
-// (test/unit/schema-types.test.ts runs it).
+// (test/schemas/schema-types.test.ts runs it).
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -5,10 +5,10 @@
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProxy } from '../../src/mock/proxy/proxy.js';
-import type { MockRequest, MockResponse } from '../../src/mock/core/types.js';
-import { startMockServer, type MockServer } from '../../src/mock/index.js';
-import { forwardProxyForFile } from '../helpers/forward-proxy.js';
+import { createProxy } from '../../../src/mock/proxy/proxy.js';
+import type { MockRequest, MockResponse } from '../../../src/mock/core/types.js';
+import { startMockServer, type MockServer } from '../../../src/mock/index.js';
+import { forwardProxyForFile } from '../../helpers/forward-proxy.js';
 
 let upstream: Server;
 let upstreamUrl: string;

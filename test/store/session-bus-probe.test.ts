@@ -1,6 +1,6 @@
 // The probe of the session bus and the Secret Service, in-process against real unix sockets: one
 // that accepts and never replies, one that answers the handshake and never a call, none at all.
-// (A real bus with gnome-keyring, answering or locked: test/integration/keychain-store.test.ts.)
+// (A real bus with gnome-keyring, answering or locked: test/store/keychain-store.test.ts.)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';

@@ -1,9 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
-import { copyFixtures } from '../helpers/mock-client.js';
+import { UsageError } from '../../../src/errors.js';
+import { loadFixtures } from '../../../src/mock/fixture-format/load-fixtures.js';
+import { copyFixtures } from '../../helpers/mock-client.js';
 
 const dir = copyFixtures();
 writeFileSync(join(dir, 'users.json'), '{ "alice":\n  not json }');

@@ -5,10 +5,10 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startMockServer } from '../../src/mock/index.js';
-import { FIXTURES } from '../helpers/mock-client.js';
-import { startMockInProcess } from '../helpers/mock-process.js';
-import { scratchDir } from '../helpers/scratch.js';
+import { startMockServer } from '../../../src/mock/index.js';
+import { FIXTURES } from '../../helpers/mock-client.js';
+import { startMockInProcess } from '../../helpers/mock-process.js';
+import { scratchDir } from '../../helpers/scratch.js';
 
 /** Every JSON file of a fixtures folder that names a `$schema`, by path. */
 function filesWithSchema(dir: string): string[] {

@@ -1,8 +1,8 @@
 // `--record` bounds: an example past its size is kept cut down, valid JSON of the same types, and
 // nothing nested past the depth bound is kept.
 import { describe, expect, it } from 'vitest';
-import { bound, RECORD_DEPTH, tooDeep } from '../../src/mock/proxy/bounds.js';
-import { inferSchema } from '../../src/mock/proxy/infer-schema.js';
+import { bound, RECORD_DEPTH, tooDeep } from '../../../src/mock/proxy/bounds.js';
+import { inferSchema } from '../../../src/mock/proxy/infer-schema.js';
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 

@@ -3,21 +3,25 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inferSchema, mergeSchemas } from '../../src/mock/proxy/infer-schema.js';
-import { parseScrubList, scrub } from '../../src/mock/proxy/scrub.js';
-import { SecretValues } from '../../src/util/secret-values.js';
-import { findExample, sameJson } from '../../src/mock/fixture-format/example-match.js';
-import { pairCalls } from '../../src/mock/proxy/rpc-exchange.js';
-import { InstanceRecording } from '../../src/mock/proxy/recording.js';
-import { canonicalJson, distinctExamples } from '../../src/mock/proxy/pairings.js';
-import { parseOpenRpcInstance } from '../../src/mock/fixture-format/openrpc-format.js';
-import type { MethodFixture } from '../../src/mock/fixture-format/load-fixtures.js';
-import { bindParams } from '../../src/mock/routes/rpc-methods.js';
-import { contractProblems } from '../../src/mock/proxy/contract.js';
-import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
-import { copyFixtures } from '../helpers/mock-client.js';
-import { upstreamFailure } from '../../src/mock/proxy/forwarding.js';
-import { answerHeaders, endToEndHeaders, rawHeader } from '../../src/mock/proxy/proxy-headers.js';
+import { inferSchema, mergeSchemas } from '../../../src/mock/proxy/infer-schema.js';
+import { parseScrubList, scrub } from '../../../src/mock/proxy/scrub.js';
+import { SecretValues } from '../../../src/util/secret-values.js';
+import { findExample, sameJson } from '../../../src/mock/fixture-format/example-match.js';
+import { pairCalls } from '../../../src/mock/proxy/rpc-exchange.js';
+import { InstanceRecording } from '../../../src/mock/proxy/recording.js';
+import { canonicalJson, distinctExamples } from '../../../src/mock/proxy/pairings.js';
+import { parseOpenRpcInstance } from '../../../src/mock/fixture-format/openrpc-format.js';
+import type { MethodFixture } from '../../../src/mock/fixture-format/load-fixtures.js';
+import { bindParams } from '../../../src/mock/routes/rpc-methods.js';
+import { contractProblems } from '../../../src/mock/proxy/contract.js';
+import { loadFixtures } from '../../../src/mock/fixture-format/load-fixtures.js';
+import { copyFixtures } from '../../helpers/mock-client.js';
+import { upstreamFailure } from '../../../src/mock/proxy/forwarding.js';
+import {
+  answerHeaders,
+  endToEndHeaders,
+  rawHeader,
+} from '../../../src/mock/proxy/proxy-headers.js';
 
 describe('inferSchema / mergeSchemas', () => {
   it('infers types, object members (all required) and array items', () => {

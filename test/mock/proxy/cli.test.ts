@@ -7,15 +7,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockServer, type MockServer } from '../../src/mock/index.js';
-import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
+import { startMockServer, type MockServer } from '../../../src/mock/index.js';
+import { loadFixtures } from '../../../src/mock/fixture-format/load-fixtures.js';
 import {
   runDasvc,
   spawnMock,
   startMockInProcess,
   type MockProcess,
-} from '../helpers/mock-process.js';
-import { scratchDir } from '../helpers/scratch.js';
+} from '../../helpers/mock-process.js';
+import { scratchDir } from '../../helpers/scratch.js';
 
 let upstream: MockServer;
 const children: MockProcess[] = [];

@@ -14,8 +14,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockApp, startMockServer, type MockServer } from '../../src/mock/index.js';
-import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
+import { createMockApp, startMockServer, type MockServer } from '../../../src/mock/index.js';
+import { loadFixtures } from '../../../src/mock/fixture-format/load-fixtures.js';
 
 const BIG = Buffer.alloc(10 * 1024 * 1024, 'x');
 const BIG_HASH = createHash('sha256').update(BIG).digest('hex');

@@ -6,10 +6,10 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockServer, type MockServer } from '../../src/mock/index.js';
-import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
-import { copyFixtures, login, rpc } from '../helpers/mock-client.js';
-import { scratchDir } from '../helpers/scratch.js';
+import { startMockServer, type MockServer } from '../../../src/mock/index.js';
+import { loadFixtures } from '../../../src/mock/fixture-format/load-fixtures.js';
+import { copyFixtures, login, rpc } from '../../helpers/mock-client.js';
+import { scratchDir } from '../../helpers/scratch.js';
 
 const POSITIONAL_FIRST = 'p@ss w/rd+0007';
 

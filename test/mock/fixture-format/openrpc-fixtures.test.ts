@@ -4,9 +4,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockApp, type MockApp } from '../../src/mock/index.js';
-import { InstanceRecording } from '../../src/mock/proxy/recording.js';
-import { scratchDir } from '../helpers/scratch.js';
+import { createMockApp, type MockApp } from '../../../src/mock/index.js';
+import { InstanceRecording } from '../../../src/mock/proxy/recording.js';
+import { scratchDir } from '../../helpers/scratch.js';
 
 const BASE = 'http://mock.test';
 
@@ -273,7 +273,7 @@ describe('a broken OpenRPC document', () => {
       writeFileSync(join(broken, 'clients.txt'), 'c:s\n');
       writeFileSync(join(broken, 'users.json'), '{"u":{"instances":["shop"]}}');
       writeFileSync(join(broken, 'instances', 'shop.openrpc.json'), JSON.stringify(doc));
-      const { startMockServer } = await import('../../src/mock/index.js');
+      const { startMockServer } = await import('../../../src/mock/index.js');
       await expect(startMockServer({ fixtures: broken, port: 0 })).rejects.toMatchObject({
         exitCode: 2,
         message: expect.stringMatching(message),
@@ -347,7 +347,7 @@ describe('results of the JSON fixture format against their declared result schem
     writeFileSync(join(dir, 'users.json'), '{"u":{"instances":["shop"]}}');
     writeFileSync(join(dir, 'instances', 'shop.json'), JSON.stringify({ methods: [method] }));
     if (handler) writeFileSync(join(dir, 'instances', 'count.js'), handler);
-    const { startMockServer } = await import('../../src/mock/index.js');
+    const { startMockServer } = await import('../../../src/mock/index.js');
     return { dir, started: startMockServer({ fixtures: dir, port: 0 }) };
   }
 

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { InstanceRecording } from '../../src/mock/proxy/recording.js';
+import { InstanceRecording } from '../../../src/mock/proxy/recording.js';
 
-const ROOT = join(import.meta.dirname, '../..');
+const ROOT = join(import.meta.dirname, '../../..');
 const read = (file: string): unknown => JSON.parse(readFileSync(join(ROOT, file), 'utf8'));
 
 function validator() {

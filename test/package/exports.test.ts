@@ -1,5 +1,5 @@
 // A separate project imports dasvc exactly as SPEC §1 names the entry points: `dasvc`,
-// `dasvc/mock` and `dasvc/msw`, in plain Node ESM (types: test/e2e/packed-install.test.ts).
+// `dasvc/mock` and `dasvc/msw`, in plain Node ESM (types: test/package/packed-install.test.ts).
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,5 +86,5 @@ console.log(JSON.stringify({ name: contact.name, refused, revoked,
     });
   });
   // The shipped declarations are type-checked from the installed tarball, under node16 and
-  // bundler resolution, in test/e2e/packed-install.test.ts.
+  // bundler resolution, in test/package/packed-install.test.ts.
 });

@@ -5,8 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/mock/core/journal.js';
-import { startMockServer, type MockServer } from '../../src/mock/index.js';
+import type { JournalEntry } from '../../../src/mock/core/journal.js';
+import { startMockServer, type MockServer } from '../../../src/mock/index.js';
 import {
   basic,
   DEMO,
@@ -16,7 +16,7 @@ import {
   login,
   postForm,
   rpc,
-} from '../helpers/mock-client.js';
+} from '../../helpers/mock-client.js';
 
 let upstream: MockServer;
 let proxy: MockServer;

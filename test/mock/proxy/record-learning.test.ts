@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockServer, type MockServer } from '../../src/mock/index.js';
-import { replayOf } from '../helpers/replay.js';
-import { scratchDir } from '../helpers/scratch.js';
+import { startMockServer, type MockServer } from '../../../src/mock/index.js';
+import { replayOf } from '../../helpers/replay.js';
+import { scratchDir } from '../../helpers/scratch.js';
 
 let upstream: MockServer;
 /** Answers every call with HTTP 503 and a JSON-RPC error, as some gateways do. */

@@ -7,11 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockServer, type MockServer } from '../../src/mock/index.js';
-import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
-import { EXAMPLE_LIMIT } from '../../src/mock/proxy/bounds.js';
-import { replayOf } from '../helpers/replay.js';
-import { scratchDir } from '../helpers/scratch.js';
+import { startMockServer, type MockServer } from '../../../src/mock/index.js';
+import { loadFixtures } from '../../../src/mock/fixture-format/load-fixtures.js';
+import { EXAMPLE_LIMIT } from '../../../src/mock/proxy/bounds.js';
+import { replayOf } from '../../helpers/replay.js';
+import { scratchDir } from '../../helpers/scratch.js';
 
 /** About 5 MB of JSON: rows past the 1 MiB bound, and a total beside them. */
 const ROWS = Array.from({ length: 50_000 }, (_, i) => ({ id: i, name: `row number ${i}` }));

@@ -4,10 +4,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMockApp, startMockServer, type MockApp } from '../../src/mock/index.js';
-import { UsageError } from '../../src/errors.js';
-import { runDasvc, startMockInProcess } from '../helpers/mock-process.js';
-import { scratchDir } from '../helpers/scratch.js';
+import { createMockApp, startMockServer, type MockApp } from '../../../src/mock/index.js';
+import { UsageError } from '../../../src/errors.js';
+import { runDasvc, startMockInProcess } from '../../helpers/mock-process.js';
+import { scratchDir } from '../../helpers/scratch.js';
 
 const BASE = 'http://mock.test';
 

@@ -6,8 +6,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockApp, startMockServer, type MockServer } from '../../src/mock/index.js';
-import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
+import { createMockApp, startMockServer, type MockServer } from '../../../src/mock/index.js';
+import { loadFixtures } from '../../../src/mock/fixture-format/load-fixtures.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const CLIENT = { id: 'demo-client', secret: 'demo-secret' };
