@@ -112,7 +112,7 @@ export class ProfileStore {
    * Writes the whole file through conf (atomic, mode 0600), the OS store's secrets first. Callers
    * hold the lock.
    */
-  async writeUnlocked(data: StoreData): Promise<void> {
+  private async writeUnlocked(data: StoreData): Promise<void> {
     const writer = await this.writer();
     // First the OS store (its errors are its own), then the file without the secrets.
     const fileData = await storeSecrets(data, this.readFile(), () => this.keychain);
