@@ -102,6 +102,11 @@ export class InterruptedError extends DasvcError {
   override readonly name: string = 'InterruptedError';
   readonly kind = 'interrupted';
   readonly exitCode = ExitCode.interrupted;
+
+  /** Its code is `interrupted` unless a more precise one is given (`prompt_closed`). */
+  constructor(message: string, options: DasvcErrorOptions = {}) {
+    super(message, { code: 'interrupted', ...options });
+  }
 }
 
 /**

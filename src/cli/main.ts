@@ -56,7 +56,6 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
     import('./help-text.js'),
     import('./io.js'),
   ]);
-  const say: Say = { stdout, stderr, json, answered: output.isStdoutAnswered };
   const word = helpWordIn(argv);
   if (word !== undefined) {
     const { HELP_TOPICS } = await import('./help-topics.js');
@@ -76,6 +75,7 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
   // A run stopped by SIGTERM ends 143, not Ctrl-C's 130.
   const stoppedCode = (code: number) =>
     !io && code === ExitCode.interrupted ? interruptExitCode() : code;
+  const say: Say = { stdout, stderr, json, answered: output.isStdoutAnswered, stoppedCode };
   try {
     const program = await buildProgram(argv);
     if (io) attachIo(program, io);
@@ -116,6 +116,8 @@ interface Say {
   stderr: Writer;
   json: boolean;
   answered: (error: unknown) => boolean;
+  /** The exit code the run ends with for `code`: an interruption by SIGTERM is 143. */
+  stoppedCode: (code: number) => number;
 }
 
 interface CommanderErrorLike {
@@ -149,7 +151,7 @@ function printJsonError(stdout: Writer, fields: JsonErrorFields): void {
 }
 
 async function report(error: unknown, say: Say): Promise<number> {
-  const { stdout, stderr, json, answered: isStdoutAnswered } = say;
+  const { stdout, stderr, json, answered: isStdoutAnswered, stoppedCode } = say;
   if (isCommanderError(error)) {
     // commander already printed its message (or the help); explicit help and version are successes.
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
@@ -170,7 +172,7 @@ async function report(error: unknown, say: Say): Promise<number> {
     // Ctrl-C at a prompt: the prompt has said it was closed; nothing more (SPEC §3).
     if (json)
       printJsonError(stdout, {
-        exitCode: error.exitCode,
+        exitCode: stoppedCode(error.exitCode),
         code: 'interrupted',
         message: error.message,
       });
@@ -187,7 +189,7 @@ async function report(error: unknown, say: Say): Promise<number> {
       if (error.hint) stderr.write(`hint: ${terminalText(error.hint)}\n`);
       if (json && !isStdoutAnswered(error))
         printJsonError(stdout, {
-          exitCode: error.exitCode,
+          exitCode: stoppedCode(error.exitCode),
           code: error.code ?? 'jsonrpc_error',
           message: error.message,
           hint: error.hint,
@@ -204,7 +206,7 @@ async function report(error: unknown, say: Say): Promise<number> {
     if (hint) stderr.write(`hint: ${terminalText(hint)}\n`);
     if (json && !isStdoutAnswered(error))
       printJsonError(stdout, {
-        exitCode: error.exitCode,
+        exitCode: stoppedCode(error.exitCode),
         code: error.code ?? error.name,
         message: error.message,
         hint,

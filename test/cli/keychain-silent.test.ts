@@ -131,15 +131,17 @@ describe('a session bus that never answers', () => {
     event: 'connection' | 'call',
     signal: NodeJS.Signals,
     env: Record<string, string> = {},
-  ): Promise<{ code: number | null; stderr: string }> {
+  ): Promise<{ code: number | null; stdout: string; stderr: string }> {
     const reached = bus.next(event);
     const child = spawnCli(args, dir, { ...env, DBUS_SESSION_BUS_ADDRESS: bus.address });
+    let stdout = '';
     let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
     await reached;
     child.kill(signal);
-    return { code: await closed, stderr };
+    return { code: await closed, stdout, stderr };
   }
 
   for (const [signal, code] of [
@@ -159,6 +161,16 @@ describe('a session bus that never answers', () => {
         expect(run.stderr).not.toContain('credential store');
       });
     }
+
+    it(`${signal} with --json: the error document says exit ${code} too`, async () => {
+      const bus = await ownBus('silent');
+      const args = ['rpc', 'crm', 'contacts.list', '--json'];
+      const run = await stoppedWhileWaiting(args, keychainProfileDir(), bus, 'connection', signal);
+      expect(run.code, run.stderr).toBe(code);
+      expect(JSON.parse(run.stdout)).toEqual({
+        error: { code: 'interrupted', exitCode: code, message: expect.any(String) },
+      });
+    });
 
     it(`${signal} while a login waits on the store after the code exchange: exit ${code}`, async () => {
       const bus = await ownBus('silent');
