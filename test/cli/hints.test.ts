@@ -190,6 +190,23 @@ describe('usage (exit 2)', () => {
     expect(hintFor(new UsageError('x', { code: 'bad_quirks' }))).toBeUndefined();
     expect(hintFor(new UsageError('x', { code: 'bad_scope' }))).toBeUndefined();
     expect(hintFor(new UsageError('x', { code: 'bad_fixture' }))).toBeUndefined();
+    expect(hintFor(new UsageError('x', { code: 'unknown_user' }))).toBeUndefined();
+  });
+
+  it("an error code a server sent (an OAuth error) gets none of dasvc's own advice", () => {
+    // OAuth errors carry the server's `error` as their code and its description as the detail.
+    for (const code of [
+      'lock_failed',
+      'lock_timeout',
+      'keychain_unavailable',
+      'bad_proxy',
+      'connection_reset',
+      'response_too_large',
+      'timeout',
+    ]) {
+      const error = new AuthError(`the service refused: ${code}`, { code, detail: 'as it said' });
+      expect(hintFor(error), code).toBeUndefined();
+    }
   });
 });
 

@@ -26,8 +26,10 @@ export const mockHint: HintRule = (code, facts) => {
       return facts.corrupt === true
         ? 'it was left untouched; move it away or pass another --state-file'
         : undefined;
-    case 'unknown_user':
-      return `users in the fixtures: ${namesOf(facts.users).join(', ')}`;
+    case 'unknown_user': {
+      const users = namesOf(facts.users);
+      return users.length === 0 ? undefined : `users in the fixtures: ${users.join(', ')}`;
+    }
     default:
       return undefined;
   }

@@ -10,6 +10,14 @@ const PROXY_HINT = 'check HTTP_PROXY / HTTPS_PROXY, or list the host in NO_PROXY
 export const networkHint: HintRule = (code, facts) => {
   const failure = facts as Partial<NetworkFailure>;
   const atProxy = typeof failure.proxy === 'string';
+  // A bad proxy variable is found before any request; the network's failures all say whether a
+  // proxy applied. An error code a server sent (an OAuth `error`) carries neither.
+  if (code === 'bad_proxy') {
+    return typeof facts.variable === 'string'
+      ? "set it to the proxy's URL (http://host:port), or unset it"
+      : undefined;
+  }
+  if (typeof failure.proxied !== 'boolean') return undefined;
   switch (code) {
     case 'response_too_large':
       return failure.proxied === true
@@ -36,8 +44,6 @@ export const networkHint: HintRule = (code, facts) => {
       return failure.untrustedIssuer === true
         ? 'NODE_EXTRA_CA_CERTS=<ca.pem> adds the CA that signed it'
         : undefined;
-    case 'bad_proxy':
-      return "set it to the proxy's URL (http://host:port), or unset it";
     default:
       return undefined;
   }

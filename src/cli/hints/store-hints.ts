@@ -12,10 +12,12 @@ export const storeHint: HintRule = (code, facts) => {
         : `log in again to replace it: ${loginHint(profile)}`;
     }
     case 'keychain_unavailable':
-      return 'log in again here; dasvc login --insecure-storage keeps them in the config file (0600)';
+      return textOf(facts.profile) === undefined
+        ? undefined
+        : 'log in again here; dasvc login --insecure-storage keeps them in the config file (0600)';
     case 'lock_failed':
     case 'lock_timeout':
-      return 'remove it if no dasvc is running';
+      return textOf(facts.lock) === undefined ? undefined : 'remove it if no dasvc is running';
     default:
       return undefined;
   }
