@@ -1,14 +1,12 @@
+import { LISTEN_ERRORS } from '../../util/listen-errors.js';
 import { namesOf, textOf, type HintRule } from './facts.js';
-
-/** What a server's listen fails with (src/mock/adapters/mock-server.ts), the error's code. */
-const LISTEN_CODES = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /**
  * `dasvc mock` (src/mock/): its fixtures folder, quirks, state file, users and address, in the
  * words of its flags.
  */
 export const mockHint: HintRule = (code, facts) => {
-  if (LISTEN_CODES.has(code) && textOf(facts.host) !== undefined)
+  if (LISTEN_ERRORS.has(code) && textOf(facts.host) !== undefined)
     return 'choose another --port (0 picks a free one) or --host';
   switch (code) {
     case 'bad_fixture': {

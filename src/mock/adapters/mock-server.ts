@@ -6,6 +6,7 @@ import { createMockCore } from '../core/mock-core.js';
 import type { FixtureWarning } from '../fixture-format/load-fixtures.js';
 import { serveNode } from './node-server.js';
 import { parseServerTimeouts } from './server-timeouts.js';
+import { LISTEN_ERRORS } from '../../util/listen-errors.js';
 
 /** A running mock server. */
 export interface MockServer {
@@ -19,9 +20,6 @@ export interface MockServer {
   /** Example pairings of the fixtures that contradict their schemas, as far as known. */
   warnings?: FixtureWarning[];
 }
-
-/** Why a listen fails that the caller can fix: a port in use or not allowed, a host not here. */
-const LISTEN_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN']);
 
 function urlHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';

@@ -10,6 +10,7 @@ import { declarationsOf } from '../../../typegen/declarations.js';
 import { makeFolders } from '../../../util/make-folders.js';
 import { openClient, type CliDeps } from '../../context.js';
 import { stdoutAnswered } from '../../output.js';
+import { shellWord } from '../../shell-word.js';
 
 /** Options of `dasvc types` (SPEC §10): the scopes and the flags. */
 export interface TypesOptions extends ServiceOptions {
@@ -158,9 +159,4 @@ function regenerate(file: string, options: TypesOptions): string {
   if (options.from !== undefined) words.push('--from', shellWord(options.from));
   words.push('--out', shellWord(file));
   return words.join(' ');
-}
-
-/** A word as a POSIX shell reads it back. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
