@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import {
   copyFixtures,
   exchange,
+  advance,
   form,
+  oauthErrorOf,
+  refresh,
   getCode,
   login,
   tempDir,
@@ -29,6 +32,9 @@ describe('dasvc mock (SPEC §3)', () => {
       };
       expect(await tokenWorks(mock.url, tokens.access_token)).toBe(true);
       await mock.waitFor('POST /webservice/json/crm 200');
+      // The refresh token travels in the query, where the log would show it unmasked.
+      expect((await refresh(mock.url, tokens.refresh_token)).status).toBe(200);
+      await mock.waitFor('POST /webservice/authorize/refresh_token');
       const out = mock.stdout();
       // SPEC §8: time, method, path (secrets masked), status, duration, then who.
       const time = '\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z';
@@ -49,6 +55,9 @@ describe('dasvc mock (SPEC §3)', () => {
           `^${time} POST /webservice/json/crm 200 \\d+\\.\\dms rpc=contacts.list user=alice client=demo-client$`,
           'm',
         ),
+      );
+      expect(out).toMatch(
+        /^\S+ POST \/webservice\/authorize\/refresh_token\?\S*refresh_token=\[redacted\]\S* 200 /m,
       );
       expect(out).not.toContain('\u001b');
       for (const secret of [code, tokens.access_token, tokens.refresh_token, 'hush-state']) {
@@ -108,7 +117,7 @@ describe('dasvc mock (SPEC §3)', () => {
     }
   });
 
-  it('--auto-approve, --code-ttl, --access-ttl and --host are honoured', async () => {
+  it('--auto-approve, --code-ttl and --access-ttl are honoured', async () => {
     const mock = await startMockInProcess([
       '--auto-approve',
       'alice',
@@ -116,8 +125,6 @@ describe('dasvc mock (SPEC §3)', () => {
       '90s',
       '--code-ttl',
       '15m',
-      '--host',
-      '127.0.0.1',
       '--quiet',
     ]);
     try {
@@ -133,9 +140,27 @@ describe('dasvc mock (SPEC §3)', () => {
       const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
       const body = (await (await exchange(mock.url, code)).json()) as { expires_in: string };
       expect(body.expires_in).toBe('90');
+      // A code lives 15 minutes here, not the default hour.
+      const late = new URL(
+        (await fetch(`${mock.url}/webservice/authorize/?${q}`, { redirect: 'manual' })).headers.get(
+          'location',
+        )!,
+      ).searchParams.get('code')!;
+      await advance(mock.url, '16m');
+      expect(await oauthErrorOf(await exchange(mock.url, late))).toMatchObject({
+        status: 400,
+        error: 'invalid_grant',
+      });
     } finally {
       await mock.stop();
     }
+  });
+
+  it('--host is where it listens: an address not of this machine cannot be bound (exit 2)', async () => {
+    const r = await runDasvc(['mock', '--port', '0', '--host', '192.0.2.1']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('192.0.2.1');
+    expect(r.stderr).toContain('hint: choose another --port (0 picks a free one) or --host');
   });
 
   it('--state-file keeps tokens across a restart', async () => {
