@@ -319,7 +319,11 @@ describe('--state-file', () => {
     await Promise.all(Array.from({ length: 20 }, () => mint(a.url)));
     await a.close();
     expect(readdirSync(dir)).toEqual(['state.json']);
-    expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow();
+    // Compacted on close: one snapshot line holding the 20 grants.
+    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ version: 1, grants: expect.any(Array) });
+    expect(JSON.parse(lines[0]!).grants).toHaveLength(20);
   });
 
   it('a corrupt state file is a startup error naming it, and is left untouched', async () => {

@@ -51,8 +51,12 @@ beforeAll(async () => {
   dir = join(scratchDir('dasvc-learn-'), 'rec');
   const proxy = await startMockServer({ port: 0, proxy: upstream.url, record: dir });
   try {
-    expect((await rpc(proxy.url, 'crm', 'contacts.get', { id: 1 })).body.result).toBeDefined();
-    expect((await rpc(proxy.url, 'crm', 'contacts.get', { id: 2 })).body.result).toBeDefined();
+    expect((await rpc(proxy.url, 'crm', 'contacts.get', { id: 1 })).body.result).toMatchObject({
+      id: 1,
+    });
+    expect((await rpc(proxy.url, 'crm', 'contacts.get', { id: 2 })).body.result).toMatchObject({
+      id: 2,
+    });
     // An application error: the installation took the params and answered for itself.
     expect((await rpc(proxy.url, 'crm', 'contacts.get', { id: 3 })).body.error).toMatchObject({
       code: -32004,
