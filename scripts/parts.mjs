@@ -36,7 +36,8 @@ export async function bundleParts({ root, dist, parts, entries, options, plugins
       if (id.startsWith('src/')) offered.get(partOf(path)).add(path);
     }
   }
-  // Packages bundled into the main file (commander) are offered to the others from there.
+  // Packages bundled into the main file (BUNDLED in build.mjs) are offered to the others from there,
+  // so that each exists once.
   const packages = new Set();
   for (const id of Object.keys(metafile.inputs)) {
     const name = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(id)?.[1];

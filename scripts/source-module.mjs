@@ -1,4 +1,4 @@
-// A module of src/ as a plain `node` process can import it (a script, a bench's worker, a test's
+// A module of src/ as a plain `node` process can import it (a script, a bench's worker):
 // child process): bundled by esbuild into one file directly in `<package>/.tmp/`, where its
 // dependencies resolve from node_modules and src/package-root.ts finds the package one folder up,
 // as from src/ and dist/. The caller removes the file.
