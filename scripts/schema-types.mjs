@@ -19,10 +19,11 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /**
  * Each format: its schema, where its modules go (`<out>.ts` the types, `<out>.validator.ts` the
  * validator), and the definitions that are checked on their own besides the whole (a validator
- * and a type each; every other definition is a type).
+ * and a type each; every other definition is a type); `members` names a constant listing the
+ * root's members, emitted beside its type.
  */
 export const FORMATS = [
-  { schema: 'schema/quirks.schema.json', out: 'src/schemas/quirks' },
+  { schema: 'schema/quirks.schema.json', out: 'src/schemas/quirks', members: 'QUIRK_MEMBERS' },
   { schema: 'schema/users.schema.json', out: 'src/schemas/users' },
   { schema: 'schema/instance.schema.json', out: 'src/schemas/instance' },
   {
@@ -147,7 +148,11 @@ async function typesModule(format, schema) {
     cwd: join(ROOT, dirname(format.schema)),
   });
   // Its notes name the type a definition is referenced from, and know no name for an alias.
-  return `${BANNER(format)}\n${text.replaceAll("`undefined`'s", `\`${name}\`'s`)}`;
+  const module = `${BANNER(format)}\n${text.replaceAll("`undefined`'s", `\`${name}\`'s`)}`;
+  if (format.members === undefined) return module;
+  // The root's member names, in the schema's order, for code that lists them (one source).
+  const members = JSON.stringify(Object.keys(schema.properties));
+  return `${module}\n/** Every member of a ${name}, in its schema's order. */\nexport const ${format.members}: readonly (keyof ${name})[] = ${members};\n`;
 }
 
 /** Every generated module of every format: path → text, formatted as the repository's code. */

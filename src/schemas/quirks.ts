@@ -38,3 +38,15 @@ export interface Quirks {
    */
   tokenPath?: string;
 }
+
+/** Every member of a Quirks, in its schema's order. */
+export const QUIRK_MEMBERS: readonly (keyof Quirks)[] = [
+  'expiresIn',
+  'refreshRotation',
+  'oldRefreshTokenAccepted',
+  'refreshAfterExpiry',
+  'revokeUnknownToken',
+  'errorBody',
+  'rpcDiscover',
+  'tokenPath',
+];

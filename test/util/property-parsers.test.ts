@@ -15,7 +15,8 @@ import {
   parseInstance,
   parseUsers,
 } from '../../src/mock/fixture-format/fixture-format.js';
-import { parseQuirks, QUIRK_VALUES } from '../../src/mock/core/quirks.js';
+import { parseQuirks } from '../../src/mock/core/quirks.js';
+import { QUIRK_VALUES } from '../helpers/quirk-table.js';
 import { loadStateFile } from '../../src/mock/core/state-file.js';
 import { MAX_DATE_MS, MAX_DURATION_SECONDS } from '../../src/util/duration.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
-import type { Quirks } from '../../schemas/quirks.js';
+import { QUIRK_MEMBERS, type Quirks } from '../../schemas/quirks.js';
 import { validateQuirks } from '../../schemas/quirks.validator.js';
 import { checkSchema } from '../../util/schema-check.js';
 import type { MockResponse } from './types.js';
@@ -15,28 +15,8 @@ export type { Quirks };
 /** SERVICE.md 4.2: where the token endpoint is when no quirk moves it. */
 export const DEFAULT_TOKEN_PATH = '/webservice/authorize';
 
-/** The allowed values of each member, default first (SPEC §7 table); tokenPath is any path. */
-export const QUIRK_VALUES = {
-  expiresIn: ['string', 'number', 'milliseconds', 'absent'],
-  refreshRotation: [true, false],
-  oldRefreshTokenAccepted: [false, true],
-  refreshAfterExpiry: [false, true],
-  revokeUnknownToken: ['ok', 'error'],
-  errorBody: ['rfc6749', 'text'],
-  rpcDiscover: [true, false],
-} as const satisfies Record<Exclude<keyof Quirks, 'tokenPath'>, readonly unknown[]>;
-
-/** Every member name, in the order of the SPEC §7 table. */
-export const QUIRK_MEMBERS: readonly (keyof Quirks)[] = [
-  'expiresIn',
-  'refreshRotation',
-  'oldRefreshTokenAccepted',
-  'refreshAfterExpiry',
-  'revokeUnknownToken',
-  'errorBody',
-  'rpcDiscover',
-  'tokenPath',
-];
+/** Every member name, in the schema's order (generated from it). */
+export { QUIRK_MEMBERS };
 
 /**
  * Checks a quirks value against its schema: one JSON object of known members with allowed values.
