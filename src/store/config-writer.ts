@@ -1,4 +1,12 @@
-import { closeSync, fsyncSync, openSync, readdirSync, unlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type Conf from 'conf';
 import type { StoreData } from './profile-store.js';
@@ -35,6 +43,9 @@ export async function openConfigWriter(file: string): Promise<ConfigWriter> {
   return {
     write(data) {
       conf.store = data;
+      // conf writes in place where it cannot rename (under SNAP, or EXDEV), and a mode given to a
+      // write reaches only a file it creates: an existing file keeps its own.
+      if ((statSync(file).mode & 0o777) !== 0o600) chmodSync(file, 0o600);
       syncFolder(dirname(file));
     },
   };

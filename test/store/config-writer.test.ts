@@ -25,6 +25,23 @@ describe('openConfigWriter', () => {
     expect(readdirSync(dir)).toEqual(['config.json']);
   });
 
+  it('leaves a file it rewrote in place 0600 too (conf writes so under SNAP)', async () => {
+    const dir = scratchDir('dasvc-writer-');
+    const file = join(dir, 'config.json');
+    writeFileSync(file, '{}', { mode: 0o644 });
+    const writer = await openConfigWriter(file);
+    const snap = process.env.SNAP;
+    process.env.SNAP = '1';
+    try {
+      writer.write({ activeProfile: 'x' });
+    } finally {
+      if (snap === undefined) delete process.env.SNAP;
+      else process.env.SNAP = snap;
+    }
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ activeProfile: 'x' });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
   it('makes a missing file 0600', async () => {
     const dir = scratchDir('dasvc-writer-');
     const file = join(dir, 'config.json');
