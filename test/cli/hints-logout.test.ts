@@ -104,6 +104,7 @@ describe('logout (SPEC §3, issue 9.9)', () => {
     await dropRevokes(2);
     const forgotten = await runCli(['logout', '--forget'], dir);
     expect(forgotten.code, forgotten.stderr).toBe(0);
+    expect(forgotten.stderr).toMatch(/could not revoke/);
     expect(stored(dir).tokens).toBeUndefined();
     expect((await runCli(['token', 'status'], dir)).code).toBe(3);
   });

@@ -180,6 +180,9 @@ describe('dasvc token', () => {
     const late = await runCli(['token', 'status'], dir);
     expect(late.code).toBe(3);
     expect(late.stdout).toContain('access token revoked; refresh not possible');
+    expect(late.stderr).toContain(
+      'the access token of profile default was revoked and cannot be replaced by a refresh',
+    );
   });
 
   it('a refresh the service refuses is recorded: status no longer says a refresh is possible', async () => {
