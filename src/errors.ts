@@ -14,16 +14,21 @@ export interface DasvcErrorOptions {
   code?: string;
   /**
    * A next step for a person, printed under the message: set by the CLI's own commands only.
-   * Below the CLI an error carries its facts (`code`, `detail`) and src/cli/hints/ makes the hint.
+   * Below the CLI an error carries its facts (`code`, `facts`) and src/cli/hints/ makes the hint.
    */
   hint?: string;
   /** HTTP status of the answer that caused it, when there was one. */
   status?: number;
   /**
-   * OAuth `error_description` or JSON-RPC `error.data`, as received; or the facts of the failure
-   * (the profile, the proxy, the names that would have done) that a hint is made from.
+   * The service's own words about the failure, as received: the OAuth `error_description`, the
+   * JSON-RPC `error.data`, the body of an API error that is no JSON-RPC answer.
    */
   detail?: unknown;
+  /**
+   * dasvc's facts of the failure (the profile, the proxy, the names that would have done, the
+   * command whose flow failed): what a hint is made from. Never the service's words.
+   */
+  facts?: Readonly<Record<string, unknown>>;
   cause?: unknown;
 }
 
@@ -42,6 +47,7 @@ export abstract class DasvcError extends Error {
   readonly hint: string | undefined;
   readonly status: number | undefined;
   readonly detail: unknown;
+  readonly facts: Readonly<Record<string, unknown>>;
 
   constructor(message: string, options: DasvcErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -49,12 +55,14 @@ export abstract class DasvcError extends Error {
     this.hint = options.hint;
     this.status = options.status;
     this.detail = options.detail;
+    this.facts = options.facts ?? {};
   }
 }
 
 /**
- * A new error of the same class as `error` (so the same kind and exit code), with its code and
- * status unless `options` says otherwise: for a failure retold with more context.
+ * A new error of the same class as `error` (so the same kind and exit code), with its code,
+ * status and the service's words (`detail`) unless `options` says otherwise: for a failure
+ * retold with more context, whose facts are the caller's.
  */
 export function sameKind(
   error: DasvcError,
@@ -65,6 +73,7 @@ export function sameKind(
   return new Kind(message, {
     ...(error.code === undefined ? {} : { code: error.code }),
     ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.detail === undefined ? {} : { detail: error.detail }),
     ...options,
   });
 }

@@ -1,6 +1,5 @@
 import type { DasvcError } from '../errors.js';
 import { AuthError, sameKind } from '../errors.js';
-import { isObject } from '../util/guards.js';
 
 /**
  * Authorization failures that measure the client's settings or the person at the browser, not the
@@ -38,14 +37,14 @@ export function refusedForTheClient(error: DasvcError): boolean {
  * say), and that it was the check's, whose hints name the check's flags.
  */
 function duringCheck(error?: DasvcError): Record<string, unknown> {
-  return { ...(error && isObject(error.detail) ? error.detail : {}), during: 'check' };
+  return { ...error?.facts, during: 'check' };
 }
 
 /** The check stopped by a refusal meant for the client or the person (exit 3). */
 export function stoppedByRefusal(error: DasvcError): CheckStopped {
   return new CheckStopped(
     sameKind(error, `the check's authorization did not succeed: ${error.message}`, {
-      detail: duringCheck(error),
+      facts: duringCheck(error),
     }),
     "not run: the check's authorization was refused",
   );
@@ -56,7 +55,7 @@ export function stoppedByCredentials(before: string): CheckStopped {
   return new CheckStopped(
     new AuthError(
       `the check's authorization did not succeed: ${before}, and the installation refused the client's credentials (invalid_client)`,
-      { code: 'invalid_client', detail: duringCheck() },
+      { code: 'invalid_client', facts: duringCheck() },
     ),
     "not run: the check's authorization was refused",
   );
@@ -70,7 +69,7 @@ export function stoppedByCredentials(before: string): CheckStopped {
 export function stoppedUnmeasured(error: DasvcError): CheckStopped {
   return new CheckStopped(
     sameKind(error, `the check's authorization did not succeed: ${error.message}`, {
-      detail: duringCheck(error),
+      facts: duringCheck(error),
     }),
     `not run: ${error.message}`,
   );

@@ -97,7 +97,7 @@ export function selectRules(only: string | undefined): Set<RuleId> {
     if (matches.length === 0) {
       throw new UsageError(`--only: no rule is named or starts with "${name}"`, {
         code: 'unknown_rule',
-        detail: { rules: all },
+        facts: { rules: all },
       });
     }
     for (const id of matches) selected.add(id);

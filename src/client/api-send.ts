@@ -83,15 +83,16 @@ export async function sendApi(
  * needs for its hint (SPEC §4): the scope asked for, and where the token came from or which
  * profile (and stored scope) it is; `message` tells what followed (a refused refresh).
  */
-function refusedToken(error: unknown, detail: Record<string, string>, message?: string): unknown {
+function refusedToken(error: unknown, facts: Record<string, string>, message?: string): unknown {
   // An unknown instance: the hint lists the scopes the profile holds.
   if (error instanceof ServiceError && error.code === 'http_404')
-    return sameKind(error, error.message, { detail, cause: error });
+    return sameKind(error, error.message, { facts, cause: error });
   if (!(error instanceof AuthError) || (error.status !== 401 && error.status !== 403)) return error;
   return new AuthError(message ?? error.message, {
     ...(error.code === undefined ? {} : { code: error.code }),
     status: error.status,
-    detail,
+    ...(error.detail === undefined ? {} : { detail: error.detail }),
+    facts,
     cause: error,
   });
 }

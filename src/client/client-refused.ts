@@ -15,14 +15,14 @@ export interface ClientSent {
  */
 export function clientRefused(error: unknown, sent: ClientSent): unknown {
   if (!(error instanceof AuthError) || error.code !== 'invalid_client') return error;
-  const detail: Record<string, unknown> = { clientId: sent.clientId };
-  if (sent.profile !== undefined) detail.profile = sent.profile;
-  if (sent.secretFrom !== undefined) detail.secretFrom = sent.secretFrom;
-  if (error.detail !== undefined) detail.description = error.detail;
+  const facts: Record<string, unknown> = { clientId: sent.clientId };
+  if (sent.profile !== undefined) facts.profile = sent.profile;
+  if (sent.secretFrom !== undefined) facts.secretFrom = sent.secretFrom;
   return new AuthError(error.message, {
     code: error.code,
     ...(error.status === undefined ? {} : { status: error.status }),
-    detail,
+    ...(error.detail === undefined ? {} : { detail: error.detail }),
+    facts,
     cause: error,
   });
 }

@@ -68,7 +68,7 @@ export function otherInstallation(
       : `${head}, so its stored client secret is not sent there. Give the client secret for that installation (--client-secret, DASVC_CLIENT_SECRET), or use --profile NAME for a profile of it`;
   return new UsageError(message, {
     code: 'other_installation',
-    detail: {
+    facts: {
       ...(profile === undefined ? {} : { profile }),
       setting: spec.key,
       given: there,

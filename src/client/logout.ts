@@ -95,7 +95,7 @@ function keptTokens(profile: string, first: DasvcError): DasvcError {
   return sameKind(
     first,
     `could not revoke the tokens of profile ${profile} (${first.message}); they are kept, since they may still be valid at the service`,
-    { detail: { profile, keptTokens: true }, cause: first },
+    { facts: { profile, keptTokens: true }, cause: first },
   );
 }
 

@@ -9,7 +9,7 @@ import { isoSeconds } from '../util/duration.js';
 
 /** An AuthError about a profile's session, with the profile (of which the CLI makes a login hint). */
 export function sessionError(profile: string, message: string, code: string, cause?: unknown) {
-  return new AuthError(message, { code, detail: { profile }, cause });
+  return new AuthError(message, { code, facts: { profile }, cause });
 }
 
 /** A profile named that does not exist, and the ones that do (the hint names one, not a login). */
@@ -24,7 +24,7 @@ export function notLoggedIn(profile: string, missing?: MissingProfile): AuthErro
   if (!missing) return sessionError(profile, `not logged in (profile ${profile})`, 'not_logged_in');
   return new AuthError(
     `not logged in (profile ${profile}): there is no profile of that name; the profiles are ${missing.profiles.join(', ')}`,
-    { code: 'not_logged_in', detail: { profile, ...missing } },
+    { code: 'not_logged_in', facts: { profile, ...missing } },
   );
 }
 

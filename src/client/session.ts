@@ -183,7 +183,7 @@ export async function currentTokens(
         throw new AuthError(refreshRefusal(deps.profile, tokens, rejected, error, deps.now()), {
           code: 'invalid_grant',
           status: error.status,
-          detail: { profile: deps.profile },
+          facts: { profile: deps.profile },
           cause: error,
         });
       }

@@ -173,7 +173,7 @@ export const ENDPOINT_SETTINGS: [keyof Endpoints, SettingSpec][] = [
 export function badSetting(spec: SettingSpec, problem: string): UsageError {
   return new UsageError(
     `${spec.label} (${spec.flag}, ${spec.env}, option ${spec.key}) ${problem}`,
-    { code: 'bad_setting', detail: { setting: spec.key } },
+    { code: 'bad_setting', facts: { setting: spec.key } },
   );
 }
 
@@ -186,7 +186,7 @@ export function missingSetting(spec: SettingSpec, alternative?: SettingSpec): Us
   const message = `missing ${spec.label}: pass ${spec.flag} or set ${spec.env} (option ${spec.key})${or}`;
   return new UsageError(message, {
     code: 'missing_setting',
-    detail: { setting: spec.key },
+    facts: { setting: spec.key },
   });
 }
 

@@ -136,7 +136,7 @@ export async function runDemo(options: DemoOptions, deps: DemoDeps): Promise<Dem
         // error says it was the demo's login, and whether a person was to approve in a browser.
         if (!(error instanceof DasvcError) || error.code !== 'login_timeout') throw error;
         throw sameKind(error, error.message, {
-          detail: { during: 'demo', browser: options.browser },
+          facts: { during: 'demo', browser: options.browser },
         });
       });
     // dasvc's own authorization request (a GET) and the token request (a POST).

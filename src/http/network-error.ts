@@ -20,7 +20,7 @@ interface SocketFailure {
   port?: number;
 }
 
-/** What a network failure's `detail` holds: where it happened, for the CLI's hint. */
+/** What a network failure's `facts` hold: where it happened, for the CLI's hint. */
 export interface NetworkFailure {
   /** Whether the request may have gone through a proxy (a proxy variable applies). */
   proxied: boolean;
@@ -71,13 +71,13 @@ export function networkErrorFrom(
   const proxy = proxies.find((candidate) => failedAt(inner, candidate));
   const proxyAt = proxy === undefined ? undefined : safeUrl(proxy).replace(/\/$/, '');
   const to = proxyAt ? `the proxy ${proxyAt} for ${where}` : where;
-  const make = (message: string, code: string, facts: Omit<NetworkFailure, 'proxied'> = {}) => {
-    const detail: NetworkFailure = {
+  const make = (message: string, code: string, more: Omit<NetworkFailure, 'proxied'> = {}) => {
+    const facts: NetworkFailure = {
       proxied: proxies.length > 0,
       ...(proxyAt === undefined ? {} : { proxy: proxyAt }),
-      ...facts,
+      ...more,
     };
-    return new NetworkError(message, { code, detail, cause: error });
+    return new NetworkError(message, { code, facts: { ...facts }, cause: error });
   };
   if (error instanceof ResponseTooLargeError) {
     return make(

@@ -36,7 +36,7 @@ function proxyVariable(env: Env, lower: string, upper: string): string {
   if (value && !PROXY_SCHEMES.has(URL.parse(value)?.protocol ?? ''))
     throw new UsageError(`${name} is not a URL`, {
       code: 'bad_proxy',
-      detail: { variable: name },
+      facts: { variable: name },
     });
   return value;
 }

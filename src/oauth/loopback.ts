@@ -71,7 +71,7 @@ export async function startLoopback(
       reject(
         new UsageError(`cannot listen on 127.0.0.1:${port}: ${error.code ?? error.message}`, {
           code: 'listen_failed',
-          detail: { port, errno: error.code },
+          facts: { port, errno: error.code },
         }),
       ),
     );

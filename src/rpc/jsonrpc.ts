@@ -187,7 +187,7 @@ export function processApiResponse(
       {
         code: 'invalid_token',
         status,
-        detail: { scope },
+        facts: { scope },
       },
     );
   }
@@ -197,7 +197,7 @@ export function processApiResponse(
       {
         code: 'insufficient_scope',
         status,
-        detail: { scope },
+        facts: { scope },
       },
     );
   }

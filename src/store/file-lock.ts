@@ -188,7 +188,7 @@ export async function withFileLock<T>(
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') {
         throw new UsageError(`cannot take the lock ${path}: ${(error as Error).message}`, {
           code: 'lock_failed',
-          detail: { lock: path },
+          facts: { lock: path },
         });
       }
     }
@@ -216,7 +216,7 @@ export async function withFileLock<T>(
         `timed out waiting for the lock ${path} (${describeHolder(path, staleMs)})`,
         {
           code: 'lock_timeout',
-          detail: { lock: path },
+          facts: { lock: path },
         },
       );
     }

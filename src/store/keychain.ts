@@ -252,7 +252,7 @@ export class Keychain {
         `the OS credential store's entry for profile ${profile} (service "${this.service}") is corrupt: ${problem}`,
         {
           code: 'keychain_corrupt',
-          detail: { profile },
+          facts: { profile },
         },
       );
     }

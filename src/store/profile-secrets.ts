@@ -25,7 +25,7 @@ export function keychainUnreachable(profile: string, error: KeychainUnavailable)
     `the tokens of profile ${profile} are in the OS credential store, which is not available here: ${error.reason}`,
     {
       code: 'keychain_unavailable',
-      detail: { profile },
+      facts: { profile },
       cause: error,
     },
   );

@@ -48,7 +48,7 @@ export function instancesFrom(path: string, scopes: readonly string[]): Instance
   if (!existsSync(path)) {
     throw new UsageError(`--from ${path} does not exist`, {
       code: 'bad_fixture',
-      detail: { from: path, exists: false },
+      facts: { from: path, exists: false },
     });
   }
   if (statSync(path).isDirectory()) {
@@ -58,7 +58,7 @@ export function instancesFrom(path: string, scopes: readonly string[]): Instance
     if (unknown.length > 0) {
       throw new UsageError(`--from ${path} has no instance ${unknown.join(', ')}`, {
         code: 'bad_scope',
-        detail: { from: path, instances: [...instances.keys()] },
+        facts: { from: path, instances: [...instances.keys()] },
       });
     }
     return [...new Set(scopes)].map((scope) => instances.get(scope)!);
@@ -72,7 +72,7 @@ export function instancesFrom(path: string, scopes: readonly string[]): Instance
   if (!NAME.test(name)) {
     throw new UsageError(`--from ${path}: its file name names no instance`, {
       code: 'bad_scope',
-      detail: { from: path, unnamed: true },
+      facts: { from: path, unnamed: true },
     });
   }
   return [withFile(dirname(path), path, () => parseDocument(name, readJson(path), path))];

@@ -36,7 +36,7 @@ async function loadGenerator(): Promise<typeof Generator> {
     if (code === 'ERR_MODULE_NOT_FOUND' && message.includes(`'${GENERATOR}'`)) {
       throw new UsageError(
         `dasvc types needs ${GENERATOR}, an optional peer dependency that is not installed`,
-        { code: 'generator_missing', detail: { package: GENERATOR }, cause: error },
+        { code: 'generator_missing', facts: { package: GENERATOR }, cause: error },
       );
     }
     throw error;

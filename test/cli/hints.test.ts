@@ -57,7 +57,30 @@ describe('below the CLI, errors carry facts, not hints', () => {
   it('a network failure has its code and facts, and no hint of its own', () => {
     const error = networkErrorFrom(socketError('ECONNREFUSED'), URL_, 1000);
     expect(error.hint).toBeUndefined();
-    expect(error.detail).toEqual({ proxied: false });
+    expect(error.facts).toEqual({ proxied: false });
+  });
+
+  it("the service's words stay in detail, dasvc's facts in facts, when a failure is retold", () => {
+    const said = new AuthError('the service refused: invalid_scope', {
+      code: 'invalid_scope',
+      detail: 'scope wiki is not offered to this client',
+    });
+    const stopped = stoppedByRefusal(said).refusal;
+    expect(stopped.detail).toBe('scope wiki is not offered to this client');
+    expect(stopped.facts).toEqual({ during: 'check' });
+    const client = new AuthError('x', { code: 'invalid_client', detail: 'unknown client' });
+    const refused = clientRefused(client, { profile: 'w', clientId: 'c', secretFrom: 'env' });
+    expect(refused).toMatchObject({
+      detail: 'unknown client',
+      facts: { profile: 'w', clientId: 'c', secretFrom: 'env' },
+    });
+  });
+
+  it("the service's words never make a hint, even when they look like dasvc's facts", () => {
+    const answer = new AuthError('x', { code: 'not_logged_in', detail: { profile: 'work' } });
+    expect(hintFor(answer)).toBeUndefined();
+    const facts = new AuthError('x', { code: 'not_logged_in', facts: { profile: 'work' } });
+    expect(hintFor(facts)).toBe('dasvc login --profile work');
   });
 
   it("a hint a command of the CLI gave wins over the code's", () => {
@@ -148,7 +171,7 @@ describe('usage (exit 2)', () => {
   it('an unknown user of the fixtures', () => {
     const error = new UsageError('unknown user "mallory"', {
       code: 'unknown_user',
-      detail: { users: ['alice', 'bob'] },
+      facts: { users: ['alice', 'bob'] },
     });
     expect(hintFor(error)).toBe('users in the fixtures: alice, bob');
   });
@@ -168,7 +191,7 @@ describe('usage (exit 2)', () => {
     );
     const missing = new UsageError('x', {
       code: 'generator_missing',
-      detail: { package: 'json-schema-to-typescript' },
+      facts: { package: 'json-schema-to-typescript' },
     });
     expect(hintFor(missing)).toBe('npm install -D json-schema-to-typescript');
   });
@@ -180,7 +203,7 @@ describe('usage (exit 2)', () => {
 
   it('the lock of the config file', () => {
     for (const code of ['lock_failed', 'lock_timeout'])
-      expect(hintFor(new UsageError('x', { code, detail: { lock: '/x.lock' } }))).toBe(
+      expect(hintFor(new UsageError('x', { code, facts: { lock: '/x.lock' } }))).toBe(
         'remove it if no dasvc is running',
       );
   });
@@ -233,12 +256,12 @@ describe('auth (exit 3)', () => {
   it('a refused token: the login that keeps the scopes held, or the token given', () => {
     const forbidden = new AuthError('403', {
       code: 'insufficient_scope',
-      detail: { profile: 'work', scope: 'wiki', granted: 'crm' },
+      facts: { profile: 'work', scope: 'wiki', granted: 'crm' },
     });
     expect(hintFor(forbidden)).toBe('dasvc login --profile work --scope "crm wiki"');
     const given = new AuthError('401', {
       code: 'invalid_token',
-      detail: { scope: 'crm', tokenFrom: 'DASVC_TOKEN' },
+      facts: { scope: 'crm', tokenFrom: 'DASVC_TOKEN' },
     });
     expect(hintFor(given)).toMatch(/^DASVC_TOKEN holds a token the service refused: /);
   });
@@ -248,7 +271,7 @@ describe('auth (exit 3)', () => {
     expect(hintFor(error)).toBe(
       'log in again here; dasvc login --insecure-storage keeps them in the config file (0600)',
     );
-    const corrupt = new UsageError('x', { code: 'keychain_corrupt', detail: { profile: 'work' } });
+    const corrupt = new UsageError('x', { code: 'keychain_corrupt', facts: { profile: 'work' } });
     expect(hintFor(corrupt)).toBe('log in again to replace it: dasvc login --profile work');
   });
 
@@ -281,7 +304,7 @@ describe('flows of a command', () => {
     const demo = (browser: boolean) =>
       new NetworkError('login timed out', {
         code: 'login_timeout',
-        detail: { during: 'demo', browser },
+        facts: { during: 'demo', browser },
       });
     expect(hintFor(demo(true))).toBe(
       'approve on the consent page the browser opened, in time; dasvc demo without --browser approves by itself',
@@ -296,7 +319,7 @@ describe('service (exit 1) and interrupted (exit 130)', () => {
   it('an unknown instance: the scopes the profile was granted, nearest first', () => {
     const error = new ServiceError('404', {
       code: 'http_404',
-      detail: { profile: 'default', scope: 'crn', granted: 'crm wiki' },
+      facts: { profile: 'default', scope: 'crn', granted: 'crm wiki' },
     });
     expect(hintFor(error)).toBe('did you mean crm? (profile default was granted scope crm wiki)');
   });

@@ -235,6 +235,6 @@ describe('credential binding: the installation a profile belongs to', () => {
       stored,
     ).otherInstallation('tokens');
     expect(error?.message).not.toContain('pa55word');
-    expect(JSON.stringify(error?.detail)).not.toContain('pa55word');
+    expect(JSON.stringify(error?.facts)).not.toContain('pa55word');
   });
 });

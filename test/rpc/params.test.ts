@@ -109,7 +109,7 @@ describe('JSON-RPC request and response (SERVICE.md §4.5)', () => {
       ),
     ).toThrow(AuthError);
     expect(() => processApiResponse(res(403, ''), 'wiki')).toThrow(
-      expect.objectContaining({ name: 'AuthError', detail: { scope: 'wiki' } }),
+      expect.objectContaining({ name: 'AuthError', facts: { scope: 'wiki' } }),
     );
     // The hint is the CLI's, made from the code and the scope.
     const refused = (() => {

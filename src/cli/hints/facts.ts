@@ -1,4 +1,4 @@
-/** An error's facts (its `detail` when that is an object): what a hint is made from. */
+/** An error's facts (its `facts`, never the service's words): what a hint is made from. */
 export type Facts = Readonly<Record<string, unknown>>;
 
 /** The hints of one area, from an error's code and facts; undefined when it has none for them. */

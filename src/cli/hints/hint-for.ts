@@ -1,5 +1,4 @@
 import type { DasvcError } from '../../errors.js';
-import { isObject } from '../../util/guards.js';
 import { checkHint } from './check-hints.js';
 import { demoHint } from './demo-hints.js';
 import type { HintRule } from './facts.js';
@@ -25,13 +24,13 @@ const AREAS: readonly HintRule[] = [
 
 /**
  * The next step for a person, printed under the message: the hint a command of the CLI gave,
- * else one made here from the error's stable code and facts (its `detail`). The code below the
+ * else one made here from the error's stable code and facts (never the service's words). The code below the
  * CLI carries no terminal advice: the library's errors say what failed, the CLI what to type next.
  */
 export function hintFor(error: DasvcError): string | undefined {
   if (error.hint) return error.hint;
   const code = error.code ?? '';
-  const facts = isObject(error.detail) ? error.detail : {};
+  const facts = error.facts;
   for (const area of AREAS) {
     const hint = area(code, facts);
     if (hint !== undefined) return hint;

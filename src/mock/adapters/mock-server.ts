@@ -67,7 +67,7 @@ export async function serveMock(options: MockOptions, env?: Env): Promise<MockSe
     if (code && LISTEN_ERRORS.has(code)) {
       throw new UsageError(`cannot listen on ${host}:${port}: ${code}`, {
         code,
-        detail: { host, port },
+        facts: { host, port },
         cause: error,
       });
     }

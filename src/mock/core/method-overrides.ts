@@ -58,8 +58,8 @@ export function checkMethodOverrides(
   proxy: boolean,
 ): OverrideTable | undefined {
   if (methods === undefined) return undefined;
-  const usage = (message: string, detail?: Record<string, unknown>) =>
-    new UsageError(`methods: ${message}`, { code: 'bad_option', ...(detail ? { detail } : {}) });
+  const usage = (message: string, facts?: Record<string, unknown>) =>
+    new UsageError(`methods: ${message}`, { code: 'bad_option', ...(facts ? { facts } : {}) });
   if (!isObject(methods)) throw usage('give an object: { instance: { method: function } }');
   if (proxy) throw usage('every call goes upstream with proxy; answer methods without it');
   const table: OverrideTable = new Map();

@@ -66,7 +66,7 @@ export function createMockCore(options: MockOptions = {}, env?: Env): MockCore {
       `--auto-approve (option autoApprove): unknown user "${options.autoApprove}"`,
       {
         code: 'unknown_user',
-        detail: { users: [...fixtures.users.keys()] },
+        facts: { users: [...fixtures.users.keys()] },
       },
     );
   }

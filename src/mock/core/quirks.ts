@@ -31,7 +31,7 @@ export function parseQuirks(value: unknown, source = 'quirks'): Quirks {
   const member = pointer.slice(1).replace(/~1/g, '/').replace(/~0/g, '~');
   throw new UsageError(`${source}: ${member === '' ? '' : `${member}: `}${problem}`, {
     code: 'bad_quirks',
-    detail: { members: [...QUIRK_MEMBERS] },
+    facts: { members: [...QUIRK_MEMBERS] },
   });
 }
 

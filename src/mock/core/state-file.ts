@@ -62,7 +62,7 @@ function apply(replay: Replay, change: StateChange): void {
 function corrupt(file: string, problem: string): UsageError {
   return new UsageError(`state file ${file} is corrupt: ${problem}`, {
     code: 'bad_state_file',
-    detail: { file, corrupt: true },
+    facts: { file, corrupt: true },
   });
 }
 

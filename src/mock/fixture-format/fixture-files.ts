@@ -56,7 +56,7 @@ export function fixtureError(
   );
   return new UsageError(lines.join('\n'), {
     code: 'bad_fixture',
-    detail: { folder: dir },
+    facts: { folder: dir },
   });
 }
 

@@ -1,6 +1,5 @@
 import type { ServiceOptions } from '../../service-options.js';
 import { DasvcError, sameKind } from '../../../errors.js';
-import { isObject } from '../../../util/guards.js';
 import { DEFAULT_PROFILE } from '../../../store/profile-store.js';
 import { revokeFailureReason } from '../../../client/logout.js';
 import { openClient, type CliDeps } from '../../context.js';
@@ -48,7 +47,7 @@ export async function run(options: LogoutOptions, deps: CliDeps): Promise<void> 
 
 /** A logout that kept the tokens (SPEC §3), with the next step: `--forget`. Other errors pass. */
 function withForgetHint(error: unknown, name: string): unknown {
-  const kept = error instanceof DasvcError && isObject(error.detail) && error.detail.keptTokens;
+  const kept = error instanceof DasvcError && error.facts.keptTokens === true;
   if (!kept) return error;
   const forget = `dasvc logout${name === DEFAULT_PROFILE ? '' : ` --profile ${name}`} --forget`;
   // A client the service did not accept is fixed first: its secret (the hint says where it came from).
@@ -57,7 +56,7 @@ function withForgetHint(error: unknown, name: string): unknown {
       ? hintFor(error.cause)
       : undefined;
   return sameKind(error, error.message, {
-    detail: error.detail,
+    facts: error.facts,
     hint: `${cause ? `${cause}; or ` : ''}${forget} deletes them locally anyway`,
     cause: error.cause,
   });

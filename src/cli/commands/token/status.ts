@@ -60,21 +60,21 @@ export async function run(options: ServiceOptions, deps: CliDeps): Promise<void>
       deps.out.line(`storage:   ${describeSecretsLocation(status.storage, deps.store.file)}`);
   }
   if (!status.usable) {
-    const detail = { profile: name };
+    const facts = { profile: name };
     throw stdoutAnswered(
       ended === 'refused'
         ? new AuthError(
             `the service refused the session of profile ${name}: it may have expired on the service's clock or been revoked elsewhere`,
-            { code: 'refused', detail },
+            { code: 'refused', facts },
           )
         : ended !== undefined
           ? new AuthError(
               `the access token of profile ${name} ${ended === 'revoked' ? 'was revoked' : 'is gone (revoked, or refused by the service)'} and cannot be replaced by a refresh`,
-              { code: 'revoked', detail },
+              { code: 'revoked', facts },
             )
           : new AuthError(`the session of profile ${name} has expired`, {
               code: 'expired',
-              detail,
+              facts,
             }),
     );
   }
