@@ -1,20 +1,6 @@
 import type { DasvcError } from '../errors.js';
 import { AuthError, sameKind } from '../errors.js';
-
-/**
- * Authorization failures that measure the client's settings or the person at the browser, not the
- * installation: a denial at the consent page (SPEC §5's own answer to one), client credentials or
- * a scope the installation refuses. The check cannot go on and says so with the §4 exit code (3)
- * rather than a deviation (1), which would tell a CI job that a conformant installation is not.
- * A changed `state`, or an error redirect the installation should not give, stay deviations of
- * `redirect.code-and-state`: those redirects are what the rule measures.
- */
-const NOT_THE_INSTALLATION = new Set([
-  'access_denied',
-  'invalid_client',
-  'unauthorized_client',
-  'invalid_scope',
-]);
+import { CLIENT_REFUSALS } from '../oauth/client-refusals.js';
 
 /** An authorization that did not succeed for a reason outside the installation's conformance. */
 export class CheckStopped extends Error {
@@ -27,9 +13,17 @@ export class CheckStopped extends Error {
   }
 }
 
-/** Whether a failed login was refused for the client's or the person's reason. */
+/**
+ * Whether a failed login was refused for the client's or the person's reason (CLIENT_REFUSALS: a
+ * denial at the consent page, SPEC §5's own answer to one, client credentials or a scope the
+ * installation refuses), which measures the client's settings, not the installation. The check
+ * cannot go on and says so with the §4 exit code (3) rather than a deviation (1), which would tell
+ * a CI job that a conformant installation is not. A changed `state`, or an error redirect the
+ * installation should not give, stay deviations of `redirect.code-and-state`: those redirects are
+ * what the rule measures.
+ */
 export function refusedForTheClient(error: DasvcError): boolean {
-  return NOT_THE_INSTALLATION.has(error.code ?? '');
+  return CLIENT_REFUSALS.has(error.code ?? '');
 }
 
 /**

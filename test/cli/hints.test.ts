@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hintFor } from '../../src/cli/hints/hint-for.js';
 import {
+  refusedForTheClient,
   stoppedByCredentials,
   stoppedByRefusal,
   stoppedUnmeasured,
@@ -19,6 +20,7 @@ import {
   DasvcError,
   InterruptedError,
   NetworkError,
+  sameKind,
   ServiceError,
   UsageError,
 } from '../../src/errors.js';
@@ -29,6 +31,7 @@ import { parseQuirks, QUIRK_MEMBERS } from '../../src/mock/core/quirks.js';
 import { loadStateFile } from '../../src/mock/core/state-file.js';
 import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
 import { startMockServer } from '../../src/mock/index.js';
+import { CLIENT_REFUSALS } from '../../src/oauth/client-refusals.js';
 import { startLoopback } from '../../src/oauth/loopback.js';
 import { KeychainUnavailable } from '../../src/store/keychain.js';
 import { keychainUnreachable } from '../../src/store/profile-secrets.js';
@@ -285,6 +288,30 @@ describe('auth (exit 3)', () => {
     const scope = new AuthError('bad scope', { code: 'invalid_scope' });
     expect(hintFor(stoppedByRefusal(scope).refusal)).toBe(credentials);
     expect(hintFor(stoppedByCredentials('no redirect').refusal)).toBe(credentials);
+    // Every refusal that stops the check (one list) gets the check's hint, never a login.
+    for (const code of CLIENT_REFUSALS) {
+      const refusal = stoppedByRefusal(new AuthError('refused', { code })).refusal;
+      expect(refusedForTheClient(refusal), code).toBe(true);
+      expect(hintFor(refusal), code).toMatch(/^(approve the consent page|check --client-id)/);
+    }
+  });
+
+  it('a logout that kept the tokens: --forget, after the secret when the client was refused', () => {
+    // As src/client/logout.ts retells the first failed revoke.
+    const kept = (first: DasvcError, profile: string) =>
+      sameKind(first, 'could not revoke', { facts: { profile, keptTokens: true }, cause: first });
+    const down = new ServiceError('HTTP 503', { code: 'http_503', status: 503 });
+    expect(hintFor(kept(down, 'default'))).toBe(
+      'dasvc logout --forget deletes them locally anyway',
+    );
+    const client = clientRefused(new AuthError('refused', { code: 'invalid_client' }), {
+      profile: 'work',
+      clientId: 'demo-client',
+      secretFrom: 'env',
+    }) as DasvcError;
+    expect(hintFor(kept(client, 'work'))).toBe(
+      `${hintFor(client)}; or dasvc logout --profile work --forget deletes them locally anyway`,
+    );
   });
 });
 

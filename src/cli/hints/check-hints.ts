@@ -1,7 +1,5 @@
+import { CLIENT_REFUSALS } from '../../oauth/client-refusals.js';
 import { namesOf, type HintRule } from './facts.js';
-
-/** The codes of an authorization refused for the client's settings, not the installation's. */
-const CREDENTIALS_CODES = new Set(['invalid_client', 'unauthorized_client', 'invalid_scope']);
 
 /**
  * `dasvc check` (src/check/): the rules `--only` may name, and an authorization that stopped the
@@ -16,7 +14,8 @@ export const checkHint: HintRule = (code, facts) => {
   if (facts.during !== 'check') return undefined;
   if (code === 'access_denied')
     return 'approve the consent page: every rule after it needs the tokens';
-  if (CREDENTIALS_CODES.has(code))
+  // The other refusals of the client's side are its settings'.
+  if (CLIENT_REFUSALS.has(code))
     return 'check --client-id, --client-secret and --scope (or the profile) against the installation';
   if (code === 'login_timeout')
     return 'complete the authorization in the browser within --timeout, or pass --no-browser and paste the address the browser was sent to';

@@ -1,7 +1,8 @@
-import type { DasvcError } from '../../errors.js';
+import { DasvcError } from '../../errors.js';
 import { checkHint } from './check-hints.js';
 import { demoHint } from './demo-hints.js';
-import type { HintRule } from './facts.js';
+import type { CauseOf, HintRule } from './facts.js';
+import { logoutHint } from './logout-hints.js';
 import { mockHint } from './mock-hints.js';
 import { networkHint } from './network-hints.js';
 import { sessionHint } from './session-hints.js';
@@ -10,9 +11,11 @@ import { typesHint } from './types-hints.js';
 
 /**
  * The areas, asked in turn. A command's flow comes first: a login that timed out in `dasvc check`
- * or `dasvc demo` is fixed with that command's flags, not with `dasvc login`'s.
+ * or `dasvc demo` is fixed with that command's flags, not with `dasvc login`'s, and a logout that
+ * kept the tokens with `--forget`.
  */
 const AREAS: readonly HintRule[] = [
+  logoutHint,
   checkHint,
   demoHint,
   sessionHint,
@@ -31,8 +34,11 @@ export function hintFor(error: DasvcError): string | undefined {
   if (error.hint) return error.hint;
   const code = error.code ?? '';
   const facts = error.facts;
+  const behind = error.cause;
+  const cause: CauseOf | undefined =
+    behind instanceof DasvcError ? { code: behind.code, hint: () => hintFor(behind) } : undefined;
   for (const area of AREAS) {
-    const hint = area(code, facts);
+    const hint = area(code, facts, cause);
     if (hint !== undefined) return hint;
   }
   return undefined;
