@@ -164,10 +164,10 @@ describe('usage (exit 2)', () => {
   it("a port taken: the mock's and the login's own flags", async () => {
     const taken = await listening();
     const mock = await thrown(() => startMockServer({ port: taken, log: () => undefined }));
-    expect(mock.code).toBe('EADDRINUSE');
+    expect(mock).toMatchObject({ code: 'listen_failed', facts: { errno: 'EADDRINUSE' } });
     expect(hintFor(mock)).toBe('choose another --port (0 picks a free one) or --host');
     const login = await thrown(() => startLoopback(taken, async () => ({ status: 200, html: '' })));
-    expect(login.code).toBe('listen_failed');
+    expect(login).toMatchObject({ code: 'listen_failed', facts: { errno: 'EADDRINUSE' } });
     expect(hintFor(login)).toBe('choose another --port, or omit it for a free one');
   });
 

@@ -246,13 +246,20 @@ describe('dasvc mock (SPEC §3)', () => {
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
-  it('a port in use exits 2', async () => {
+  it('a port in use exits 2; --json names it listen_failed, as the login does', async () => {
     const mock = await startMockInProcess(['--quiet']);
     try {
       const port = new URL(mock.url).port;
       const r = await runDasvc(['mock', '--port', port]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/EADDRINUSE/);
+      const json = await runDasvc(['--json', 'mock', '--port', port]);
+      expect(json.code).toBe(2);
+      expect(JSON.parse(json.stdout).error).toMatchObject({
+        code: 'listen_failed',
+        exitCode: 2,
+        message: `cannot listen on 127.0.0.1:${port}: EADDRINUSE`,
+      });
     } finally {
       await mock.stop();
     }

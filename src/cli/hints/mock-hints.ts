@@ -1,4 +1,3 @@
-import { LISTEN_ERRORS } from '../../util/listen-errors.js';
 import { namesOf, textOf, type HintRule } from './facts.js';
 
 /**
@@ -6,7 +5,8 @@ import { namesOf, textOf, type HintRule } from './facts.js';
  * words of its flags.
  */
 export const mockHint: HintRule = (code, facts) => {
-  if (LISTEN_ERRORS.has(code) && textOf(facts.host) !== undefined)
+  // The mock's listener is the one whose host is chosen (the login's is 127.0.0.1).
+  if (code === 'listen_failed' && textOf(facts.host) !== undefined)
     return 'choose another --port (0 picks a free one) or --host';
   switch (code) {
     case 'bad_fixture': {

@@ -34,7 +34,8 @@ const SESSION_CODES = new Set([
  */
 export const sessionHint: HintRule = (code, facts) => {
   if (Object.hasOwn(BY_CODE, code)) return BY_CODE[code];
-  if (code === 'listen_failed' && facts.errno === 'EADDRINUSE')
+  // The login's loopback listener; the mock's names its host (mock-hints.ts).
+  if (code === 'listen_failed' && facts.errno === 'EADDRINUSE' && facts.host === undefined)
     return 'choose another --port, or omit it for a free one';
   const profile = textOf(facts.profile);
   if (code === 'not_logged_in' && Array.isArray(facts.profiles)) return missingProfileHint(facts);

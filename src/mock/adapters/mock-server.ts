@@ -63,11 +63,11 @@ export async function serveMock(options: MockOptions, env?: Env): Promise<MockSe
     served = await serveNode(core.handle, host, port, timeouts);
   } catch (error) {
     await core.close();
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code && LISTEN_ERRORS.has(code)) {
-      throw new UsageError(`cannot listen on ${host}:${port}: ${code}`, {
-        code,
-        facts: { host, port },
+    const errno = (error as NodeJS.ErrnoException).code;
+    if (errno && LISTEN_ERRORS.has(errno)) {
+      throw new UsageError(`cannot listen on ${host}:${port}: ${errno}`, {
+        code: 'listen_failed',
+        facts: { host, port, errno },
         cause: error,
       });
     }
