@@ -10,7 +10,7 @@ export const ExitCode = {
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 export interface DasvcErrorOptions {
-  /** Stable machine-readable code, e.g. `invalid_grant`, `ECONNREFUSED`, `missing_setting`. */
+  /** Stable machine-readable code, e.g. `invalid_grant`, `connection_refused`, `missing_setting`. */
   code?: string;
   /**
    * A next step for a person, printed under the message: set by the CLI's own commands only.
