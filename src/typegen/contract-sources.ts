@@ -10,7 +10,7 @@ import {
   parseInstance,
   type InstanceFixture,
 } from '../mock/fixture-format/fixture-format.js';
-import { readJson, withFile } from '../mock/fixture-format/fixture-files.js';
+import { readingFor, readJson, withFile } from '../mock/fixture-format/fixture-files.js';
 import { loadFixtures } from '../mock/fixture-format/load-fixtures.js';
 import { parseOpenRpcInstance } from '../mock/fixture-format/openrpc-format.js';
 import { isObject } from '../util/guards.js';
@@ -52,7 +52,7 @@ export function instancesFrom(path: string, scopes: readonly string[]): Instance
     });
   }
   if (statSync(path).isDirectory()) {
-    const { instances } = loadFixtures(path, true);
+    const { instances } = readingFor({ from: path }, () => loadFixtures(path, true));
     if (scopes.length === 0) return [...instances.values()];
     const unknown = scopes.filter((scope) => !instances.has(scope));
     if (unknown.length > 0) {
@@ -75,5 +75,9 @@ export function instancesFrom(path: string, scopes: readonly string[]): Instance
       facts: { from: path, unnamed: true },
     });
   }
-  return [withFile(dirname(path), path, () => parseDocument(name, readJson(path), path))];
+  return [
+    readingFor({ from: path }, () =>
+      withFile(dirname(path), path, () => parseDocument(name, readJson(path), path)),
+    ),
+  ];
 }

@@ -178,6 +178,21 @@ describe('dasvc types', () => {
     }
   });
 
+  it('a broken document or folder of --from: the hint points --from elsewhere', async () => {
+    const folder = copyFixtures();
+    writeFileSync(join(folder, 'instances/crm.json'), '{');
+    const document = join(scratchDir('dasvc-types-'), 'crm.openrpc.json');
+    writeFileSync(document, '{"openrpc": ');
+    for (const from of [folder, document]) {
+      const result = await types(['--from', from]);
+      expect({ from, code: result.code }).toEqual({ from, code: 2 });
+      expect(result.stderr).toMatch(/not valid JSON/);
+      expect(result.stderr).toContain(
+        'hint: fix the file or point --from at another document or folder\n',
+      );
+    }
+  });
+
   it('says so, with the way out, when an installation does not answer rpc.discover', async () => {
     await control(mock.url, 'quirks', { rpcDiscover: false });
     try {

@@ -10,11 +10,15 @@ export const mockHint: HintRule = (code, facts) => {
     return 'choose another --port (0 picks a free one) or --host';
   switch (code) {
     case 'bad_fixture': {
-      // A fixtures folder's file (the mock's, or one `dasvc types --from` reads).
+      // A file of the fixtures folder, or of the folder --record adds to (what `dasvc types
+      // --from` reads has its own hint).
       const folder = textOf(facts.folder);
-      return folder === undefined
+      if (folder !== undefined)
+        return `fix the file or point --fixtures at another folder (now ${folder})`;
+      const record = textOf(facts.record);
+      return record === undefined
         ? undefined
-        : `fix the file or point --fixtures at another folder (now ${folder})`;
+        : `recording adds to what ${record} holds: fix the file, or pass --record a new folder`;
     }
     case 'bad_quirks': {
       const members = namesOf(facts.members);

@@ -7,8 +7,10 @@ const SOURCES =
 /** `dasvc types` (src/typegen/): where it reads a contract, and the generator it needs. */
 export const typesHint: HintRule = (code, facts) => {
   const from = textOf(facts.from);
-  if (code === 'bad_fixture' && from !== undefined && facts.exists === false)
-    return `give ${SOURCES}`;
+  if (code === 'bad_fixture' && from !== undefined)
+    return facts.exists === false
+      ? `give ${SOURCES}`
+      : 'fix the file or point --from at another document or folder';
   if (code === 'bad_scope' && from !== undefined) {
     if (Array.isArray(facts.instances))
       return `its instances: ${namesOf(facts.instances).join(', ') || 'none'}`;

@@ -2,7 +2,7 @@
 // <problem>`, the file named under the folder as the user gave it.
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { UsageError } from '../../errors.js';
+import { sameKind, UsageError } from '../../errors.js';
 import { jsonSyntaxProblem } from '../../util/json-error.js';
 import { fail, FixtureProblem } from './descriptors.js';
 
@@ -68,6 +68,20 @@ export function withFile<T>(dir: string, file: string, parse: () => T): T {
     if (error instanceof FixtureProblem) {
       throw fixtureError(dir, file, error.message, error.pointer, error.others);
     }
+    throw error;
+  }
+}
+
+/**
+ * Runs `read`, a broken file's error told with `facts` in place of the fixtures folder's: the way
+ * out of a folder `--record` adds to, or of what `dasvc types --from` reads, is not `--fixtures`.
+ */
+export function readingFor<T>(facts: Readonly<Record<string, unknown>>, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof UsageError && error.code === 'bad_fixture')
+      throw sameKind(error, error.message, { facts });
     throw error;
   }
 }

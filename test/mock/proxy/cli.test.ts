@@ -1,6 +1,7 @@
 // SPEC §6 through the real CLI: `dasvc mock --proxy --record DIR` stopped by SIGTERM mid-recording
 // leaves a complete folder that `dasvc mock --fixtures DIR` serves; `--validate` prints one stderr
-// line per violation and lists it at /_mock/violations; bad options and a corrupt DIR exit 2.
+// line per violation and lists it at /_mock/violations; bad options and a corrupt DIR exit 2, the
+// hint naming the flag that gave the folder.
 // Processes where a signal is the point; the other runs in this process.
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -29,6 +30,11 @@ async function spawn(args: string[]): Promise<MockProcess> {
   const child = await spawnMock(args);
   children.push(child);
   return child;
+}
+
+/** `dasvc mock --proxy <the upstream> --record DIR` in this process, for its start-up failures. */
+function recordInto(dir: string) {
+  return runDasvc(['mock', '--port', '0', '--proxy', upstream.url, '--record', dir]);
 }
 
 async function mint(
@@ -226,15 +232,7 @@ describe('dasvc mock --proxy --record (CLI)', () => {
       [join(file, 'below'), 'ENOTDIR'],
       ['/proc/no-such-dasvc-dir/x', 'ENOENT'],
     ]) {
-      const result = await runDasvc([
-        'mock',
-        '--port',
-        '0',
-        '--proxy',
-        upstream.url,
-        '--record',
-        path!,
-      ]);
+      const result = await recordInto(path!);
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toContain(`--record ${path}: cannot make the folder there (${code})`);
       expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -248,15 +246,29 @@ describe('dasvc mock --proxy --record (CLI)', () => {
       join(dir, 'instances', 'crm.openrpc.json'),
       '{"openrpc":"1.2.6","info":{"title":"t","version":"1"},"methods":[{"name":"a","params":{}}]}',
     );
-    const recordInto = ['mock', '--port', '0', '--proxy', upstream.url, '--record', dir];
-    const result = await runDasvc(recordInto);
+    const result = await recordInto(dir);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /fixture \S*crm\.openrpc\.json: \/methods\/0\/params: must be array/,
     );
     writeFileSync(join(dir, 'instances', 'crm.openrpc.json'), '{"openrpc": ');
-    const truncated = await runDasvc(recordInto);
+    const truncated = await recordInto(dir);
     expect(truncated.code).toBe(2);
     expect(truncated.stderr).toMatch(/crm\.openrpc\.json: not valid JSON/);
+  });
+
+  it("a broken file's hint names the flag that gave the folder: --record, or --fixtures", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'users.json'), '{');
+    const recording = await recordInto(dir);
+    expect(recording.code).toBe(2);
+    expect(recording.stderr).toContain(
+      `hint: recording adds to what ${dir} holds: fix the file, or pass --record a new folder\n`,
+    );
+    const serving = await runDasvc(['mock', '--port', '0', '--fixtures', dir]);
+    expect(serving.code).toBe(2);
+    expect(serving.stderr).toContain(
+      `hint: fix the file or point --fixtures at another folder (now ${dir})\n`,
+    );
   });
 });
