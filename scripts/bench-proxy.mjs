@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Figures of issue 10: what `dasvc mock --proxy` adds in front of an installation. The same
-// upstream (`dasvc mock`, authenticated crm contacts.list) is called directly and through a
-// proxying `dasvc mock --proxy`, in this run, on 127.0.0.1: the added latency per call
-// (sequential calls on one keep-alive connection, median) and req/s under load (autocannon).
+// What `dasvc mock --proxy` adds in front of an installation. The same upstream (`dasvc mock`,
+// authenticated crm contacts.list) is called directly and through a proxying `dasvc mock
+// --proxy`, in this run, on 127.0.0.1: the added latency per call (sequential calls on one
+// keep-alive connection, median) and req/s under load (autocannon).
 // For scale, the same through the smallest possible proxy (node:http + undici, no journal, no
 // taps): what the machine allows three processes on its cores. Upstream, proxy and load
 // generator are separate processes. Under load each server's CPU time per request is read from

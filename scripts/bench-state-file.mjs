@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Figures of issue 14.5, measured in this run on 127.0.0.1: token minting (POST /_mock/tokens)
-// with --state-file against the same mock without it (goal ≥ 0.7×), RSS after the same number of
-// mints (goal: no higher with the state file), and tokens kept after kill -9 at 0 ms (goal: all).
+// What --state-file costs and keeps, measured in this run on 127.0.0.1: token minting
+// (POST /_mock/tokens) with --state-file against the same mock without it (goal ≥ 0.7×), RSS
+// after the same number of mints (goal: no higher with the state file), and tokens kept after
+// kill -9 at 0 ms (goal: all).
 // Servers are separate processes; this process is the load generator. Bounded in count and time.
 /* global fetch */
 // Usage: node scripts/bench-state-file.mjs [--seconds 2] [--rounds 5] [--connections 16] [--tokens 50000] [--kills 2000]

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench`: every figure the issues ask for, each as a ratio against its baseline measured
+// `npm run bench`: every figure the project holds itself to, each as a ratio against its baseline measured
 // side by side in the same run. Figures never live in tests (timed assertions flake on shared
 // machines); they live here. Runs every scripts/bench-*.mjs in name order, each in its own process
 // with no arguments (each has its own defaults): a new bench plugs in by being there.

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `npm run bench:tests`: the figure of issue 8 item 5, `npm test` on a fresh clone, against 0.1's
-// own `npm test` measured side by side. This machine's speed moves by a fifth from one hour to the
-// next, so a time measured alone says little: the runs take turns, round after round, and each
-// round's ratio is against the baseline run beside it. Not part of `npm run bench` (it clones and
+// `npm run bench:tests`: the time of `npm test` on a fresh clone, against 0.1's own `npm test`
+// measured side by side. This machine's speed moves by a fifth from one hour to the next, so a
+// time measured alone says little: the runs take turns, round after round, and each round's ratio
+// is against the baseline run beside it. Not part of `npm run bench` (it clones and
 // installs twice and runs the suite 3 × rounds times: ~10 minutes at five rounds).
 //
 // Usage: node scripts/measure-test-time.mjs [--rounds 5] [--baseline <commit>|none]

@@ -1,4 +1,4 @@
-// Issue 8: one bad setting gives one exit code (2) and one message, end to end through the built
+// One bad setting gives one exit code (2) and one message, end to end through the built
 // CLI, even when not logged in (the in-process matrix is in client-core.test.ts).
 import { describe, expect, it } from 'vitest';
 import { freshConfigDir, runCli } from '../helpers/cli.js';

@@ -1,4 +1,4 @@
-// Issue 9.4: every flag and variable value is checked before any work — exit 2 naming the flag or
+// Every flag and variable value is checked before any work — exit 2 naming the flag or
 // the variable, no browser started, no request sent. (The settings of SPEC §2 in every command:
 // client-core.test.ts; here the values of the commands' own flags, through the built CLI.)
 import { existsSync } from 'node:fs';

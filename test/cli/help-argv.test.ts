@@ -4,7 +4,7 @@ import { buildProgram } from '../../src/cli/program.js';
 
 const argv = (...args: string[]) => ['node', 'dasvc', ...args];
 
-describe('`dasvc help <command path>` shows the help of the whole path (issue 9.5)', () => {
+describe('`dasvc help <command path>` shows the help of the whole path', () => {
   it('turns help and the path after it into the path and --help', async () => {
     const program = await buildProgram(argv('help'));
     const rewrite = (...args: string[]) => helpAsFlag(program, argv(...args)).slice(2);

@@ -27,7 +27,7 @@ function helpOf(command: Command): string {
   return text;
 }
 
-describe("every command's --help (SPEC §3, issue 9.12)", () => {
+describe("every command's --help (SPEC §3)", () => {
   it('shows one to three examples and the global flags', async () => {
     const commands = commandsOf(await shapedProgram());
     expect(commands.length).toBeGreaterThan(15);

@@ -65,14 +65,14 @@ describe('dasvc help', () => {
     expect(result.stdout).toContain('~/.config/fish/completions/dasvc.fish');
   });
 
-  it('help token revoke shows the help of token revoke (issue 9.5)', async () => {
+  it('help token revoke shows the help of token revoke', async () => {
     const result = await runCli(['help', 'token', 'revoke'], dir);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: dasvc token revoke /);
     expect(result.stdout).toContain('--hint <type>');
   });
 
-  it('the examples of rpc run as they are against the mock (issue 9.12)', async () => {
+  it('the examples of rpc run as they are against the mock', async () => {
     const { access_token } = await mintTokens(mock.url, 'alice', 'crm');
     const env = { DASVC_TOKEN: access_token, DASVC_BASE_URL: mock.url };
     const examples = examplesOf('rpc').filter((e) => e.startsWith('dasvc rpc '));
@@ -133,7 +133,7 @@ describe('dasvc help', () => {
     }
   });
 
-  it('usage errors in one style: dasvc: <what>, then hint: <what to do> (issue 9.12)', async () => {
+  it('usage errors in one style: dasvc: <what>, then hint: <what to do>', async () => {
     const cases: [string[], string][] = [
       [['rpc', '--bogus'], "dasvc: unknown option '--bogus'\nhint: dasvc rpc --help\n"],
       [['token', 'frob'], "dasvc: unknown command 'frob'\nhint: dasvc token --help\n"],

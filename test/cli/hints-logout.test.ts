@@ -1,5 +1,5 @@
-// Hints that send the user the right way (issue 9.6) and a logout that keeps tokens the service
-// may still honour (SPEC §3 `logout [--forget]`, issue 9.9), through the built CLI and the mock.
+// Hints that send the user the right way and a logout that keeps tokens the service may still
+// honour (SPEC §3 `logout [--forget]`), through the built CLI and the mock.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,7 +36,7 @@ function stored(
   return JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles[profile];
 }
 
-describe('hints (issue 9.6)', () => {
+describe('hints that send the user the right way', () => {
   it('a refused DASVC_TOKEN or --token is blamed, not the login', async () => {
     const dir = freshConfigDir();
     const viaEnv = await runCli(['rpc', 'crm', 'contacts.list', '--base-url', mock.url], dir, {
@@ -89,7 +89,7 @@ async function refusedLogout(dir: string, status: number, count: number): Promis
   expect(refused.stderr).toContain('--forget');
 }
 
-describe('logout (SPEC §3, issue 9.9)', () => {
+describe('logout (SPEC §3)', () => {
   it('keeps the tokens when the service cannot be reached; --forget deletes them anyway', async () => {
     const dir = await loggedIn('crm');
     // The profile's own installation drops the connections (a logout never revokes elsewhere).

@@ -1,5 +1,5 @@
 // SPEC §3 `--json`: every command prints exactly one JSON document on stdout, successes and
-// failures alike (issue 9.10), as the built CLI runs in a script.
+// failures alike, as the built CLI runs in a script.
 import { describe, expect, it } from 'vitest';
 import {
   browserEnv,

@@ -111,7 +111,7 @@ describe.runIf(secretServiceTestsRun())('secrets in the OS credential store', ()
     const rotated = await entry(dir);
     expect(rotated!.tokens!.refreshToken).not.toBe(stored!.tokens!.refreshToken);
     // Both tokens of the pair and the client secret in the one entry; the file, which holds none
-    // of them, is not rewritten (issue 14.3: the write after the answer is one call to the store).
+    // of them, is not rewritten (the write after the answer is one call to the store).
     expect(rotated).toMatchObject({
       clientSecret: 'demo-secret',
       tokens: { accessToken: expect.any(String) },

@@ -24,7 +24,7 @@ import {
 const mock = startMockForCli();
 expectNoLeaksAfterAll();
 
-describe('the store lock seen from the CLI (issue 14.4)', () => {
+describe('the store lock seen from the CLI', () => {
   it('a command kept waiting 1 s says once on stderr who holds the lock and since when, then goes on', async () => {
     const dir = freshConfigDir();
     const login = await runCli(loginArgs(mock.url), dir, { env: browserEnv() });

@@ -1,5 +1,5 @@
-// `profile list` and `profile show` mark the active profile the same way: `*` before its name
-// (issue 9.11; it was `*` in list and `active: true` in show).
+// `profile list` and `profile show` mark the active profile the same way: `*` before its name,
+// and show has no `active:` line of its own.
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { browserEnv, freshConfigDir, loginArgs, runCli, startMockForCli } from '../helpers/cli.js';

@@ -15,7 +15,7 @@ const dir = freshConfigDir();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('dasvc rpc hints', () => {
-  it('an unknown method names the nearest ones from rpc.discover (issue 9.7)', async () => {
+  it('an unknown method names the nearest ones from rpc.discover', async () => {
     const { access_token } = await mintTokens(mock.url, 'alice', 'crm');
     const env = { DASVC_TOKEN: access_token, DASVC_BASE_URL: mock.url };
     const typo = await runCli(['rpc', 'crm', 'contact.list'], dir, { env });

@@ -206,7 +206,7 @@ describe('dasvc rpc', () => {
     expect(bad.stderr).toContain('hint: --token holds a token the service refused');
     const forbidden = await runCli(['rpc', 'wiki', 'pages.list'], configDir());
     expect(forbidden.code).toBe(3);
-    // The login keeps the scope the profile holds (issue 9.6: it hinted --scope wiki alone).
+    // The login asks for wiki beside the scope the profile holds, not for wiki alone.
     expect(forbidden.stderr).toContain('hint: dasvc login --scope "crm wiki"');
     const unknown = await runCli(['rpc', 'nosuchinstance', 'x.y'], configDir());
     expect(unknown.code).toBe(1);

@@ -28,7 +28,7 @@ describe.skipIf(!existsSync(SCRIPT) && !process.env.CI)('prompts on a terminal',
   it.each([
     ['init', ['init'], 'Profile name'],
     ['a login prompt for a missing setting', ['login'], 'Base URL'],
-  ])('Ctrl-C at %s exits 130 and prints nothing more (issue 9.2)', async (_name, args, prompt) => {
+  ])('Ctrl-C at %s exits 130 and prints nothing more', async (_name, args, prompt) => {
     const { terminal } = dasvcOnTerminal(args);
     await terminal.waitFor([prompt]);
     terminal.type('\x03');
@@ -81,7 +81,7 @@ describe.skipIf(!existsSync(SCRIPT) && !process.env.CI)('prompts on a terminal',
 describe.skipIf(!existsSync(SCRIPT) && !process.env.CI)('summaries on a terminal', () => {
   const mock = startMockForCli();
 
-  it('login and token refresh say their summary once (issue 9.11)', async () => {
+  it('login and token refresh say their summary once', async () => {
     const dir = freshConfigDir();
     const env = { PATH: process.env.PATH ?? '', HOME: dir, DASVC_CONFIG_DIR: dir };
     const login = onTerminal([process.execPath, BIN, ...loginArgs(mock.url, 'crm')], {

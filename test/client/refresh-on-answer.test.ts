@@ -1,4 +1,4 @@
-// Issue 14.3: the rotated pair is stored the moment the refresh answer is whole, in the
+// The rotated pair is stored the moment the refresh answer is whole, in the
 // transport's own callback (HttpRequest.onAnswer), before the send promise resolves and before
 // anything else the process has queued (a message on a slow terminal included).
 import { createServer, type Server } from 'node:http';
@@ -41,7 +41,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-describe('the refresh answer is handled in the transport callback (issue 14.3)', () => {
+describe('the refresh answer is handled in the transport callback', () => {
   for (const path of ['/token', '/chunked']) {
     it(`node:http calls onAnswer once, before its promise resolves (${path})`, async () => {
       const events: string[] = [];

@@ -50,7 +50,7 @@ function deps(store: ProfileStore, send: (r: HttpRequest) => Promise<HttpRespons
 }
 
 describe('currentTokens', () => {
-  it('stores an expires_in beyond 100 years as unknown and says so (issue 14.2)', async () => {
+  it('stores an expires_in beyond 100 years as unknown and says so', async () => {
     const store = storeWithPair(NOW - 3_570_000, NOW + 30_000);
     const told: string[] = [];
     const result = await currentTokens({

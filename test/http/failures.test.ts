@@ -1,4 +1,4 @@
-// Every network failure is a sentence with the URL, exit 4, and no library code (issue 9.8):
+// Every network failure is a sentence with the URL, exit 4, and no library code:
 // real sockets on 127.0.0.1 for refused, closed, reset, timed out and TLS; DNS (which would leave
 // this machine) with the error shapes node:http and fetch produce.
 import { rmSync } from 'node:fs';
@@ -188,7 +188,7 @@ describe('through a proxy (SPEC §1 proxy variables)', () => {
   });
 });
 
-describe('through the CLI (issue 9.8: it showed UND_ERR_SOCKET)', () => {
+describe('through the CLI: a sentence, not a library code such as UND_ERR_SOCKET', () => {
   const mock = startMockForCli();
 
   it('a dropped connection: a sentence with the URL, exit 4', async () => {

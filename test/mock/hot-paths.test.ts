@@ -8,7 +8,7 @@ import { pkceMatches } from '../../src/mock/core/secrets.js';
 import { matchesStored } from '../../src/util/secrets.js';
 import { MockState, ROTATED_PER_GRANT } from '../../src/mock/core/mock-state.js';
 
-/** The two-pass reading that parseOAuthParams folded into one (issue 15), kept as the reference. */
+/** OAuth params read in two plain passes: the reference parseOAuthParams's one pass must match. */
 function reference(source: string) {
   const values = new Map<string, string>();
   let repeated: string | undefined;

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createMockApp, type MockApp, type MockOptions } from '../../src/mock/index.js';
 
 /**
- * A model-based test of the mock's grant state machine (issue 14.7): random sequences of
+ * A model-based test of the mock's grant state machine: random sequences of
  * authorize, exchange (and code reuse), refresh (and reuse of an old refresh token), revoke (both
  * hints, by the owner and by another client), clock advance and restart from the state file
  * (after a close, or abandoned as after kill -9), each checked against a small reference model of
@@ -326,7 +326,7 @@ const steps = [
   fc.boolean().map((crash) => new Restart(crash)),
 ];
 
-describe('the mock against a model of SPEC §5 (issue 14.7)', () => {
+describe('the mock against a model of SPEC §5', () => {
   it('every random sequence of grant steps keeps to the model, across restarts', async () => {
     let run = 0;
     await fc.assert(

@@ -28,7 +28,7 @@ async function pool<T, R>(items: T[], width: number, job: (item: T) => Promise<R
   return results;
 }
 
-describe('--state-file as a journal (issue 14.5)', () => {
+describe('--state-file as a journal: answered tokens survive, a bad file is said and left alone', () => {
   it('regression: kill -9 right after 2,000 mints loses no answered token', async () => {
     const file = join(tempDir(), 'state.json');
     const first = await spawnMock(['--state-file', file, '--quiet']);

@@ -3,7 +3,7 @@ import { GrantTable } from '../../src/mock/core/grant-table.js';
 import { TokenIndex } from '../../src/mock/core/token-index.js';
 
 // The purge deletes from these tables slice by slice; a single Map of a million entries would
-// rehash what is left inside one delete (issue 15). They must still read like the Maps they replace.
+// rehash what is left inside one delete. They must still read like the Maps they replace.
 describe('GrantTable', () => {
   it('iterates the blocks in id order, each in insertion order (ids come increasing)', () => {
     const table = new GrantTable<string>();

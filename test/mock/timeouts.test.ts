@@ -16,7 +16,7 @@ beforeAll(async () => {
   await (await fetch('data:,warm')).text();
 });
 
-describe('the mock under stalled and odd requests (issue 14.6)', () => {
+describe('the mock under stalled and odd requests, and its two timeouts', () => {
   it('regression: CONNECT gets a 405 JSON answer like other methods, and the server lives on', async () => {
     const answer = await rawHttp(
       mock.url,

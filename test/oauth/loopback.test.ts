@@ -18,7 +18,7 @@ function raw(port: number, request: string): Promise<string> {
 
 const statusOf = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
 
-describe('loopback listener under hostile requests (issue 14.1)', () => {
+describe("the login's loopback listener under hostile requests", () => {
   let loopback: Loopback | undefined;
   afterEach(async () => {
     await loopback?.close();

@@ -1,4 +1,4 @@
-// Issue 14.3: `kill -9` during `dasvc token refresh` must not lose the session. The service rotates
+// `kill -9` during `dasvc token refresh` must not lose the session. The service rotates
 // the pair when it answers; a CLI killed between that answer and its write would keep the old
 // refresh token, whose next use is a reuse that revokes the grant. The CLI readies the write
 // before sending (config read, conf loaded and opened) and stores the pair in the transport's
@@ -58,7 +58,7 @@ function refresh(dir: string, killAfterMs?: number): Promise<{ ms: number; code:
 
 /** Whether the profile's session still refreshes (a lost one answers invalid_grant). */
 async function sessionAlive(dir: string): Promise<boolean> {
-  // A killed holder leaves its lock behind; its recovery is tested elsewhere (issue 14.4).
+  // A killed holder leaves its lock behind; its recovery is tested in test/store/file-lock.test.ts.
   rmSync(join(dir, 'config.json.lock'), { recursive: true, force: true });
   try {
     await dasvc({ configDir: dir, env: {} }).refresh();
@@ -69,7 +69,7 @@ async function sessionAlive(dir: string): Promise<boolean> {
   }
 }
 
-describe('kill -9 during dasvc token refresh (issue 14.3)', () => {
+describe('kill -9 during dasvc token refresh keeps the session', () => {
   it(`loses at most 4 sessions in ${KILLS} kills at random moments (goal: 1 in 40 on average)`, async () => {
     // The span to aim at: one whole refresh, start-up included, measured here.
     const whole = await refresh(await loggedInDir());
@@ -95,7 +95,7 @@ describe('kill -9 during dasvc token refresh (issue 14.3)', () => {
     // time from answer to rename (docs/design/refresh-write.md). At 0.5 per 40, a run of
     // 40 bounded by 2 still failed by chance (3 of 40, twice that afternoon); 80 kills
     // bounded by 4 hold the same rate (1 in 20) with a chance failure near 0.4 %, while putting
-    // work back between the answer and the write (12 in 40 before issue 14.3) fails every run.
+    // work back between the answer and the write (12 lost in 40) fails every run.
     expect(lost, `delays ${delays.join(', ')}`).toBeLessThanOrEqual(4);
   }, 240_000);
 });

@@ -44,7 +44,7 @@ async function holdLock(path: string): Promise<{ holder: Promise<void>; release:
 const take = (path: string) => withFileLock(path, async () => 'taken');
 
 // The stale cases wait out the 5 s staleness each; side by side they take 5 s in all.
-describe.concurrent('withFileLock (proper-lockfile; issue 14.4)', () => {
+describe.concurrent('withFileLock (proper-lockfile)', () => {
   it('serialises holders in one process, and removes the lock afterwards', async () => {
     const path = lockPath();
     let inside = 0;

@@ -15,7 +15,7 @@ const answer = (expiresIn: unknown) => ({
   text: JSON.stringify({ access_token: 'a', refresh_token: 'r', expires_in: expiresIn }),
 });
 
-describe('expires_in is bounded (issue 14.2)', () => {
+describe('expires_in is bounded', () => {
   it('regression: an expires_in beyond 100 years is unknown, and said', () => {
     for (const value of ['1e300', 1e13, 1e300, 100 * YEAR + 1, String(101 * YEAR), 'Infinity']) {
       const notes: string[] = [];
@@ -46,7 +46,7 @@ describe('expires_in is bounded (issue 14.2)', () => {
   });
 });
 
-describe('stored times are validated (issue 14.2)', () => {
+describe('stored times are validated', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dasvc-times-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -21,7 +21,7 @@ import { loadStateFile } from '../../src/mock/core/state-file.js';
 import { MAX_DATE_MS, MAX_DURATION_SECONDS } from '../../src/util/duration.js';
 
 /**
- * Property tests of what parses untrusted input (issue 14.7): whatever arrives, the parser
+ * Property tests of what parses untrusted input: whatever arrives, the parser
  * answers or throws its own typed error, never anything else. A fixed count from the fixed seed; a
  * failure prints fast-check's seed and path (rerun with `{ seed, path }` to replay it).
  */

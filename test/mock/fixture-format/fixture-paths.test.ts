@@ -19,7 +19,7 @@ function messageFor(given: string): string {
   throw new Error('the broken fixtures loaded');
 }
 
-describe('a fixture error names the file as the user gave the folder (issue 9.11)', () => {
+describe('a fixture error names the file as the user gave the folder', () => {
   it('absolute stays absolute (it was ../../tmp/… relative to the working directory)', () => {
     expect(messageFor(dir)).toMatch(new RegExp(`^fixture ${dir}/users\\.json: not valid JSON`));
     expect(messageFor(`${dir}/`)).toMatch(new RegExp(`^fixture ${dir}/users\\.json: `));
