@@ -2,13 +2,15 @@
 // reason cites the contract's or the interface document's sections (documents users do not
 // have) or an issue number. Public specifications (RFC 6749, JSON-RPC 2.0) may be named, without
 // section numbers. The built CLI's help of every command is checked by docs-commands.test.ts.
+// Tests and scripts say what they prove or measure, not which issue asked for it (that is the
+// commits' to tell); a test may name the SPEC section whose contract it checks.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { formatLogLine } from '../../src/mock/core/log-line.js';
 import { JOURNALED_BASE, journaledApp } from '../helpers/in-process.js';
-import { CITATION } from '../helpers/citations.js';
+import { CITATION, ISSUE, ISSUE_CITED, NOT_ISSUE_CITED } from '../helpers/citations.js';
 import { filesUnder } from '../helpers/files-under.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -38,6 +40,20 @@ function stringsOf(path: string): { line: number; text: string }[] {
   return found;
 }
 
+/** The lines of the files under `dirs` that `pattern` finds, as `path:line: text`. */
+function linesCiting(dirs: string[], pattern: RegExp, except: string[] = []): string[] {
+  return dirs
+    .flatMap((dir) => filesUnder(dir, ''))
+    .filter((path) => !except.includes(path))
+    .flatMap((path) =>
+      readFileSync(join(ROOT, path), 'utf8')
+        .split('\n')
+        .map((line, i) => ({ line, at: `${path}:${i + 1}` }))
+        .filter(({ line }) => pattern.test(line))
+        .map(({ line, at }) => `${at}: ${line.trim().slice(0, 120)}`),
+    );
+}
+
 describe('user-visible text names rules in words', () => {
   it('no string in src/ cites the contract, the interface document, a section or an issue', () => {
     const cited = filesUnder('src', '.ts').flatMap((path) =>
@@ -49,14 +65,7 @@ describe('user-visible text names rules in words', () => {
   });
 
   it("the package's fixtures and schemas, which editors and readers show, cite none either", () => {
-    const cited = [...filesUnder('fixtures', ''), ...filesUnder('schema', '')].flatMap((path) =>
-      readFileSync(join(ROOT, path), 'utf8')
-        .split('\n')
-        .map((line, i) => ({ line, at: `${path}:${i + 1}` }))
-        .filter(({ line }) => CITATION.test(line))
-        .map(({ line, at }) => `${at}: ${line.trim().slice(0, 120)}`),
-    );
-    expect(cited).toEqual([]);
+    expect(linesCiting(['fixtures', 'schema'], CITATION)).toEqual([]);
   });
 
   it('the mock explains its refusals without citations, in the journal and the log line', async () => {
@@ -111,5 +120,19 @@ describe('user-visible text names rules in words', () => {
       .map((entry) => formatLogLine(entry))
       .filter((line) => CITATION.test(line));
     expect(cited).toEqual([]);
+  });
+});
+
+describe('tests and scripts say what they prove, not which issue asked for it', () => {
+  it('no line of test/ or scripts/ cites an issue number', () => {
+    // The patterns, and the citations they must find, are written in that one file.
+    expect(linesCiting(['test', 'scripts'], ISSUE, ['test/helpers/citations.ts'])).toEqual([]);
+  });
+
+  it('an issue number is found however it is cited, and nothing else is', () => {
+    expect(ISSUE_CITED.filter((text) => !ISSUE.test(text))).toEqual([]);
+    expect(NOT_ISSUE_CITED.filter((text) => ISSUE.test(text))).toEqual([]);
+    // The same forms count as a citation in src/ strings, fixtures and docs.
+    expect(ISSUE_CITED.filter((text) => !CITATION.test(text))).toEqual([]);
   });
 });
