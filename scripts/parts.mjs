@@ -6,10 +6,12 @@ import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 
 /**
- * Bundles `entries` ({ name: 'src/…ts' }) into `parts` ([{ file, holds: RegExp }], the first
- * whose `holds` matches a module's path takes it; the last file holds the rest and the bundled
- * packages). The last file's `modules` also answers each entry by name. `options` are esbuild's;
- * `plugins` go before the linking one. Resolves with each file's esbuild result.
+ * Bundles `entries` ({ name: 'src/…ts' }) into `parts` ([{ file, holds: RegExp, lazy? }], the
+ * first whose `holds` matches a module's path takes it; the last file holds the rest and the
+ * bundled packages). A `lazy` file is read the first time another file uses one of its modules'
+ * exports, not when a module importing them runs. The last file's `modules` also answers each
+ * entry by name. `options` are esbuild's; `plugins` go before the linking one. Resolves with each
+ * file's esbuild result.
  */
 export async function bundleParts({ root, dist, parts, entries, options, plugins }) {
   const main = parts.at(-1);
@@ -44,6 +46,10 @@ export async function bundleParts({ root, dist, parts, entries, options, plugins
     if (name) packages.add(name);
   }
   for (const name of packages) offered.get(main).add(name);
+  const exported = await exportsOf(
+    parts.filter((p) => p.lazy).flatMap((p) => [...offered.get(p)]),
+    { root, dist, options, plugins },
+  );
 
   const link = (part, key) => `require('./${part.file}').modules[${JSON.stringify(key)}]()`;
   const results = [];
@@ -75,11 +81,25 @@ export async function bundleParts({ root, dist, parts, entries, options, plugins
         b.onResolve({ filter: /^\.\/[^/]+\.cjs$/ }, ({ path }) =>
           parts.some((p) => path === `./${p.file}`) ? { path, external: true } : undefined,
         );
-        b.onLoad({ filter: /.*/, namespace: 'link' }, ({ path }) => ({
-          contents: `module.exports = ${link(path.startsWith('src/') ? partOf(path) : main, path)};`,
-          loader: 'js',
-          resolveDir: dist,
-        }));
+        b.onLoad({ filter: /.*/, namespace: 'link' }, ({ path }) => {
+          const owner = path.startsWith('src/') ? partOf(path) : main;
+          if (!owner.lazy) {
+            return {
+              contents: `module.exports = ${link(owner, path)};`,
+              loader: 'js',
+              resolveDir: dist,
+            };
+          }
+          // Getters: what imports the module runs without reading the other file.
+          const getters = exported
+            .get(path)
+            .map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
+          return {
+            contents: `let module_;\nconst load = () => (module_ ??= ${link(owner, path)});\nmodule.exports = { ${getters.join(', ')} };\n`,
+            loader: 'js',
+            resolveDir: dist,
+          };
+        });
       },
     };
     results.push(
@@ -97,4 +117,24 @@ export async function bundleParts({ root, dist, parts, entries, options, plugins
     );
   }
   return results;
+}
+
+/** The run-time names each of `ids` (modules of src/) exports, as esbuild reads them. */
+async function exportsOf(ids, { root, dist, options, plugins }) {
+  if (ids.length === 0) return new Map();
+  const { metafile } = await build({
+    ...options,
+    entryPoints: ids.map((id) => join(root, id)),
+    format: 'esm',
+    splitting: true,
+    outdir: dist,
+    write: false,
+    metafile: true,
+    plugins,
+  });
+  const names = new Map();
+  for (const { entryPoint, exports } of Object.values(metafile.outputs)) {
+    if (entryPoint) names.set(entryPoint, exports);
+  }
+  return names;
 }

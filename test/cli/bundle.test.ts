@@ -1,19 +1,21 @@
 // The package as scripts/build.mjs lays it out: the CLI and the three exports in CommonJS files by
-// area (dist/dasvc.cjs, and dasvc-mock.cjs and dasvc-more.cjs, read when a command needs their
-// area), and each bundled helper library in a file of its own under dist/vendor/, read the first
+// area (dist/dasvc.cjs, and dasvc-mock.cjs, dasvc-serve.cjs and dasvc-more.cjs, read when a
+// command needs their area), and each bundled helper library in a file of its own under dist/vendor/, read the first
 // time the code uses it. These run the real executable, as users do, and read Node's module log to
 // see which of the package's own files a run loaded.
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  BIN,
   freshConfigDir,
   mintTokens,
   ROOT,
   runCliProcess,
   startMockForCli,
 } from '../helpers/cli.js';
+import { tracked } from '../helpers/children.js';
 import { runDasvc, spawnMock } from '../helpers/mock-process.js';
 import { scratchDir } from '../helpers/scratch.js';
 
@@ -137,9 +139,38 @@ describe('the CLI file', () => {
       expect(ownFilesLoaded(server.stderr())).toEqual([
         'bin/dasvc.js',
         'dist/dasvc-mock.cjs',
+        'dist/dasvc-serve.cjs',
         'dist/dasvc.cjs',
       ]);
     }
+  });
+
+  it('listens having read the start of the mock alone; what serves requests comes after', async () => {
+    // stdout and stderr into one pipe, both written synchronously: the module log and the
+    // listening line in the order they happened.
+    const child = tracked(
+      spawn('sh', ['-c', 'exec "$0" "$@" 2>&1', process.execPath, BIN, 'mock', '--port', '0'], {
+        env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...TRACE },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    );
+    let output = '';
+    const exited = new Promise((resolve) => child.on('close', resolve));
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (/^dashboard: /m.test(output)) resolve();
+      });
+    });
+    child.kill('SIGTERM');
+    await exited;
+    const listening = output.search(/^listening on /m);
+    expect(listening).toBeGreaterThan(0);
+    expect(ownFilesLoaded(output.slice(0, listening))).toEqual([
+      'bin/dasvc.js',
+      'dist/dasvc-mock.cjs',
+      'dist/dasvc.cjs',
+    ]);
   });
 
   it('checks fixture schemas with the bundled RE2 and OpenRPC meta-schema', async () => {
@@ -168,6 +199,7 @@ describe('the CLI file', () => {
     expect(ownFilesLoaded(served.stderr())).toEqual([
       'bin/dasvc.js',
       'dist/dasvc-mock.cjs',
+      'dist/dasvc-serve.cjs',
       'dist/dasvc.cjs',
       'dist/vendor/json-schema-tools-meta-schema.cjs',
       'dist/vendor/open-rpc-meta-schema.cjs',
