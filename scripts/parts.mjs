@@ -19,17 +19,23 @@ export async function bundleParts({ root, dist, parts, entries, options, plugins
   const source = (dir, specifier) =>
     relative(root, join(dir, specifier)).replace(/\.js$/, '.ts').split('\\').join('/');
 
+  /** esbuild's account of `ids` (modules of src/) bundled as entries: what each imports, exports. */
+  const survey = async (ids) =>
+    (
+      await build({
+        ...options,
+        entryPoints: ids.map((id) => join(root, id)),
+        format: 'esm',
+        splitting: true,
+        outdir: dist,
+        write: false,
+        metafile: true,
+        plugins,
+      })
+    ).metafile;
+
   // Which modules each file must offer: the entries, and those another file's modules import.
-  const { metafile } = await build({
-    ...options,
-    entryPoints: Object.values(entries).map((id) => join(root, id)),
-    format: 'esm',
-    splitting: true,
-    outdir: dist,
-    write: false,
-    metafile: true,
-    plugins,
-  });
+  const metafile = await survey(Object.values(entries));
   const offered = new Map(parts.map((p) => [p, new Set()]));
   for (const id of Object.values(entries)) if (partOf(id) !== main) offered.get(partOf(id)).add(id);
   for (const [id, { imports }] of Object.entries(metafile.inputs)) {
@@ -46,10 +52,14 @@ export async function bundleParts({ root, dist, parts, entries, options, plugins
     if (name) packages.add(name);
   }
   for (const name of packages) offered.get(main).add(name);
-  const exported = await exportsOf(
-    parts.filter((p) => p.lazy).flatMap((p) => [...offered.get(p)]),
-    { root, dist, options, plugins },
-  );
+  // The run-time names of each module a lazy file offers, for its getters.
+  const exported = new Map();
+  const lazy = parts.filter((p) => p.lazy).flatMap((p) => [...offered.get(p)]);
+  if (lazy.length > 0) {
+    for (const { entryPoint, exports } of Object.values((await survey(lazy)).outputs)) {
+      if (entryPoint) exported.set(entryPoint, exports);
+    }
+  }
 
   const link = (part, key) => `require('./${part.file}').modules[${JSON.stringify(key)}]()`;
   const results = [];
@@ -117,24 +127,4 @@ export async function bundleParts({ root, dist, parts, entries, options, plugins
     );
   }
   return results;
-}
-
-/** The run-time names each of `ids` (modules of src/) exports, as esbuild reads them. */
-async function exportsOf(ids, { root, dist, options, plugins }) {
-  if (ids.length === 0) return new Map();
-  const { metafile } = await build({
-    ...options,
-    entryPoints: ids.map((id) => join(root, id)),
-    format: 'esm',
-    splitting: true,
-    outdir: dist,
-    write: false,
-    metafile: true,
-    plugins,
-  });
-  const names = new Map();
-  for (const { entryPoint, exports } of Object.values(metafile.outputs)) {
-    if (entryPoint) names.set(entryPoint, exports);
-  }
-  return names;
 }
