@@ -149,11 +149,12 @@ const code = await bundleParts({
   options: {
     ...common,
     // The sources are ES modules, strict by nature; CommonJS has no import.meta: the file's own
-    // URL stands for it (src/package-root.ts finds the package one folder up, from src/ and dist/).
+    // URL stands for it (src/package-root.ts finds the package one folder up, from src/ and dist/),
+    // worked out when first asked for, as most files of a run never ask.
     banner: {
-      js: "'use strict';\nconst __importMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+      js: "'use strict';\nconst __importMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
     },
-    define: { 'import.meta.url': '__importMetaUrl' },
+    define: { 'import.meta.url': '__importMeta.url' },
   },
   plugins: [dependencies],
 });
