@@ -41,16 +41,16 @@ const VENDORED = {
 /**
  * dasvc's code by area, each module in the first file whose pattern matches its path: what the
  * mock runs once it serves (routes, proxy, dashboard) or only with some options (a state file,
- * quirks, OpenRPC documents, a folder of one's own), read the first time it is used; the mock's
- * start (with the validators of its fixture files); the commands but rpc and mock, check, types
- * and the demo; the rest (every command's start, the client). A command reads its area's files and
- * the last one (scripts/parts.mjs).
+ * quirks, OpenRPC documents, a folder of fixtures of one's own: the validators of its files),
+ * read the first time it is used; the mock's start; the commands but rpc and mock, check, types
+ * and the demo; the rest (every command's start, the client). A command reads its area's files
+ * and the last one (scripts/parts.mjs).
  */
 const PARTS = [
   {
     file: 'dasvc-serve.cjs',
     holds:
-      /^src\/(mock\/(routes\/|proxy\/(?!proxy-options\.)|msw|adapters\/fetch-adapter\.|core\/(request-handler|faults|rpc-note|state-file|state-journal)\.|fixture-format\/(compile-schemas|json-schema|linear-time|example-match|schema-beside|openrpc)[.-])|schemas\/(state-file|quirks)\.validator\.)/,
+      /^src\/(mock\/(routes\/|proxy\/(?!proxy-options\.)|msw|adapters\/fetch-adapter\.|core\/(request-handler|faults|rpc-note|state-file|state-journal)\.|fixture-format\/(compile-schemas|json-schema|linear-time|example-match|schema-beside|openrpc)[.-])|schemas\/(state-file|quirks|instance|users)\.validator\.)/,
     lazy: true,
   },
   {

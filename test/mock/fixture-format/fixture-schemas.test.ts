@@ -4,6 +4,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import {
+  defaultFixturesDir,
+  loadFixtures,
+} from '../../../src/mock/fixture-format/load-fixtures.js';
 import { InstanceRecording } from '../../../src/mock/proxy/recording.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -32,6 +36,12 @@ describe('schema/ (published JSON Schemas of the fixture files)', () => {
       expect(instance.$schema).toBe('../schema/instance.schema.json');
       expect(check('instance', instance)).toBe('valid');
     }
+  });
+
+  it('the default fixtures load unchecked (as the mock starts) as they load checked', () => {
+    const checked = loadFixtures(defaultFixturesDir());
+    expect(checked.instances.size).toBeGreaterThan(0);
+    expect(loadFixtures()).toEqual(checked);
   });
 
   it('fixtures/schema/ holds the package’s schemas as they are (they travel with a copy)', () => {
