@@ -61,12 +61,14 @@ export async function bundleParts({ root, dist, parts, entries, options, plugins
     }
   }
 
-  const link = (part, key) => `require('./${part.file}').modules[${JSON.stringify(key)}]()`;
+  // A module's key in a table: its path in src/ without the extension (fewer bytes to read).
+  const key = (id) => JSON.stringify(id.replace(/^src\/(.*)\.ts$/, '$1'));
+  const link = (part, id) => `require('./${part.file}').modules[${key(id)}]()`;
   const results = [];
   for (const part of parts) {
     const table = [...offered.get(part)].sort().map((id) => {
       const from = id.startsWith('src/') ? `./${relative('src', id)}` : id;
-      return `${JSON.stringify(id)}: () => require(${JSON.stringify(from)})`;
+      return `${key(id)}: () => require(${JSON.stringify(from)})`;
     });
     if (part === main) {
       for (const [name, id] of Object.entries(entries)) {
@@ -75,6 +77,9 @@ export async function bundleParts({ root, dist, parts, entries, options, plugins
         table.push(`${JSON.stringify(name)}: () => ${load}`);
       }
     }
+    const keys = table.map((entry) => entry.slice(0, entry.indexOf(':')));
+    const twice = keys.find((k, i) => keys.indexOf(k) !== i);
+    if (twice) throw new Error(`${part.file}: two modules are both ${twice} in its table`);
     const linking = {
       name: 'linking',
       setup(b) {
