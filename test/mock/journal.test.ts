@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createMockApp } from '../../src/mock/index.js';
-import { Journal, type JournalEntry, type JournalRecord } from '../../src/mock/core/journal.js';
+import {
+  BODY_EXCERPT,
+  bodyExcerpt,
+  Journal,
+  type JournalEntry,
+  type JournalRecord,
+} from '../../src/mock/core/journal.js';
 import { formatLogLine } from '../../src/mock/core/log-line.js';
 import { UsageError } from '../../src/errors.js';
 
@@ -154,6 +160,21 @@ describe('journal through the app', () => {
 });
 
 describe('request bodies in the journal', () => {
+  it('an excerpt is the start of the body itself, whether a Buffer within a larger one or a view', () => {
+    // A body as node:http hands it over: a slice of a bigger buffer, other bytes on both sides.
+    const text = `{"ab":"${'é'.repeat(600)}"}`;
+    const pool = Buffer.from(`xxxx${text}yyyy`);
+    const body = pool.subarray(4, 4 + Buffer.byteLength(text));
+    const expected = Buffer.from(text).subarray(0, BODY_EXCERPT).toString('utf8');
+    expect(bodyExcerpt(body)).toBe(expected);
+    // Cut inside a two-byte character: decoded as the whole-buffer way decodes it.
+    expect(expected.endsWith('\uFFFD')).toBe(true);
+    const view = new Uint8Array(pool.buffer, pool.byteOffset + 4, Buffer.byteLength(text));
+    expect(bodyExcerpt(view)).toBe(expected);
+    expect(bodyExcerpt(pool.subarray(4, 9))).toBe('{"ab"');
+    expect(bodyExcerpt(Buffer.alloc(0))).toBeUndefined();
+    expect(bodyExcerpt(undefined)).toBeUndefined();
+  });
   it('keeps the start of each body read, secrets masked; the log line never carries it', async () => {
     const entries: JournalEntry[] = [];
     const app = createMockApp({ onRequest: (entry) => entries.push(entry) });

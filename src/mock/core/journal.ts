@@ -56,8 +56,10 @@ export interface JournalRecord {
 /** What the journal keeps of a body: a copy of its start, never a view that holds all of it. */
 export function bodyExcerpt(body: Uint8Array | undefined): string | undefined {
   if (body === undefined || body.byteLength === 0) return undefined;
-  const start = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, BODY_EXCERPT));
-  return start.toString('utf8');
+  const end = Math.min(body.byteLength, BODY_EXCERPT);
+  // A Buffer decodes its range in place; a view over another array is made only for the others.
+  if (Buffer.isBuffer(body)) return body.toString('utf8', 0, end);
+  return Buffer.from(body.buffer, body.byteOffset, end).toString('utf8');
 }
 
 export const DEFAULT_JOURNAL_SIZE = 1000;

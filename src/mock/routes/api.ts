@@ -63,7 +63,8 @@ export async function handleApiRequest(
     );
   }
   const body = await request.bytes(BODY_LIMIT);
-  const url = `${request.origin}${ctx.basePath}/webservice/json/${instanceName}`;
+  // Only rpc.discover names the server: the origin is read for it alone.
+  const url = () => `${request.origin}${ctx.basePath}/webservice/json/${instanceName}`;
   const trace: RpcTrace = { methods: [], errors: [] };
   const overrides = ctx.methods?.get(instanceName);
   const reply = processJsonRpcBytes(

@@ -126,7 +126,8 @@ function paramsAsSent(method: MethodFixture, named: Record<string, unknown>): un
 export function invokeMethod(
   instance: InstanceFixture,
   user: string,
-  serverUrl: string,
+  /** The API's URL, for rpc.discover (the only method that names it). */
+  serverUrl: () => string,
   name: string,
   params: unknown,
 ): RpcOutcome | Promise<RpcOutcome> {
@@ -135,7 +136,7 @@ export function invokeMethod(
       params === undefined ||
       (Array.isArray(params) ? params.length === 0 : Object.keys(params as object).length === 0);
     if (!empty) return invalidParams('rpc.discover takes no params');
-    return { result: buildOpenRpcDocument(instance, serverUrl) };
+    return { result: buildOpenRpcDocument(instance, serverUrl()) };
   }
   const method = instance.methods.get(name);
   if (!method) return methodNotFound(instance, name);
