@@ -115,6 +115,21 @@ describe('why a token is refused (SPEC §8)', () => {
     expect(ended.reason('e', 'access')).toMatch(/^unknown/);
   });
 
+  it('a token that ends again is told by its last ending, its owner with it', () => {
+    const ended = new EndedTokens(2);
+    ended.add('t', 'access', 'revoked', 0, { user: 'alice', clientId: 'demo-client' });
+    ended.add('u', 'refresh', 'expired', 1000, { user: 'bob', clientId: 'other' });
+    expect(ended.owner('t')).toEqual({ user: 'alice', client: 'demo-client' });
+    expect(ended.reason('u', 'access')).toBe(
+      'refresh token sent as the access token: refresh token expired at 1970-01-01T00:00:01.000Z',
+    );
+    ended.add('t', 'refresh', 'expired', 2000);
+    expect(ended.reason('t', 'refresh')).toBe('refresh token expired at 1970-01-01T00:00:02.000Z');
+    expect(ended.owner('t')).toEqual({});
+    expect(ended.owner('u')).toEqual({ user: 'bob', client: 'other' });
+    expect(ended.owner('v')).toEqual({});
+  });
+
   it('a reused refresh token ends its whole authorization, and the reason says so', async () => {
     const m = mock();
     const first = await m.mint();

@@ -3,15 +3,6 @@
 
 export type TokenKind = 'access' | 'refresh';
 
-/** Why a token stopped working, when (virtual ms), and whose it was. */
-interface Ending {
-  kind: TokenKind;
-  why: string;
-  at: number;
-  user: string | undefined;
-  client: string | undefined;
-}
-
 /** Whose a token was (a grant's user and client). */
 export interface TokenOwner {
   user: string;
@@ -22,14 +13,28 @@ export interface TokenOwner {
  * Token → ending, for the last `capacity` tokens that ended. The order of arrival is a ring of
  * slots, so the oldest goes in O(1): asking a Map for its first key after many deletions walks
  * over their holes first (10 000 endings made a purge of a million pairs take 11 s, not 1.3).
+ * An ending is kept in its slot's columns, not as an object per token: a refresh ends two tokens,
+ * and objects that outlive a request are what the garbage collector copies and promotes.
  */
 export class EndedTokens {
-  private readonly byToken = new Map<string, Ending>();
-  private readonly ring: (string | undefined)[];
+  /** Token → its slot. */
+  private readonly slotOf = new Map<string, number>();
+  private readonly tokens: (string | undefined)[];
+  private readonly kinds: (TokenKind | undefined)[];
+  private readonly whys: (string | undefined)[];
+  /** When each ended (virtual ms). */
+  private readonly ats: Float64Array;
+  private readonly users: (string | undefined)[];
+  private readonly clients: (string | undefined)[];
   private head = 0;
 
   constructor(readonly capacity = 10_000) {
-    this.ring = new Array<string | undefined>(capacity);
+    this.tokens = new Array<string | undefined>(capacity);
+    this.kinds = new Array<TokenKind | undefined>(capacity);
+    this.whys = new Array<string | undefined>(capacity);
+    this.ats = new Float64Array(capacity);
+    this.users = new Array<string | undefined>(capacity);
+    this.clients = new Array<string | undefined>(capacity);
   }
 
   add(
@@ -40,13 +45,21 @@ export class EndedTokens {
     owner?: TokenOwner,
   ): void {
     if (token === undefined) return;
-    const known = this.byToken.has(token);
-    this.byToken.set(token, { kind, why, at, user: owner?.user, client: owner?.clientId });
-    if (known) return;
-    const oldest = this.ring[this.head];
-    if (oldest !== undefined) this.byToken.delete(oldest);
-    this.ring[this.head] = token;
-    this.head = (this.head + 1) % this.capacity;
+    // A token that ended before keeps its place in the ring; its ending is the new one.
+    let slot = this.slotOf.get(token);
+    if (slot === undefined) {
+      slot = this.head;
+      const oldest = this.tokens[slot];
+      if (oldest !== undefined) this.slotOf.delete(oldest);
+      this.tokens[slot] = token;
+      this.slotOf.set(token, slot);
+      this.head = (slot + 1) % this.capacity;
+    }
+    this.kinds[slot] = kind;
+    this.whys[slot] = why;
+    this.ats[slot] = at;
+    this.users[slot] = owner?.user;
+    this.clients[slot] = owner?.clientId;
   }
 
   /**
@@ -54,27 +67,30 @@ export class EndedTokens {
    * really was, when another was presented), or unknown.
    */
   reason(token: string, kind: TokenKind): string {
-    const ending = this.byToken.get(token);
-    if (!ending)
+    const slot = this.slotOf.get(token);
+    if (slot === undefined)
       return `unknown ${kind} token (never issued by this mock, or ended before its last restart or reset, or more than ${this.capacity} token endings ago)`;
-    const wrongKind =
-      ending.kind === kind ? '' : `${ending.kind} token sent as the ${kind} token: `;
-    return `${wrongKind}${ending.kind} token ${ending.why} at ${new Date(ending.at).toISOString()}`;
+    const was = this.kinds[slot]!;
+    const wrongKind = was === kind ? '' : `${was} token sent as the ${kind} token: `;
+    return `${wrongKind}${was} token ${this.whys[slot]!} at ${new Date(this.ats[slot]!).toISOString()}`;
   }
 
   /** The user and client of an ended token still remembered (SPEC §8: the log line names them). */
   owner(token: string): { user?: string; client?: string } {
-    const ending = this.byToken.get(token);
-    if (!ending) return {};
+    const slot = this.slotOf.get(token);
+    if (slot === undefined) return {};
+    const user = this.users[slot];
+    const client = this.clients[slot];
     return {
-      ...(ending.user === undefined ? {} : { user: ending.user }),
-      ...(ending.client === undefined ? {} : { client: ending.client }),
+      ...(user === undefined ? {} : { user }),
+      ...(client === undefined ? {} : { client }),
     };
   }
 
   clear(): void {
-    this.byToken.clear();
-    this.ring.fill(undefined);
+    this.slotOf.clear();
+    for (const column of [this.tokens, this.kinds, this.whys, this.users, this.clients])
+      column.fill(undefined);
     this.head = 0;
   }
 }
