@@ -7,6 +7,7 @@ import {
   copyFixtures,
   login,
   mint,
+  rawHttp,
   revoke,
   rpc,
   startMock,
@@ -89,6 +90,17 @@ describe('API endpoint: HTTP level (SERVICE.md 4.5, RFC 6750)', () => {
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ error: 'invalid_request' });
     expect((await rpc(mock.url, 'crm', alice, call('contacts.list'))).status).toBe(200);
+  });
+
+  it('a declared Content-Length over 1 MiB → 413 at once, before any of the body', async () => {
+    const { host } = new URL(mock.url);
+    // Not a byte of the body is sent: only the declared length can answer this request.
+    const res = await rawHttp(
+      mock.url,
+      `POST /webservice/json/crm HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${alice}\r\nContent-Type: application/json\r\nContent-Length: ${1024 * 1024 + 1}\r\n\r\n`,
+    );
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toMatchObject({ error: 'invalid_request' });
   });
 
   it('a chunked body over 1 MiB (no Content-Length) → 413', async () => {
