@@ -48,77 +48,87 @@ async function ownBus(mode: 'silent' | 'auth-only' | 'tcp'): Promise<SilentBus> 
   return bus;
 }
 
-// One test at a time: side by side they start ~17 Node processes at once on two cores, beside the
-// other files' tests that have a time budget (completion's 1 s).
+// The tests that wait out the store's deadline run side by side: each waits on a timer, not on
+// the cores, and one after the other they would wait it out five times. Those that stop a command
+// with a signal act on an event, and run one at a time.
 describe('a session bus that never answers', () => {
   for (const [kind, bus] of [
     ['accepts and never replies', () => silent],
     ['answers the handshake, never a call', () => authOnly],
   ] as const) {
-    it(`${kind}: login keeps the tokens in the file and says so; later commands use them`, async () => {
-      const dir = freshConfigDir();
-      const env = { DBUS_SESSION_BUS_ADDRESS: bus().address };
-      const login = await runCliProcess(loginArgs(mock.url), dir, {
-        env: { ...browserEnv(), ...env },
-      });
-      expect(login.code, login.stderr).toBe(0);
-      expect(login.stderr).toContain(
-        `The OS credential store is not available (the D-Bus session bus did not answer): the tokens and client secret of profile default are kept in ${join(dir, 'config.json')} (mode 0600).`,
-      );
-      const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
-      expect(config.profiles.default).toMatchObject({
-        secrets: 'file',
-        clientSecret: 'demo-secret',
-      });
-      // A profile whose tokens are in the file never asks the store: not even a connection.
-      const untouched = await ownBus('silent');
-      let connections = 0;
-      untouched.events.on('connection', () => connections++);
-      const rpc = await runCliProcess(['rpc', 'crm', 'contacts.list'], dir, {
-        env: { DBUS_SESSION_BUS_ADDRESS: untouched.address },
-      });
-      expect(rpc.code, rpc.stderr).toBe(0);
-      expect(rpc.stderr).toBe('');
-      expect(connections).toBe(0);
-    });
-
-    it(`${kind}: token status, token print and rpc of a profile in the store end with a clear error (exit 3)`, async () => {
-      const dir = keychainProfileDir();
-      const env = { DBUS_SESSION_BUS_ADDRESS: bus().address };
-      const runs = await Promise.all(
-        [
-          ['token', 'status'],
-          ['token', 'print'],
-          ['rpc', 'crm', 'contacts.list'],
-          ['--json', 'token', 'print'],
-        ].map((args) => runCliProcess(args, dir, { env })),
-      );
-      for (const run of runs.slice(0, 3)) {
-        expect(run.code, run.stderr).toBe(3);
-        expect(run.stdout).toBe('');
-        expect(run.stderr).toContain(
-          'dasvc: the tokens of profile default are in the OS credential store, which is not available here: the D-Bus session bus did not answer',
+    it.concurrent(
+      `${kind}: login keeps the tokens in the file and says so; later commands use them`,
+      async () => {
+        const dir = freshConfigDir();
+        const env = { DBUS_SESSION_BUS_ADDRESS: bus().address };
+        const login = await runCliProcess(loginArgs(mock.url), dir, {
+          env: { ...browserEnv(), ...env },
+        });
+        expect(login.code, login.stderr).toBe(0);
+        expect(login.stderr).toContain(
+          `The OS credential store is not available (the D-Bus session bus did not answer): the tokens and client secret of profile default are kept in ${join(dir, 'config.json')} (mode 0600).`,
         );
-        expect(run.stderr).toContain('hint: ');
-      }
-      expect(JSON.parse(runs[3]!.stdout)).toMatchObject({
-        error: { code: 'keychain_unavailable', exitCode: 3 },
-      });
-    });
+        const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+        expect(config.profiles.default).toMatchObject({
+          secrets: 'file',
+          clientSecret: 'demo-secret',
+        });
+        // A profile whose tokens are in the file never asks the store: not even a connection.
+        const untouched = await ownBus('silent');
+        let connections = 0;
+        untouched.events.on('connection', () => connections++);
+        const rpc = await runCliProcess(['rpc', 'crm', 'contacts.list'], dir, {
+          env: { DBUS_SESSION_BUS_ADDRESS: untouched.address },
+        });
+        expect(rpc.code, rpc.stderr).toBe(0);
+        expect(rpc.stderr).toBe('');
+        expect(connections).toBe(0);
+      },
+    );
+
+    it.concurrent(
+      `${kind}: token status, token print and rpc of a profile in the store end with a clear error (exit 3)`,
+      async () => {
+        const dir = keychainProfileDir();
+        const env = { DBUS_SESSION_BUS_ADDRESS: bus().address };
+        const runs = await Promise.all(
+          [
+            ['token', 'status'],
+            ['token', 'print'],
+            ['rpc', 'crm', 'contacts.list'],
+            ['--json', 'token', 'print'],
+          ].map((args) => runCliProcess(args, dir, { env })),
+        );
+        for (const run of runs.slice(0, 3)) {
+          expect(run.code, run.stderr).toBe(3);
+          expect(run.stdout).toBe('');
+          expect(run.stderr).toContain(
+            'dasvc: the tokens of profile default are in the OS credential store, which is not available here: the D-Bus session bus did not answer',
+          );
+          expect(run.stderr).toContain('hint: ');
+        }
+        expect(JSON.parse(runs[3]!.stdout)).toMatchObject({
+          error: { code: 'keychain_unavailable', exitCode: 3 },
+        });
+      },
+    );
   }
 
-  it('a bus of another transport (tcp) is checked by a read in a child process, given up at the deadline', async () => {
-    const bus = await ownBus('tcp');
-    const reached = bus.next('connection');
-    const print = await runCliProcess(['token', 'print'], keychainProfileDir(), {
-      env: { DBUS_SESSION_BUS_ADDRESS: bus.address },
-    });
-    await reached;
-    expect(print.code, print.stderr).toBe(3);
-    expect(print.stderr).toContain(
-      'the tokens of profile default are in the OS credential store, which is not available here: no answer within 3 s',
-    );
-  });
+  it.concurrent(
+    'a bus of another transport (tcp) is checked by a read in a child process, given up at the deadline',
+    async () => {
+      const bus = await ownBus('tcp');
+      const reached = bus.next('connection');
+      const print = await runCliProcess(['token', 'print'], keychainProfileDir(), {
+        env: { DBUS_SESSION_BUS_ADDRESS: bus.address },
+      });
+      await reached;
+      expect(print.code, print.stderr).toBe(3);
+      expect(print.stderr).toContain(
+        'the tokens of profile default are in the OS credential store, which is not available here: no answer within 3 s',
+      );
+    },
+  );
 
   /**
    * Runs `args` against a bus of its own, sends `signal` once the CLI has reached it (`event`),

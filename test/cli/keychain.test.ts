@@ -299,22 +299,9 @@ describe('where no credential store answers, the file is used and the login says
       const silent = await startSecretService();
       try {
         silent.freeze();
-        const dir = freshConfigDir();
-        const login = await runCliProcess(loginArgs(mock.url), dir, {
-          env: { ...browserEnv(), DBUS_SESSION_BUS_ADDRESS: silent.address },
-        });
-        expect(login.code, login.stderr).toBe(0);
-        expect(login.stderr).toContain(
-          'The OS credential store is not available (the Secret Service did not answer)',
-        );
-        expect(configOf(dir).profiles.default.secrets).toBe('file');
-        // Later commands read the file and never wait for the store.
-        const rpc = await runCliProcess(['rpc', 'crm', 'contacts.list'], dir, {
-          env: { DBUS_SESSION_BUS_ADDRESS: silent.address },
-        });
-        expect(rpc.code).toBe(0);
-        expect(rpc.stderr).toBe('');
-        // A profile whose tokens are in the store: a clear error, not a wait.
+        const env = { DBUS_SESSION_BUS_ADDRESS: silent.address };
+        // A profile whose tokens are in the store: a clear error, not a wait. Asked beside the
+        // login, since each waits out the store's deadline on a timer.
         const inStore = freshConfigDir();
         const profile = { baseUrl: mock.url, clientId: 'demo-client', secrets: 'keychain' };
         writeFileSync(
@@ -322,9 +309,21 @@ describe('where no credential store answers, the file is used and the login says
           JSON.stringify({ profiles: { default: profile } }),
           { mode: 0o600 },
         );
-        const print = await runCliProcess(['token', 'print'], inStore, {
-          env: { DBUS_SESSION_BUS_ADDRESS: silent.address },
+        const printed = runCliProcess(['token', 'print'], inStore, { env });
+        const dir = freshConfigDir();
+        const login = await runCliProcess(loginArgs(mock.url), dir, {
+          env: { ...browserEnv(), ...env },
         });
+        expect(login.code, login.stderr).toBe(0);
+        expect(login.stderr).toContain(
+          'The OS credential store is not available (the Secret Service did not answer)',
+        );
+        expect(configOf(dir).profiles.default.secrets).toBe('file');
+        // Later commands read the file and never wait for the store.
+        const rpc = await runCliProcess(['rpc', 'crm', 'contacts.list'], dir, { env });
+        expect(rpc.code).toBe(0);
+        expect(rpc.stderr).toBe('');
+        const print = await printed;
         expect(print.code).toBe(3);
         expect(print.stderr).toContain(
           'the tokens of profile default are in the OS credential store, which is not available here: the Secret Service did not answer',
