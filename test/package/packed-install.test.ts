@@ -1,6 +1,7 @@
-// The package as it is published (SPEC §1): `npm pack`, the tarball installed in an
-// empty project (no msw), then the CLI, the three exports from ESM, and the types under
-// `moduleResolution: node16` and `bundler` from there. One slow file: it packs and installs once.
+// The package as it is published (SPEC §1): `npm pack`, the tarball installed in an empty project
+// (no msw) at the versions of the repository's lock (test/helpers/pinned-install.ts), then the
+// CLI, the three exports from ESM, and the types under `moduleResolution: node16` and `bundler`
+// from there. One slow file: it packs and installs once.
 import { execFile, spawn } from 'node:child_process';
 import {
   lstatSync,
@@ -20,6 +21,7 @@ import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tracked } from '../helpers/children.js';
 import { ROOT } from '../helpers/cli.js';
+import { pinnedProject } from '../helpers/pinned-install.js';
 
 /** The install footprint goal, without msw: 15 MiB on disk, in KiB (docs/design/package-size.md). */
 const FOOTPRINT_LIMIT_KIB = 15 * 1024;
@@ -29,6 +31,10 @@ let work: string;
 let project: string;
 let tarball: string;
 let packedFiles: string[];
+
+interface Lock {
+  packages: Record<string, { version?: string }>;
+}
 
 interface Run {
   code: number;
@@ -109,10 +115,14 @@ beforeAll(async () => {
   tarball = join(work, info!.filename);
   packedFiles = info!.files.map((f) => f.path);
 
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'empty-project', private: true, type: 'module' }),
+  const pinned = pinnedProject(
+    'empty-project',
+    `../${info!.filename}`,
+    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')),
+    JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')),
   );
+  writeFileSync(join(project, 'package.json'), pinned.packageJson);
+  writeFileSync(join(project, 'package-lock.json'), pinned.packageLock);
   writeFileSync(
     join(work, 'dlopen-hook.mjs'),
     `import { writeSync } from 'node:fs';
@@ -125,12 +135,11 @@ process.dlopen = function (module, filename, ...rest) {
   );
   // From the npm cache that `npm ci` filled; the registry only for what the cache lacks.
   const installed = await run('npm', [
-    'install',
+    'ci',
     '--prefer-offline',
     '--no-audit',
     '--no-fund',
     '--loglevel=error',
-    tarball,
   ]);
   expect(installed.code, installed.stderr).toBe(0);
 }, 180_000);
@@ -181,6 +190,15 @@ describe('the tarball', () => {
     );
     expect(readdirSync(join(project, 'node_modules'))).not.toContain('msw');
     expect(kib).toBeLessThanOrEqual(FOOTPRINT_LIMIT_KIB);
+    // The versions of the repository's lock, each where that lock puts it, not the newest ones.
+    const ours = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as Lock;
+    const theirs = JSON.parse(
+      readFileSync(join(project, 'node_modules/.package-lock.json'), 'utf8'),
+    ) as Lock;
+    const versions = (lock: Lock, paths: string[]) => paths.map((p) => lock.packages[p]?.version);
+    const installed = Object.keys(theirs.packages).filter((p) => p !== 'node_modules/dasvc');
+    expect(installed).toHaveLength(packages.size - 1);
+    expect(versions(theirs, installed)).toEqual(versions(ours, installed));
   });
 });
 
@@ -333,7 +351,8 @@ console.log(JSON.stringify([await names('dasvc'), await names('dasvc/mock'), awa
     ]);
     // Every name the root's declarations export, types included (docs/design/public-api.md).
     const declarations = join(project, 'node_modules/dasvc/dist/index.d.ts');
-    const program = ts.createProgram([declarations], { noEmit: true, skipLibCheck: true });
+    // The names alone, which binding gives: no default library nor @types to read for them.
+    const program = ts.createProgram([declarations], { noEmit: true, noLib: true, types: [] });
     const root = program
       .getTypeChecker()
       .getSymbolAtLocation(program.getSourceFile(declarations)!)!;
