@@ -17,8 +17,13 @@
 //
 // Every other dependency (the product's own libraries, the keyring binding, ajv, the optional
 // peers) loads from node_modules as installed. No dependency's source is edited.
-import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+//
+// tsc runs beside steps 2 to 4, which do not read its output. With `--no-check` (npm test) it
+// writes the same declarations without type-checking src/ (emitting them needs no check), and
+// its build info records that the check is still to do, for the next `tsc -b` (npm run
+// typecheck); npm test checks src/ beside vitest instead (scripts/test.mjs).
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,29 +82,24 @@ const EXPORTS = [
   { file: 'msw.js', source: 'mock/msw.ts', take: 'await modules.msw().mswExports()' },
 ];
 
-// 1. Types.
-const tsc = spawnSync(
-  process.execPath,
-  [`${root}node_modules/typescript/bin/tsc`, '-b', `${root}tsconfig.build.json`],
-  { stdio: 'inherit' },
-);
-if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 // What an earlier build wrote goes first; tsc's own output stays, for its incremental builds.
+mkdirSync(dist, { recursive: true });
 for (const name of readdirSync(dist)) {
   if (name !== 'declarations' && !name.endsWith('.tsbuildinfo')) {
     rmSync(join(dist, name), { recursive: true, force: true });
   }
 }
-shipDeclarations({
-  from: `${dist}/declarations`,
-  to: dist,
-  entries: Object.fromEntries(
-    EXPORTS.map(({ file, source }) => [
-      file.replace(/\.js$/, '.d.ts'),
-      source.replace(/\.ts$/, '.d.ts'),
-    ]),
-  ),
-  peers: Object.keys(JSON.parse(readFileSync(`${root}package.json`, 'utf8')).peerDependencies),
+
+// 1. Types: tsc starts here, and its declarations are shipped at the end.
+const typesWritten = new Promise((resolve) => {
+  const check = process.argv.includes('--no-check') ? ['--noCheck'] : [];
+  const tsc = spawn(
+    process.execPath,
+    [`${root}node_modules/typescript/bin/tsc`, '-b', `${root}tsconfig.build.json`, ...check],
+    { stdio: 'inherit' },
+  );
+  tsc.on('error', () => resolve(1));
+  tsc.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
 });
 
 // 2. Code.
@@ -216,3 +216,18 @@ async function exportedNames(entry) {
   });
   return Object.values(metafile.outputs)[0].exports.sort();
 }
+
+// 1. Types, once tsc has written them.
+const tscStatus = await typesWritten;
+if (tscStatus !== 0) process.exit(tscStatus);
+shipDeclarations({
+  from: `${dist}/declarations`,
+  to: dist,
+  entries: Object.fromEntries(
+    EXPORTS.map(({ file, source }) => [
+      file.replace(/\.js$/, '.d.ts'),
+      source.replace(/\.ts$/, '.d.ts'),
+    ]),
+  ),
+  peers: Object.keys(JSON.parse(readFileSync(`${root}package.json`, 'utf8')).peerDependencies),
+});

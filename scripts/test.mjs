@@ -1,15 +1,17 @@
 #!/usr/bin/env node
-// `npm test` after the build: the type-check of the tests and vitest, side by side. vitest needs
-// the built dist/ (npm test makes it first), not the tests' type-check, and
-// the suite keeps both cores busy: the check runs with TypeScript 7, the native compiler (~1.5 s
-// of CPU where TypeScript 5.9 took ~7 s). The package itself is built and checked with 5.9
-// (`typescript`, whose JS API typescript-eslint needs), and the packed install checks what a
-// consumer's 5.9 sees; 7 comes as the alias `typescript-native`, run here by its path, since both
-// packages name their binary `tsc` and npm links either one to node_modules/.bin/tsc. `-p`, not
-// `-b`: build mode would rebuild the referenced project (dist/) with 7 whenever its build info
-// was written by 5.9; the check reads dist/'s declarations as they are. Its report comes after
-// vitest's, so that vitest's own last lines stay where `.ci/run` and a reader look; either
-// failing fails the run. Arguments go to vitest (`npm test -- --reporter=json`).
+// `npm test` after the build: the type-check of src/ and of the tests, and vitest, side by side.
+// vitest needs the built dist/ (npm test makes it first), not the type-check, and the suite keeps
+// both cores busy: the check runs with TypeScript 7, the native compiler (a fraction of 5.9's
+// CPU). npm test's build writes the declarations without checking src/ (`build.mjs --no-check`):
+// src/ is checked here, by 7, while vitest runs. The package itself is built with 5.9
+// (`typescript`, whose JS API typescript-eslint needs), `npm run build` and `npm run typecheck`
+// check with 5.9, and the packed install checks what a consumer's 5.9 sees; 7 comes as the alias
+// `typescript-native`, run here by its path, since both packages name their binary `tsc` and npm
+// links either one to node_modules/.bin/tsc. `-p`, not `-b`: build mode would rebuild the
+// referenced project (dist/) with 7 whenever its build info was written by 5.9; the tests' check
+// reads dist/'s declarations as they are, and each check keeps its own build info. Its report
+// comes after vitest's, so that vitest's own last lines stay where `.ci/run` and a reader look;
+// any failing fails the run. Arguments go to vitest (`npm test -- --reporter=json`).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -41,17 +43,33 @@ function run(script, args, capture) {
   });
 }
 
-const [types, tests] = await Promise.all([
-  run(
-    nativeTsc,
-    ['-p', 'tsconfig.json', '--tsBuildInfoFile', 'dist/tests-native.tsbuildinfo'],
-    true,
-  ),
+/** The type-checks: what each covers, its project, and the build info it keeps. */
+const CHECKS = [
+  { what: 'src/', project: 'tsconfig.build.json', info: 'src-native', noEmit: true },
+  { what: 'the tests', project: 'tsconfig.json', info: 'tests-native', noEmit: false },
+];
+
+const [tests, ...types] = await Promise.all([
   run(vitestBin, ['run', ...process.argv.slice(2)], false),
+  ...CHECKS.map(({ project, info, noEmit }) =>
+    run(
+      nativeTsc,
+      [
+        '-p',
+        project,
+        ...(noEmit ? ['--noEmit'] : []),
+        '--tsBuildInfoFile',
+        `dist/${info}.tsbuildinfo`,
+      ],
+      true,
+    ),
+  ),
 ]);
-if (types.code !== 0) {
+const failed = types.find((t) => t.code !== 0)?.code ?? tests.code;
+for (const [i, { what, project }] of CHECKS.entries()) {
+  if (types[i].code === 0) continue;
   process.stderr.write(
-    `\nThe type-check of the tests (TypeScript 7, tsc -p tsconfig.json) failed:\n${types.output}`,
+    `\nThe type-check of ${what} (TypeScript 7, tsc -p ${project}) failed:\n${types[i].output}`,
   );
 }
-process.exitCode = types.code !== 0 ? types.code : tests.code;
+process.exitCode = failed;
