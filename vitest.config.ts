@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Files that load the native keyring binding in the test process: libdbus reads the session bus
@@ -11,6 +12,37 @@ const OWN_PROCESS = ['test/store/keychain-fallback.test.ts', 'test/store/keychai
  * suite without the browser tests this way (vitest's --exclude does not reach into projects).
  */
 const LEFT_OUT = (process.env.DASVC_TEST_EXCLUDE ?? '').split(',').filter(Boolean);
+
+/**
+ * The files that take longest, longest first: they start at once, so that the run does not end
+ * with one of them alone on a core. Most of their time is waiting (real shells, the credential
+ * store's deadline, Chromium, npm), which the shorter files fill. vitest orders the rest: by the
+ * last run's durations where it kept them, else by size (a fresh clone has no durations).
+ */
+const LONGEST = [
+  'test/cli/completion.test.ts',
+  'test/cli/keychain.test.ts',
+  'test/package/packed-install.test.ts',
+  'test/cli/keychain-silent.test.ts',
+  'test/e2e/dashboard.test.ts',
+  'test/cli/types.test.ts',
+  'test/mock/state-file.test.ts',
+  'test/e2e/browser-login.test.ts',
+  'test/cli/refresh.test.ts',
+  'test/mock/fuzz.test.ts',
+  'test/cli/lock-wait.test.ts',
+  'test/typegen/typed-consumer.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const at = LONGEST.findIndex((path) => file.moduleId.endsWith(`/${path}`));
+      return at < 0 ? LONGEST.length : at;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -27,6 +59,7 @@ export default defineConfig({
     // no state a test can see but the keyring's (OWN_PROCESS); a helper's once-per-file hooks go in
     // test/helpers/per-file.ts, since a module's top level now runs once per worker.
     isolate: false,
+    sequence: { sequencer: LongestFirst },
     setupFiles: ['test/helpers/per-file.ts'],
     globalSetup: ['test/helpers/leftovers.ts', 'test/helpers/chromium-run.ts'],
     projects: [
