@@ -16,7 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publint } from 'publint';
-import ts from 'typescript';
+import { ts } from '../helpers/typescript.js';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tracked } from '../helpers/children.js';

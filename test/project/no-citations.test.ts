@@ -6,7 +6,7 @@
 // commits' to tell); a test may name the SPEC section whose contract it checks.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
+import { ts, type TypeScript } from '../helpers/typescript.js';
 import { describe, expect, it } from 'vitest';
 import { formatLogLine } from '../../src/mock/core/log-line.js';
 import { JOURNALED_BASE, journaledApp } from '../helpers/in-process.js';
@@ -23,7 +23,7 @@ function stringsOf(path: string): { line: number; text: string }[] {
     ts.ScriptTarget.Latest,
   );
   const found: { line: number; text: string }[] = [];
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TypeScript.Node): void => {
     if (
       ts.isStringLiteral(node) ||
       ts.isNoSubstitutionTemplateLiteral(node) ||
