@@ -51,11 +51,11 @@ export default defineConfig({
     // Each file gets its own mock on its own port; files in parallel keep the suite fast on 2 cores.
     // vitest's default is one worker fewer than the cores (1 here), but much of the suite waits
     // (child processes, D-Bus, Chromium, timers): two files at once cut the wall time by a third,
-    // three by a tenth more (75 → 68 s here), four hardly more (65 s) for twice the module loading.
+    // three a little more, four hardly more for twice the module loading.
     pool: 'forks',
     maxWorkers: 3,
-    // A worker runs file after file with the modules it has loaded: a fresh process per file cost
-    // ~0.3 s of CPU each (105 files: 113 → 75 s of CPU, 65 → 46 s of wall time). The source keeps
+    // A worker runs file after file with the modules it has loaded: a fresh process per file costs
+    // a third of the suite's CPU in module loading alone. The source keeps
     // no state a test can see but the keyring's (OWN_PROCESS); a helper's once-per-file hooks go in
     // test/helpers/per-file.ts, since a module's top level now runs once per worker.
     isolate: false,
