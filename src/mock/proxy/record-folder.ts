@@ -3,7 +3,7 @@
 // cannot be written is one `record:` line, and the others still are. What it holds already is
 // read first: recording again adds to it.
 import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { isObject } from '../../util/guards.js';
 import { makeFolders } from '../../util/make-folders.js';
@@ -124,8 +124,9 @@ export interface PastRecording {
   users: Record<string, unknown>;
 }
 
-/** Reads what the folder `dir` holds; a broken file is a usage error naming it. */
-export function readPastRecording(dir: string): PastRecording {
+/** Reads what the folder holds; a broken file is a usage error naming it as `givenDir` shows it. */
+export function readPastRecording(givenDir: string): PastRecording {
+  const dir = resolve(givenDir);
   const past: PastRecording = {
     clients: new Map(),
     recordings: new Map(),
@@ -134,14 +135,16 @@ export function readPastRecording(dir: string): PastRecording {
   };
   const clientsFile = join(dir, 'clients.txt');
   if (existsSync(clientsFile)) {
-    const parsed = withFile(dir, clientsFile, () => parseClients(readText(clientsFile)));
+    const parsed = withFile(givenDir, clientsFile, () => parseClients(readText(clientsFile)));
     for (const client of parsed.values()) past.clients.set(client.id, client.secret);
   }
   for (const fileName of readdirSync(join(dir, 'instances')).sort()) {
     const file = join(dir, 'instances', fileName);
     if (fileName.endsWith(OPENRPC_SUFFIX)) {
       const name = fileName.slice(0, -OPENRPC_SUFFIX.length);
-      const instance = withFile(dir, file, () => parseOpenRpcInstance(name, readJson(file), file));
+      const instance = withFile(givenDir, file, () =>
+        parseOpenRpcInstance(name, readJson(file), file),
+      );
       past.recordings.set(
         name,
         new InstanceRecording(name, { document: instance.document!, methods: instance.methods }),
@@ -152,7 +155,7 @@ export function readPastRecording(dir: string): PastRecording {
   }
   const usersFile = join(dir, 'users.json');
   if (existsSync(usersFile)) {
-    past.users = withFile(dir, usersFile, () => {
+    past.users = withFile(givenDir, usersFile, () => {
       const value = readJson(usersFile);
       if (!isObject(value))
         fail('must be a JSON object mapping user names to {"name", "instances"}');

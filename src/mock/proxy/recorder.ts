@@ -78,7 +78,7 @@ export class Recorder implements ProxyTap {
   constructor(private readonly options: RecorderOptions) {
     const dir = (this.dir = resolve(options.dir));
     this.folder = new RecordFolder(dir, options.dir, (text) => this.warn(text));
-    const past = readingFor({ record: options.dir }, () => readPastRecording(dir));
+    const past = readingFor({ record: options.dir }, () => readPastRecording(options.dir));
     this.clients = past.clients;
     this.recordings = past.recordings;
     this.foreign = past.foreign;

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../../src/mock/index.js';
 import { loadFixtures } from '../../../src/mock/fixture-format/load-fixtures.js';
@@ -257,16 +257,19 @@ describe('dasvc mock --proxy --record (CLI)', () => {
     expect(truncated.stderr).toMatch(/crm\.openrpc\.json: not valid JSON/);
   });
 
-  it("a broken file's hint names the flag that gave the folder: --record, or --fixtures", async () => {
-    const dir = tempDir();
+  it('a broken file is named as typed, its hint by the flag that gave the folder', async () => {
+    // A relative path, as a user types it: both flags name the file under it, not resolved.
+    const dir = relative(process.cwd(), tempDir());
     writeFileSync(join(dir, 'users.json'), '{');
     const recording = await recordInto(dir);
     expect(recording.code).toBe(2);
+    expect(recording.stderr).toContain(`fixture ${join(dir, 'users.json')}: not valid JSON`);
     expect(recording.stderr).toContain(
       `hint: recording adds to what ${dir} holds: fix the file, or pass --record a new folder\n`,
     );
     const serving = await runDasvc(['mock', '--port', '0', '--fixtures', dir]);
     expect(serving.code).toBe(2);
+    expect(serving.stderr).toContain(`fixture ${dir}${sep}`);
     expect(serving.stderr).toContain(
       `hint: fix the file or point --fixtures at another folder (now ${dir})\n`,
     );
