@@ -1,8 +1,11 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createMockApp, type MockApp } from '../../src/mock/index.js';
 import {
+  DEMO,
   exchange,
+  form,
   getCode,
   mint,
   refresh,
@@ -11,7 +14,38 @@ import {
   tokenWorks,
   type TokenBody,
 } from '../helpers/mock-client.js';
-import { spawnMock, startMockInProcess } from '../helpers/mock-process.js';
+import { spawnMock } from '../helpers/mock-process.js';
+
+/** The made-up base URL of the mock app called in-process. */
+const APP = 'http://das.test';
+
+/** contacts.list status with this access token, asked of the app in-process (200 = token works). */
+async function worksAt(app: MockApp, accessToken: string): Promise<boolean> {
+  const response = await app(
+    new Request(`${APP}/webservice/json/crm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+      body: '{"jsonrpc":"2.0","method":"contacts.list","id":1}',
+    }),
+  );
+  await response.arrayBuffer();
+  return response.status === 200;
+}
+
+/** The status of a refresh with this refresh token, asked of the app in-process. */
+async function refreshStatusAt(app: MockApp, refreshToken: string): Promise<number> {
+  const query = form({
+    client_id: DEMO.id,
+    client_secret: DEMO.secret,
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+  });
+  const response = await app(
+    new Request(`${APP}/webservice/authorize/refresh_token?${query}`, { method: 'POST' }),
+  );
+  await response.arrayBuffer();
+  return response.status;
+}
 
 /** Runs `job` over `items`, `width` at a time. */
 async function pool<T, R>(items: T[], width: number, job: (item: T) => Promise<R>): Promise<R[]> {
@@ -50,17 +84,17 @@ describe('--state-file as a journal: answered tokens survive, a bad file is said
       first.child.kill('SIGKILL');
     }
     await first.stop('SIGKILL');
-    const second = await startMockInProcess(['--state-file', file, '--quiet']);
+    // What the killed process wrote, read by a mock started on the file; its answers are asked
+    // in-process: the HTTP server was the point of the first mock only, which had to answer.
+    const second = createMockApp({ stateFile: file });
     try {
-      const works = await pool([...minted, rotated], 16, (t) =>
-        tokenWorks(second.url, t.access_token),
-      );
+      const works = await pool([...minted, rotated], 16, (t) => worksAt(second, t.access_token));
       expect(works.filter((w) => !w).length).toBe(0);
       // The rotation is kept too: the old refresh token is a reuse, which ends the grant.
-      expect((await refresh(second.url, oldRefresh)).status).toBe(400);
-      expect(await tokenWorks(second.url, rotated.access_token)).toBe(false);
+      expect(await refreshStatusAt(second, oldRefresh)).toBe(400);
+      expect(await worksAt(second, rotated.access_token)).toBe(false);
     } finally {
-      await second.stop();
+      await second.close();
     }
     // Compacted on close: one snapshot line.
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
