@@ -3,6 +3,8 @@
 // and logout work on the OS store, parallel processes refresh once, a corrupt entry is a clear
 // error, a file-stored profile keeps working and moves at the next login; and without a D-Bus
 // session, or with a store that never answers, the login says once that the file is used.
+// A step that touches the store runs in a process (the keyring binding loaded here would keep its
+// first bus for the worker's life); one that reads only the file runs in-process.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +15,7 @@ import {
   freshConfigDir,
   journalEntries,
   loginArgs,
+  runCli,
   runCliProcess,
   secrets,
   startMockForCli,
@@ -170,7 +173,7 @@ describe.runIf(secretServiceTestsRun())('secrets in the OS credential store', ()
       clientSecret: 'demo-secret',
       tokens: { refreshToken: expect.any(String) },
     });
-    const status = await cli(['token', 'status'], dir);
+    const status = await runCli(['token', 'status'], dir);
     expect(status.stdout).toContain(
       `storage:   config file ${join(dir, 'config.json')} (mode 0600)`,
     );
@@ -189,20 +192,18 @@ describe.runIf(secretServiceTestsRun())('secrets in the OS credential store', ()
     const dir = freshConfigDir();
     // What 0.1 wrote: tokens and client secret in the file, no `secrets` member.
     expect(
-      (
-        await runCliProcess([...loginArgs(mock.url), '--insecure-storage'], dir, {
-          env: browserEnv(),
-        })
-      ).code,
+      (await runCli([...loginArgs(mock.url), '--insecure-storage'], dir, { env: browserEnv() }))
+        .code,
     ).toBe(0);
     const old = configOf(dir);
     delete old.profiles.default.secrets;
     writeFileSync(join(dir, 'config.json'), JSON.stringify(old), { mode: 0o600 });
 
-    const rpc = await cli(['rpc', 'crm', 'contacts.list'], dir);
+    // In-process, on this file's bus: a profile in the file moves only at a login.
+    const rpc = await runCli(['rpc', 'crm', 'contacts.list'], dir);
     expect(rpc.code, rpc.stderr).toBe(0);
     expect(await entry(dir)).toBeUndefined();
-    expect((await cli(['token', 'status', '--json'], dir)).stdout).toContain('"storage":"file"');
+    expect((await runCli(['token', 'status', '--json'], dir)).stdout).toContain('"storage":"file"');
 
     expect((await cli(loginArgs(mock.url), dir, { env: browserEnv() })).code).toBe(0);
     const moved = await entry(dir);
@@ -286,10 +287,10 @@ describe('where no credential store answers, the file is used and the login says
       secrets: 'file',
       clientSecret: 'demo-secret',
     });
-    const rpc = await runCliProcess(['rpc', 'crm', 'contacts.list'], dir);
+    const rpc = await runCli(['rpc', 'crm', 'contacts.list'], dir);
     expect(rpc.code).toBe(0);
     expect(rpc.stderr).not.toContain('not available');
-    const status = await runCliProcess(['token', 'status'], dir);
+    const status = await runCli(['token', 'status'], dir);
     expect(status.stdout).toContain('storage:   config file');
   });
 
@@ -319,8 +320,9 @@ describe('where no credential store answers, the file is used and the login says
           'The OS credential store is not available (the Secret Service did not answer)',
         );
         expect(configOf(dir).profiles.default.secrets).toBe('file');
-        // Later commands read the file and never wait for the store.
-        const rpc = await runCliProcess(['rpc', 'crm', 'contacts.list'], dir, { env });
+        // Later commands read the file and never ask the store (keychain-silent.test.ts counts
+        // the connections of such a process).
+        const rpc = await runCli(['rpc', 'crm', 'contacts.list'], dir, { env });
         expect(rpc.code).toBe(0);
         expect(rpc.stderr).toBe('');
         const print = await printed;
