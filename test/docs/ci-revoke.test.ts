@@ -25,11 +25,11 @@ afterAll(async () => {
   rmSync(configDir, { recursive: true, force: true });
 });
 
-function bash(line: string, env: Record<string, string>) {
-  const script = line.replace(
-    /\bdasvc /g,
-    `"${process.execPath}" "${join(root, 'bin/dasvc.js')}" `,
-  );
+const DASVC = `"${process.execPath}" "${join(root, 'bin/dasvc.js')}"`;
+
+/** Runs a job line in bash, its `dasvc` being `dasvc` (the built CLI unless told otherwise). */
+function bash(line: string, env: Record<string, string>, dasvc = DASVC) {
+  const script = line.replace(/\bdasvc /g, `${dasvc} `);
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       'bash',
@@ -62,8 +62,10 @@ it('revokes a token from env credentials alone, and the token stops working', as
   // not (they run in bash as written).
   const before = await runCli(['rpc', 'crm', 'contacts.list'], configDir, { env });
   expect(before.code, before.stderr).toBe(0);
-  // The proof step must fail the job while the token still works.
-  const earlyProof = await bash(dasvcLines[1]!, env);
+  // The proof step must fail the job while the token still works: `dasvc rpc` exits 0 then (just
+  // above), and the line, run with a command that exits 0 in its place, fails. The line runs
+  // with the real CLI after the revocation.
+  const earlyProof = await bash(dasvcLines[1]!, env, 'true');
   expect(earlyProof.code).toBe(1);
 
   const revoke = await bash(dasvcLines[0]!, env);
