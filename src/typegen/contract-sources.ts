@@ -24,7 +24,7 @@ function parseDocument(name: string, document: unknown, file: string): InstanceF
 
 /**
  * The instance an installation's `rpc.discover` answered for `scope`; a document that is no
- * OpenRPC document goes to `refuse` with its problem (JSON pointer and message).
+ * OpenRPC document goes to `refuse` with its problems, a line each (JSON pointer and message).
  */
 export function instanceOfDocument(
   scope: string,
@@ -35,7 +35,9 @@ export function instanceOfDocument(
     return parseOpenRpcInstance(scope, document, `rpc.discover of ${scope}`);
   } catch (error) {
     if (!(error instanceof FixtureProblem)) throw error;
-    return refuse(`${error.pointer === '' ? '' : `${error.pointer}: `}${error.message}`);
+    const line = (p: { pointer: string; message: string }) =>
+      `${p.pointer === '' ? '' : `${p.pointer}: `}${p.message}`;
+    return refuse([error, ...error.others].map(line).join('\n'));
   }
 }
 

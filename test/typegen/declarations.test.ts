@@ -193,13 +193,13 @@ describe('declarationsOf', () => {
 });
 
 describe('instanceOfDocument', () => {
-  it('refuses an answer that is no OpenRPC document, naming where', () => {
+  it('refuses an answer that is no OpenRPC document, naming every problem', () => {
     const refuse = (problem: string): never => {
       throw new Error(problem);
     };
     const untitled = { openrpc: '1.2.6', info: {}, methods: [] };
     expect(() => instanceOfDocument('crm', untitled, refuse)).toThrow(
-      /^\/info: must have required property 'title' \(2 problems\)$/,
+      /^\/info: must have required property 'title' \(2 problems\)\n\/info: .+$/,
     );
     expect(() => instanceOfDocument('crm', 'nope', refuse)).toThrow(/^must be object$/);
   });
