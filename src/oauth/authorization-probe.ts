@@ -69,7 +69,11 @@ export function processProbeResponse(
   if (code === `http_${status}` && status !== 401 && status !== 403)
     throw new NetworkError(
       `no authorization page at ${authorizationUrl.split('?')[0]} (HTTP ${status})${said}`,
-      { ...options, code: 'no_authorization_page' },
+      {
+        ...options,
+        code: 'no_authorization_page',
+        facts: { authorizeUrl: authorizationUrl.split('?')[0] },
+      },
     );
   throw new AuthError(
     `the authorization endpoint refused the request (HTTP ${status})${said}`,

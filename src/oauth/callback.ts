@@ -19,7 +19,7 @@ export function parseCallback(query: URLSearchParams, expectedState: string): Ca
   if (state === null || !safeEqual(state, expectedState)) {
     throw new AuthError(
       'the redirect carried a state that does not match this login; refused (nothing was exchanged)',
-      { code: 'state_mismatch' },
+      { code: 'state_mismatch', facts: { refusedBy: 'state' } },
     );
   }
   if (error !== null) {

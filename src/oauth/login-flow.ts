@@ -159,7 +159,7 @@ export async function runLoginFlow(
         settle.reject(
           new NetworkError(
             `login timed out: no authorization arrived within ${Math.round(options.timeoutMs / 1000)} s`,
-            { code: 'login_timeout' },
+            { code: 'login_timeout', facts: { timeoutSeconds: options.timeoutMs / 1000 } },
           ),
         ),
       options.timeoutMs,

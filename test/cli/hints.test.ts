@@ -32,6 +32,8 @@ import { loadStateFile } from '../../src/mock/core/state-file.js';
 import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
 import { startMockServer } from '../../src/mock/index.js';
 import { CLIENT_REFUSALS } from '../../src/oauth/client-refusals.js';
+import { processProbeResponse } from '../../src/oauth/authorization-probe.js';
+import { parseCallback } from '../../src/oauth/callback.js';
 import { startLoopback } from '../../src/oauth/loopback.js';
 import { KeychainUnavailable } from '../../src/store/keychain.js';
 import { keychainUnreachable } from '../../src/store/profile-secrets.js';
@@ -135,8 +137,31 @@ describe('network (exit 4)', () => {
   });
 
   it('a login that timed out: run it again, with --timeout for more time', () => {
-    const error = new NetworkError('login timed out', { code: 'login_timeout' });
+    const error = new NetworkError('login timed out', {
+      code: 'login_timeout',
+      facts: { timeoutSeconds: 300 },
+    });
     expect(hintFor(error)).toBe('run dasvc login again (use --timeout SECONDS for more time)');
+  });
+
+  it("the login's own refusals: a state that does not match, no authorization page", async () => {
+    const forged = await thrown(() =>
+      parseCallback(new URLSearchParams('code=c&state=forged'), 'sent'),
+    );
+    expect(hintFor(forged)).toBe(
+      'start again with dasvc login; if this repeats, someone may be forging redirects',
+    );
+    const missing = await thrown(() =>
+      processProbeResponse(
+        { status: 404, headers: {}, text: 'Not Found' },
+        'http://127.0.0.1:9/authorize?client_id=x',
+        'http://127.0.0.1:8/callback',
+      ),
+    );
+    expect(missing.code).toBe('no_authorization_page');
+    expect(hintFor(missing)).toBe(
+      'check --authorize-url (or --base-url): the installation shows no authorization page there',
+    );
   });
 });
 
@@ -229,6 +254,9 @@ describe('usage (exit 2)', () => {
       'connection_reset',
       'response_too_large',
       'timeout',
+      'login_timeout',
+      'state_mismatch',
+      'no_authorization_page',
     ]) {
       const error = new AuthError(`the service refused: ${code}`, { code, detail: 'as it said' });
       expect(hintFor(error), code).toBeUndefined();

@@ -9,12 +9,20 @@ export function loginHint(profile: string): string {
   return profile === DEFAULT_PROFILE ? 'dasvc login' : `dasvc login --profile ${profile}`;
 }
 
-/** Hints of the login that depend on the code alone. */
-const BY_CODE: Record<string, string> = {
-  login_timeout: 'run dasvc login again (use --timeout SECONDS for more time)',
-  state_mismatch: 'start again with dasvc login; if this repeats, someone may be forging redirects',
-  no_authorization_page:
+/**
+ * Hints of the login's own failures, each with the fact that login sets: the same code from a
+ * server (an error redirect, a token answer) is the server's word, not this failure.
+ */
+const LOGIN_FAILURES: Record<string, [fact: string, hint: string]> = {
+  login_timeout: ['timeoutSeconds', 'run dasvc login again (use --timeout SECONDS for more time)'],
+  state_mismatch: [
+    'refusedBy',
+    'start again with dasvc login; if this repeats, someone may be forging redirects',
+  ],
+  no_authorization_page: [
+    'authorizeUrl',
     'check --authorize-url (or --base-url): the installation shows no authorization page there',
+  ],
 };
 
 /** The codes of a session that has ended, fixed by logging its profile in again. */
@@ -33,7 +41,10 @@ const SESSION_CODES = new Set([
  * the scope asked for and the one granted, where a token or a client secret came from.
  */
 export const sessionHint: HintRule = (code, facts) => {
-  if (Object.hasOwn(BY_CODE, code)) return BY_CODE[code];
+  if (Object.hasOwn(LOGIN_FAILURES, code)) {
+    const [fact, hint] = LOGIN_FAILURES[code]!;
+    return facts[fact] === undefined ? undefined : hint;
+  }
   // The login's loopback listener; the mock's names its host (mock-hints.ts).
   if (code === 'listen_failed' && facts.errno === 'EADDRINUSE' && facts.host === undefined)
     return 'choose another --port, or omit it for a free one';
