@@ -88,11 +88,5 @@ function refusedToken(error: unknown, facts: Record<string, string>, message?: s
   if (error instanceof ServiceError && error.code === 'http_404')
     return sameKind(error, error.message, { facts, cause: error });
   if (!(error instanceof AuthError) || (error.status !== 401 && error.status !== 403)) return error;
-  return new AuthError(message ?? error.message, {
-    ...(error.code === undefined ? {} : { code: error.code }),
-    status: error.status,
-    ...(error.detail === undefined ? {} : { detail: error.detail }),
-    facts,
-    cause: error,
-  });
+  return sameKind(error, message ?? error.message, { facts, cause: error });
 }

@@ -1,4 +1,4 @@
-import { AuthError } from '../errors.js';
+import { AuthError, sameKind } from '../errors.js';
 import type { SettingSource } from './resolve-settings.js';
 
 /** Whose client credentials were sent, and where the secret came from. */
@@ -18,11 +18,5 @@ export function clientRefused(error: unknown, sent: ClientSent): unknown {
   const facts: Record<string, unknown> = { clientId: sent.clientId };
   if (sent.profile !== undefined) facts.profile = sent.profile;
   if (sent.secretFrom !== undefined) facts.secretFrom = sent.secretFrom;
-  return new AuthError(error.message, {
-    code: error.code,
-    ...(error.status === undefined ? {} : { status: error.status }),
-    ...(error.detail === undefined ? {} : { detail: error.detail }),
-    facts,
-    cause: error,
-  });
+  return sameKind(error, error.message, { facts, cause: error });
 }
