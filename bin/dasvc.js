@@ -25,7 +25,7 @@ if (argv.length === 3 && argv[2] === '--version') {
     }
   }
 } else {
-  // Node 22.1 and later keep the code they compile for dasvc's files and its dependencies in a
+  // Node 22.8 and later keep the code they compile for dasvc's files and its dependencies in a
   // cache of their own (NODE_COMPILE_CACHE, else a folder in the OS temp folder), so that later
   // starts skip compiling it; Node 20 has no such cache, and compiles at every start.
   process.getBuiltinModule('node:module').enableCompileCache?.();
