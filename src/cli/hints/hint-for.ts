@@ -27,8 +27,9 @@ const AREAS: readonly HintRule[] = [
 
 /**
  * The next step for a person, printed under the message: the hint a command of the CLI gave,
- * else one made here from the error's stable code and facts (never the service's words). The code below the
- * CLI carries no terminal advice: the library's errors say what failed, the CLI what to type next.
+ * else one made here from the error's stable code and facts (never the service's words). The
+ * code below the CLI carries no terminal advice: the library's errors say what failed, the CLI
+ * what to type next.
  */
 export function hintFor(error: DasvcError): string | undefined {
   if (error.hint) return error.hint;

@@ -8,7 +8,8 @@ export type LogoutOptions = ServiceOptions & { forget?: boolean };
 /**
  * `dasvc logout` (SPEC §3): revoke the access token, then the refresh token (Client.logout), then
  * forget both locally. A revocation that fails keeps the tokens and is the command's error (its
- * hint names `--forget`, src/cli/hints/); `--forget` forgets them anyway. Idempotent: logging out twice is no error.
+ * hint names `--forget`, src/cli/hints/); `--forget` forgets them anyway. Idempotent: logging
+ * out twice is no error.
  */
 export async function run(options: LogoutOptions, deps: CliDeps): Promise<void> {
   const client = openClient(options, deps);
