@@ -58,9 +58,11 @@ it('revokes a token from env credentials alone, and the token stops working', as
     DASVC_TOKEN: access_token,
   };
 
-  // Whether the token works, before and after: asked in this process, as the job's own lines are
-  // not (they run in bash as written).
-  const before = await runCli(['rpc', 'crm', 'contacts.list'], configDir, { env });
+  // Whether the token works, before: the proof line's own dasvc command, asked in this process
+  // (the job's lines themselves run in bash as written).
+  const proofCommand = /^if dasvc (.+?); then/.exec(dasvcLines[1]!)?.[1]?.split(' ');
+  expect(proofCommand).toBeDefined();
+  const before = await runCli(proofCommand!, configDir, { env });
   expect(before.code, before.stderr).toBe(0);
   // The proof step must fail the job while the token still works: `dasvc rpc` exits 0 then (just
   // above), and the line, run with a command that exits 0 in its place, fails. The line runs
