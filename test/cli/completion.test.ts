@@ -54,13 +54,13 @@ function syntaxNames(marker: string): string[] {
 /**
  * The names each shell completes on its terminal. zsh and fish quote what they insert themselves:
  * every name. bash inserts the words `__complete` quoted (quoteForBash): how bash reads each of
- * those back, history expansion on, is proven in-process with a real bash for every character
- * here (complete-words.test.ts); on the terminal, a command substitution, a quote, a history
- * expansion and a brace expansion show that readline inserts them as they are.
+ * those back, history expansion on, is proven with a real bash for every character here
+ * (complete-words.test.ts); on the terminal, a command substitution, a backtick, a `;`, a quote,
+ * a history expansion and a brace expansion show that readline inserts them as they are.
  */
 function namesTabbed(shell: Shell): string[] {
   const names = syntaxNames(marker);
-  return shell === 'bash' ? names.filter((name) => /^q[ahkl]/.test(name)) : names;
+  return shell === 'bash' ? names.filter((name) => /^q[abchkl]/.test(name)) : names;
 }
 
 /** Names no shell word can hold: never offered. */
