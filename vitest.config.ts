@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -23,7 +24,6 @@ const LONGEST = [
   'test/cli/completion.test.ts',
   'test/cli/keychain.test.ts',
   'test/package/packed-install.test.ts',
-  'test/cli/keychain-silent.test.ts',
   'test/e2e/dashboard.test.ts',
   'test/cli/types.test.ts',
   'test/mock/state-file.test.ts',
@@ -33,6 +33,12 @@ const LONGEST = [
   'test/cli/lock-wait.test.ts',
   'test/typegen/typed-consumer.test.ts',
 ];
+
+// A renamed file would drop out of the list unnoticed: the run stops instead.
+for (const path of LONGEST) {
+  if (!existsSync(new URL(path, import.meta.url)))
+    throw new Error(`vitest.config.ts: LONGEST names ${path}, not a file`);
+}
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

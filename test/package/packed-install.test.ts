@@ -190,7 +190,8 @@ describe('the tarball', () => {
     );
     expect(readdirSync(join(project, 'node_modules'))).not.toContain('msw');
     expect(kib).toBeLessThanOrEqual(FOOTPRINT_LIMIT_KIB);
-    // The versions of the repository's lock, each where that lock puts it, not the newest ones.
+    // What pinned-install.ts derived is our lock: each installed version is the one our lock puts
+    // at that path (npm ci then only keeps to the derived lock).
     const ours = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as Lock;
     const theirs = JSON.parse(
       readFileSync(join(project, 'node_modules/.package-lock.json'), 'utf8'),
