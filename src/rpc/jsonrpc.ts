@@ -85,11 +85,15 @@ function notExpected(status: number, why: string): NetworkError {
 
 /** Whether `text` parses as JSON. */
 export function isJsonText(text: string): boolean {
+  return jsonOf(text) !== undefined;
+}
+
+/** The JSON value a text holds, or undefined when it holds none. */
+function jsonOf(text: string): { value: unknown } | undefined {
   try {
-    JSON.parse(text);
-    return true;
+    return { value: JSON.parse(text) as unknown };
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -171,8 +175,9 @@ function expectsNoAnswer(request: unknown): boolean {
 
 /**
  * Classifies the HTTP answer of the API endpoint (SPEC §4): 401/403 → AuthError naming the scope
- * (the CLI adds the login hint); 5xx and a JSON 404 → ServiceError; a body that is not the JSON-RPC answer to `request`
- * (when given) → NetworkError. An empty answer is accepted only when the request expects none.
+ * (the CLI adds the login hint); 5xx and a JSON 404 → ServiceError, with the service's JSON as
+ * its detail; a body that is not the JSON-RPC answer to `request` (when given) → NetworkError.
+ * An empty answer is accepted only when the request expects none.
  */
 export function processApiResponse(
   response: HttpResponse,
@@ -205,20 +210,27 @@ export function processApiResponse(
     // The service's own refusal is JSON (exit 1); a 404 page of some other server at this address
     // is a response that is not the JSON expected (SPEC §4: exit 4), named as what it likely is.
     const message = `no API for scope ${scope} at this address (HTTP 404`;
-    if (!isJsonText(response.text)) {
+    const json = jsonOf(response.text);
+    if (json === undefined) {
       throw new NetworkError(`${message}, not JSON: is the base URL or --api-url right?)`, {
         code: 'unexpected_response',
         status,
       });
     }
-    throw new ServiceError(`${message})`, { code: 'http_404', status });
+    throw new ServiceError(`${message})`, { code: 'http_404', status, detail: json.value });
   }
   if (status >= 500) {
     // Some servers send their JSON-RPC errors (-32603 above all) with a 5xx: the error object
     // says more than the status (SPEC §3 `error <code>: <message>`); exit 1 either way.
     const answer = rpcErrorAnswer(response.text, request);
     if (answer) return answer;
-    throw new ServiceError(`the API failed: HTTP ${status}`, { code: `http_${status}`, status });
+    // The service's words, when it said them in JSON (an HTML error page is no one's words).
+    const json = jsonOf(response.text);
+    throw new ServiceError(`the API failed: HTTP ${status}`, {
+      code: `http_${status}`,
+      status,
+      ...(json === undefined ? {} : { detail: json.value }),
+    });
   }
   if (status === 204 || (status === 200 && response.text.trim() === '')) {
     if (request === undefined || expectsNoAnswer(request)) return { kind: 'none' };

@@ -122,11 +122,20 @@ describe('JSON-RPC request and response (SERVICE.md §4.5)', () => {
     })();
     expect(hintFor(refused)).toBe('dasvc login --scope wiki');
     // The service's JSON 404 is its answer (1); another server's 404 page is not the JSON expected (4).
-    expect(() => processApiResponse(res(404, '{"error":"not_found"}'), 'x')).toThrow(ServiceError);
+    expect(() => processApiResponse(res(404, '{"error":"not_found"}'), 'x')).toThrow(
+      expect.objectContaining({ name: 'ServiceError', detail: { error: 'not_found' } }),
+    );
     expect(() => processApiResponse(res(404, '<html>Not Found</html>'), 'x')).toThrow(
       expect.objectContaining({ name: 'NetworkError', exitCode: 4 }),
     );
     expect(() => processApiResponse(res(500, ''), 'x')).toThrow(ServiceError);
+    // A 5xx's body is the service's words only when it is JSON.
+    expect(() => processApiResponse(res(503, '{"busy":true}'), 'x')).toThrow(
+      expect.objectContaining({ code: 'http_503', detail: { busy: true } }),
+    );
+    expect(() => processApiResponse(res(502, '<html>Bad Gateway</html>'), 'x')).toThrow(
+      expect.objectContaining({ code: 'http_502', detail: undefined }),
+    );
     expect(() => processApiResponse(res(200, '<html>'), 'x')).toThrow(NetworkError);
     expect(processApiResponse(res(204, ''), 'x')).toEqual({ kind: 'none' });
     expect(processApiResponse(res(200, '{"jsonrpc":"2.0","result":1,"id":1}'), 'x')).toEqual({
