@@ -100,6 +100,8 @@ const typesWritten = new Promise((resolve) => {
   );
   tsc.on('error', () => resolve(1));
   tsc.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  // A build that fails in its code step ends here, and tsc with it, not writing on behind it.
+  process.once('exit', () => tsc.exitCode === null && tsc.signalCode === null && tsc.kill());
 });
 
 // 2. Code.
