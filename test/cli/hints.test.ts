@@ -242,6 +242,7 @@ describe('usage (exit 2)', () => {
     expect(hintFor(new UsageError('x', { code: 'bad_scope' }))).toBeUndefined();
     expect(hintFor(new UsageError('x', { code: 'bad_fixture' }))).toBeUndefined();
     expect(hintFor(new UsageError('x', { code: 'unknown_user' }))).toBeUndefined();
+    expect(hintFor(new UsageError('x', { code: 'bad_record_dir' }))).toBeUndefined();
   });
 
   it("an error code a server sent (an OAuth error) gets none of dasvc's own advice", () => {

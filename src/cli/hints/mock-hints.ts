@@ -20,6 +20,10 @@ export const mockHint: HintRule = (code, facts) => {
         ? undefined
         : `recording adds to what ${record} holds: fix the file, or pass --record a new folder`;
     }
+    case 'bad_record_dir':
+      return textOf(facts.record) === undefined
+        ? undefined
+        : 'pass --record a folder this user can create and write, or a new path';
     case 'bad_quirks': {
       const members = namesOf(facts.members);
       return members.length === 0 ? undefined : `members: ${members.join(', ')}`;

@@ -81,6 +81,7 @@ export class RecordFolder {
       const { code, message } = error as NodeJS.ErrnoException;
       throw new UsageError(`--record ${given}: cannot make the folder there (${code ?? message})`, {
         code: 'bad_record_dir',
+        facts: { record: given },
       });
     }
   }
@@ -101,6 +102,7 @@ export class RecordFolder {
       if (this.starting) {
         throw new UsageError(`--record ${this.given}: cannot write ${name} (${why})`, {
           code: 'bad_record_dir',
+          facts: { record: this.given },
         });
       }
       if (this.failed.get(file) !== why) {

@@ -235,6 +235,9 @@ describe('dasvc mock --proxy --record (CLI)', () => {
       const result = await recordInto(path!);
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toContain(`--record ${path}: cannot make the folder there (${code})`);
+      expect(result.stderr).toContain(
+        'hint: pass --record a folder this user can create and write, or a new path\n',
+      );
       expect(result.stderr).not.toMatch(/\n\s+at /);
     }
   });
