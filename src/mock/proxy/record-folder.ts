@@ -11,16 +11,7 @@ import { fail, parseClients } from '../fixture-format/fixture-format.js';
 import { readJson, readText, withFile } from '../fixture-format/fixture-files.js';
 import { OPENRPC_SUFFIX } from '../fixture-format/load-fixtures.js';
 import { parseOpenRpcInstance } from '../fixture-format/openrpc-format.js';
-import { schemaBeside } from '../fixture-format/schema-beside.js';
 import { InstanceRecording } from './recording.js';
-
-/**
- * `$schema` of a written file: the package's schema copied into DIR/schema/, relative to the file,
- * so that the reference survives moving the folder (schemaBeside).
- */
-export function schemaRef(file: string, name: string): string {
-  return schemaBeside(file, name);
-}
 
 /** A JSON file's text as the folder keeps it. */
 export function jsonText(value: unknown): string {

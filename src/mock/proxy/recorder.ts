@@ -15,7 +15,8 @@ import { printable } from '../../util/printable.js';
 import type { SecretValues } from '../../util/secret-values.js';
 import type { Exchange, ProxyTap } from './proxy-tap.js';
 import { apiInstance, callsOf } from './taps.js';
-import { jsonText, readPastRecording, RecordFolder, schemaRef } from './record-folder.js';
+import { schemaBeside } from '../fixture-format/schema-beside.js';
+import { jsonText, readPastRecording, RecordFolder } from './record-folder.js';
 
 /** The secret of every recorded client: the real ones are never written. */
 export const RECORDED_SECRET = 'recorded-secret';
@@ -221,7 +222,7 @@ export class Recorder implements ProxyTap {
       const file = join(this.dir, 'instances', `${name}${OPENRPC_SUFFIX}`);
       const version = secrets.version;
       const done = this.write(file, () =>
-        jsonText(recording.document(schemaRef(file, 'openrpc.schema.json'), this.masking())),
+        jsonText(recording.document(schemaBeside(file, 'openrpc.schema.json'), this.masking())),
       );
       if (done === 'written') {
         this.dirty.delete(name);
@@ -260,7 +261,7 @@ export class Recorder implements ProxyTap {
     // Names only, none holding a secret (record() keeps those out): written as they are, so
     // that they still name the instances' files.
     const content = () =>
-      jsonText({ $schema: schemaRef(usersFile, 'users.schema.json'), ...users });
+      jsonText({ $schema: schemaBeside(usersFile, 'users.schema.json'), ...users });
     if (this.write(usersFile, content) === 'written') {
       this.users = users;
       this.usersDirty = false;
