@@ -13,10 +13,14 @@ import {
 // many colours a terminal takes is the process's own (chalk reads it as it loads).
 
 async function stopped(mock: InProcessMock, use: () => Promise<void>): Promise<void> {
+  let used = false;
   try {
     await use();
+    used = true;
   } finally {
-    await mock.stop();
+    // A clean stop, as after Ctrl-C; after a failure only the clean-up, not a second error.
+    const code = await mock.stop();
+    if (used) expect(code).toBe(130);
   }
 }
 

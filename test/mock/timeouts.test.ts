@@ -185,7 +185,7 @@ describe('the mock under stalled and odd requests, and its two timeouts', () => 
       expect(answer.status).toBe(408);
       expect(answer.body).toContain('within 200 ms');
     } finally {
-      await mock.stop();
+      expect(await mock.stop()).toBe(130);
     }
   });
 });
