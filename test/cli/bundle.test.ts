@@ -213,7 +213,7 @@ describe('the other commands', () => {
     const dir = freshConfigDir();
     const status = await runCliProcess(['token', 'status'], dir, { env: TRACE });
     expect(status.code).toBe(3);
-    expect(status.stderr).toMatch(/not logged in/);
+    expect(status.stderr).toMatch(/not logged in \(profile default\)/);
     expect(ownFilesLoaded(status.stderr)).toEqual([
       'bin/dasvc.js',
       'dist/dasvc-more.cjs',

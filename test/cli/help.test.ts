@@ -26,6 +26,25 @@ const NO_FILES = {
 const dir = freshConfigDir();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+describe('a command name where an argument goes is that argument', () => {
+  it('as a profile, an extra argument, or the command help asks about', async () => {
+    for (const name of ['rpc', 'mock']) {
+      const status = await runCli(['--profile', name, 'token', 'status'], dir);
+      expect(status.code).toBe(3);
+      expect(status.stderr).toContain(`not logged in (profile ${name})`);
+    }
+    const extraMock = await runCli(['mock', 'rpc'], dir);
+    expect(extraMock.code).toBe(2);
+    expect(extraMock.stderr).toMatch(/^dasvc: too many arguments/m);
+    const extraStatus = await runCli(['token', 'status', 'rpc'], dir);
+    expect(extraStatus.code).toBe(2);
+    expect(extraStatus.stderr).toMatch(/^dasvc: too many arguments/m);
+    const help = await runCli(['help', 'rpc'], dir);
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/Usage: dasvc rpc/);
+  });
+});
+
 describe('dasvc help', () => {
   it('help environment names every variable and the config folder; help exit-codes every code', async () => {
     const { SETTINGS } = await import('../../src/client/settings.js');
