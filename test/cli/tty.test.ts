@@ -12,8 +12,7 @@ import {
   startMockForCli,
 } from '../helpers/cli.js';
 import { tracked } from '../helpers/children.js';
-
-const SCRIPT = '/usr/bin/script';
+import { SCRIPT } from '../helpers/terminal.js';
 const mock = startMockForCli();
 
 /** Runs dasvc on a pseudo-terminal; `answers` are typed when their prompt appears. */
