@@ -15,7 +15,9 @@ const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, 
 export function parseDuration(input: string | number, what = 'duration'): number {
   if (typeof input === 'number') {
     if (Number.isFinite(input) && input >= 0) return input;
-    throw new UsageError(`${what} must be a non-negative number of seconds, got ${input}`);
+    throw new UsageError(`${what} must be a non-negative number of seconds, got ${input}`, {
+      code: 'bad_duration',
+    });
   }
   if (typeof input !== 'string') {
     throw new UsageError(

@@ -21,8 +21,11 @@ describe('parseDuration', () => {
   });
 
   it('refuses a negative or infinite number', () => {
-    expect(() => parseDuration(-1)).toThrow(UsageError);
-    expect(() => parseDuration(Number.POSITIVE_INFINITY)).toThrow(UsageError);
+    // The same snake_case code as a bad string, for a library caller's `error.code`.
+    for (const input of [-1, Number.POSITIVE_INFINITY])
+      expect(() => parseDuration(input)).toThrow(
+        expect.objectContaining({ name: 'UsageError', code: 'bad_duration' }),
+      );
   });
 });
 
