@@ -75,10 +75,11 @@ export function processProbeResponse(
         facts: { authorizeUrl: authorizationUrl.split('?')[0] },
       },
     );
-  throw new AuthError(
-    `the authorization endpoint refused the request (HTTP ${status})${said}`,
-    options,
-  );
+  // Which endpoint refused: a client refused here was refused by its id, no secret being sent yet.
+  throw new AuthError(`the authorization endpoint refused the request (HTTP ${status})${said}`, {
+    ...options,
+    facts: { endpoint: 'authorization' },
+  });
 }
 
 /** Whether `target` is the redirect URI itself (its query aside). */

@@ -285,6 +285,24 @@ describe('auth (exit 3)', () => {
     );
   });
 
+  it('a client the authorization endpoint does not know: its id, no secret being sent', async () => {
+    const unknown = await thrown(() =>
+      processProbeResponse(
+        { status: 400, headers: {}, text: '{"error":"invalid_client"}' },
+        'http://127.0.0.1:9/authorize?client_id=nobody',
+        'http://127.0.0.1:8/callback',
+      ),
+    );
+    const refused = clientRefused(unknown, {
+      profile: 'default',
+      clientId: 'nobody',
+      secretFrom: 'env',
+    }) as DasvcError;
+    expect(hintFor(refused)).toBe(
+      'the installation does not know client nobody (profile default): check --client-id or DASVC_CLIENT_ID',
+    );
+  });
+
   it('a refused token: the login that keeps the scopes held, or the token given', () => {
     const forbidden = new AuthError('403', {
       code: 'insufficient_scope',

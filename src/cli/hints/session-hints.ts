@@ -93,6 +93,10 @@ function clientHint(facts: Facts): string | undefined {
   const clientId = textOf(facts.clientId);
   if (clientId === undefined) return undefined;
   const profile = textOf(facts.profile);
+  if (facts.endpoint === 'authorization') {
+    const of = profile === undefined ? '' : ` (profile ${profile})`;
+    return `the installation does not know client ${clientId}${of}: check --client-id or DASVC_CLIENT_ID`;
+  }
   const origin = secretOrigin(facts.secretFrom, profile);
   const store =
     facts.secretFrom === 'profile' && profile !== undefined
