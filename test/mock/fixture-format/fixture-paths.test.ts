@@ -34,3 +34,35 @@ describe('a fixture error names the file as the user gave the folder', () => {
     expect(messageFor(typed).startsWith(`fixture ${typed}/users.json: `)).toBe(true);
   });
 });
+
+describe('every broken instance file is named in one run', () => {
+  it('two broken documents: both files, each problem with its pointer, exit 2', () => {
+    const folder = copyFixtures();
+    try {
+      writeFileSync(join(folder, 'instances', 'crm.json'), '{ not json');
+      writeFileSync(
+        join(folder, 'instances', 'shop.openrpc.json'),
+        JSON.stringify({ openrpc: '1.2.6', info: {}, methods: [] }),
+      );
+      let refused: unknown;
+      try {
+        loadFixtures(folder);
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused).toMatchObject({ code: 'bad_fixture', exitCode: 2 });
+      const lines = (refused as UsageError).message.split('\n');
+      expect(lines[0]).toMatch(
+        new RegExp(`^fixture ${folder}/instances/crm\\.json: not valid JSON`),
+      );
+      expect(lines.slice(1).join('\n')).toMatch(
+        new RegExp(
+          `^fixture ${folder}/instances/shop\\.openrpc\\.json: /info: must have required property 'title'`,
+          'm',
+        ),
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
