@@ -2,11 +2,12 @@
 // and 0600, so the folder is complete at any moment, SIGINT/SIGTERM/SIGKILL included. A file that
 // cannot be written is one `record:` line, and the others still are. What it holds already is
 // read first: recording again adds to it.
-import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { isObject } from '../../util/guards.js';
 import { makeFolders } from '../../util/make-folders.js';
+import { writeWhole } from '../../util/write-whole.js';
 import { fail, parseClients } from '../fixture-format/fixture-format.js';
 import { readJson, readText, withFile } from '../fixture-format/fixture-files.js';
 import { OPENRPC_SUFFIX } from '../fixture-format/load-fixtures.js';
@@ -16,27 +17,6 @@ import { InstanceRecording } from './recording.js';
 /** A JSON file's text as the folder keeps it. */
 export function jsonText(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
-}
-
-/**
- * Writes `text` to `file` whole, mode 0600: a reader sees the old file or the new one, never a
- * part. A failure leaves no temporary file behind and is thrown.
- */
-function writeAtomic(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  try {
-    // A temporary file a killed run left keeps its mode when written over: it goes first.
-    rmSync(temp, { force: true });
-    writeFileSync(temp, text, { mode: 0o600 });
-    renameSync(temp, file);
-  } catch (error) {
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      // no temporary file could be made either
-    }
-    throw error;
-  }
 }
 
 /** What a failed write says: the system's code and, for the usual ones, what it means. */
@@ -84,7 +64,7 @@ export class RecordFolder {
   write(file: string, content: () => string, shown: (name: string) => string): string {
     const name = relative(this.dir, file);
     try {
-      writeAtomic(file, content());
+      writeWhole(file, content());
       this.failed.delete(file);
       return 'written';
     } catch (error) {

@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DiscoveredMethod } from '../../../rpc/discover.js';
 import { configDir } from '../../../store/config-path.js';
 import { isObject } from '../../../util/guards.js';
 import type { Env } from '../../../util/env.js';
+import { writeWhole } from '../../../util/write-whole.js';
 import { isPlausibleName, isPlausibleParamName } from './plausible-words.js';
 
 /** How long a scope's methods are offered before a TAB has them fetched again. */
@@ -128,7 +129,5 @@ export function storeScope(
   const cache = readMethodCache(folder, profile);
   cache.scopes[scope] = { ...entry, methods: keptMethods(entry.methods) };
   const file = cacheFile(folder, profile);
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(cache), { mode: 0o600 });
-  renameSync(temp, file);
+  writeWhole(file, JSON.stringify(cache));
 }
