@@ -18,7 +18,7 @@ export interface ConfigWriter {
 }
 
 /** The config file's text as dasvc writes it: JSON indented with tabs. */
-export function storeText(data: StoreData): string {
+function storeText(data: StoreData): string {
   return JSON.stringify(data, undefined, '\t');
 }
 

@@ -62,7 +62,7 @@ const isScalar = (value: unknown) => value === null || typeof value !== 'object'
 const segment = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** One error of a generated validator as a pointer and a problem in words. */
-export function schemaProblem(error: SchemaError): SchemaProblem {
+function schemaProblem(error: SchemaError): SchemaProblem {
   const params = error.params;
   const schema = error.parentSchema ?? {};
   // A property name that fails `propertyNames` is told at its own pointer, by its name.

@@ -8,7 +8,7 @@ export function random256(): string {
 }
 
 /** SHA-256 of a secret: computed once for a stored secret, then compared with `matchesDigest`. */
-export function secretDigest(secret: string): Uint8Array {
+function secretDigest(secret: string): Uint8Array {
   // The one-shot hash (Node 20.12+) builds no Hash object: ~40 % less per check.
   return nodeCrypto().hash('sha256', secret, 'buffer');
 }
@@ -17,7 +17,7 @@ export function secretDigest(secret: string): Uint8Array {
  * Constant-time: does `candidate` hash to `digest`? Comparing digests (always 32 bytes) leaks
  * neither content nor length, and costs one hash per check when the stored side is hashed once.
  */
-export function matchesDigest(candidate: string, digest: Uint8Array): boolean {
+function matchesDigest(candidate: string, digest: Uint8Array): boolean {
   return nodeCrypto().timingSafeEqual(secretDigest(candidate), digest);
 }
 

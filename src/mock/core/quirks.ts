@@ -13,7 +13,7 @@ import type { MockResponse } from './types.js';
 export type { Quirks };
 
 /** SERVICE.md 4.2: where the token endpoint is when no quirk moves it. */
-export const DEFAULT_TOKEN_PATH = '/webservice/authorize';
+const DEFAULT_TOKEN_PATH = '/webservice/authorize';
 
 /** Every member name, in the schema's order (generated from it). */
 export { QUIRK_MEMBERS };
@@ -36,7 +36,7 @@ export function parseQuirks(value: unknown, source = 'quirks'): Quirks {
 }
 
 /** Reads and checks a quirks file (`dasvc mock --quirks FILE`); every problem is a UsageError naming it. */
-export function loadQuirksFile(file: string): Quirks {
+function loadQuirksFile(file: string): Quirks {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

@@ -19,7 +19,7 @@ import { schemaBeside } from '../fixture-format/schema-beside.js';
 import { jsonText, readPastRecording, RecordFolder } from './record-folder.js';
 
 /** The secret of every recorded client: the real ones are never written. */
-export const RECORDED_SECRET = 'recorded-secret';
+const RECORDED_SECRET = 'recorded-secret';
 
 export interface RecorderOptions {
   dir: string;

@@ -18,7 +18,7 @@ export function invalidClient(description: string): MockResponse {
  * Client authentication (SERVICE.md §5.1, RFC 6749 §2.3.1): client_id/client_secret parameters or
  * HTTP Basic, never both secrets at once. Returns the client or the error answer.
  */
-export function authenticateClient(
+function authenticateClient(
   fixtures: Fixtures,
   params: OAuthParams,
   authorization: string | undefined,
