@@ -1,4 +1,5 @@
 import { isObject } from '../util/guards.js';
+import { unescapeSegment } from '../util/json-pointer.js';
 
 /** A method as `rpc.discover` declares it: its name and the names of its params, in order. */
 export interface DiscoveredMethod {
@@ -31,7 +32,7 @@ export function methodsOf(document: unknown): DiscoveredMethod[] {
     const prefix = '#/components/contentDescriptors/';
     const target =
       typeof ref === 'string' && ref.startsWith(prefix)
-        ? descriptors[ref.slice(prefix.length).replaceAll('~1', '/').replaceAll('~0', '~')]
+        ? descriptors[unescapeSegment(ref.slice(prefix.length))]
         : param;
     return isObject(target) && typeof target.name === 'string' && target.name !== ''
       ? target.name

@@ -2,6 +2,7 @@
 // that say what a type is, and only the documents' own `#/…` references, each target moved to
 // one `definitions` member of the combined schema, named after it.
 import { isObject } from '../util/guards.js';
+import { escapeSegment, pointerKeys, valueAt } from '../util/json-pointer.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -29,27 +30,19 @@ const DATA = new Set([
  * schemas of their own, changing their values.
  */
 
-/** One segment of a JSON pointer in a URI fragment (RFC 6901 §3, §6), decoded. */
-function decodeSegment(raw: string): string {
-  let segment = raw;
+/** One segment of a JSON pointer in a URI fragment (RFC 6901 §6), percent-decoded where it can be. */
+function decodeFragment(raw: string): string {
   try {
-    segment = decodeURIComponent(raw);
+    return decodeURIComponent(raw);
   } catch {
     // Not percent-encoded: the segment as written.
+    return raw;
   }
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /** The value `pointer` (RFC 6901, as in a URI fragment) names in `root`; undefined for none. */
 export function resolvePointer(root: unknown, pointer: string): unknown {
-  if (pointer === '') return root;
-  let target = root;
-  for (const key of pointer.slice(1).split('/').map(decodeSegment)) {
-    if (!(isObject(target) || Array.isArray(target)) || !Object.hasOwn(target, key))
-      return undefined;
-    target = (target as Record<string, unknown>)[key];
-  }
-  return target;
+  return valueAt(root, pointerKeys(pointer, decodeFragment));
 }
 
 /**
@@ -71,9 +64,9 @@ function unknownBecause(why: string): JsonSchema {
 
 /** The name a referenced schema is declared under: `#/components/schemas/Order` → `Order`. */
 function nameOf(pointer: string): string {
-  const segments = pointer.split('/').map(decodeSegment);
+  const segments = pointerKeys(pointer, decodeFragment);
   // A content descriptor's `schema`, or an item of a list, is named after what holds it.
-  while (segments.length > 1 && /^(schema|\d+)$/.test(segments.at(-1)!)) segments.pop();
+  while (segments.length > 0 && /^(schema|\d+)$/.test(segments.at(-1)!)) segments.pop();
   return segments.at(-1) || 'Schema';
 }
 
@@ -147,7 +140,7 @@ export class PortableSchemas {
       this.definitions.set(key, {});
       this.definitions.set(key, portable(target));
     }
-    return { $ref: `#/definitions/${key.replace(/~/g, '~0').replace(/\//g, '~1')}` };
+    return { $ref: `#/definitions/${escapeSegment(key)}` };
   }
 
   private taken(key: string): boolean {

@@ -1,6 +1,7 @@
 // A file format checked against its JSON Schema: the validators are generated ahead of time
 // (scripts/schema-types.mjs, into src/schemas/), and their first error becomes the problem a
 // message names: the JSON pointer of what is wrong, and what is wrong with it in words.
+import { escapeSegment } from './json-pointer.js';
 import { shownJson } from './printable.js';
 
 /** An error as the generated validators leave it (ajv's, with `verbose`: its schema and data). */
@@ -59,8 +60,6 @@ function shown(value: unknown): string {
 
 const isScalar = (value: unknown) => value === null || typeof value !== 'object';
 
-const segment = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
-
 /** One error of a generated validator as a pointer and a problem in words. */
 function schemaProblem(error: SchemaError): SchemaProblem {
   const params = error.params;
@@ -68,7 +67,7 @@ function schemaProblem(error: SchemaError): SchemaProblem {
   // A property name that fails `propertyNames` is told at its own pointer, by its name.
   const named = error.propertyName !== undefined;
   const pointer = named
-    ? `${error.instancePath}/${segment(error.propertyName!)}`
+    ? `${error.instancePath}/${escapeSegment(error.propertyName!)}`
     : error.instancePath;
   const data = named ? error.propertyName : error.data;
   const about = (problem: string) => (isScalar(data) ? `${shown(data)} ${problem}` : problem);
@@ -115,7 +114,7 @@ function schemaProblem(error: SchemaError): SchemaProblem {
       return at(`lists ${shownJson((data as unknown[])[params.j as number])} twice`);
     case 'discriminator': {
       const tag = String(params.tag);
-      const where = `${pointer}/${segment(tag)}`;
+      const where = `${pointer}/${escapeSegment(tag)}`;
       return params.error === 'mapping'
         ? at(`unknown value ${shownJson(params.tagValue)}`, where)
         : at(`needs "${tag}" as a string`);

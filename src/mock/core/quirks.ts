@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { QUIRK_MEMBERS, type Quirks } from '../../schemas/quirks.js';
 import { validateQuirks } from '../../schemas/quirks.validator.js';
+import { unescapeSegment } from '../../util/json-pointer.js';
 import { checkSchema } from '../../util/schema-check.js';
 import type { MockResponse } from './types.js';
 
@@ -28,7 +29,7 @@ export function parseQuirks(value: unknown, source = 'quirks'): Quirks {
   if (checked.problem === undefined) return { ...checked.value };
   const { pointer, problem } = checked.problem;
   // The members are one level deep: the pointer names one by its name.
-  const member = pointer.slice(1).replace(/~1/g, '/').replace(/~0/g, '~');
+  const member = unescapeSegment(pointer.slice(1));
   throw new UsageError(`${source}: ${member === '' ? '' : `${member}: `}${problem}`, {
     code: 'bad_quirks',
     facts: { members: [...QUIRK_MEMBERS] },

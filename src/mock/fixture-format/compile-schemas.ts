@@ -1,8 +1,8 @@
 // The params and result schemas of a fixtures folder, compiled once it is read; the results it
 // writes down checked against them, and the example pairings that contradict them told.
 import { isObject } from '../../util/guards.js';
+import { escapeSegment } from '../../util/json-pointer.js';
 import { printable } from '../../util/printable.js';
-import { pointerSegment } from './descriptors.js';
 import { fixtureError, fixtureLine, shownFile } from './fixture-files.js';
 import type {
   ContentDescriptor,
@@ -158,10 +158,10 @@ function patternPointer(
     if (!isObject(value)) return undefined;
     if (value.pattern === pattern) return `${pointer}/pattern`;
     if (isObject(value.patternProperties) && Object.hasOwn(value.patternProperties, pattern)) {
-      return `${pointer}/patternProperties/${pointerSegment(pattern)}`;
+      return `${pointer}/patternProperties/${escapeSegment(pattern)}`;
     }
     for (const [key, member] of Object.entries(value)) {
-      const found = search(member, `${pointer}/${pointerSegment(key)}`);
+      const found = search(member, `${pointer}/${escapeSegment(key)}`);
       if (found !== undefined) return found;
     }
     return undefined;
@@ -183,7 +183,7 @@ function staticResults(method: MethodFixture): [unknown, string | undefined][] {
   const results: [unknown, string | undefined][] = [];
   if (method.value !== undefined) results.push([method.value, at('/value')]);
   for (const [user, value] of Object.entries(method.byUser ?? {})) {
-    results.push([value, at(`/byUser/${pointerSegment(user)}`)]);
+    results.push([value, at(`/byUser/${escapeSegment(user)}`)]);
   }
   return results;
 }
