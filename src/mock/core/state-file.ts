@@ -3,7 +3,8 @@ import { UsageError } from '../../errors.js';
 import { validateStateChange, validateStateFile } from '../../schemas/state-file.validator.js';
 import { jsonSyntaxProblem } from '../../util/json-error.js';
 import { shownJson } from '../../util/printable.js';
-import { checkSchema, type SchemaProblem, type SchemaValidator } from '../../util/schema-check.js';
+import { checkSchema, type SchemaValidator } from '../../util/schema-check.js';
+import type { SchemaProblem } from '../../util/schema-problem.js';
 import type { StateChange, StateSnapshot } from './state-snapshot.js';
 
 /** A problem as the message tells it: the JSON pointer first, when there is one. */
