@@ -72,8 +72,11 @@ export function schemaProblem(error: SchemaError): SchemaProblem {
     case 'additionalProperties':
       return at(`unknown member ${shownJson(params.additionalProperty)}`);
     case 'enum': {
-      const allowed = (params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
-      return at(`unknown value ${shownJson(data)} (allowed: ${allowed.join(', ')})`);
+      // A long list (the OpenRPC versions) is cut: the first values show what is meant.
+      const values = params.allowedValues as unknown[];
+      const allowed = values.slice(0, 8).map((v) => JSON.stringify(v));
+      const more = values.length > 8 ? `, and ${values.length - 8} more` : '';
+      return at(`unknown value ${shownJson(data)} (allowed: ${allowed.join(', ')}${more})`);
     }
     case 'const':
       return at(`must be ${JSON.stringify(params.allowedValue)}, not ${shown(data)}`);

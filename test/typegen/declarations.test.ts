@@ -199,9 +199,11 @@ describe('instanceOfDocument', () => {
     };
     const untitled = { openrpc: '1.2.6', info: {}, methods: [] };
     expect(() => instanceOfDocument('crm', untitled, refuse)).toThrow(
-      /^\/info: must have required property 'title' \(2 problems\)\n\/info: .+$/,
+      /^\/info: needs "title" \(2 problems\)\n\/info: .+$/,
     );
-    expect(() => instanceOfDocument('crm', 'nope', refuse)).toThrow(/^must be object$/);
+    expect(() => instanceOfDocument('crm', 'nope', refuse)).toThrow(
+      /^must be a JSON object, not "nope"$/,
+    );
   });
 });
 

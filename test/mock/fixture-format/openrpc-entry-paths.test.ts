@@ -69,7 +69,7 @@ describe('one judge of OpenRPC documents, whichever way they come in', () => {
 
   it('an example param without a name is refused by all three, at the same place', () => {
     expect(throughEveryPath(document(PARAM, { value: 1 }))).toEqual(
-      everywhere("/methods/0/examples/0/params/0: must have required property 'name'"),
+      everywhere('/methods/0/examples/0/params/0: needs "name"'),
     );
   });
 
@@ -78,7 +78,7 @@ describe('one judge of OpenRPC documents, whichever way they come in', () => {
     // kept there is judged when a $ref makes it one (a content descriptor needs a schema).
     const shared = { id: { name: 'id', required: true } };
     expect(throughEveryPath(document({ $ref: '#/x-shared/id' }, EXAMPLE, shared))).toEqual(
-      everywhere("/x-shared/id: must have required property 'schema'"),
+      everywhere('/x-shared/id: needs "schema"'),
     );
     const complete = { id: PARAM };
     expect(throughEveryPath(document({ $ref: '#/x-shared/id' }, EXAMPLE, complete))).toEqual(

@@ -215,11 +215,11 @@ describe('a document that fails the OpenRPC meta-schema', () => {
   const dir = folderWith(BROKEN);
   const file = join(dir, 'instances', 'notes.openrpc.json');
   const expected = [
-    `fixture ${file}: /info: must have required property 'version' (5 problems)`,
-    `fixture ${file}: /methods/0/params/0/schema/type: must be equal to one of the allowed values: "array", "boolean", "integer", "null", "number", "object", "string"`,
-    `fixture ${file}: /methods/0/result: must be object`,
-    `fixture ${file}: /methods/0/examples/0/params/0: must have required property 'name'`,
-    `fixture ${file}: /methods/1: must NOT have additional properties: "colour"`,
+    `fixture ${file}: /info: needs "version" (5 problems)`,
+    `fixture ${file}: /methods/0/params/0/schema/type: unknown value "int" (allowed: "array", "boolean", "integer", "null", "number", "object", "string")`,
+    `fixture ${file}: /methods/0/result: must be a JSON object, not "note"`,
+    `fixture ${file}: /methods/0/examples/0/params/0: needs "name"`,
+    `fixture ${file}: /methods/1: unknown member "colour"`,
   ];
 
   it('is refused naming every problem: file, JSON pointer, message', async () => {
@@ -232,6 +232,30 @@ describe('a document that fails the OpenRPC meta-schema', () => {
     expect((error as UsageError).message.split('\n')).toEqual(expected);
     // The library's synchronous face refuses it as it is made.
     expect(() => createMockApp({ fixtures: dir })).toThrow(UsageError);
+  });
+
+  it('words its problems as the other fixture files', () => {
+    // The same slip in an instance file of dasvc's own format, checked by its own schema.
+    const own = scratchDir('dasvc-own-');
+    mkdirSync(join(own, 'instances'));
+    writeFileSync(join(own, 'clients.txt'), 'c:s\n');
+    writeFileSync(join(own, 'users.json'), '{"u":{"instances":["notes"]}}');
+    const ownFile = join(own, 'instances', 'notes.json');
+    writeFileSync(
+      ownFile,
+      JSON.stringify({ methods: [{ name: 'n', params: [], result: 'note' }] }),
+    );
+    const refusal = (fixtures: string) => {
+      try {
+        createMockApp({ fixtures });
+      } catch (error) {
+        return (error as Error).message.split('\n');
+      }
+      throw new Error(`${fixtures} loaded`);
+    };
+    const words = 'must be a JSON object, not "note"';
+    expect(refusal(own)).toEqual([`fixture ${ownFile}: /methods/0/result: ${words}`]);
+    expect(refusal(dir)).toContain(`fixture ${file}: /methods/0/result: ${words}`);
   });
 
   it('dasvc mock exits 2 with every problem on stderr', async () => {
