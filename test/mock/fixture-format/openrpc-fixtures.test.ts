@@ -246,6 +246,11 @@ describe('a broken OpenRPC document', () => {
       /\/methods\/0\/params\/0: "\$ref" #\/components\/contentDescriptors\/Nope points at nothing/,
     ],
     [
+      // What every object inherits is no member of the document.
+      { ...DOC, methods: [{ name: 'x', params: [{ $ref: '#/constructor' }] }] },
+      /\/methods\/0\/params\/0: "\$ref" #\/constructor points at nothing/,
+    ],
+    [
       { ...DOC, methods: [{ name: 'x', params: [{ name: 'a', schema: { type: 'text' } }] }] },
       /\/methods\/0\/params\/0\/schema\/type: unknown value "text" \(allowed: "array", /,
     ],
