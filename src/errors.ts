@@ -62,7 +62,8 @@ export abstract class DasvcError extends Error {
 /**
  * A new error of the same class as `error` (so the same kind and exit code), with its code,
  * status and the service's words (`detail`) unless `options` says otherwise: for a failure
- * retold with more context, whose facts are the caller's.
+ * retold with more context. Its facts are kept, the caller's added over them: a hint may need
+ * both what failed and what the caller was doing.
  */
 export function sameKind(
   error: DasvcError,
@@ -75,6 +76,7 @@ export function sameKind(
     ...(error.status === undefined ? {} : { status: error.status }),
     ...(error.detail === undefined ? {} : { detail: error.detail }),
     ...options,
+    facts: { ...error.facts, ...options.facts },
   });
 }
 

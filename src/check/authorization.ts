@@ -27,18 +27,16 @@ export function refusedForTheClient(error: DasvcError): boolean {
 }
 
 /**
- * The facts of a failure in the check's authorization: the failure's own (a network failure's,
- * say), and that it was the check's, whose hints name the check's flags.
+ * The fact added to a failure in the check's authorization (whose own facts, a network
+ * failure's say, are kept): it was the check's, whose hints name the check's flags.
  */
-function duringCheck(error?: DasvcError): Record<string, unknown> {
-  return { ...error?.facts, during: 'check' };
-}
+const DURING_CHECK = { during: 'check' };
 
 /** The check stopped by a refusal meant for the client or the person (exit 3). */
 export function stoppedByRefusal(error: DasvcError): CheckStopped {
   return new CheckStopped(
     sameKind(error, `the check's authorization did not succeed: ${error.message}`, {
-      facts: duringCheck(error),
+      facts: DURING_CHECK,
     }),
     "not run: the check's authorization was refused",
   );
@@ -49,7 +47,7 @@ export function stoppedByCredentials(before: string): CheckStopped {
   return new CheckStopped(
     new AuthError(
       `the check's authorization did not succeed: ${before}, and the installation refused the client's credentials (invalid_client)`,
-      { code: 'invalid_client', facts: duringCheck() },
+      { code: 'invalid_client', facts: DURING_CHECK },
     ),
     "not run: the check's authorization was refused",
   );
@@ -63,7 +61,7 @@ export function stoppedByCredentials(before: string): CheckStopped {
 export function stoppedUnmeasured(error: DasvcError): CheckStopped {
   return new CheckStopped(
     sameKind(error, `the check's authorization did not succeed: ${error.message}`, {
-      facts: duringCheck(error),
+      facts: DURING_CHECK,
     }),
     `not run: ${error.message}`,
   );

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { AuthError, NetworkError, sameKind, UsageError } from '../src/errors.js';
+
+describe('sameKind: a failure retold with more context', () => {
+  it('keeps the kind, code, status and detail of the error it retells', () => {
+    const first = new AuthError('refused', { code: 'invalid_token', status: 401, detail: 'no' });
+    const retold = sameKind(first, 'the token was refused');
+    expect(retold).toBeInstanceOf(AuthError);
+    expect(retold).toMatchObject({
+      message: 'the token was refused',
+      kind: 'auth',
+      exitCode: 3,
+      code: 'invalid_token',
+      status: 401,
+      detail: 'no',
+    });
+  });
+
+  it("keeps the error's facts, the caller's added and winning where both name one", () => {
+    const first = new NetworkError('refused', {
+      code: 'connection_refused',
+      facts: { host: 'example.test', during: 'login' },
+    });
+    const retold = sameKind(first, 'retold', { facts: { during: 'check', profile: 'work' } });
+    expect(retold.facts).toEqual({ host: 'example.test', during: 'check', profile: 'work' });
+    // The error retold is left as it was.
+    expect(first.facts).toEqual({ host: 'example.test', during: 'login' });
+  });
+
+  it('keeps the facts when the caller gives none, and gives none when neither has any', () => {
+    const first = new UsageError('bad', { code: 'bad_fixture', facts: { folder: 'fx' } });
+    expect(sameKind(first, 'bad').facts).toEqual({ folder: 'fx' });
+    expect(sameKind(new UsageError('bad'), 'bad').facts).toEqual({});
+  });
+});
