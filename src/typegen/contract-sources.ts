@@ -10,7 +10,7 @@ import {
   parseInstance,
   type InstanceFixture,
 } from '../mock/fixture-format/fixture-format.js';
-import { readingFor, readJson, withFile } from '../mock/fixture-format/fixture-files.js';
+import { readJson, withFile } from '../mock/fixture-format/fixture-files.js';
 import { loadFixtures } from '../mock/fixture-format/load-fixtures.js';
 import { parseOpenRpcInstance } from '../mock/fixture-format/openrpc-format.js';
 import { isObject } from '../util/guards.js';
@@ -54,7 +54,7 @@ export function instancesFrom(path: string, scopes: readonly string[]): Instance
     });
   }
   if (statSync(path).isDirectory()) {
-    const { instances } = readingFor({ from: path }, () => loadFixtures(path, true));
+    const { instances } = loadFixtures(path, true, { from: path });
     if (scopes.length === 0) return [...instances.values()];
     const unknown = scopes.filter((scope) => !instances.has(scope));
     if (unknown.length > 0) {
@@ -78,8 +78,6 @@ export function instancesFrom(path: string, scopes: readonly string[]): Instance
     });
   }
   return [
-    readingFor({ from: path }, () =>
-      withFile(dirname(path), path, () => parseDocument(name, readJson(path), path)),
-    ),
+    withFile(dirname(path), path, () => parseDocument(name, readJson(path), path), { from: path }),
   ];
 }

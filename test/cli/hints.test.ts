@@ -1,7 +1,7 @@
 // The hints of the CLI, one function of an error's code and facts (src/cli/hints/): for each kind
 // of error, the error as the code below the CLI makes it (no hint of its own) and the hint that
 // the CLI prints under it.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -217,6 +217,15 @@ describe('usage (exit 2)', () => {
     expect(hintFor(await thrown(() => instancesFrom(unnamed, [])))).toBe(
       `name it: dasvc types SCOPE --from ${unnamed}`,
     );
+    // A broken folder: every broken file named, with the facts of --from, not of --fixtures.
+    const broken = scratchDir('dasvc-hints-');
+    mkdirSync(join(broken, 'instances'));
+    writeFileSync(join(broken, 'instances', 'crm.json'), '{');
+    writeFileSync(join(broken, 'instances', 'wiki.openrpc.json'), '{');
+    const folder = await thrown(() => instancesFrom(broken, []));
+    expect(folder.message.split('\n')).toHaveLength(2);
+    expect(folder.facts).toEqual({ from: broken });
+    expect(hintFor(folder)).toBe('fix the file or point --from at another document or folder');
     const missing = new UsageError('x', {
       code: 'generator_missing',
       facts: { package: 'json-schema-to-typescript' },

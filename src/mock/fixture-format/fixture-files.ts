@@ -2,7 +2,7 @@
 // <problem>`, the file named under the folder as the user gave it.
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { sameKind, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { jsonSyntaxProblem } from '../../util/json-error.js';
 import { fail, FixtureProblem } from './descriptors.js';
 
@@ -42,6 +42,13 @@ export function fixtureLine(shown: string, problem: string, pointer: string): st
   return `fixture ${shown}: ${pointer === '' ? '' : `${pointer}: `}${problem}`;
 }
 
+/**
+ * The facts a broken file's error carries, for its hint: which flag gave the folder. `{ folder }`
+ * is the fixtures folder's; the folder `--record` adds to, or what `dasvc types --from` reads, has
+ * its own way out.
+ */
+export type FolderFacts = Readonly<Record<string, unknown>>;
+
 /** One usage error naming every problem of one file, a line each. */
 export function fixtureError(
   dir: string,
@@ -49,39 +56,28 @@ export function fixtureError(
   problem: string,
   pointer = '',
   others: { message: string; pointer: string }[] = [],
+  facts: FolderFacts = { folder: dir },
 ): UsageError {
   const shown = shownFile(dir, file);
   const lines = [{ message: problem, pointer }, ...others].map((p) =>
     fixtureLine(shown, p.message, p.pointer),
   );
-  return new UsageError(lines.join('\n'), {
-    code: 'bad_fixture',
-    facts: { folder: dir },
-  });
+  return new UsageError(lines.join('\n'), { code: 'bad_fixture', facts });
 }
 
 /** Runs `parse` on one file; any problem becomes a usage error naming the file. */
-export function withFile<T>(dir: string, file: string, parse: () => T): T {
+export function withFile<T>(
+  dir: string,
+  file: string,
+  parse: () => T,
+  facts: FolderFacts = { folder: dir },
+): T {
   try {
     return parse();
   } catch (error) {
     if (error instanceof FixtureProblem) {
-      throw fixtureError(dir, file, error.message, error.pointer, error.others);
+      throw fixtureError(dir, file, error.message, error.pointer, error.others, facts);
     }
-    throw error;
-  }
-}
-
-/**
- * Runs `read`, a broken file's error told with `facts` in place of the fixtures folder's: the way
- * out of a folder `--record` adds to, or of what `dasvc types --from` reads, is not `--fixtures`.
- */
-export function readingFor<T>(facts: Readonly<Record<string, unknown>>, read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof UsageError && error.code === 'bad_fixture')
-      throw sameKind(error, error.message, { facts });
     throw error;
   }
 }

@@ -97,9 +97,13 @@ export interface PastRecording {
   users: Record<string, unknown>;
 }
 
-/** Reads what the folder holds; a broken file is a usage error naming it as `givenDir` shows it. */
+/**
+ * Reads what the folder holds; a broken file is a usage error naming it as `givenDir` shows it.
+ * Its facts name `--record`, whose way out is not that of `--fixtures`.
+ */
 export function readPastRecording(givenDir: string): PastRecording {
   const dir = resolve(givenDir);
+  const facts = { record: givenDir };
   const past: PastRecording = {
     clients: new Map(),
     recordings: new Map(),
@@ -108,15 +112,23 @@ export function readPastRecording(givenDir: string): PastRecording {
   };
   const clientsFile = join(dir, 'clients.txt');
   if (existsSync(clientsFile)) {
-    const parsed = withFile(givenDir, clientsFile, () => parseClients(readText(clientsFile)));
+    const parsed = withFile(
+      givenDir,
+      clientsFile,
+      () => parseClients(readText(clientsFile)),
+      facts,
+    );
     for (const client of parsed.values()) past.clients.set(client.id, client.secret);
   }
   for (const fileName of readdirSync(join(dir, 'instances')).sort()) {
     const file = join(dir, 'instances', fileName);
     if (fileName.endsWith(OPENRPC_SUFFIX)) {
       const name = fileName.slice(0, -OPENRPC_SUFFIX.length);
-      const instance = withFile(givenDir, file, () =>
-        parseOpenRpcInstance(name, readJson(file), file),
+      const instance = withFile(
+        givenDir,
+        file,
+        () => parseOpenRpcInstance(name, readJson(file), file),
+        facts,
       );
       past.recordings.set(
         name,
@@ -128,12 +140,17 @@ export function readPastRecording(givenDir: string): PastRecording {
   }
   const usersFile = join(dir, 'users.json');
   if (existsSync(usersFile)) {
-    past.users = withFile(givenDir, usersFile, () => {
-      const value = readJson(usersFile);
-      if (!isObject(value))
-        fail('must be a JSON object mapping user names to {"name", "instances"}');
-      return value;
-    });
+    past.users = withFile(
+      givenDir,
+      usersFile,
+      () => {
+        const value = readJson(usersFile);
+        if (!isObject(value))
+          fail('must be a JSON object mapping user names to {"name", "instances"}');
+        return value;
+      },
+      facts,
+    );
   }
   return past;
 }

@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isObject } from '../../util/guards.js';
 import { NAME } from '../fixture-format/fixture-format.js';
-import { readingFor } from '../fixture-format/fixture-files.js';
 import { OPENRPC_SUFFIX } from '../fixture-format/load-fixtures.js';
 import { boundCall } from './bounded-call.js';
 import type { Masking } from './pairings.js';
@@ -79,7 +78,7 @@ export class Recorder implements ProxyTap {
   constructor(private readonly options: RecorderOptions) {
     const dir = (this.dir = resolve(options.dir));
     this.folder = new RecordFolder(dir, options.dir, (text) => this.warn(text));
-    const past = readingFor({ record: options.dir }, () => readPastRecording(options.dir));
+    const past = readPastRecording(options.dir);
     this.clients = past.clients;
     this.recordings = past.recordings;
     this.foreign = past.foreign;

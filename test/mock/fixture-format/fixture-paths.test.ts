@@ -62,4 +62,20 @@ describe('every broken instance file is named in one run', () => {
       rmSync(folder, { recursive: true, force: true });
     }
   });
+
+  it('instances/ that cannot be listed is named, as any broken file', () => {
+    const folder = copyFixtures();
+    try {
+      rmSync(join(folder, 'instances'), { recursive: true });
+      writeFileSync(join(folder, 'instances'), '');
+      expect(() => loadFixtures(folder)).toThrow(
+        new UsageError(`fixture ${folder}/instances: cannot list it (ENOTDIR)`, {
+          code: 'bad_fixture',
+          facts: { folder },
+        }),
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });
