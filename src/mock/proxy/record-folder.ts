@@ -2,7 +2,7 @@
 // and 0600, so the folder is complete at any moment, SIGINT/SIGTERM/SIGKILL included. A file that
 // cannot be written is one `record:` line, and the others still are. What it holds already is
 // read first: recording again adds to it.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { isObject } from '../../util/guards.js';
@@ -10,7 +10,7 @@ import { makeFolders } from '../../util/make-folders.js';
 import { writeWhole } from '../../util/write-whole.js';
 import { fail, parseClients } from '../fixture-format/fixture-format.js';
 import { readJson, readText, withFile } from '../fixture-format/fixture-files.js';
-import { OPENRPC_SUFFIX } from '../fixture-format/load-fixtures.js';
+import { readInstanceFiles } from '../fixture-format/instance-files.js';
 import { parseOpenRpcInstance } from '../fixture-format/openrpc-format.js';
 import { InstanceRecording } from './recording.js';
 
@@ -98,8 +98,9 @@ export interface PastRecording {
 }
 
 /**
- * Reads what the folder holds; a broken file is a usage error naming it as `givenDir` shows it.
- * Its facts name `--record`, whose way out is not that of `--fixtures`.
+ * Reads what the folder holds; a broken file is a usage error naming it as `givenDir` shows it,
+ * every broken instance file named at once. Its facts name `--record`, whose way out is not that
+ * of `--fixtures`.
  */
 export function readPastRecording(givenDir: string): PastRecording {
   const dir = resolve(givenDir);
@@ -120,24 +121,17 @@ export function readPastRecording(givenDir: string): PastRecording {
     );
     for (const client of parsed.values()) past.clients.set(client.id, client.secret);
   }
-  for (const fileName of readdirSync(join(dir, 'instances')).sort()) {
-    const file = join(dir, 'instances', fileName);
-    if (fileName.endsWith(OPENRPC_SUFFIX)) {
-      const name = fileName.slice(0, -OPENRPC_SUFFIX.length);
-      const instance = withFile(
-        givenDir,
-        file,
-        () => parseOpenRpcInstance(name, readJson(file), file),
-        facts,
-      );
-      past.recordings.set(
-        name,
-        new InstanceRecording(name, { document: instance.document!, methods: instance.methods }),
-      );
-    } else if (fileName.endsWith('.json')) {
-      past.foreign.add(fileName.slice(0, -'.json'.length));
+  readInstanceFiles(givenDir, join(dir, 'instances'), facts, ({ name, file, openrpc }) => {
+    if (!openrpc) {
+      past.foreign.add(name);
+      return;
     }
-  }
+    const instance = parseOpenRpcInstance(name, readJson(file), file);
+    past.recordings.set(
+      name,
+      new InstanceRecording(name, { document: instance.document!, methods: instance.methods }),
+    );
+  });
   const usersFile = join(dir, 'users.json');
   if (existsSync(usersFile)) {
     past.users = withFile(

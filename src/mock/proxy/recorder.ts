@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isObject } from '../../util/guards.js';
 import { NAME } from '../fixture-format/fixture-format.js';
-import { OPENRPC_SUFFIX } from '../fixture-format/load-fixtures.js';
+import { OPENRPC_SUFFIX } from '../fixture-format/instance-files.js';
 import { boundCall } from './bounded-call.js';
 import type { Masking } from './pairings.js';
 import { InstanceRecording } from './recording.js';
