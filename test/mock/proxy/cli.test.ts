@@ -252,7 +252,7 @@ describe('dasvc mock --proxy --record (CLI)', () => {
     const result = await recordInto(dir);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
-      /fixture \S*crm\.openrpc\.json: \/methods\/0\/params: must be array/,
+      /fixture \S*crm\.openrpc\.json: \/methods\/0\/params: must be an array, not a JSON object/,
     );
     writeFileSync(join(dir, 'instances', 'crm.openrpc.json'), '{"openrpc": ');
     const truncated = await recordInto(dir);

@@ -66,8 +66,8 @@ describe('readPastRecording', () => {
       expect.stringMatching(
         new RegExp(`^fixture ${dir}/instances/crm\\.openrpc\\.json: not valid`),
       ),
-      `fixture ${dir}/instances/shop.openrpc.json: /info: must have required property 'title' (2 problems)`,
-      `fixture ${dir}/instances/shop.openrpc.json: /info: must have required property 'version'`,
+      `fixture ${dir}/instances/shop.openrpc.json: /info: needs "title" (2 problems)`,
+      `fixture ${dir}/instances/shop.openrpc.json: /info: needs "version"`,
     ]);
     expect(hintFor(error)).toBe(
       `recording adds to what ${dir} holds: fix the file, or pass --record a new folder`,
