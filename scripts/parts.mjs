@@ -44,14 +44,12 @@ export async function bundleParts({ root, dist, parts, entries, options, plugins
       if (id.startsWith('src/')) offered.get(partOf(path)).add(path);
     }
   }
-  // Packages bundled into the main file (BUNDLED in build.mjs) are offered to the others from there,
-  // so that each exists once.
+  // Packages bundled into the main file (BUNDLED in build.mjs): only its modules import them.
   const packages = new Set();
   for (const id of Object.keys(metafile.inputs)) {
     const name = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(id)?.[1];
     if (name) packages.add(name);
   }
-  for (const name of packages) offered.get(main).add(name);
   // The run-time names of each module a lazy file offers, for its getters.
   const exported = new Map();
   const lazy = parts.filter((p) => p.lazy).flatMap((p) => [...offered.get(p)]);
@@ -88,16 +86,18 @@ export async function bundleParts({ root, dist, parts, entries, options, plugins
           const id = source(args.resolveDir, args.path);
           return partOf(id) === part ? undefined : { path: id, namespace: 'link' };
         });
-        b.onResolve({ filter: /^[^./]/ }, ({ path, namespace }) =>
-          part !== main && packages.has(path) && namespace !== 'link'
-            ? { path, namespace: 'link' }
-            : undefined,
-        );
+        b.onResolve({ filter: /^[^./]/ }, ({ path, namespace, importer }) => {
+          if (part === main || !packages.has(path) || namespace === 'link') return undefined;
+          // Through a link, Node's interop would hand an ES module's default export over as its
+          // namespace object: a bundled package is imported by the main file's modules alone.
+          const from = relative(root, importer);
+          return { errors: [{ text: `${from} imports ${path}, which only ${main.file} carries` }] };
+        });
         b.onResolve({ filter: /^\.\/[^/]+\.cjs$/ }, ({ path }) =>
           parts.some((p) => path === `./${p.file}`) ? { path, external: true } : undefined,
         );
         b.onLoad({ filter: /.*/, namespace: 'link' }, ({ path }) => {
-          const owner = path.startsWith('src/') ? partOf(path) : main;
+          const owner = partOf(path);
           if (!owner.lazy) {
             return {
               contents: `module.exports = ${link(owner, path)};`,
