@@ -177,7 +177,7 @@ describe('dasvc rpc accepts only the JSON-RPC answer it expects', () => {
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     // stdin stays open: the CLI waits for the params.
-    await untilReading(child.pid!);
+    await untilReading(child);
     child.kill('SIGINT');
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(130);
@@ -198,16 +198,17 @@ describe('dasvc rpc reading a params file that blocks', () => {
     );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // Opening the writing end without blocking succeeds once the CLI waits to read it.
+    // Opening the writing end without blocking succeeds once the CLI waits to read it; a CLI that
+    // exits first fails the test with what it said, and a hang is the test's timeout.
     let writer: number | undefined;
-    for (let tries = 0; writer === undefined && tries < 500; tries++) {
+    while (writer === undefined) {
+      expect(child.exitCode, stderr).toBeNull();
       try {
         writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
       } catch {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     }
-    expect(writer).toBeDefined();
     try {
       child.kill('SIGINT');
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -21,12 +21,12 @@ const manual = startMockForCli({});
 expectNoLeaksAfterAll();
 
 /**
- * The stand-in browser's log once it holds `text`. The browser is a detached process that logs
- * after reading the loopback's page, which may be after the CLI has exited: waiting for the line
- * (rather than reading the file at once) is what keeps these tests from racing it.
+ * The stand-in browser's log once it holds `text`. runCli runs the browser in this process but, as
+ * a real one, does not wait for it: it logs after reading the loopback's page, which may be after
+ * the CLI has returned. Waiting for the line (rather than reading the file at once) keeps these
+ * tests from racing it; a line that never comes is the test's timeout.
  */
-async function browserLog(file: string, text: string, timeoutMs = 5000): Promise<string> {
-  const until = Date.now() + timeoutMs;
+async function browserLog(file: string, text: string): Promise<string> {
   for (;;) {
     let content = '';
     try {
@@ -34,7 +34,7 @@ async function browserLog(file: string, text: string, timeoutMs = 5000): Promise
     } catch {
       // not written yet
     }
-    if (content.includes(text) || Date.now() > until) return content;
+    if (content.includes(text)) return content;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -207,11 +207,20 @@ export function runCliProcess(
   });
 }
 
+/** A child of `spawnCli`: the process, and what it has printed so far. */
+export type SpawnedCli = ChildProcessWithoutNullStreams & {
+  printed(): { stdout: string; stderr: string };
+};
+
 /**
  * A running child the test drives itself (Ctrl-C, paste mode). Its output still goes into the
  * transcript and the tokens it stored into the secrets, so the leak scan covers it too.
  */
-export function spawnCli(args: string[], configDir: string, env: Record<string, string> = {}) {
+export function spawnCli(
+  args: string[],
+  configDir: string,
+  env: Record<string, string> = {},
+): SpawnedCli {
   const child = tracked(
     spawn(process.execPath, [BIN, ...args], {
       env: {
@@ -232,35 +241,50 @@ export function spawnCli(args: string[], configDir: string, env: Record<string, 
     collectSecrets(configDir);
     transcript.push({ args, stdout, stderr, allowSecrets: false });
   });
-  return child;
+  return Object.assign(child, { printed: () => ({ stdout, stderr }) });
+}
+
+/** Whether a child has exited (or been killed). */
+function exited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
 }
 
 /**
- * Resolves once a child process is reading `fd` (stdin by default): libuv has added it to the
- * process's epoll set, which /proc/<pid>/fdinfo lists (Linux). The event itself, not a sleep nor
- * an idle guess; bounded by `timeoutMs`.
+ * Resolves once `child` is reading `fd` (stdin by default): libuv has added it to the process's
+ * epoll set, which /proc/<pid>/fdinfo lists (Linux). The event itself, not a sleep nor an idle
+ * guess; a child that exits first fails with what it printed, and a hang is the test's timeout.
  */
-export async function untilReading(pid: number, fd = 0, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
+export async function untilReading(child: SpawnedCli, fd = 0): Promise<void> {
+  const pid = child.pid!;
   const watched = () => {
-    for (const entry of readdirSync(`/proc/${pid}/fd`)) {
-      let target = '';
+    let entries: string[];
+    try {
+      entries = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      return false; // gone: the exit check says so
+    }
+    for (const entry of entries) {
+      let info = '';
       try {
-        target = readlinkSync(`/proc/${pid}/fd/${entry}`);
+        if (!readlinkSync(`/proc/${pid}/fd/${entry}`).includes('eventpoll')) continue;
+        info = readFileSync(`/proc/${pid}/fdinfo/${entry}`, 'utf8');
       } catch {
         continue; // closed meanwhile
       }
-      if (!target.includes('eventpoll')) continue;
-      const info = readFileSync(`/proc/${pid}/fdinfo/${entry}`, 'utf8');
       if (new RegExp(`^tfd:\\s+${fd}\\s`, 'm').test(info)) return true;
     }
     return false;
   };
-  while (Date.now() < until) {
-    if (watched()) return;
+  while (!watched()) {
+    if (exited(child)) {
+      const { stdout, stderr } = child.printed();
+      throw new Error(
+        `process ${pid} exited (${child.exitCode ?? child.signalCode}) before reading fd ${fd}\n` +
+          `stdout: ${stdout}\nstderr: ${stderr}`,
+      );
+    }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  throw new Error(`process ${pid} did not start reading fd ${fd} within ${timeoutMs} ms`);
 }
 
 /** The leak scan: no secret seen anywhere may appear in output that was not asked for it. */

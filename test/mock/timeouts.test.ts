@@ -1,13 +1,39 @@
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { connect } from 'node:net';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { startMockServer } from '../../src/mock/index.js';
+import { startMockServer, type JournalEntry } from '../../src/mock/index.js';
 import { rawHttp, startMock, startMockForFile, withMock } from '../helpers/mock-client.js';
 import { runDasvc, startMockInProcess } from '../helpers/mock-process.js';
 
-// Short timeouts: the test waits for the 408, never for the 10 s / 30 s defaults.
-const mock = startMockForFile({ headersTimeout: '300ms', requestTimeout: '700ms' });
+// Short timeouts: the test waits for the 408, never for the 10 s / 30 s defaults. Each handled
+// request is kept as the mock hands it on, so that a test waits for the one it expects.
+const seen: JournalEntry[] = [];
+const arrivals = new EventEmitter();
+const mock = startMockForFile({
+  headersTimeout: '300ms',
+  requestTimeout: '700ms',
+  onRequest: (entry) => {
+    seen.push(entry);
+    arrivals.emit('entry');
+  },
+});
+
+type Match = (entry: JournalEntry) => boolean;
+
+/** Resolves once the mock has handled a request that `match`es (a hang is the test's timeout). */
+async function handled(match: Match): Promise<void> {
+  while (!seen.some(match)) await once(arrivals, 'entry');
+}
+
+/** The mock's journal entry that `match`es, read once the mock has handled that request. */
+async function journaled(match: Match): Promise<JournalEntry | undefined> {
+  await handled(match);
+  const journal = (await (await fetch(`${mock.url}/_mock/journal`)).json()) as {
+    entries: JournalEntry[];
+  };
+  return journal.entries.find(match);
+}
 
 // The mock shares this process's event loop: the first fetch() loads and compiles undici (100 ms
 // and more on a loaded machine) between the connect and the request head, which a 300 ms head
@@ -50,19 +76,7 @@ describe('the mock under stalled and odd requests, and its two timeouts', () => 
     const clock = await fetch(`${mock.url}/_mock/clock`);
     expect(clock.status).toBe(200);
     // The journal says what the client got: the 408, not a client that went away.
-    const entry = await vi.waitFor(
-      async () => {
-        const journal = (await (await fetch(`${mock.url}/_mock/journal`)).json()) as {
-          entries: { path: string; query: string; status: number; code?: string }[];
-        };
-        const found = journal.entries.find(
-          (e) => e.path === '/webservice/authorize' && e.status !== 400,
-        );
-        expect(found).toBeDefined();
-        return found!;
-      },
-      { timeout: 5000 },
-    );
+    const entry = await journaled((e) => e.path === '/webservice/authorize' && e.status !== 400);
     expect(entry).toMatchObject({ status: 408, code: 'request_timeout' });
   });
 
@@ -91,17 +105,7 @@ describe('the mock under stalled and odd requests, and its two timeouts', () => 
     expect(first.toString()).toMatch(/^HTTP\/1\.1 100 Continue/);
     socket.write('token=');
     socket.destroy();
-    const entry = await vi.waitFor(
-      async () => {
-        const journal = (await (await fetch(`${mock.url}/_mock/journal`)).json()) as {
-          entries: { path: string; status: number; code?: string; reason?: string }[];
-        };
-        const found = journal.entries.find((e) => e.path === '/webservice/authorize/revoke');
-        expect(found).toBeDefined();
-        return found!;
-      },
-      { timeout: 5000 },
-    );
+    const entry = await journaled((e) => e.path === '/webservice/authorize/revoke');
     expect(entry).toMatchObject({ status: 0, code: 'client_closed' });
     expect(entry.reason).toMatch(/closed the connection/);
   });
@@ -128,16 +132,15 @@ describe('the mock under stalled and odd requests, and its two timeouts', () => 
         body: JSON.stringify({ kind: 'latency', ms: 600_000, path: '/webservice/json/crm' }),
       });
       const pending = fetch(`${server.url}/webservice/json/crm`, { method: 'POST', body: '{}' });
-      // The request has taken its fault once none is pending any more.
-      await vi.waitFor(
-        async () => {
-          const { faults } = (await (await fetch(`${server.url}/_mock/faults`)).json()) as {
-            faults: unknown[];
-          };
-          expect(faults).toEqual([]);
-        },
-        { timeout: 5000 },
-      );
+      // The request has taken its fault once none is pending any more. Nothing announces that
+      // moment, so the test asks until it is so; a request that never takes it is the timeout.
+      for (;;) {
+        const { faults } = (await (await fetch(`${server.url}/_mock/faults`)).json()) as {
+          faults: unknown[];
+        };
+        if (faults.length === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
       await server.close();
       closed = true;
       const res = await pending;
