@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExitCode, NetworkError, ServiceError } from '../../src/errors.js';
+import { Client } from '../../src/client/client.js';
+import { createHttpClient } from '../../src/http/http-client.js';
 import { dasvc, type SendFn } from '../../src/index.js';
 import { startMockServer } from '../../src/mock/index.js';
+import { memoryTokenStore } from '../../src/store/token-store.js';
 import { browserEnv } from '../helpers/cli.js';
 import { redirectAfterConsent } from '../helpers/cli-browser.mjs';
 
@@ -159,28 +162,32 @@ describe('programmatic client login without a tell callback', () => {
   });
 
   it('openBrowser: false opens none: the URL goes to tell', async () => {
-    // The opener loaded beforehand: a browser the client did try would have failed (a command that
-    // cannot start) before the next turn of the event loop.
-    await import('../../src/client/browser.js');
+    // The client dasvc() builds, with an opener of its own as the CLI gives one: the opener the
+    // login would start when the call gives none. It would be called a microtask after the URL is
+    // told, before the approval below has made its first request, so that an empty list once the
+    // login is done means none was started, and nothing said about one.
+    const opened: string[] = [];
     const told: string[] = [];
-    let approved: Promise<void> | undefined;
-    const tell = (message: string) => {
-      told.push(message);
-      const url = /https?:\/\/\S+\/webservice\/authorize\/\?\S+/.exec(message)?.[0];
-      // Approved only after that turn, so the login cannot end (and stop telling) before a
-      // "Could not open a browser" would have been told.
-      if (url) approved ??= afterTurns(2).then(() => consent(url));
-    };
-    const client = dasvc({
-      ...settings(),
-      baseUrl: consenting.url,
-      env: { DASVC_BROWSER: '/nonexistent/dasvc-test-browser' },
-      store: 'memory',
-      tell,
-    });
+    const client = new Client(
+      { ...settings(), baseUrl: consenting.url },
+      {
+        env: {},
+        send: createHttpClient({ env: {} }),
+        now: Date.now,
+        profiles: undefined,
+        tokens: memoryTokenStore(),
+        openBrowser: async (url) => void opened.push(url),
+        tell: (message) => {
+          told.push(message);
+          const url = /https?:\/\/\S+\/webservice\/authorize\/\?\S+/.exec(message)?.[0];
+          if (url) void consent(url);
+        },
+      },
+    );
     const { tokens } = await client.login({ openBrowser: false, timeoutMs: 20_000 });
-    expect(approved).toBeDefined();
     expect(tokens.accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(opened).toEqual([]);
+    expect(told.join('\n')).toMatch(/webservice\/authorize\/\?/);
     expect(told.join('\n')).not.toMatch(/browser…|open a browser/);
   });
 
@@ -196,11 +203,6 @@ describe('programmatic client login without a tell callback', () => {
     expect(told.join('\n')).toContain('/webservice/authorize/?response_type=code');
   });
 });
-
-/** Resolves after `n` turns of the event loop (each after the I/O and ticks queued before it). */
-async function afterTurns(n: number): Promise<void> {
-  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
-}
 
 describe('programmatic client rpc checks the answer against the call (regression: id not checked)', () => {
   const answering =

@@ -107,7 +107,7 @@ describe('the mock under stalled and odd requests, and its two timeouts', () => 
     socket.destroy();
     const entry = await journaled((e) => e.path === '/webservice/authorize/revoke');
     expect(entry).toMatchObject({ status: 0, code: 'client_closed' });
-    expect(entry.reason).toMatch(/closed the connection/);
+    expect(entry?.reason).toMatch(/closed the connection/);
   });
 
   it('a request without Host, or with an expectation it cannot meet, is answered as any other', async () => {
