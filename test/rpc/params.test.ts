@@ -1,6 +1,6 @@
 import { hintFor } from '../../src/cli/hints/hint-for.js';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError, AuthError, NetworkError, ServiceError } from '../../src/errors.js';
 import {
   buildApiRequest,
   buildCall,
@@ -9,7 +9,9 @@ import {
   rpcErrorFrom,
 } from '../../src/rpc/jsonrpc.js';
 import { paramFilePaths, parseParams } from '../../src/rpc/params.js';
-import { AuthError, NetworkError, ServiceError } from '../../src/errors.js';
+import fc from 'fast-check';
+import { binaryString } from '../helpers/binary-string.js';
+import { RUNS, text } from '../helpers/parser-properties.js';
 
 const files: Record<string, string> = { 'name.txt': 'Ada\n', 'ids.json': '[1, 2]' };
 const sources = {
@@ -273,5 +275,64 @@ describe('paramFilePaths: the files the CLI reads before parsing (with the gramm
     expect(paramFilePaths(['-'])).toEqual([]);
     expect(paramFilePaths(['{"a":"@x"}'])).toEqual([]);
     expect(paramFilePaths(['a=b=@c'])).toEqual([]);
+  });
+});
+
+const noFiles = {
+  readFile: (path: string): string => {
+    throw new Error(`ENOENT: ${path}`);
+  },
+  readStdin: () => '{"from":"stdin"}',
+};
+describe('params items (dasvc rpc, SPEC §3)', () => {
+  it('any items: params (an object or array) or a UsageError', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(text, fc.constantFrom('-', '{', 'a:=', '=x', 'k=@f', 'k:=@f')), {
+          maxLength: 6,
+        }),
+        (items) => {
+          try {
+            const params = parseParams(items, noFiles);
+            expect(typeof params === 'object' && params !== null).toBe(true);
+          } catch (error) {
+            if (!(error instanceof UsageError)) throw error;
+          }
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('key=value and key:=json items give back exactly what was written', () => {
+    const key = fc
+      .string({ minLength: 1, maxLength: 12 })
+      .filter((k) => !/[=]/.test(k) && !k.endsWith(':') && !/^\s*[[{]/.test(k) && k !== '-');
+    const entries = fc.uniqueArray(
+      fc.tuple(
+        key,
+        fc.oneof(
+          binaryString({ maxLength: 30 }).map((v) => ({ typed: false, v: v as unknown })),
+          fc.jsonValue({ maxDepth: 2 }).map((v) => ({ typed: true, v })),
+        ),
+      ),
+      { selector: ([k]) => k, minLength: 1, maxLength: 5 },
+    );
+    fc.assert(
+      fc.property(entries, (pairs) => {
+        const items = pairs.map(([k, { typed, v }]) =>
+          typed ? `${k}:=${JSON.stringify(v)}` : `${k}=${v as string}`,
+        );
+        // A plain value starting with @ names a file: leave those to the file cases.
+        fc.pre(
+          pairs.every(([, { typed, v }]) => typed || !(v as string).startsWith('@') || v === '@'),
+        );
+        const expected = Object.fromEntries(
+          pairs.map(([k, { v }]) => [k, JSON.parse(JSON.stringify(v ?? null)) as unknown]),
+        );
+        expect(parseParams(items, noFiles)).toEqual(expected);
+      }),
+      RUNS,
+    );
   });
 });

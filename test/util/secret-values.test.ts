@@ -203,3 +203,71 @@ describe('NeedleSet', () => {
     expect(set.replace('', '#')).toBe('');
   });
 });
+
+describe('SecretValues', () => {
+  it('a secret with a lone surrogate (no URL form) does not stop the ones after it', () => {
+    const s = new SecretValues();
+    s.addJson('{"access_token":"abc\\ud800defgh","refresh_token":"tok-refresh-after"}');
+    expect(s.maskText('x abc\ud800defgh y tok-refresh-after')).toBe('x [redacted] y [redacted]');
+  });
+
+  it('masks every secret it saw, in any string, and secret members by name', () => {
+    const s = new SecretValues();
+    s.addParams('code=abcdef123&state=st4te-value&client_id=demo-client&client_secret=demo-secret');
+    s.addAuthorization(`Basic ${Buffer.from('demo-client:other%2Fsecret').toString('base64')}`);
+    s.addJson(
+      '{"access_token":"tok-access-1","refresh_token":"tok-refresh-1","expires_in":"3600"}',
+    );
+    expect(
+      s.mask({
+        note: 'code abcdef123 and tok-access-1',
+        list: ['st4te-value', 'other/secret', 'demo-client'],
+        password: 'hunter22',
+        ['tok-refresh-1']: 1,
+      }),
+    ).toEqual({
+      note: 'code [redacted] and [redacted]',
+      list: ['[redacted]', '[redacted]', 'demo-client'],
+      password: '[redacted]',
+      '[redacted]': 1,
+    });
+    expect(s.maskText('demo-secret')).toBe('[redacted]');
+  });
+
+  // Regression: secrets under 6 characters were not remembered, and went to DIR in clear.
+  it('masks a short secret (3 to 5 characters) where it stands alone, not inside a word', () => {
+    const s = new SecretValues();
+    s.addParams('client_secret=abc12&code=c0de1&state=xy');
+    expect(
+      s.mask({ s: 'abc12', c: ['c0de1'], in: 'say abc12', word: 'xabc12y', abc12: 1, st: 'xy' }),
+    ).toEqual({
+      s: '[redacted]',
+      c: ['[redacted]'],
+      in: 'say [redacted]',
+      word: 'xabc12y',
+      abc12: 1,
+      st: 'xy',
+    });
+    // The CLI masks whole bodies and trace lines with it (src/http/request-secrets.ts).
+    expect(s.maskText('{"error_description":"bad secret abc12"}')).toBe(
+      '{"error_description":"bad secret [redacted]"}',
+    );
+    expect(s.maskText('client_secret=abc12&code=c0de1')).toBe(
+      'client_secret=[redacted]&code=[redacted]',
+    );
+  });
+
+  // Regression: an OpenRPC example of a by-name param `password` kept its value in clear.
+  it('masks the value of an OpenRPC example named like a secret member', () => {
+    const params = [
+      { name: 'password', value: 'pw1' },
+      { name: 'user', value: 'ada' },
+    ];
+    expect(new SecretValues().maskDocument({ params })).toEqual({
+      params: [
+        { name: 'password', value: '[redacted]' },
+        { name: 'user', value: 'ada' },
+      ],
+    });
+  });
+});

@@ -6,13 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { inferSchema, mergeSchemas } from '../../../src/mock/proxy/infer-schema.js';
 import { parseScrubList, scrub } from '../../../src/mock/proxy/scrub.js';
 import { SecretValues } from '../../../src/util/secret-values.js';
-import { findExample, sameJson } from '../../../src/mock/fixture-format/example-match.js';
+import { findExample } from '../../../src/mock/fixture-format/example-match.js';
 import { pairCalls } from '../../../src/mock/proxy/rpc-exchange.js';
 import { InstanceRecording } from '../../../src/mock/proxy/recording.js';
 import { canonicalJson, distinctExamples } from '../../../src/mock/proxy/pairings.js';
 import { parseOpenRpcInstance } from '../../../src/mock/fixture-format/openrpc-format.js';
-import type { MethodFixture } from '../../../src/mock/fixture-format/load-fixtures.js';
-import { bindParams } from '../../../src/mock/routes/rpc-methods.js';
 import { contractProblems } from '../../../src/mock/proxy/contract.js';
 import { loadFixtures } from '../../../src/mock/fixture-format/load-fixtures.js';
 import { copyFixtures } from '../../helpers/mock-client.js';
@@ -77,83 +75,8 @@ describe('scrub', () => {
   });
 });
 
-describe('SecretValues', () => {
-  it('a secret with a lone surrogate (no URL form) does not stop the ones after it', () => {
-    const s = new SecretValues();
-    s.addJson('{"access_token":"abc\\ud800defgh","refresh_token":"tok-refresh-after"}');
-    expect(s.maskText('x abc\ud800defgh y tok-refresh-after')).toBe('x [redacted] y [redacted]');
-  });
-
-  it('masks every secret it saw, in any string, and secret members by name', () => {
-    const s = new SecretValues();
-    s.addParams('code=abcdef123&state=st4te-value&client_id=demo-client&client_secret=demo-secret');
-    s.addAuthorization(`Basic ${Buffer.from('demo-client:other%2Fsecret').toString('base64')}`);
-    s.addJson(
-      '{"access_token":"tok-access-1","refresh_token":"tok-refresh-1","expires_in":"3600"}',
-    );
-    expect(
-      s.mask({
-        note: 'code abcdef123 and tok-access-1',
-        list: ['st4te-value', 'other/secret', 'demo-client'],
-        password: 'hunter22',
-        ['tok-refresh-1']: 1,
-      }),
-    ).toEqual({
-      note: 'code [redacted] and [redacted]',
-      list: ['[redacted]', '[redacted]', 'demo-client'],
-      password: '[redacted]',
-      '[redacted]': 1,
-    });
-    expect(s.maskText('demo-secret')).toBe('[redacted]');
-  });
-
-  // Regression: secrets under 6 characters were not remembered, and went to DIR in clear.
-  it('masks a short secret (3 to 5 characters) where it stands alone, not inside a word', () => {
-    const s = new SecretValues();
-    s.addParams('client_secret=abc12&code=c0de1&state=xy');
-    expect(
-      s.mask({ s: 'abc12', c: ['c0de1'], in: 'say abc12', word: 'xabc12y', abc12: 1, st: 'xy' }),
-    ).toEqual({
-      s: '[redacted]',
-      c: ['[redacted]'],
-      in: 'say [redacted]',
-      word: 'xabc12y',
-      abc12: 1,
-      st: 'xy',
-    });
-    // The CLI masks whole bodies and trace lines with it (src/http/request-secrets.ts).
-    expect(s.maskText('{"error_description":"bad secret abc12"}')).toBe(
-      '{"error_description":"bad secret [redacted]"}',
-    );
-    expect(s.maskText('client_secret=abc12&code=c0de1')).toBe(
-      'client_secret=[redacted]&code=[redacted]',
-    );
-  });
-
-  // Regression: an OpenRPC example of a by-name param `password` kept its value in clear.
-  it('masks the value of an OpenRPC example named like a secret member', () => {
-    const params = [
-      { name: 'password', value: 'pw1' },
-      { name: 'user', value: 'ada' },
-    ];
-    expect(new SecretValues().maskDocument({ params })).toEqual({
-      params: [
-        { name: 'password', value: '[redacted]' },
-        { name: 'user', value: 'ada' },
-      ],
-    });
-  });
-});
-
-describe('example matching', () => {
-  it('deep equality with member order ignored, array order kept', () => {
-    expect(sameJson({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 })).toBe(true);
-    expect(sameJson({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
-    expect(sameJson({ a: 1 }, { a: 1, b: undefined })).toBe(false);
-    expect(sameJson([], {})).toBe(false);
-    const examples = [{ params: { id: 1 }, outcome: { result: 'one' } }];
-    expect(findExample(examples, { id: 1 })?.outcome).toEqual({ result: 'one' });
-    expect(findExample(examples, { id: '1' })).toBeUndefined();
+describe('canonicalJson', () => {
+  it('sorts members at any depth and keeps array order', () => {
     expect(canonicalJson({ b: 1, a: [{ d: 1, c: 2 }] })).toBe('{"a":[{"c":2,"d":1}],"b":1}');
   });
 });
@@ -551,34 +474,5 @@ describe('members named like Object.prototype’s (a recorded answer is data, wh
     expect(Object.keys(example!.params)).toEqual(['__proto__']);
     expect(findExample([example!], JSON.parse('{"__proto__":7}'))).toBe(example);
     expect(findExample([example!], {})).toBeUndefined();
-  });
-});
-
-describe('bindParams with params named like Object.prototype’s', () => {
-  const method: MethodFixture = {
-    name: 'm',
-    params: [
-      { name: '__proto__', required: false },
-      { name: 'constructor', required: true },
-    ],
-    paramStructure: 'either',
-    examples: [],
-  };
-
-  it('binds them as own members, by name and by position', () => {
-    const byName = bindParams(method, JSON.parse('{"__proto__":1,"constructor":2}'));
-    expect(JSON.stringify(byName)).toBe('{"named":{"__proto__":1,"constructor":2}}');
-    const byPosition = bindParams(method, [1, 2]);
-    expect(JSON.stringify(byPosition)).toBe('{"named":{"__proto__":1,"constructor":2}}');
-  });
-
-  it('a required one not given is missing, whatever Object.prototype has', () => {
-    expect(bindParams(method, {})).toEqual({
-      error: {
-        code: -32602,
-        message: 'Invalid params',
-        data: 'missing required param "constructor"',
-      },
-    });
   });
 });
