@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GrantTable } from '../../src/mock/core/grant-table.js';
-import { TokenIndex } from '../../src/mock/core/token-index.js';
+import { GrantTable } from '../../../src/mock/core/grant-table.js';
+import { TokenIndex } from '../../../src/mock/core/token-index.js';
 
 // The purge deletes from these tables slice by slice; a single Map of a million entries would
 // rehash what is left inside one delete. They must still read like the Maps they replace.

@@ -2,9 +2,9 @@
 // refuses is answered alike whatever the cause (RFC 6750 §3.1), but the log and the journal say
 // which it was: expired, replaced by a refresh, revoked and how, or unknown.
 import { describe, expect, it } from 'vitest';
-import { EndedTokens } from '../../src/mock/core/ended-tokens.js';
-import { ROTATED_PER_GRANT } from '../../src/mock/core/mock-state.js';
-import { journaledApp } from '../helpers/in-process.js';
+import { EndedTokens } from '../../../src/mock/core/ended-tokens.js';
+import { ROTATED_PER_GRANT } from '../../../src/mock/core/mock-state.js';
+import { journaledApp } from '../../helpers/in-process.js';
 
 const CREDENTIALS = 'client_id=demo-client&client_secret=demo-secret';
 

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createMockApp } from '../../src/mock/index.js';
+import { createMockApp } from '../../../src/mock/index.js';
 import {
   BODY_EXCERPT,
   bodyExcerpt,
   Journal,
   type JournalEntry,
   type JournalRecord,
-} from '../../src/mock/core/journal.js';
-import { formatLogLine } from '../../src/mock/core/log-line.js';
-import { UsageError } from '../../src/errors.js';
+} from '../../../src/mock/core/journal.js';
+import { formatLogLine } from '../../../src/mock/core/log-line.js';
+import { UsageError } from '../../../src/errors.js';
 
 const BASE = 'http://127.0.0.1:8080';
 

@@ -3,9 +3,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadStateFile } from '../../src/mock/core/state-file.js';
-import { MAX_SECONDS } from '../../src/mock/core/types.js';
-import { scratchDir } from '../helpers/scratch.js';
+import { loadStateFile } from '../../../src/mock/core/state-file.js';
+import { MAX_SECONDS } from '../../../src/mock/core/types.js';
+import { scratchDir } from '../../helpers/scratch.js';
 
 const grant = { clientId: 'demo-client', user: 'alice', scopes: ['crm'] };
 const code = {
@@ -116,7 +116,7 @@ describe('the state file format', () => {
 
   it('the clock offset the schema allows is the mock’s bound', () => {
     const schema = JSON.parse(
-      readFileSync(new URL('../../src/schemas/state-file.schema.json', import.meta.url), 'utf8'),
+      readFileSync(new URL('../../../src/schemas/state-file.schema.json', import.meta.url), 'utf8'),
     ) as { definitions: { offsetSeconds: { maximum: number } } };
     expect(schema.definitions.offsetSeconds.maximum).toBe(MAX_SECONDS);
     expect(problemOf(snapshot({ offsetSeconds: MAX_SECONDS }))).toBe('loaded');

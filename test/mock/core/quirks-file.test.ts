@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseQuirks, QUIRK_MEMBERS } from '../../src/mock/core/quirks.js';
-import { QUIRK_VALUES } from '../helpers/quirk-table.js';
-import { UsageError } from '../../src/errors.js';
+import { parseQuirks, QUIRK_MEMBERS } from '../../../src/mock/core/quirks.js';
+import { QUIRK_VALUES } from '../../helpers/quirk-table.js';
+import { UsageError } from '../../../src/errors.js';
 
 const schema = JSON.parse(
-  readFileSync(new URL('../../schema/quirks.schema.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../../schema/quirks.schema.json', import.meta.url), 'utf8'),
 ) as { properties: Record<string, { enum?: unknown[] }> };
 // As another tool reads the published schema: strict, told the editors' message keywords.
 const ajv = new Ajv2020({ strict: true, allErrors: true });
