@@ -5,10 +5,10 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
-import { isObject } from '../../util/guards.js';
+import { validateUsers } from '../../schemas/users.validator.js';
 import { makeFolders } from '../../util/make-folders.js';
 import { writeWhole } from '../../util/write-whole.js';
-import { fail, parseClients } from '../fixture-format/fixture-format.js';
+import { checked, parseClients } from '../fixture-format/fixture-format.js';
 import { readJson, readText, withFile } from '../fixture-format/fixture-files.js';
 import { readInstanceFiles } from '../fixture-format/instance-files.js';
 import { parseOpenRpcInstance } from '../fixture-format/openrpc-format.js';
@@ -137,12 +137,8 @@ export function readPastRecording(givenDir: string): PastRecording {
     past.users = withFile(
       givenDir,
       usersFile,
-      () => {
-        const value = readJson(usersFile);
-        if (!isObject(value))
-          fail('must be a JSON object mapping user names to {"name", "instances"}');
-        return value;
-      },
+      // The schema alone: that each instance named exists waits for the mock to load the folder.
+      () => checked(validateUsers, readJson(usersFile)),
       facts,
     );
   }

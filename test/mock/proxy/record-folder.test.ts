@@ -76,7 +76,7 @@ describe('readPastRecording', () => {
 
   it('a broken clients.txt or users.json, or instances/ that is no folder, names --record', () => {
     const users = refusal(folder({ 'users.json': '[]' }));
-    expect(users.message).toMatch(/users\.json: must be a JSON object mapping user names/);
+    expect(users.message).toMatch(/users\.json: must be a JSON object, not an array$/);
     const clients = refusal(folder({ 'clients.txt': 'bad id!:secret\n' }));
     expect(clients.message).toMatch(/^fixture \S+clients\.txt: /);
     const notFolder = scratchDir('dasvc-record-folder-');
@@ -87,5 +87,24 @@ describe('readPastRecording', () => {
       expect(error).toMatchObject({ code: 'bad_fixture' });
       expect(hintFor(error)).toMatch(/^recording adds to what /);
     }
+  });
+
+  it('a users.json its schema refuses names the file, the pointer and the problem', () => {
+    const dir = folder({
+      'users.json': JSON.stringify({ ann: { name: 'Ann', instances: 'crm' } }),
+      'instances/crm.openrpc.json': JSON.stringify(DOCUMENT),
+    });
+    const error = refusal(dir);
+    expect(error).toMatchObject({ code: 'bad_fixture', exitCode: 2, facts: { record: dir } });
+    expect(error.message).toBe(
+      `fixture ${dir}/users.json: /ann/instances: must be an array, not "crm"`,
+    );
+    expect(hintFor(error)).toMatch(/^recording adds to what /);
+  });
+
+  it('a user naming an instance the folder lacks is read: the mock tells it on loading', () => {
+    const users = { ann: { instances: ['nowhere'] } };
+    const past = readPastRecording(folder({ 'users.json': JSON.stringify(users) }));
+    expect(past.users).toEqual(users);
   });
 });
