@@ -201,6 +201,8 @@ describe('JSON-RPC 2.0', () => {
   it('-32601 method not found', async () => {
     expect((await post(call('contacts.delete'))).body!.error).toMatchObject({ code: -32601 });
     expect((await post(call('pages.list'))).body!.error).toMatchObject({ code: -32601 });
+    // "" is a string, so a well-formed request: it names no method there is.
+    expect((await post(call(''))).body!.error).toMatchObject({ code: -32601 });
   });
 
   it.each([

@@ -138,7 +138,9 @@ export class Recorder implements ProxyTap {
     for (const call of callsOf(exchange)) {
       // A call whose answer did not come back whole has nothing to record; a notification has
       // no answer by design, and records its method and params (every method seen is written).
-      if (call.method.startsWith('rpc.')) continue;
+      // An OpenRPC document names no method "" (a name has a character at least), nor the
+      // `rpc.` ones JSON-RPC reserves.
+      if (call.method === '' || call.method.startsWith('rpc.')) continue;
       if (!call.outcome && !(ok && call.notification)) continue;
       const where = `${instance} ${this.shown(call.method)}`;
       if (this.shown(call.method) !== call.method) {

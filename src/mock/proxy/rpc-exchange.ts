@@ -4,6 +4,7 @@
 // answer that refusal to a valid call with the same params in replay.
 import { isObject } from '../../util/guards.js';
 import type { Example } from '../fixture-format/descriptors.js';
+import { requestProblem, type RpcRequest } from '../routes/json-rpc.js';
 
 /** One call that passed: method, params as sent, and the answer (none for a notification). */
 export interface RpcCall {
@@ -39,18 +40,6 @@ function outcomeOf(response: unknown): Example['outcome'] | undefined {
   return undefined;
 }
 
-/**
- * A request object as JSON-RPC 2.0 §4 has it: `"jsonrpc": "2.0"`, a non-empty method name,
- * params absent or structured (an object or an array), an id absent, a string, a number or null.
- */
-function isValidRequest(r: unknown): r is Record<string, unknown> & { method: string } {
-  if (!isObject(r) || r.jsonrpc !== '2.0') return false;
-  if (typeof r.method !== 'string' || r.method === '') return false;
-  if (r.params !== undefined && (typeof r.params !== 'object' || r.params === null)) return false;
-  const id = r.id;
-  return !('id' in r) || id === null || typeof id === 'string' || typeof id === 'number';
-}
-
 /** The calls of a request body paired with the answers of a response body. */
 export function pairCalls(requestBody: string, responseBody: string | undefined): RpcCall[] {
   const request = parse(requestBody);
@@ -60,8 +49,10 @@ export function pairCalls(requestBody: string, responseBody: string | undefined)
   const byId = new Map<string, unknown>();
   for (const r of responses) if (isObject(r) && 'id' in r) byId.set(JSON.stringify(r.id), r);
   const calls: RpcCall[] = [];
-  for (const r of requests) {
-    if (!isValidRequest(r)) continue;
+  for (const value of requests) {
+    // The mock's rule, so that a call is what the mock would take as one.
+    if (requestProblem(value) !== undefined) continue;
+    const r = value as RpcRequest;
     const call: RpcCall = { method: r.method, params: r.params };
     if ('id' in r) {
       const outcome = outcomeOf(byId.get(JSON.stringify(r.id)));

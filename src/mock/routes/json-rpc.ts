@@ -80,33 +80,42 @@ function replyTo(outcome: RpcOutcome, id: Id, hasId: boolean, trace?: RpcTrace):
   return { jsonrpc: '2.0', result: outcome.result, id };
 }
 
-/** One call; synchronous when the method answers synchronously (static results). */
-function processOne(request: unknown, invoke: RpcInvoke, trace?: RpcTrace): unknown {
-  if (!isObject(request)) {
-    trace?.errors.push({ code: INVALID_REQUEST.code, reason: 'request is not a JSON object' });
-    return errorResponse(null, INVALID_REQUEST);
-  }
-  const hasId = 'id' in request;
-  const id = hasId && validId(request.id) ? request.id : null;
+/** A request object that passed `requestProblem`. */
+export interface RpcRequest {
+  jsonrpc: '2.0';
+  method: string;
+  params?: object;
+  id?: Id;
+}
+
+/**
+ * Why `request` is not a JSON-RPC 2.0 request object (-32600), or undefined when it is. Any
+ * string is a method, "" too: a call to a method that is not there is answered -32601.
+ */
+export function requestProblem(request: unknown): string | undefined {
+  if (!isObject(request)) return 'request is not a JSON object';
+  if (request.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
+  if (typeof request.method !== 'string') return 'method must be a string';
+  if ('id' in request && !validId(request.id)) return 'id must be a string, a number or null';
   const params = request.params;
-  if (
-    request.jsonrpc !== '2.0' ||
-    typeof request.method !== 'string' ||
-    (hasId && !validId(request.id)) ||
-    (params !== undefined && typeof params !== 'object') ||
-    params === null
-  ) {
-    const why =
-      request.jsonrpc !== '2.0'
-        ? 'jsonrpc must be "2.0"'
-        : typeof request.method !== 'string'
-          ? 'method must be a string'
-          : hasId && !validId(request.id)
-            ? 'id must be a string, a number or null'
-            : 'params must be an object or an array';
-    trace?.errors.push({ code: INVALID_REQUEST.code, reason: why });
-    return errorResponse(id, { ...INVALID_REQUEST, data: why });
+  if ((params !== undefined && typeof params !== 'object') || params === null)
+    return 'params must be an object or an array';
+  return undefined;
+}
+
+/** One call; synchronous when the method answers synchronously (static results). */
+function processOne(value: unknown, invoke: RpcInvoke, trace?: RpcTrace): unknown {
+  const problem = requestProblem(value);
+  if (problem !== undefined) {
+    trace?.errors.push({ code: INVALID_REQUEST.code, reason: problem });
+    if (!isObject(value)) return errorResponse(null, INVALID_REQUEST);
+    const id = 'id' in value && validId(value.id) ? value.id : null;
+    return errorResponse(id, { ...INVALID_REQUEST, data: problem });
   }
+  const request = value as RpcRequest;
+  const hasId = 'id' in request;
+  const id = request.id ?? null;
+  const params = request.params;
   trace?.methods.push(request.method);
   let outcome: RpcOutcome | Promise<RpcOutcome>;
   try {

@@ -161,6 +161,13 @@ describe('--record bounds', () => {
     expect(loadFixtures(dir).instances.has('crm')).toBe(true);
   });
 
+  it('a call to method "" passes and is not written: a document names no method ""', async () => {
+    const before = warnings.length;
+    expect((await rpc('crm', '')).result).toEqual({ ok: true });
+    expect(warnings.slice(before)).toEqual([]);
+    expect(loadFixtures(dir).instances.get('crm')!.methods.has('')).toBe(false);
+  });
+
   it('params nested too deep to record are said, the answer passes', async () => {
     const before = warnings.length;
     expect((await rpc('crm', 'deep', nested(150))).result).toEqual({ ok: true });

@@ -8,6 +8,7 @@ import { parseScrubList, scrub } from '../../../src/mock/proxy/scrub.js';
 import { SecretValues } from '../../../src/util/secret-values.js';
 import { findExample } from '../../../src/mock/fixture-format/example-match.js';
 import { pairCalls } from '../../../src/mock/proxy/rpc-exchange.js';
+import { processJsonRpc } from '../../../src/mock/routes/json-rpc.js';
 import { InstanceRecording } from '../../../src/mock/proxy/recording.js';
 import { canonicalJson, distinctExamples } from '../../../src/mock/proxy/pairings.js';
 import { parseOpenRpcInstance } from '../../../src/mock/fixture-format/openrpc-format.js';
@@ -104,13 +105,12 @@ describe('pairCalls', () => {
   });
 
   // Regression: a request the upstream refused as invalid (-32600) was recorded under its params,
-  // and replay then refused the valid call with those params; a method "" broke the folder.
+  // and replay then refused the valid call with those params.
   it('takes no request that is not valid JSON-RPC 2.0', () => {
     const refused = '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"},"id":1}';
     for (const request of [
       { jsonrpc: '1.0', method: 'a', params: { id: 2 }, id: 1 },
       { method: 'a', params: { id: 2 }, id: 1 },
-      { jsonrpc: '2.0', method: '', id: 1 },
       { jsonrpc: '2.0', method: 'a', params: 5, id: 1 },
       { jsonrpc: '2.0', method: 'a', params: 'x', id: 1 },
       { jsonrpc: '2.0', method: 'a', params: null, id: 1 },
@@ -121,6 +121,23 @@ describe('pairCalls', () => {
     expect(pairCalls('{"jsonrpc":"2.0","method":"a","params":[],"id":null}', nullId)).toEqual([
       { method: 'a', params: [], outcome: { error: { code: -32600, message: 'Invalid Request' } } },
     ]);
+  });
+
+  it('takes a request as a call exactly when the mock does: a method "" too', () => {
+    for (const request of [
+      { jsonrpc: '2.0', method: '', id: 1 },
+      { jsonrpc: '2.0', method: 'a', params: [], id: 'x' },
+      { jsonrpc: '2.0', method: 'a', params: {}, id: null },
+      { jsonrpc: '1.0', method: 'a', id: 1 },
+      { jsonrpc: '2.0', method: 7, id: 1 },
+      { jsonrpc: '2.0', method: 'a', params: 5, id: 1 },
+      { jsonrpc: '2.0', method: 'a', id: [1] },
+    ]) {
+      const body = JSON.stringify(request);
+      const answer = processJsonRpc(body, () => ({ result: null })) as { error?: { code: number } };
+      const refused = answer.error?.code === -32600;
+      expect(pairCalls(body, '{}'), body).toHaveLength(refused ? 0 : 1);
+    }
   });
 });
 
