@@ -8,6 +8,7 @@ import type { ValueCheck } from '../fixture-format/json-schema.js';
 import type { RpcError, RpcOutcome } from './json-rpc.js';
 import { findExample, namedParams } from '../fixture-format/example-match.js';
 import { buildOpenRpcDocument } from '../fixture-format/openrpc.js';
+import { isObject } from '../../util/guards.js';
 
 type Bound = { named: Record<string, unknown> } | { error: RpcError };
 
@@ -35,7 +36,7 @@ export function bindParams(method: MethodFixture, params: unknown, checkSchemas 
   if (Array.isArray(params) && method.paramStructure === 'by-name' && params.length > 0) {
     return invalidParams(`${method.name} takes params by name (an object)`);
   }
-  if (isPlainObject(params) && method.paramStructure === 'by-position' && declared.length > 0) {
+  if (isObject(params) && method.paramStructure === 'by-position' && declared.length > 0) {
     if (Object.keys(params).length > 0) {
       return invalidParams(`${method.name} takes params by position (an array)`);
     }
@@ -64,10 +65,6 @@ export function bindParams(method: MethodFixture, params: unknown, checkSchemas 
     if (problem) return invalidParams(problem);
   }
   return { named };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isRpcError(value: unknown): value is RpcError {
