@@ -1,7 +1,8 @@
 import type { SendFn } from '../http/types.js';
 import { Probes, type CheckTarget } from './probes.js';
 import { expectedOf, RULES, type RuleId } from './rule-catalogue.js';
-import type { AuthorizationWitness, Exchange, Finding, Verdict } from './types.js';
+import type { LoginWitness } from '../oauth/login-flow.js';
+import type { Exchange, Finding, Verdict } from './types.js';
 
 /** What the check runs against (SPEC §7, settings of SPEC §2). */
 export interface CheckSettings extends CheckTarget {
@@ -23,7 +24,7 @@ export interface CheckDeps {
    * Runs the login flow of `dasvc login` for `scope`, sending its requests with `send` and telling
    * `witness` the authorization URL and the redirects that arrive (LoginFlowDeps.witness).
    */
-  authorize(scope: string, send: SendFn, witness: AuthorizationWitness): Promise<unknown>;
+  authorize(scope: string, send: SendFn, witness: LoginWitness): Promise<unknown>;
   now(): number;
   /** Waits `ms`; rejects with InterruptedError on Ctrl-C. */
   sleep(ms: number): Promise<void>;

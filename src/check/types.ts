@@ -14,8 +14,6 @@ export interface Exchange {
   redirect?: string;
 }
 
-export type { LoginWitness as AuthorizationWitness } from '../oauth/login-flow.js';
-
 /** The three outcomes of a rule (SPEC §7). */
 export type RuleStatus = 'ok' | 'deviates' | 'skipped';
 

@@ -9,7 +9,8 @@ import type { SettingOptions } from '../client/settings.js';
 import { ResolvedSettings, type Prompter } from '../client/resolve-settings.js';
 import { interruptSignal } from './interrupt.js';
 import { ioOf, type ContextIo, type Input } from './io.js';
-import { loadStyles, Output } from './output.js';
+import { loadStyles } from '../util/styles.js';
+import { Output } from './output.js';
 import { inquirerPrompter, isInteractive } from './prompter.js';
 import { terminalText } from '../util/printable.js';
 

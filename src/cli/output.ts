@@ -8,8 +8,6 @@ export interface Writer {
   isTTY?: boolean;
 }
 
-export { loadStyles, plain, type Styles } from '../util/styles.js';
-
 const answeredOnStdout = new WeakSet<object>();
 
 /**

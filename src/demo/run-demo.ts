@@ -5,7 +5,8 @@ import { Client } from '../client/client.js';
 import { memoryTokenStore } from '../store/token-store.js';
 import { DEFAULT_LOGIN_TIMEOUT_MS } from '../oauth/login-flow.js';
 import type { MockServer } from '../mock/index.js';
-import type { Styles, Writer } from '../cli/output.js';
+import type { Writer } from '../cli/output.js';
+import type { Styles } from '../util/styles.js';
 import { lifetime, renderStep, summarise, type DemoStep, type Exchange } from './narration.js';
 import type { Env } from '../util/env.js';
 

@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
 import { random256 } from '../util/secrets.js';
 
-/** Constant-time string comparison, so a forged `state` leaks nothing through timing (RFC 6749 §10.12). */
-export { safeEqual } from '../util/secrets.js';
-
 /** A PKCE pair (RFC 7636 §4.1–4.2): the verifier stays here, the S256 challenge goes out. */
 export interface Pkce {
   verifier: string;

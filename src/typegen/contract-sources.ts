@@ -4,8 +4,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { UsageError } from '../errors.js';
+import { FixtureProblem } from '../mock/fixture-format/descriptors.js';
 import {
-  FixtureProblem,
   NAME,
   parseInstance,
   type InstanceFixture,

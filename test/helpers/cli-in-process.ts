@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assembleDeps, type CliDeps } from '../../src/cli/context.js';
-import { Output, plain } from '../../src/cli/output.js';
+import { Output } from '../../src/cli/output.js';
+import { plain } from '../../src/util/styles.js';
 import type { SendFn } from '../../src/http/types.js';
 import type { ProfileStore } from '../../src/store/profile-store.js';
 

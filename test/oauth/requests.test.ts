@@ -8,7 +8,8 @@ import {
   normalizeBaseUrl,
   parsePlacement,
 } from '../../src/oauth/endpoints.js';
-import { createPkce, randomState, s256, safeEqual } from '../../src/oauth/pkce.js';
+import { createPkce, randomState, s256 } from '../../src/oauth/pkce.js';
+import { safeEqual } from '../../src/util/secrets.js';
 import {
   buildOAuthRequest,
   buildRefreshRequest,

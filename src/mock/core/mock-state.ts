@@ -16,8 +16,6 @@ import {
   type StateSnapshot,
 } from './state-snapshot.js';
 
-export { ROTATED_PER_GRANT } from './rotated-tokens.js';
-
 /**
  * The mock's memory: the tables of the expiry store (codes, grants, tokens) on a virtual clock
  * (wall clock + offset), and its persisted form. It applies the transitions of

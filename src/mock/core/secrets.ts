@@ -1,9 +1,6 @@
 import { nodeCrypto } from '../../util/node-crypto.js';
 import { safeEqual } from '../../util/secrets.js';
 
-// Re-exported for callers that already import it from here.
-export { safeEqual };
-
 /** 256 random bits, base64url: codes, access and refresh tokens (RFC 6749 §10.10). */
 export function randomToken(): string {
   // Filled 128 tokens at a time: one randomBytes() per token costs a native allocation each,

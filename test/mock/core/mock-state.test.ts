@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { MockState, ROTATED_PER_GRANT } from '../../../src/mock/core/mock-state.js';
+import { MockState } from '../../../src/mock/core/mock-state.js';
+import { ROTATED_PER_GRANT } from '../../../src/mock/core/rotated-tokens.js';
 
 describe('MockState', () => {
   it('purges expired tokens so memory stays bounded', async () => {

@@ -3,7 +3,7 @@
 // which it was: expired, replaced by a refresh, revoked and how, or unknown.
 import { describe, expect, it } from 'vitest';
 import { EndedTokens } from '../../../src/mock/core/ended-tokens.js';
-import { ROTATED_PER_GRANT } from '../../../src/mock/core/mock-state.js';
+import { ROTATED_PER_GRANT } from '../../../src/mock/core/rotated-tokens.js';
 import { journaledApp } from '../../helpers/in-process.js';
 
 const CREDENTIALS = 'client_id=demo-client&client_secret=demo-secret';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pkceMatches, safeEqual } from '../../../src/mock/core/secrets.js';
+import { pkceMatches } from '../../../src/mock/core/secrets.js';
+import { safeEqual } from '../../../src/util/secrets.js';
 import { createHash } from 'node:crypto';
 
 describe('secrets', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FixtureProblem } from '../../../src/mock/fixture-format/descriptors.js';
 import {
-  FixtureProblem,
   NAME,
   parseClients,
   parseInstance,

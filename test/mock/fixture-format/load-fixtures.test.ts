@@ -2,7 +2,8 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadFixtures, parseClients } from '../../../src/mock/fixture-format/load-fixtures.js';
+import { loadFixtures } from '../../../src/mock/fixture-format/load-fixtures.js';
+import { parseClients } from '../../../src/mock/fixture-format/fixture-format.js';
 
 describe('fixtures', () => {
   it('parses client lines: secrets, public clients, comments', () => {

@@ -1,4 +1,5 @@
-import { loadStyles, type Writer } from '../../output.js';
+import { loadStyles } from '../../../util/styles.js';
+import type { Writer } from '../../output.js';
 
 /** Options of `dasvc demo`. */
 export interface DemoCommandOptions {
