@@ -2,9 +2,9 @@
 /* global __dirname, require */
 'use strict';
 // The executable (SPEC §1), CommonJS (bin/package.json): `--version` is answered here without
-// reading more than package.json (target: within 1.1× `node -e 0`). Everything else runs the CLI
-// from dist/dasvc.cjs, which scripts/build.mjs bundles in CommonJS: loaded synchronously, no ES
-// module loader.
+// reading more than package.json, so it costs little more than starting node. Everything else
+// runs the CLI from dist/dasvc.cjs, which scripts/build.mjs bundles in CommonJS: loaded
+// synchronously, no ES module loader.
 const argv = process.argv;
 if (argv.length === 3 && argv[2] === '--version') {
   const fs = process.getBuiltinModule('node:fs');

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/dasvc.js');
 const { values: args, positionals } = parseArgs({
-  // main before the CLI and the library became one bundle.
+  // A commit whose CLI and library are separate bundles: what the one bundle is weighed against.
   options: { baseline: { type: 'string', default: '1e7e2f6' } },
   allowPositionals: true,
 });

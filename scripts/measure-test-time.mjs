@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm run bench:tests`: the time of `npm test` on a fresh clone, against 0.1's own `npm test`
-// measured side by side. This machine's speed moves by a fifth from one hour to the next, so a
+// measured side by side. This machine's speed moves from one hour to the next, so a
 // time measured alone says little: the runs take turns, round after round, and each round's ratio
 // is against the baseline run beside it. Not part of `npm run bench` (it clones and
-// installs twice and runs the suite 3 × rounds times: ~10 minutes at five rounds).
+// installs twice and runs the suite 3 × rounds times).
 //
 // Usage: node scripts/measure-test-time.mjs [--rounds 5] [--baseline <commit>|none]
 //   Clones the committed HEAD of this repository (not the working tree) and the baseline
@@ -55,7 +55,8 @@ function npmTest(cwd, env) {
   const started = performance.now();
   const child = spawn('npm', ['test'], {
     cwd,
-    // Each suite's temp folders land in the work folder: 0.1's tests left ~130 a run in /tmp.
+    // Each suite's temp folders land in the work folder, removed with it: the baseline's tests
+    // leave theirs behind.
     env: { ...process.env, ...env, TMPDIR: scratch },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

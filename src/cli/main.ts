@@ -19,7 +19,8 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
   if (!io) endQuietlyOnClosedPipe();
   const stdout: Writer = io?.stdout ?? process.stdout;
   const stderr: Writer = io?.stderr ?? process.stderr;
-  // `dasvc --version` answers before commander and the commands load (start-up target: ≤ 1.3× node -e 0).
+  // `dasvc --version` answers before commander and the commands load: it costs little more than
+  // starting node.
   // With --json (and other global flags) it is one JSON document, as every --json output is.
   const flags = argv.slice(2);
   if (flags.includes('--version') && flags.every((flag) => VERSION_FLAGS.has(flag))) {

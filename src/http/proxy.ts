@@ -103,7 +103,7 @@ export async function sendThroughProxy(
     };
   } catch (error) {
     // An aborted exchange (the timeout, Ctrl-C) leaves its connection to a silent proxy open,
-    // which kept the process alive after it had reported the failure: the agent goes with it.
+    // which would keep the process alive after it reported the failure: the agent goes with it.
     if (signal.aborted && agents.get(key) === agent) {
       agents.delete(key);
       void agent.destroy().catch(() => undefined);

@@ -9,7 +9,7 @@ export function random256(): string {
 
 /** SHA-256 of a secret: computed once for a stored secret, then compared with `matchesDigest`. */
 function secretDigest(secret: string): Uint8Array {
-  // The one-shot hash (Node 20.12+) builds no Hash object: ~40 % less per check.
+  // The one-shot hash (Node 20.12+) builds no Hash object, so a check allocates less.
   return nodeCrypto().hash('sha256', secret, 'buffer');
 }
 
