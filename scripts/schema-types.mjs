@@ -19,11 +19,15 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /**
  * Each format: its schema, where its modules go (`<out>.ts` the types, `<out>.validator.ts` the
  * validator), and the definitions that are checked on their own besides the whole (a validator
- * and a type each; every other definition is a type); `members` names a constant listing the
- * root's members, emitted beside its type.
+ * and a type each; every other definition is a type); `members` names constants, each listing the
+ * members of an object schema (the root, or a definition), emitted beside its type.
  */
 export const FORMATS = [
-  { schema: 'schema/quirks.schema.json', out: 'src/schemas/quirks', members: 'QUIRK_MEMBERS' },
+  {
+    schema: 'schema/quirks.schema.json',
+    out: 'src/schemas/quirks',
+    members: { QUIRK_MEMBERS: '' },
+  },
   { schema: 'schema/users.schema.json', out: 'src/schemas/users' },
   { schema: 'schema/instance.schema.json', out: 'src/schemas/instance' },
   {
@@ -35,6 +39,7 @@ export const FORMATS = [
     schema: 'src/schemas/config-file.schema.json',
     out: 'src/schemas/config-file',
     definitions: ['keychainEntry', 'profileName'],
+    members: { KEYCHAIN_ENTRY_MEMBERS: 'keychainEntry' },
   },
 ];
 
@@ -149,10 +154,15 @@ async function typesModule(format, schema) {
   });
   // Its notes name the type a definition is referenced from, and know no name for an alias.
   const module = `${BANNER(format)}\n${text.replaceAll("`undefined`'s", `\`${name}\`'s`)}`;
-  if (format.members === undefined) return module;
-  // The root's member names, in the schema's order, for code that lists them (one source).
-  const members = JSON.stringify(Object.keys(schema.properties));
-  return `${module}\n/** Every member of a ${name}, in its schema's order. */\nexport const ${format.members}: readonly (keyof ${name})[] = ${members};\n`;
+  // Member names, in the schema's order, for code that lists them (one source): of the root
+  // (''), or of the definition named.
+  const constants = Object.entries(format.members ?? {}).map(([constant, definition]) => {
+    const of = definition === '' ? schema : (schema.$defs ?? schema.definitions)[definition];
+    const type = definition === '' ? name : pascal(definition);
+    const members = JSON.stringify(Object.keys(of.properties));
+    return `\n/** Every member of a ${type}, in its schema's order. */\nexport const ${constant}: readonly (keyof ${type})[] = ${members};\n`;
+  });
+  return [module, ...constants].join('');
 }
 
 /** Every generated module of every format: path → text, formatted as the repository's code. */

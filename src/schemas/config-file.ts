@@ -123,3 +123,6 @@ export interface KeychainEntry {
   clientSecret?: string;
   tokens?: StoredTokens;
 }
+
+/** Every member of a KeychainEntry, in its schema's order. */
+export const KEYCHAIN_ENTRY_MEMBERS: readonly (keyof KeychainEntry)[] = ['clientSecret', 'tokens'];

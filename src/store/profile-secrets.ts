@@ -1,12 +1,15 @@
 import { AuthError, UsageError, type DasvcError } from '../errors.js';
 import { KeychainUnavailable, type Keychain, type ProfileSecrets } from './keychain.js';
-import type { SecretsLocation } from '../schemas/config-file.js';
+import { KEYCHAIN_ENTRY_MEMBERS, type SecretsLocation } from '../schemas/config-file.js';
 import type { Profile, StoreData } from './profile-store.js';
 
 export type { SecretsLocation };
 
-/** The members of a profile that are secrets: in the OS store for `secrets: 'keychain'` profiles. */
-const SECRET_KEYS = ['clientSecret', 'tokens'] as const;
+/**
+ * The members of a profile that are secrets, which the OS store holds for `secrets: 'keychain'`
+ * profiles: those of its entry there.
+ */
+const SECRET_KEYS = KEYCHAIN_ENTRY_MEMBERS;
 
 /** What was read from the OS store for a profile object: its secrets, or why they cannot be. */
 const loadedSecrets = new WeakMap<
