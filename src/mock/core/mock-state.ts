@@ -12,6 +12,7 @@ import {
 import {
   grantFromSnapshot,
   highestGrantId,
+  snapshotOf,
   type StateChange,
   type StateSnapshot,
 } from './state-snapshot.js';
@@ -164,14 +165,8 @@ export class MockState extends ExpiryStore {
   }
 
   snapshot(): StateSnapshot {
-    return {
-      version: 1,
-      offsetSeconds: this.offsetSeconds,
-      grantSeq: this.grantSeq,
-      codes: [...this.codes],
-      grants: [...this.grants],
-      rotated: [...this.rotated],
-    };
+    const { offsetSeconds, grantSeq, codes, grants, rotated } = this;
+    return snapshotOf({ offsetSeconds, grantSeq, codes, grants, rotated });
   }
 
   /** Loads a snapshot (grant ids go on from the highest it names). */

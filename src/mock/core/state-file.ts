@@ -5,7 +5,7 @@ import { jsonSyntaxProblem } from '../../util/json-error.js';
 import { shownJson } from '../../util/printable.js';
 import { checkSchema, type SchemaValidator } from '../../util/schema-check.js';
 import type { SchemaProblem } from '../../util/schema-problem.js';
-import type { StateChange, StateSnapshot } from './state-snapshot.js';
+import { snapshotOf, type StateChange, type StateSnapshot } from './state-snapshot.js';
 
 /** A problem as the message tells it: the JSON pointer first, when there is one. */
 const told = ({ pointer, problem }: SchemaProblem) =>
@@ -130,12 +130,5 @@ export function loadStateFile(file: string): StateSnapshot | undefined {
     }
     apply(replay, checked(file, validateStateChange, change, `line ${i + 2}: `));
   }
-  return {
-    version: 1,
-    offsetSeconds: replay.offsetSeconds,
-    grantSeq: replay.grantSeq,
-    codes: [...replay.codes],
-    grants: [...replay.grants],
-    rotated: [...replay.rotated],
-  };
+  return snapshotOf(replay);
 }

@@ -14,6 +14,26 @@ export type StateSnapshot = StateFile;
  */
 export type { StateChange };
 
+type Entries<T extends unknown[]> = Iterable<T[number]>;
+
+/** The state at rest, from its tables as the mock or a replay of the journal holds them. */
+export function snapshotOf(state: {
+  offsetSeconds: number;
+  grantSeq: number;
+  codes: Entries<StateSnapshot['codes']>;
+  grants: Entries<StateSnapshot['grants']>;
+  rotated: Entries<StateSnapshot['rotated']>;
+}): StateSnapshot {
+  return {
+    version: 1,
+    offsetSeconds: state.offsetSeconds,
+    grantSeq: state.grantSeq,
+    codes: [...state.codes],
+    grants: [...state.grants],
+    rotated: [...state.rotated],
+  };
+}
+
 /**
  * The highest grant id a snapshot names, with `seq` as the floor. Grant ids are never reused: a
  * used code or a rotated token still names its (maybe revoked) grant, and a replay must not end
