@@ -173,6 +173,12 @@ function expectsNoAnswer(request: unknown): boolean {
   return calls.length > 0 && expectedIds(request).length === 0;
 }
 
+/** The API's refusals of the token (RFC 6750 §3.1): what the message says, and the code. */
+const TOKEN_REFUSALS: Record<number, { says: string; code: string } | undefined> = {
+  401: { says: 'was refused for', code: 'invalid_token' },
+  403: { says: 'does not grant', code: 'insufficient_scope' },
+};
+
 /**
  * Classifies the HTTP answer of the API endpoint (SPEC §4): 401/403 → AuthError naming the scope
  * (the CLI adds the login hint); 5xx and a JSON 404 → ServiceError, with the service's JSON as
@@ -185,25 +191,12 @@ export function processApiResponse(
   request?: unknown,
 ): ApiAnswer {
   const { status } = response;
-  const challenge = response.headers['www-authenticate'] ?? '';
-  if (status === 401) {
+  const refusal = TOKEN_REFUSALS[status];
+  if (refusal) {
+    const challenge = response.headers['www-authenticate'] ?? '';
     throw new AuthError(
-      `the access token was refused for scope ${scope} (HTTP 401${challenge ? `: ${challenge}` : ''})`,
-      {
-        code: 'invalid_token',
-        status,
-        facts: { scope },
-      },
-    );
-  }
-  if (status === 403) {
-    throw new AuthError(
-      `the access token does not grant scope ${scope} (HTTP 403${challenge ? `: ${challenge}` : ''})`,
-      {
-        code: 'insufficient_scope',
-        status,
-        facts: { scope },
-      },
+      `the access token ${refusal.says} scope ${scope} (HTTP ${status}${challenge ? `: ${challenge}` : ''})`,
+      { code: refusal.code, status, facts: { scope } },
     );
   }
   if (status === 404) {

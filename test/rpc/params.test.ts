@@ -123,6 +123,19 @@ describe('JSON-RPC request and response (SERVICE.md §4.5)', () => {
       throw new Error('not refused');
     })();
     expect(hintFor(refused)).toBe('dasvc login --scope wiki');
+    expect(refused).toMatchObject({
+      message: 'the access token does not grant scope wiki (HTTP 403)',
+      code: 'insufficient_scope',
+      status: 403,
+    });
+    expect(() => processApiResponse(res(401, '', { 'www-authenticate': 'Bearer' }), 'crm')).toThrow(
+      expect.objectContaining({
+        message: 'the access token was refused for scope crm (HTTP 401: Bearer)',
+        code: 'invalid_token',
+        status: 401,
+        facts: { scope: 'crm' },
+      }),
+    );
     // The service's JSON 404 is its answer (1); another server's 404 page is not the JSON expected (4).
     expect(() => processApiResponse(res(404, '{"error":"not_found"}'), 'x')).toThrow(
       expect.objectContaining({ name: 'ServiceError', detail: { error: 'not_found' } }),
