@@ -27,7 +27,8 @@ import {
 import { networkErrorFrom } from '../../src/http/network-error.js';
 import { proxySettings } from '../../src/http/proxy.js';
 import { ResponseTooLargeError } from '../../src/http/response-limit.js';
-import { parseQuirks, QUIRK_MEMBERS } from '../../src/mock/core/quirks.js';
+import { parseQuirks } from '../../src/mock/core/quirks.js';
+import { QUIRK_MEMBERS } from '../../src/schemas/quirks.js';
 import { loadStateFile } from '../../src/mock/core/state-file.js';
 import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
 import { startMockServer } from '../../src/mock/index.js';

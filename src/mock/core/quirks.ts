@@ -16,9 +16,6 @@ export type { Quirks };
 /** SERVICE.md 4.2: where the token endpoint is when no quirk moves it. */
 const DEFAULT_TOKEN_PATH = '/webservice/authorize';
 
-/** Every member name, in the schema's order (generated from it). */
-export { QUIRK_MEMBERS };
-
 /**
  * Checks a quirks value against its schema: one JSON object of known members with allowed values.
  * Throws a UsageError naming the member and the problem (`source: member: problem`), or the

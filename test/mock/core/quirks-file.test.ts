@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseQuirks, QUIRK_MEMBERS } from '../../../src/mock/core/quirks.js';
+import { parseQuirks } from '../../../src/mock/core/quirks.js';
+import { QUIRK_MEMBERS } from '../../../src/schemas/quirks.js';
 import { QUIRK_VALUES } from '../../helpers/quirk-table.js';
 import { UsageError } from '../../../src/errors.js';
 

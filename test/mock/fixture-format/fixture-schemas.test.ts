@@ -4,10 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import {
-  defaultFixturesDir,
-  loadFixtures,
-} from '../../../src/mock/fixture-format/load-fixtures.js';
+import { defaultFixturesDir } from '../../../src/mock/fixture-format/default-dir.js';
+import { loadFixtures } from '../../../src/mock/fixture-format/load-fixtures.js';
 import { InstanceRecording } from '../../../src/mock/proxy/recording.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
