@@ -345,6 +345,12 @@ describe('contractProblems: error codes', () => {
         expect(fail('listed', code), String(code)).toEqual([]);
       // A method that declares no errors is not checked for them.
       expect(fail('free', 7)).toEqual([]);
+      // A call to method "" is a call (the mock answers it -32601): a method no fixture has.
+      const notFound = '{"jsonrpc":"2.0","error":{"code":-32601,"message":"no"},"id":1}';
+      const empty = pairCalls('{"jsonrpc":"2.0","method":"","id":1}', notFound);
+      expect(contractProblems(fixtures, 'shop', empty).map((p) => p.problem)).toEqual([
+        'unknown method',
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
