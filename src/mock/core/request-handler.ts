@@ -92,10 +92,13 @@ export function createRequestHandler(
   function api(request: MockRequest, path: string): MockResponse | Promise<MockResponse> {
     let instance = path.slice(API_PREFIX.length);
     if (instance.endsWith('/')) instance = instance.slice(0, -1);
-    try {
-      instance = decodeURIComponent(instance);
-    } catch {
-      return notFound('malformed instance name');
+    // Most names have no escape: decodeURIComponent (and its try) only for those that do.
+    if (instance.includes('%')) {
+      try {
+        instance = decodeURIComponent(instance);
+      } catch {
+        return notFound('malformed instance name');
+      }
     }
     if (instance === '' || instance.includes('/')) return notFound(`no endpoint ${path}`);
     return handleApiRequest(ctx, request, instance);
