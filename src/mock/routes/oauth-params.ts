@@ -53,6 +53,9 @@ export function parseOAuthParams(query: string, body: string, contentType: strin
   const add = (source: string, isQuery: boolean) => {
     if (source === '') return 0;
     let count = 0;
+    // A source without '%' or '+' (the usual token request) has nothing to decode: one scan for
+    // it rather than several per pair.
+    const encoded = source.includes('%') || source.includes('+');
     for (const pair of source.split('&')) {
       if (pair === '') continue;
       count += 1;
@@ -61,9 +64,9 @@ export function parseOAuthParams(query: string, body: string, contentType: strin
       const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
       // Percent-escapes beside raw non-ASCII text: URLSearchParams has its own reading of that
       // mix, which this keeps exactly (a rare path; HTTP request targets are ASCII).
-      const mixed = pair.includes('%') && NON_ASCII.test(pair);
-      let name = mixed ? undefined : decodeComponent(rawName);
-      let value = mixed ? undefined : decodeComponent(rawValue);
+      const mixed = encoded && pair.includes('%') && NON_ASCII.test(pair);
+      let name = encoded && !mixed ? decodeComponent(rawName) : rawName;
+      let value = encoded && !mixed ? decodeComponent(rawValue) : rawValue;
       if (mixed) {
         if (!isUtf8Encoded(pair)) {
           malformed ??= isUtf8Encoded(rawName)
