@@ -33,9 +33,15 @@ export function decodeComponent(raw: string): string | undefined {
   const spaced = raw.includes('+') ? raw.replaceAll('+', ' ') : raw;
   if (!spaced.includes('%')) return spaced;
   try {
-    return decodeURIComponent(spaced.replace(LONE_PERCENT, '%25'));
+    // Without a lone '%' the escaping is as decodeURIComponent reads it: the global replace
+    // (a regular expression pass and a copy) only once it has refused the text.
+    return decodeURIComponent(spaced);
   } catch {
-    return undefined;
+    try {
+      return decodeURIComponent(spaced.replace(LONE_PERCENT, '%25'));
+    } catch {
+      return undefined;
+    }
   }
 }
 
@@ -93,9 +99,12 @@ export function parseOAuthParams(query: string, body: string, contentType: strin
   return { values, repeated, malformed, fromBody, ...(rawState === undefined ? {} : { rawState }) };
 }
 
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
 /** Whether a Content-Type names a form body. */
 function isFormType(contentType: string): boolean {
-  return contentType.toLowerCase().includes('application/x-www-form-urlencoded');
+  // As clients write it, found without lower-casing a copy first.
+  return contentType.includes(FORM_TYPE) || contentType.toLowerCase().includes(FORM_TYPE);
 }
 
 /** RFC 6749 §2.3.1: Basic credentials are form-urlencoded id and secret inside base64. */
