@@ -8,6 +8,7 @@
 //   `dasvc mock` start-to-listening vs a bare node:http server's;
 //   memory: N token pairs issued, then the clock moved past their expiry and a purge: RSS after
 //     vs RSS before, and the longest the event loop is held during the purge.
+// One file: the three parts share how servers start and stop, the bare baseline and the report.
 /* global fetch, URLSearchParams, performance, setImmediate */
 // Usage: node scripts/bench-mock.mjs [--duration 3] [--connections 50] [--rounds 3] [--runs 7]
 //        [--tokens 1000000]   (the memory part: token pairs; lower it on a small machine)
