@@ -251,6 +251,14 @@ describe('a broken OpenRPC document', () => {
       /\/methods\/0\/params\/0: "\$ref" #\/constructor points at nothing/,
     ],
     [
+      // A fragment is percent-decoded before it is followed: a bad escape is the file's problem.
+      {
+        ...DOC,
+        methods: [{ name: 'x', params: [{ $ref: '#/components/contentDescriptors/%zz' }] }],
+      },
+      /\/methods\/0\/params\/0: "\$ref" #\/components\/contentDescriptors\/%zz: a "%" escape/,
+    ],
+    [
       { ...DOC, methods: [{ name: 'x', params: [{ name: 'a', schema: { type: 'text' } }] }] },
       /\/methods\/0\/params\/0\/schema\/type: unknown value "text" \(allowed: "array", /,
     ],
