@@ -185,6 +185,11 @@ describe('usage (exit 2)', () => {
     expect(hintFor(await thrown(() => loadFixtures(dir)))).toBe(
       `fix the file or point --fixtures at another folder (now ${dir})`,
     );
+    const absent = await thrown(() => loadFixtures(join(dir, 'nope')));
+    expect(absent).toMatchObject({ code: 'bad_fixture', facts: { absent: true } });
+    expect(hintFor(absent)).toBe(
+      "check the path given to --fixtures; without it the mock serves the package's own",
+    );
   });
 
   it("a port taken: the mock's and the login's own flags", async () => {

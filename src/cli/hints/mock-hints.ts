@@ -13,6 +13,8 @@ export const mockHint: HintRule = (code, facts) => {
       // A file of the fixtures folder, or of the folder --record adds to (what `dasvc types
       // --from` reads has its own hint).
       const folder = textOf(facts.folder);
+      if (folder !== undefined && facts.absent === true)
+        return "check the path given to --fixtures; without it the mock serves the package's own";
       if (folder !== undefined)
         return `fix the file or point --fixtures at another folder (now ${folder})`;
       const record = textOf(facts.record);
