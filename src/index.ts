@@ -4,13 +4,10 @@
  */
 export { DasvcError, type ErrorKind, type ExitCode } from './errors.js';
 export { dasvc, type DasvcClient, type DasvcOptions } from './client/dasvc.js';
-export type {
-  BatchCall,
-  BatchResult,
-  LogoutOutcome,
-  RevokeOutcome,
-  Tell,
-} from './client/client.js';
+export type { BatchCall, BatchResult } from './client/rpc-calls.js';
+export type { LogoutOutcome } from './client/logout.js';
+export type { RevokeOutcome } from './client/revoke-tokens.js';
+export type { Tell } from './client/client-deps.js';
 export type { LoginOptions, LoginOutcome } from './client/login.js';
 export type { RevokeAnswer } from './client/revoke.js';
 export type { SessionStatus } from './client/status.js';

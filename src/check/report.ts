@@ -1,6 +1,5 @@
-import type { Quirks } from '../mock/core/quirks.js';
 import { parseQuirks } from '../mock/core/quirks.js';
-import { QUIRK_MEMBERS } from '../schemas/quirks.js';
+import { QUIRK_MEMBERS, type Quirks } from '../schemas/quirks.js';
 import { requestSecrets } from '../http/request-secrets.js';
 import { redactBody, redactHeader, redactUrl } from '../util/redact.js';
 import type { Exchange, Verdict } from './types.js';

@@ -10,8 +10,6 @@ import { rulesOf, type RuleId } from './rule-catalogue.js';
 import { errorsShapeRule } from './rules/token-rules.js';
 import type { Verdict } from './types.js';
 
-export type { CheckDeps, CheckSettings } from './check-run.js';
-
 /**
  * Runs the selected rules of SPEC §7 against an installation: first those that need no
  * authorization, then up to three authorizations (the `code`, `refresh` + `revoke` and `expiry`

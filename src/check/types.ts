@@ -1,5 +1,5 @@
 import type { HttpRequest, HttpResponse } from '../http/types.js';
-import type { Quirks } from '../mock/core/quirks.js';
+import type { Quirks } from '../schemas/quirks.js';
 
 /** One request the check sent and what came back: an answer, or why none came. */
 export interface Exchange {

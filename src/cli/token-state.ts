@@ -1,7 +1,8 @@
 import { sessionStatus, type SessionStatus } from '../client/status.js';
 import { formatDuration, isoSeconds } from '../util/duration.js';
 import { secondsLeft, type TokenTimes } from '../store/expiry.js';
-import type { Profile, StoreData, StoredTokens } from '../store/profile-store.js';
+import type { StoreData } from '../store/profile-store.js';
+import type { Profile, StoredTokens } from '../schemas/config-file.js';
 import type { CliDeps } from './context.js';
 
 /** The profile a command works on, read once. */

@@ -15,11 +15,6 @@ import { currentTokens, type TokenOptions } from './session.js';
 import type { SettingOptions } from './settings.js';
 import type { SessionStatus } from './status.js';
 
-export type { ClientDeps, Tell } from './client-deps.js';
-export type { BatchCall, BatchResult } from './rpc-calls.js';
-export type { LogoutOutcome } from './logout.js';
-export type { RevokeOutcome } from './revoke-tokens.js';
-
 /**
  * The one client of the CLI and the library (SPEC §1): settings resolved by the table (options >
  * variables > profile) and checked when it is made, tokens from the store refreshed when due and

@@ -1,7 +1,7 @@
 import { DEFAULT_LOGIN_TIMEOUT_MS, runLoginFlow } from '../oauth/login-flow.js';
 import type { TokenSet } from '../oauth/token-response.js';
 import { withoutSecrets } from '../store/profile-secrets.js';
-import type { Profile } from '../store/profile-store.js';
+import type { Profile } from '../schemas/config-file.js';
 import type { ClientDeps } from './client-deps.js';
 import { clientRefused } from './client-refused.js';
 import type { ResolvedSettings } from './resolve-settings.js';

@@ -1,11 +1,6 @@
 import type { DasvcError } from '../errors.js';
-import {
-  activeProfileName,
-  DEFAULT_PROFILE,
-  type EndedAccess,
-  type Profile,
-  type StoredTokens,
-} from '../store/profile-store.js';
+import { activeProfileName, DEFAULT_PROFILE } from '../store/profile-store.js';
+import type { EndedAccess, Profile, StoredTokens } from '../schemas/config-file.js';
 import { secretsLocation, withoutSecrets } from '../store/profile-secrets.js';
 import { endedHow } from '../store/token-store.js';
 import type { ClientDeps } from './client-deps.js';

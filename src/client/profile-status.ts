@@ -1,4 +1,4 @@
-import type { Profile } from '../store/profile-store.js';
+import type { Profile } from '../schemas/config-file.js';
 import type { ProfileSession } from './profile-session.js';
 import { sessionStatus, type SessionStatus } from './status.js';
 

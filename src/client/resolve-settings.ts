@@ -1,6 +1,6 @@
 import type { ClientCredentials } from '../oauth/token-request.js';
 import { defaultEndpoints, type Endpoints, type ParamsPlacement } from '../oauth/endpoints.js';
-import type { Profile } from '../store/profile-store.js';
+import type { Profile } from '../schemas/config-file.js';
 import {
   badSetting,
   checkSetting,

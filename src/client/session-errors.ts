@@ -1,6 +1,7 @@
 import { AuthError } from '../errors.js';
 import { isExpired } from '../store/expiry.js';
-import { DEFAULT_PROFILE, type StoreData, type StoredTokens } from '../store/profile-store.js';
+import { DEFAULT_PROFILE, type StoreData } from '../store/profile-store.js';
+import type { StoredTokens } from '../schemas/config-file.js';
 import { normalizeTokens } from '../store/token-store.js';
 import { isoSeconds } from '../util/duration.js';
 

@@ -8,7 +8,7 @@ import { noRefreshLeft, notLoggedIn, refreshRefusal, sessionError } from './sess
 import type { SettingSource } from './resolve-settings.js';
 import type { TokenSet } from '../oauth/token-response.js';
 import { isExpired, isRefreshDue, secondsLeft } from '../store/expiry.js';
-import type { StoredTokens } from '../store/profile-store.js';
+import type { StoredTokens } from '../schemas/config-file.js';
 import { normalizeTokens, rememberEnded, type TokenStore } from '../store/token-store.js';
 
 /** What a refresh needs besides the stored tokens (resolved option > env > profile). */

@@ -1,5 +1,5 @@
 import { canRefresh, isExpired, secondsLeft } from '../store/expiry.js';
-import type { Profile, StoredTokens } from '../store/profile-store.js';
+import type { Profile, StoredTokens } from '../schemas/config-file.js';
 import { secretsLocation } from '../store/profile-secrets.js';
 import { normalizeTokens } from '../store/token-store.js';
 

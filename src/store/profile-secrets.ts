@@ -1,9 +1,11 @@
 import { AuthError, UsageError, type DasvcError } from '../errors.js';
 import { KeychainUnavailable, type Keychain, type ProfileSecrets } from './keychain.js';
-import { KEYCHAIN_ENTRY_MEMBERS, type SecretsLocation } from '../schemas/config-file.js';
-import type { Profile, StoreData } from './profile-store.js';
-
-export type { SecretsLocation };
+import {
+  KEYCHAIN_ENTRY_MEMBERS,
+  type SecretsLocation,
+  type Profile,
+} from '../schemas/config-file.js';
+import type { StoreData } from './profile-store.js';
 
 /**
  * The members of a profile that are secrets, which the OS store holds for `secrets: 'keychain'`

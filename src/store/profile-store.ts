@@ -16,7 +16,6 @@ import type { Env } from '../util/env.js';
 import { makeFolders } from '../util/make-folders.js';
 
 // The config file's types derive from its schema (src/schemas/config-file.schema.json).
-export type { AccessEnded, EndedAccess, Profile, StoredTokens } from '../schemas/config-file.js';
 /** The whole config file. */
 export type StoreData = ConfigFile;
 

@@ -1,4 +1,5 @@
-import type { EndedAccess, ProfileStore, StoreData, StoredTokens } from './profile-store.js';
+import type { ProfileStore, StoreData } from './profile-store.js';
+import type { EndedAccess, StoredTokens } from '../schemas/config-file.js';
 import { nodeCrypto } from '../util/node-crypto.js';
 
 /** Writes a profile's tokens (undefined forgets them); prepared before it is handed out. */

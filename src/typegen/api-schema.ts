@@ -1,7 +1,7 @@
 // The contract of every instance as one JSON Schema, whose TypeScript rendering (by
 // json-schema-to-typescript) is what `dasvc types` writes: `Api` maps each scope to an interface
 // of its methods, each `{ params, result, errors? }`. Pure: documents in, a schema out.
-import type { InstanceFixture, MethodFixture } from '../mock/fixture-format/load-fixtures.js';
+import type { InstanceFixture, MethodFixture } from '../mock/fixture-format/fixture-format.js';
 import { isObject } from '../util/guards.js';
 import { PortableSchemas, resolvePointer, type JsonSchema } from './schema-walk.js';
 

@@ -4,7 +4,7 @@
 import type * as Generator from 'json-schema-to-typescript';
 import type { Options } from 'json-schema-to-typescript';
 import { UsageError } from '../errors.js';
-import type { InstanceFixture } from '../mock/fixture-format/load-fixtures.js';
+import type { InstanceFixture } from '../mock/fixture-format/fixture-format.js';
 import { API_NAME, apiSchema } from './api-schema.js';
 
 /** The first lines of every file written: what it is, and that it is written, not edited. */

@@ -10,7 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Quirks } from '../../src/mock/core/quirks.js';
+import type { Quirks } from '../../src/schemas/quirks.js';
 import { RULES } from '../../src/check/rule-catalogue.js';
 import { spawn } from 'node:child_process';
 import { BIN, browserEnv, expectNoLeaksAfterAll, loginArgs, runCli } from '../helpers/cli.js';

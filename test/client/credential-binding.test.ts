@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dasvc, DasvcError, type DasvcClient } from '../../src/index.js';
 import { storeSources } from '../../src/cli/commands/completion/completion-sources.js';
-import type { StoredTokens } from '../../src/store/profile-store.js';
+import type { StoredTokens } from '../../src/schemas/config-file.js';
 import {
   browserEnv,
   expectNoLeaksAfterAll,

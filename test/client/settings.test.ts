@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { browserArgv, splitCommand } from '../../src/client/browser.js';
-import type { Profile } from '../../src/store/profile-store.js';
+import type { Profile } from '../../src/schemas/config-file.js';
 import { ResolvedSettings } from '../../src/client/resolve-settings.js';
 import { sameInstallation } from '../../src/client/credential-binding.js';
 import { activeProfileName } from '../../src/store/profile-store.js';

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Quirks } from '../../src/mock/core/quirks.js';
+import type { Quirks } from '../../src/schemas/quirks.js';
 import { startMockServer } from '../../src/mock/index.js';
 import { AuthError } from '../../src/errors.js';
 import { createHttpClient } from '../../src/http/http-client.js';

@@ -13,7 +13,7 @@ import { dasvc } from '../../src/index.js';
 import { createMockApp } from '../../src/mock/index.js';
 import { Keychain, KeychainUnavailable } from '../../src/store/keychain.js';
 import { chooseSecretsLocation } from '../../src/store/profile-secrets.js';
-import type { StoredTokens } from '../../src/store/profile-store.js';
+import type { StoredTokens } from '../../src/schemas/config-file.js';
 import { appTransport, approvingBrowser } from '../helpers/in-process.js';
 import {
   secretServiceTestsRun,

@@ -2,7 +2,7 @@
 // hand-written OpenRPC document as one would write it by hand, the same bytes for the same
 // contract, nothing a hostile document could write into them, and what `--check` lists.
 import { describe, expect, it } from 'vitest';
-import type { InstanceFixture } from '../../src/mock/fixture-format/load-fixtures.js';
+import type { InstanceFixture } from '../../src/mock/fixture-format/fixture-format.js';
 import { loadFixtures } from '../../src/mock/fixture-format/load-fixtures.js';
 import { parseOpenRpcInstance } from '../../src/mock/fixture-format/openrpc-format.js';
 import { instanceOfDocument } from '../../src/typegen/contract-sources.js';

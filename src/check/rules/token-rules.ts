@@ -1,4 +1,4 @@
-import type { Quirks } from '../../mock/core/quirks.js';
+import type { Quirks } from '../../schemas/quirks.js';
 import { describeAnswer, oauthAnswerOf, tokenWorked, unknownStanding } from '../answers.js';
 import type { Exchange, Finding } from '../types.js';
 

@@ -3,7 +3,7 @@ import type { Untyped } from '../../client/typed-api.js';
 import type { Env } from '../../util/env.js';
 import type { MockOptions } from '../core/types.js';
 import { createMockCore } from '../core/mock-core.js';
-import type { FixtureWarning } from '../fixture-format/load-fixtures.js';
+import type { FixtureWarning } from '../fixture-format/fixture-format.js';
 import { serveNode } from './node-server.js';
 import { parseServerTimeouts } from './server-timeouts.js';
 import { LISTEN_ERRORS } from '../../util/listen-errors.js';

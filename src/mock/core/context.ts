@@ -1,4 +1,4 @@
-import type { Fixtures } from '../fixture-format/load-fixtures.js';
+import type { Fixtures } from '../fixture-format/fixture-format.js';
 import type { MockState } from './mock-state.js';
 import type { MockRequest, MockResponse } from './types.js';
 
@@ -14,7 +14,7 @@ export interface ProxyHost {
   maskText?: (text: string) => string;
   close(): Promise<void>;
 }
-import type { Quirks } from './quirks.js';
+import type { Quirks } from '../../schemas/quirks.js';
 import type { OverrideTable } from './method-overrides.js';
 
 /** What every route reads: fixtures, state and the settled options. */

@@ -6,10 +6,9 @@ import {
   expireTokens,
   kindIn,
   type Authorization,
-  type CodeRecord,
-  type GrantRecord,
   type TokenRecord,
 } from './grant-transitions.js';
+import type { CodeRecord, GrantRecord } from '../../schemas/state-file.js';
 import { RotatedTokens } from './rotated-tokens.js';
 import { SlicedSweep } from './sliced-sweep.js';
 

@@ -1,15 +1,9 @@
-import type { CodeRecord, GrantRecord } from '../../schemas/state-file.js';
+import type { GrantRecord } from '../../schemas/state-file.js';
 import type { TokenKind } from './ended-tokens.js';
 
 // The records of the mock's state and the transitions of one record, pure: no store, no clock,
 // no randomness (the caller passes the time and the new tokens). MockState applies them to its
 // tables and journals the change.
-
-/**
- * An issued code and an authorization (a grant) as memory holds them, which is as the state file
- * keeps them: their schema (src/schemas/state-file.schema.json) is the one source of both.
- */
-export type { CodeRecord, GrantRecord };
 
 /** A token as looked up (a view; the store keeps token → grant id only). */
 export interface TokenRecord {

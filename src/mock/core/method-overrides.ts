@@ -10,7 +10,7 @@ import type {
 } from '../../client/typed-api.js';
 import { UsageError } from '../../errors.js';
 import { isObject } from '../../util/guards.js';
-import type { Fixtures } from '../fixture-format/load-fixtures.js';
+import type { Fixtures } from '../fixture-format/fixture-format.js';
 
 /**
  * What a computed method (a fixture's method module) or an override receives: the params by

@@ -4,16 +4,15 @@ import {
   issuePair,
   newGrant,
   type Authorization,
-  type CodeRecord,
   type Lifetimes,
   type TokenPair,
   type TokenRecord,
 } from './grant-transitions.js';
+import type { CodeRecord, StateChange } from '../../schemas/state-file.js';
 import {
   grantFromSnapshot,
   highestGrantId,
   snapshotOf,
-  type StateChange,
   type StateSnapshot,
 } from './state-snapshot.js';
 

@@ -6,13 +6,6 @@ import { unescapeSegment } from '../../util/json-pointer.js';
 import { checkSchema } from '../../util/schema-check.js';
 import type { MockResponse } from './types.js';
 
-/**
- * An installation's observed deviations from the mock's default behaviour (its JSON Schema,
- * schema/quirks.schema.json, is the source of this type). Every member is optional; an absent
- * member means the default behaviour.
- */
-export type { Quirks };
-
 /** SERVICE.md 4.2: where the token endpoint is when no quirk moves it. */
 const DEFAULT_TOKEN_PATH = '/webservice/authorize';
 

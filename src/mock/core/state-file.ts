@@ -5,7 +5,8 @@ import { jsonSyntaxProblem } from '../../util/json-error.js';
 import { shownJson } from '../../util/printable.js';
 import { checkSchema, type SchemaValidator } from '../../util/schema-check.js';
 import type { SchemaProblem } from '../../util/schema-problem.js';
-import { snapshotOf, type StateChange, type StateSnapshot } from './state-snapshot.js';
+import { snapshotOf, type StateSnapshot } from './state-snapshot.js';
+import type { StateChange } from '../../schemas/state-file.js';
 
 /** A problem as the message tells it: the JSON pointer first, when there is one. */
 const told = ({ pointer, problem }: SchemaProblem) =>

@@ -10,7 +10,8 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../../errors.js';
-import type { StateChange, StateSnapshot } from './state-snapshot.js';
+import type { StateSnapshot } from './state-snapshot.js';
+import type { StateChange } from '../../schemas/state-file.js';
 
 /** Rewrite the file as one snapshot after this many bytes of journal (runtime compaction). */
 const COMPACT_AFTER_BYTES = 64 * 1024 * 1024;

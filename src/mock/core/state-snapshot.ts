@@ -1,4 +1,4 @@
-import type { GrantRecord, StateChange, StateFile } from '../../schemas/state-file.js';
+import type { GrantRecord, StateFile } from '../../schemas/state-file.js';
 
 // The mock's state at rest: the whole (a snapshot) and one change at a time (the state file's
 // journal). Only codes, grants and rotated tokens persist; the token index is rebuilt from the
@@ -7,12 +7,6 @@ import type { GrantRecord, StateChange, StateFile } from '../../schemas/state-fi
 
 /** The persisted form (the state file's first line). */
 export type StateSnapshot = StateFile;
-
-/**
- * One change of the state, as the state file journals it: puts carry the whole record as it is
- * now; expiry needs no entry (a replay drops what has expired).
- */
-export type { StateChange };
 
 type Entries<T extends unknown[]> = Iterable<T[number]>;
 

@@ -1,6 +1,6 @@
 import type { JournalEntry } from './journal.js';
 import { MAX_DURATION_SECONDS } from '../../util/duration.js';
-import type { Quirks } from './quirks.js';
+import type { Quirks } from '../../schemas/quirks.js';
 import type { Untyped } from '../../client/typed-api.js';
 import type { MethodOverrides } from './method-overrides.js';
 

@@ -4,13 +4,8 @@ import { isObject } from '../../util/guards.js';
 import { escapeSegment } from '../../util/json-pointer.js';
 import { printable } from '../../util/printable.js';
 import { fixtureError, fixtureLine, shownFile } from './fixture-files.js';
-import type {
-  ContentDescriptor,
-  ExampleProblem,
-  Fixtures,
-  InstanceFixture,
-  MethodFixture,
-} from './fixture-format.js';
+import type { Fixtures, InstanceFixture, MethodFixture } from './fixture-format.js';
+import type { ContentDescriptor, ExampleProblem } from './descriptors.js';
 import { createSchemaCompiler } from './json-schema.js';
 import { UnsupportedPatternError } from './linear-time.js';
 

@@ -1,6 +1,7 @@
 // `--record` bounds (bounds.ts) applied to one call: its params and its answer each cut to the
 // size of an example, and what was cut said. Pure.
-import type { ErrorObject, Example } from '../fixture-format/descriptors.js';
+import type { Example } from '../fixture-format/descriptors.js';
+import type { ErrorObject } from '../../schemas/instance.js';
 import { bound, EXAMPLE_LIMIT, RECORD_DEPTH, tooDeep, type Cut } from './bounds.js';
 import { PAIRING_LEVELS } from './pairings.js';
 import type { RpcCall } from './rpc-exchange.js';

@@ -1,7 +1,7 @@
 // `--validate`: what a call that passed the proxy breaks of the fixtures' contract —
 // unknown instance or method, params that do not match, a result or error the method does not
 // declare. Pure, over fixtures whose schemas are compiled.
-import type { Fixtures } from '../fixture-format/load-fixtures.js';
+import type { Fixtures } from '../fixture-format/fixture-format.js';
 import { bindParams } from '../routes/rpc-methods.js';
 import type { RpcCall } from './rpc-exchange.js';
 

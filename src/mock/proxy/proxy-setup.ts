@@ -1,6 +1,6 @@
 // The proxy side of the mock assembled from its options: secret collector, recorder,
 // contract check, and the forwarding proxy they watch. Loaded only when `proxy` is set.
-import type { Fixtures } from '../fixture-format/load-fixtures.js';
+import type { Fixtures } from '../fixture-format/fixture-format.js';
 import type { MockOptions } from '../core/types.js';
 import type { ProxyHost } from '../core/context.js';
 import { parseScrubList } from './scrub.js';

@@ -1,7 +1,7 @@
 // What watches the proxied exchanges besides the recorder: the secret collector, which
 // learns every secret that passes so that none is ever written or shown, and the contract check
 // of --validate.
-import type { Fixtures } from '../fixture-format/load-fixtures.js';
+import type { Fixtures } from '../fixture-format/fixture-format.js';
 import { contractProblems } from './contract.js';
 import { pairCalls, type RpcCall } from './rpc-exchange.js';
 import { printable } from '../../util/printable.js';

@@ -1,5 +1,5 @@
 import type { MockContext } from '../core/context.js';
-import type { ClientFixture, Fixtures } from '../fixture-format/load-fixtures.js';
+import type { ClientFixture, Fixtures } from '../fixture-format/fixture-format.js';
 import type { OAuthParams } from './oauth-params.js';
 import type { MockResponse } from '../core/types.js';
 import { parseBasicAuth } from './oauth-params.js';

@@ -1,4 +1,4 @@
-import type { Fixtures } from '../fixture-format/load-fixtures.js';
+import type { Fixtures } from '../fixture-format/fixture-format.js';
 import { escapeHtml } from '../../util/html.js';
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}

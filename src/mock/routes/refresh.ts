@@ -1,4 +1,4 @@
-import type { ClientFixture } from '../fixture-format/load-fixtures.js';
+import type { ClientFixture } from '../fixture-format/fixture-format.js';
 import type { MockContext } from '../core/context.js';
 import type { OAuthParams } from './oauth-params.js';
 import type { TokenPair } from '../core/grant-transitions.js';

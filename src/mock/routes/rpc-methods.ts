@@ -3,7 +3,7 @@ import type {
   InstanceFixture,
   MethodFixture,
   FixtureHandler,
-} from '../fixture-format/load-fixtures.js';
+} from '../fixture-format/fixture-format.js';
 import type { ValueCheck } from '../fixture-format/json-schema.js';
 import type { RpcError, RpcOutcome } from './json-rpc.js';
 import { findExample, namedParams } from '../fixture-format/example-match.js';

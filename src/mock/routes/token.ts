@@ -1,4 +1,4 @@
-import type { ClientFixture } from '../fixture-format/load-fixtures.js';
+import type { ClientFixture } from '../fixture-format/fixture-format.js';
 import type { MockContext } from '../core/context.js';
 import type { OAuthParams } from './oauth-params.js';
 import type { TokenPair } from '../core/grant-transitions.js';
@@ -8,7 +8,8 @@ import { parseBasicAuth } from './oauth-params.js';
 import { explain, jsonResponse, NO_STORE, oauthError } from '../core/responses.js';
 import { refresh } from './refresh.js';
 import { pkceMatches } from '../core/secrets.js';
-import { quirkExpiresIn, type Quirks } from '../core/quirks.js';
+import { quirkExpiresIn } from '../core/quirks.js';
+import type { Quirks } from '../../schemas/quirks.js';
 
 /**
  * SERVICE.md 2.3 with `Cache-Control: no-store` (RFC 6749 §5.1), `expires_in` as the expiresIn

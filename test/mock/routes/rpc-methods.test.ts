@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MethodFixture } from '../../../src/mock/fixture-format/load-fixtures.js';
+import type { MethodFixture } from '../../../src/mock/fixture-format/fixture-format.js';
 import { bindParams } from '../../../src/mock/routes/rpc-methods.js';
 
 describe('bindParams with params named like Object.prototype’s', () => {

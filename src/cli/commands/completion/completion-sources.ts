@@ -5,12 +5,8 @@ import { apiUrlFor } from '../../../oauth/endpoints.js';
 import type { DiscoveredMethod } from '../../../rpc/discover.js';
 import { ResolvedSettings } from '../../../client/resolve-settings.js';
 import { configFile } from '../../../store/config-path.js';
-import {
-  activeProfileName,
-  ProfileStore,
-  type Profile,
-  type StoreData,
-} from '../../../store/profile-store.js';
+import { activeProfileName, ProfileStore, type StoreData } from '../../../store/profile-store.js';
+import type { Profile } from '../../../schemas/config-file.js';
 import type { Env } from '../../../util/env.js';
 import type { CompletedLine, CompletionSources } from './complete-words.js';
 import { cacheFolder, isFresh, readMethodCache, refreshUnderWay } from './method-cache.js';

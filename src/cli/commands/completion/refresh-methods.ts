@@ -7,7 +7,8 @@ import { configFile } from '../../../store/config-path.js';
 import { withFileLock } from '../../../store/file-lock.js';
 import { KEYCHAIN_TIMEOUT_MS } from '../../../store/keychain.js';
 import { secretsLocation } from '../../../store/profile-secrets.js';
-import { ProfileStore, type Profile } from '../../../store/profile-store.js';
+import { ProfileStore } from '../../../store/profile-store.js';
+import type { Profile } from '../../../schemas/config-file.js';
 import { isObject } from '../../../util/guards.js';
 import type { Env } from '../../../util/env.js';
 import {

@@ -1,7 +1,7 @@
 import { DasvcError, UsageError } from '../../../errors.js';
 import type { CliDeps } from '../../context.js';
 import { tokenStateJson } from '../../token-state.js';
-import type { Profile } from '../../../store/profile-store.js';
+import type { Profile } from '../../../schemas/config-file.js';
 import { checkProfileName } from '../../../store/store-shape.js';
 
 /** Options of `dasvc profile <action> [name]` (SPEC §3). */

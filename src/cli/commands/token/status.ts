@@ -2,7 +2,7 @@ import { AuthError } from '../../../errors.js';
 import { missingProfile, notLoggedIn } from '../../../client/session-errors.js';
 import { openClient, type CliDeps } from '../../context.js';
 import { describeSecretsLocation } from '../../../store/profile-secrets.js';
-import type { StoredTokens } from '../../../store/profile-store.js';
+import type { StoredTokens } from '../../../schemas/config-file.js';
 import { normalizeTokens } from '../../../store/token-store.js';
 import { stdoutAnswered } from '../../output.js';
 import { describeExpiry } from '../../token-state.js';

@@ -2,7 +2,7 @@ import type { ServiceOptions } from '../../service-options.js';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { NetworkError, ServiceError, UsageError } from '../../../errors.js';
-import type { InstanceFixture } from '../../../mock/fixture-format/load-fixtures.js';
+import type { InstanceFixture } from '../../../mock/fixture-format/fixture-format.js';
 import { buildCall, rpcErrorFrom } from '../../../rpc/jsonrpc.js';
 import { instanceOfDocument, instancesFrom } from '../../../typegen/contract-sources.js';
 import { contractChanges, type ContractChange } from '../../../typegen/declarations-diff.js';
