@@ -18,6 +18,7 @@ import {
   tokenWorks,
   withMock,
 } from '../helpers/mock-client.js';
+import { code as storedCode, grant, snapshot } from '../helpers/state-snapshots.js';
 
 const mock = startMockForFile();
 
@@ -337,16 +338,6 @@ describe('--state-file', () => {
     await expect(startMock({ stateFile: file })).rejects.toThrow(/unsupported version/);
   });
 
-  const grant = { clientId: 'demo-client', user: 'alice', scopes: ['crm'] };
-  const code = {
-    clientId: 'demo-client',
-    redirectUri: 'http://127.0.0.1:9/cb',
-    user: 'alice',
-    scopes: ['crm'],
-    expiresAt: 4e12,
-  };
-  const snapshot = (patch: Record<string, unknown>) =>
-    JSON.stringify({ version: 1, offsetSeconds: 0, codes: [], grants: [], rotated: [], ...patch });
   it.each([
     ['a token that is not a string', { grants: [[1, { ...grant, access: 5 }]] }],
     ['an access token without its expiry', { grants: [[1, { ...grant, access: 'a' }]] }],
@@ -364,9 +355,12 @@ describe('--state-file', () => {
     ],
     ['an unknown grant field', { grants: [[1, { ...grant, admin: true }]] }],
     ['scopes that are not strings', { grants: [[1, { ...grant, scopes: [1] }]] }],
-    ['a bad PKCE method', { codes: [['c', { ...code, challenge: 'x', challengeMethod: 'S512' }]] }],
-    ['a code grantId that is not an integer', { codes: [['c', { ...code, grantId: 'g' }]] }],
-    ['a code without expiry', { codes: [['c', { ...code, expiresAt: undefined }]] }],
+    [
+      'a bad PKCE method',
+      { codes: [['c', { ...storedCode, challenge: 'x', challengeMethod: 'S512' }]] },
+    ],
+    ['a code grantId that is not an integer', { codes: [['c', { ...storedCode, grantId: 'g' }]] }],
+    ['a code without expiry', { codes: [['c', { ...storedCode, expiresAt: undefined }]] }],
     ['a rotated token without expiry', { rotated: [['t', { grantId: 1 }]] }],
     ['a negative clock offset', { offsetSeconds: -5 }],
     ['a clock offset past 100 years', { offsetSeconds: 1e300 }],
@@ -386,7 +380,9 @@ describe('--state-file', () => {
       file,
       snapshot({
         grantSeq: 7,
-        codes: [['c', { ...code, challenge: 'x'.repeat(43), challengeMethod: 'S256', grantId: 7 }]],
+        codes: [
+          ['c', { ...storedCode, challenge: 'x'.repeat(43), challengeMethod: 'S256', grantId: 7 }],
+        ],
         grants: [
           [
             7,

@@ -6,17 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadStateFile } from '../../../src/mock/core/state-file.js';
 import { MAX_SECONDS } from '../../../src/mock/core/types.js';
 import { scratchDir } from '../../helpers/scratch.js';
-
-const grant = { clientId: 'demo-client', user: 'alice', scopes: ['crm'] };
-const code = {
-  clientId: 'demo-client',
-  redirectUri: 'http://127.0.0.1:9/cb',
-  user: 'alice',
-  scopes: ['crm'],
-  expiresAt: 4e12,
-};
-const snapshot = (patch: Record<string, unknown> = {}) =>
-  JSON.stringify({ version: 1, offsetSeconds: 0, codes: [], grants: [], rotated: [], ...patch });
+import { code, grant, snapshot } from '../../helpers/state-snapshots.js';
 
 /** loadStateFile's message for a file holding `text`, with the file's path as F. */
 function problemOf(text: string): string {
