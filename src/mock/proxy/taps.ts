@@ -119,7 +119,8 @@ export class ContractTap implements ProxyTap {
     const where = this.secrets.maskText(instance);
     for (const found of contractProblems(this.fixtures, instance, calls)) {
       const problem = this.secrets.maskText(found.problem);
-      const method = this.secrets.maskText(found.method);
+      // A method named "" shows as such, not as a gap in the line.
+      const method = found.method === '' ? '""' : this.secrets.maskText(found.method);
       // One line per violation, whatever the instance, method or problem carry.
       this.warn?.(printable(`contract: ${where} ${method}: ${problem}`));
       // Kept as found and masked when listed: a secret learned later (a password sent by

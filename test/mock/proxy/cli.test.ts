@@ -181,6 +181,8 @@ describe('dasvc mock --proxy --record (CLI)', () => {
     await call(proxy.url, token, 'crm', 'evil\ncontract: crm x: forged');
     // A secret the proxy has seen is masked wherever it appears: the method name too.
     await call(proxy.url, token, 'crm', token);
+    // A method named "" is a call to no method: its line shows the name as "", not a gap.
+    await call(proxy.url, token, 'crm', '');
     const res = await fetch(`${proxy.url}/_mock/violations`);
     const violations = (await res.json()) as Record<string, unknown>[];
     expect(violations.map((v) => `${v.instance} ${v.method}: ${v.problem}`)).toEqual([
@@ -190,6 +192,7 @@ describe('dasvc mock --proxy --record (CLI)', () => {
       'wiki pages.list: unknown instance',
       'crm evil\ncontract: crm x: forged: unknown method',
       'crm [redacted]: unknown method',
+      'crm : unknown method',
     ]);
     expect(violations[0]).toMatchObject({ params: { id: 1 }, time: expect.any(String) });
     expect(JSON.stringify(violations)).not.toContain(token);
@@ -205,6 +208,7 @@ describe('dasvc mock --proxy --record (CLI)', () => {
       'contract: wiki pages.list: unknown instance',
       'contract: crm evil\\u000acontract: crm x: forged: unknown method',
       'contract: crm [redacted]: unknown method',
+      'contract: crm "": unknown method',
     ]);
     expect(proxy.stderr()).not.toContain(token);
   });
