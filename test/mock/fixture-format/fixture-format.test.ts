@@ -54,7 +54,18 @@ describe('fixture files (SPEC §5 fixtures)', () => {
       },
       { requiredKeys: [] },
     );
+    // Valid documents among the rest, so that both outcomes are checked, not only refusals.
+    const validInstance = fc
+      .uniqueArray(fc.constantFrom('contacts.list', 'contacts.get', 'notes.add'), {
+        minLength: 1,
+        maxLength: 3,
+      })
+      .map((names) => ({
+        title: 'CRM',
+        methods: names.map((name) => ({ name, params: [], result: { name: 'r', schema: {} } })),
+      }));
     const instance = fc.oneof(
+      validInstance,
       fc.anything(),
       fc.record(
         {
@@ -64,7 +75,11 @@ describe('fixture files (SPEC §5 fixtures)', () => {
         { requiredKeys: [] },
       ),
     );
+    const validUsers = fc
+      .uniqueArray(fc.constantFrom('alice', 'bob', 'carol'), { minLength: 1, maxLength: 3 })
+      .map((ids) => Object.fromEntries(ids.map((id) => [id, { name: id, instances: ['crm'] }])));
     const users = fc.oneof(
+      validUsers,
       fc.anything(),
       fc.dictionary(
         fc.string(),
@@ -77,6 +92,7 @@ describe('fixture files (SPEC §5 fixtures)', () => {
         ),
       ),
     );
+    const accepted = { instances: 0, users: 0 };
     fc.assert(
       fc.property(instance, users, (doc, userDoc) => {
         const parsed = answerOrThrown(
@@ -84,6 +100,7 @@ describe('fixture files (SPEC §5 fixtures)', () => {
           FixtureProblem,
         );
         if (parsed !== undefined) {
+          accepted.instances += 1;
           // Every declared method, each once, under its own name.
           const declared = (doc as { methods: unknown[] }).methods;
           expect(parsed.name).toBe('crm');
@@ -95,6 +112,7 @@ describe('fixture files (SPEC §5 fixtures)', () => {
         ]);
         const parsedUsers = answerOrThrown(() => parseUsers(userDoc, instances), FixtureProblem);
         if (parsedUsers !== undefined) {
+          accepted.users += 1;
           // At least one user, each a valid name reaching only instances that exist.
           expect(parsedUsers.size).toBeGreaterThan(0);
           for (const [id, user] of parsedUsers) {
@@ -105,5 +123,7 @@ describe('fixture files (SPEC §5 fixtures)', () => {
       }),
       RUNS,
     );
+    expect(accepted.instances).toBeGreaterThan(RUNS.numRuns / 5);
+    expect(accepted.users).toBeGreaterThan(RUNS.numRuns / 5);
   });
 });
