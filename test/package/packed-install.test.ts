@@ -33,7 +33,7 @@ let tarball: string;
 let packedFiles: string[];
 
 interface Lock {
-  packages: Record<string, { version?: string }>;
+  packages: Record<string, { version?: string; dev?: boolean }>;
 }
 
 interface Run {
@@ -190,8 +190,9 @@ describe('the tarball', () => {
     );
     expect(readdirSync(join(project, 'node_modules'))).not.toContain('msw');
     expect(kib).toBeLessThanOrEqual(FOOTPRINT_LIMIT_KIB);
-    // What pinned-install.ts derived is our lock: each installed version is the one our lock puts
-    // at that path (npm ci then only keeps to the derived lock).
+    // The footprint is that of a user's install: every package installed is a runtime one of our
+    // lock (none of its dev packages), at the version our lock puts at that path. pinned-install.ts
+    // derives the install's lock from ours; this checks the derivation, not npm ci.
     const ours = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as Lock;
     const theirs = JSON.parse(
       readFileSync(join(project, 'node_modules/.package-lock.json'), 'utf8'),
@@ -200,6 +201,7 @@ describe('the tarball', () => {
     const installed = Object.keys(theirs.packages).filter((p) => p !== 'node_modules/dasvc');
     expect(installed).toHaveLength(packages.size - 1);
     expect(versions(theirs, installed)).toEqual(versions(ours, installed));
+    expect(installed.filter((p) => ours.packages[p]?.dev === true)).toEqual([]);
   });
 });
 
