@@ -9,6 +9,13 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** A JSON-RPC 2.0 error object (JSON-RPC 2.0 §5.1), as the service answered it. */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
 export interface DasvcErrorOptions {
   /** Stable machine-readable code, e.g. `invalid_grant`, `connection_refused`, `missing_setting`. */
   code?: string;
@@ -24,6 +31,8 @@ export interface DasvcErrorOptions {
    * JSON-RPC `error.data`, the body of an API error that is no JSON-RPC answer.
    */
   detail?: unknown;
+  /** The JSON-RPC error object a call answered with: the same member as `--json` errors' `rpc`. */
+  rpc?: JsonRpcErrorObject;
   /**
    * dasvc's facts of the failure (the profile, the proxy, the names that would have done, the
    * command whose flow failed): what a hint is made from. Never the service's words.
@@ -47,6 +56,7 @@ export abstract class DasvcError extends Error {
   readonly hint: string | undefined;
   readonly status: number | undefined;
   readonly detail: unknown;
+  readonly rpc: JsonRpcErrorObject | undefined;
   readonly facts: Readonly<Record<string, unknown>>;
 
   constructor(message: string, options: DasvcErrorOptions = {}) {
@@ -55,6 +65,7 @@ export abstract class DasvcError extends Error {
     this.hint = options.hint;
     this.status = options.status;
     this.detail = options.detail;
+    this.rpc = options.rpc;
     this.facts = options.facts ?? {};
   }
 }

@@ -2,7 +2,7 @@
  * The library's face (SPEC §1): the programmatic client `dasvc()`, the error class its failures
  * share, and their types. Everything else in src/ is internal (docs/design/public-api.md).
  */
-export { DasvcError, type ErrorKind, type ExitCode } from './errors.js';
+export { DasvcError, type ErrorKind, type ExitCode, type JsonRpcErrorObject } from './errors.js';
 export { dasvc, type DasvcClient, type DasvcOptions } from './client/dasvc.js';
 export type { BatchCall, BatchResult } from './client/rpc-calls.js';
 export type { LogoutOutcome } from './client/logout.js';

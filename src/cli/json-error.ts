@@ -1,9 +1,4 @@
-/** The JSON-RPC error object a failed call answered with, as `--json` shows it under `rpc`. */
-export interface RpcErrorFields {
-  code: number;
-  message: string;
-  data?: unknown;
-}
+import type { JsonRpcErrorObject } from '../errors.js';
 
 /** Every error under `--json`: one shape for every command, `code` always a snake_case string. */
 export interface JsonErrorFields {
@@ -11,7 +6,8 @@ export interface JsonErrorFields {
   exitCode: number;
   message: string;
   hint?: string | undefined;
-  rpc?: RpcErrorFields | undefined;
+  /** The JSON-RPC error object a failed call answered with. */
+  rpc?: JsonRpcErrorObject | undefined;
 }
 
 /**

@@ -138,14 +138,6 @@ function isCommanderError(error: unknown): error is CommanderErrorLike {
   );
 }
 
-/** A JSON-RPC error object carried by a JsonRpcError (src/rpc/jsonrpc.ts), duck-typed likewise. */
-function rpcErrorOf(error: DasvcError): { code: number; message: string; data?: unknown } | null {
-  const rpcError = (error as { rpcError?: unknown }).rpcError;
-  return error.code === 'jsonrpc_error' && typeof rpcError === 'object' && rpcError !== null
-    ? (rpcError as { code: number; message: string; data?: unknown })
-    : null;
-}
-
 /** `--json`: the error as one JSON document on stdout, so that scripts read stdout only. */
 function printJsonError(stdout: Writer, fields: JsonErrorFields): void {
   stdout.write(`${jsonErrorDocument(fields)}\n`);
@@ -180,7 +172,7 @@ async function report(error: unknown, say: Say): Promise<number> {
     return error.exitCode;
   }
   if (error instanceof DasvcError) {
-    const rpcError = rpcErrorOf(error);
+    const rpcError = error.rpc;
     if (rpcError) {
       // A JSON-RPC error is printed exactly as SPEC §3 writes it: `error <code>: <message>` (and data).
       // The service's words, made safe for the terminal (terminalText).

@@ -1,10 +1,5 @@
-import { UsageError } from '../errors.js';
-import {
-  buildCall,
-  rpcErrorFrom,
-  type ApiAnswer,
-  type JsonRpcErrorObject,
-} from '../rpc/jsonrpc.js';
+import { UsageError, type JsonRpcErrorObject } from '../errors.js';
+import { buildCall, rpcErrorFrom, type ApiAnswer } from '../rpc/jsonrpc.js';
 
 /** One call of a batch (`client.batch`): ids are given in order, 1…n. */
 export interface BatchCall {
@@ -52,7 +47,7 @@ export async function batchCall(
     if (call.id === undefined) return;
     const response = responses.find((r) => r.id === call.id) as Record<string, unknown>;
     const error = rpcErrorFrom(response);
-    out.push(error ? { error: error.rpcError } : { result: response.result });
+    out.push(error ? { error: error.rpc } : { result: response.result });
   });
   return out;
 }

@@ -1,7 +1,7 @@
 // The types that make the client, the mock's computed methods and the msw overrides check calls
 // against the declarations `dasvc types` writes (SPEC §10): `Api` maps each scope to its methods,
 // each `{ params; result; errors? }`. Types only: nothing here exists at run time.
-import type { JsonRpcErrorObject } from '../rpc/jsonrpc.js';
+import type { JsonRpcErrorObject } from '../errors.js';
 
 declare const untyped: unique symbol;
 

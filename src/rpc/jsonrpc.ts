@@ -1,4 +1,10 @@
-import { AuthError, NetworkError, ServiceError, UsageError } from '../errors.js';
+import {
+  AuthError,
+  NetworkError,
+  ServiceError,
+  UsageError,
+  type JsonRpcErrorObject,
+} from '../errors.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { isObject } from '../util/guards.js';
 
@@ -53,24 +59,19 @@ function jsonText(body: unknown): string {
 /** What came back: nothing (notification, HTTP 204) or the parsed response object/array. */
 export type ApiAnswer = { kind: 'none' } | { kind: 'json'; body: unknown };
 
-/** A JSON-RPC 2.0 error object (JSON-RPC 2.0 §5.1). */
-export interface JsonRpcErrorObject {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-/** A JSON-RPC error answer as an exception: `error <code>: <message>` (SPEC §3), exit 1. */
+/**
+ * A JSON-RPC error answer as an exception: `error <code>: <message>` (SPEC §3), exit 1, with the
+ * error object as `rpc`.
+ */
 export class JsonRpcError extends ServiceError {
   override readonly name: string = 'JsonRpcError';
+  declare readonly rpc: JsonRpcErrorObject;
 
-  constructor(
-    readonly rpcError: JsonRpcErrorObject,
-    hint?: string,
-  ) {
-    super(`error ${rpcError.code}: ${rpcError.message}`, {
+  constructor(rpc: JsonRpcErrorObject, hint?: string) {
+    super(`error ${rpc.code}: ${rpc.message}`, {
       code: 'jsonrpc_error',
-      detail: rpcError.data,
+      detail: rpc.data,
+      rpc,
       ...(hint === undefined ? {} : { hint }),
     });
   }

@@ -1,6 +1,8 @@
 // SPEC §3 `--json`: every command prints exactly one JSON document on stdout, successes and
 // failures alike, as the built CLI runs in a script.
 import { describe, expect, it } from 'vitest';
+import { DasvcError } from '../../src/errors.js';
+import { dasvc } from '../../src/index.js';
 import {
   browserEnv,
   expectNoLeaksAfterAll,
@@ -92,6 +94,30 @@ describe('--json: one JSON document on stdout for every command', () => {
     expect(oneDocument(completion.stdout)).toMatchObject({
       shell: 'bash',
       script: expect.stringContaining('dasvc __complete'),
+    });
+  });
+
+  it('a JSON-RPC error has the same members in the library as under --json', async () => {
+    const dir = freshConfigDir();
+    await runCli(loginArgs(mock.url, 'crm'), dir, { env: browserEnv() });
+    // A contact the logged-in user does not own: the service answers a JSON-RPC error.
+    const cli = await runCli(['--json', 'rpc', 'crm', 'contacts.get', 'id:=3'], dir);
+    expect(cli.code).toBe(1);
+    const printed = (oneDocument(cli.stdout) as { error: Record<string, unknown> }).error;
+    const thrown = await dasvc({ configDir: dir, env: {} })
+      .rpc('crm', 'contacts.get', { id: 3 })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(thrown).toBeInstanceOf(DasvcError);
+    const error = thrown as DasvcError;
+    expect(printed.rpc).toEqual({ code: -32004, message: expect.any(String), data: { id: 3 } });
+    expect(error.rpc).toEqual(printed.rpc);
+    expect({ code: error.code, exitCode: error.exitCode, message: error.message }).toEqual({
+      code: printed.code,
+      exitCode: printed.exitCode,
+      message: printed.message,
     });
   });
 });

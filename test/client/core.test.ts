@@ -226,7 +226,7 @@ describe('the library and the CLI share one profile (SPEC §1)', () => {
       expect(error, String(status)).toMatchObject({
         kind: 'service',
         exitCode: 1,
-        rpcError: { code: -32603, message: 'Internal error' },
+        rpc: { code: -32603, message: 'Internal error' },
       });
     }
   });

@@ -377,6 +377,7 @@ console.log(JSON.stringify([await names('dasvc'), await names('dasvc/mock'), awa
         'ExitCode',
         'HttpRequest',
         'HttpResponse',
+        'JsonRpcErrorObject',
         'LoginOptions',
         'LoginOutcome',
         'LogoutOutcome',

@@ -271,7 +271,7 @@ describe('processApiResponse with the request it answers (JSON-RPC 2.0 §5–6)'
       id: 1,
     });
     expect(error).toBeInstanceOf(JsonRpcError);
-    expect(error?.rpcError).toEqual({
+    expect(error?.rpc).toEqual({
       code: -32004,
       message: 'Contact not found',
       data: { id: 3 },

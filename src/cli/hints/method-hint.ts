@@ -19,7 +19,7 @@ export async function unknownMethodHint(
   discover: () => Promise<ApiAnswer>,
 ): Promise<string | undefined> {
   if (answer.kind !== 'json' || method === undefined || method === 'rpc.discover') return undefined;
-  if (rpcErrorFrom(answer.body)?.rpcError.code !== METHOD_NOT_FOUND) return undefined;
+  if (rpcErrorFrom(answer.body)?.rpc.code !== METHOD_NOT_FOUND) return undefined;
   let names: string[];
   try {
     const discovered = await discover();
@@ -52,7 +52,7 @@ export function typedParamHint(
   items: readonly { key: string; raw: string }[],
 ): string | undefined {
   if (answer.kind !== 'json' || items.length === 0) return undefined;
-  const error = rpcErrorFrom(answer.body)?.rpcError;
+  const error = rpcErrorFrom(answer.body)?.rpc;
   if (error?.code !== INVALID_PARAMS) return undefined;
   const data = typeof error.data === 'string' ? error.data : JSON.stringify(error.data ?? '');
   const said = `${error.message}\n${data}`;
