@@ -31,18 +31,20 @@ export function stdinLines(input: Input): { lines: AsyncIterable<string>; releas
 /**
  * The lines a login reads pasted redirects from: on a terminal always (while the browser is waited
  * for too), opened only when the login starts waiting, since a prompt for a missing setting reads
- * the terminal before; with --no-browser a pipe too, kept from the start.
+ * the terminal before; with --no-browser a pipe too, kept from the start; without it a pipe only
+ * once no browser could be opened (`whenNoBrowser`), opened then.
  */
 export function pastedRedirects(
   input: Input,
   noBrowser: boolean,
-): { lines: AsyncIterable<string>; release(): void } | undefined {
-  if (input.isTTY !== true) return noBrowser ? stdinLines(input) : undefined;
+): { lines: AsyncIterable<string>; whenNoBrowser: boolean; release(): void } {
+  if (input.isTTY !== true && noBrowser) return { ...stdinLines(input), whenNoBrowser: false };
   let opened: ReturnType<typeof stdinLines> | undefined;
   return {
     lines: {
       [Symbol.asyncIterator]: () => (opened ??= stdinLines(input)).lines[Symbol.asyncIterator](),
     },
+    whenNoBrowser: input.isTTY !== true,
     release: () => opened?.release(),
   };
 }

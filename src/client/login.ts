@@ -22,6 +22,8 @@ export interface LoginOptions {
    * browser is waited for too.
    */
   pasted?: AsyncIterable<string>;
+  /** Lines read as `pasted` once no browser could be opened. */
+  pastedWhenNoBrowser?: AsyncIterable<string>;
   /** Loopback port; 0 (default) picks a free one. */
   port?: number;
   /** Send PKCE S256 (default true). */
@@ -96,6 +98,7 @@ export async function loginWith(
         tell: deps.tell ?? (() => undefined),
         openBrowser,
         pasted: options.pasted,
+        pastedWhenNoBrowser: options.pastedWhenNoBrowser,
         signal: deps.signal,
       },
     );

@@ -54,6 +54,8 @@ export interface LoginFlowDeps {
    * the loopback, while the browser is waited for too.
    */
   pasted?: AsyncIterable<string>;
+  /** Lines read as `pasted` once no browser could be opened (a pipe without --no-browser). */
+  pastedWhenNoBrowser?: AsyncIterable<string>;
   /** Aborts on Ctrl-C. */
   signal?: AbortSignal;
   /** The browser's half of the exchange (LoginWitness), which `dasvc check` shows as evidence. */
@@ -75,10 +77,11 @@ export interface LoginResult {
 /**
  * The authorization-code flow with a loopback redirect (RFC 6749 §4.1, RFC 8252 §7.3, RFC 7636):
  * listen on 127.0.0.1, send the authorization request once without following redirects (an error
- * answer ends the login at once; a redirect back to the loopback is read as the redirect), then
- * send the user to the authorization URL, take the first redirect whose state matches (from the
- * loopback or a pasted URL), exchange the code, and close the listener. A forged state or an
- * error redirect ends it with AuthError before any exchange.
+ * answer ends the login at once), then print the authorization URL and send the user to it, take
+ * the first redirect whose state matches (from the loopback or a pasted URL), exchange the code,
+ * and close the listener. A forged state or an error redirect ends it with AuthError before any
+ * exchange. A service that approved the probe at once completes the login from that answer only
+ * when nothing else can: no browser opened and no paste left to read.
  */
 export async function runLoginFlow(
   options: LoginFlowOptions,
@@ -173,20 +176,34 @@ export async function runLoginFlow(
       cleanups.push(() => deps.signal!.removeEventListener('abort', onAbort));
     }
     // The request once, as the browser would send it: an error answer ends the login now rather
-    // than after the timeout, and an answer that is already the redirect completes it.
+    // than after the timeout.
     const probed = await Promise.race([
       (deps.probeSend ?? deps.send)(buildProbeRequest(url)).then((response) =>
         processProbeResponse(response, url, redirectUri),
       ),
       codePromise.then(() => undefined),
     ]);
-    if (probed?.kind === 'redirect') {
-      if (accept(new URL(probed.location).searchParams, probed.location) === 'ignored')
-        throw emptyRedirectError();
-      deps.tell('The service approved at once, without a consent page.');
-    } else if (probed?.kind === 'page') {
+    if (probed !== undefined) {
+      let approvedAtOnce: (() => void) | undefined;
+      if (probed.kind === 'redirect') {
+        // Already the redirect: a forged state or an error ends the login now, as from the
+        // loopback; a code is kept for when no browser opens and nothing is pasted.
+        const query = new URL(probed.location).searchParams;
+        let kind: 'code' | 'ignored' | undefined;
+        try {
+          kind = parseCallback(query, state).kind;
+        } catch {
+          accept(query, probed.location);
+        }
+        if (kind === 'ignored') throw emptyRedirectError();
+        approvedAtOnce = () => {
+          if (finished || over) return;
+          deps.tell('The service approved at once, without a consent page.');
+          accept(query, probed.location);
+        };
+      }
       deps.tell(`Open this URL in a browser to authorize dasvc:\n\n  ${url}\n`);
-      waitForPerson(url, deps, accept, () => finished || over);
+      waitForPerson(url, deps, accept, () => finished || over, approvedAtOnce);
     }
     const code = await codePromise;
     const tokens = await deps
@@ -231,43 +248,67 @@ const PASTE = 'paste the address your browser was sent to and press Enter:';
 
 /**
  * The browser opened on the URL, and pasted redirects read, at the same time: either completes the
- * login. No browser to open (none configured, none that works) leaves the paste and the loopback.
+ * login. No browser (--no-browser, none configured, none that works) leaves the paste and the
+ * loopback; `approvedAtOnce` (the probe's own redirect) completes it when no browser opened and
+ * no paste is left to read.
  */
 function waitForPerson(
   url: string,
   deps: LoginFlowDeps,
   accept: (query: URLSearchParams, href: string) => 'code' | 'ignored',
   over: () => boolean,
+  approvedAtOnce: (() => void) | undefined,
 ): void {
   const { openBrowser, pasted, tell } = deps;
   const say = (message: string) => {
     if (!over()) tell(message);
   };
-  if (openBrowser) {
-    // Called as a promise whatever it returns (a plain-JS embedder's may return nothing, or
-    // throw): its failure is reported, never the login's.
-    Promise.resolve()
-      .then(() => openBrowser(url))
-      .then(
-        () => say(pasted ? `Waiting for the browser; or ${PASTE}` : 'Waiting for the browser…'),
-        (error: unknown) =>
-          say(
-            `Could not open a browser (${error instanceof Error ? error.message : String(error)}); open the URL above yourself${pasted ? `, then ${PASTE}` : '.'}`,
-          ),
-      );
-  } else if (pasted) say(`Waiting for the redirect; or ${PASTE}`);
+  /** Without a browser: the paste until it ends, then the service's approval if it gave one. */
+  const withoutBrowser = (lines: AsyncIterable<string> | undefined) => {
+    if (!lines) return approvedAtOnce?.();
+    void readPasted(lines, accept, tell, over).then((ended) => {
+      if (ended) approvedAtOnce?.();
+    });
+  };
+  if (!openBrowser) {
+    const lines = pasted ?? deps.pastedWhenNoBrowser;
+    if (lines) say(`Waiting for the redirect; or ${PASTE}`);
+    withoutBrowser(lines);
+    return;
+  }
+  // Called as a promise whatever it returns (a plain-JS embedder's may return nothing, or
+  // throw): its failure is reported, never the login's.
+  Promise.resolve()
+    .then(() => openBrowser(url))
+    .then(
+      () => say(pasted ? `Waiting for the browser; or ${PASTE}` : 'Waiting for the browser…'),
+      (error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        if (approvedAtOnce) {
+          say(`Could not open a browser (${why}).`);
+          approvedAtOnce();
+          return;
+        }
+        const lines = pasted ?? deps.pastedWhenNoBrowser;
+        say(
+          `Could not open a browser (${why}); open the URL above yourself${lines ? `, then ${PASTE}` : '.'}`,
+        );
+        if (!pasted) withoutBrowser(lines);
+      },
+    );
   if (pasted) void readPasted(pasted, accept, tell, over);
 }
 
+/** Reads pasted redirects until one is taken (false) or the lines end (true). */
 async function readPasted(
   lines: AsyncIterable<string>,
   accept: (query: URLSearchParams, href: string) => 'code' | 'ignored',
   tell: (message: string) => void,
   finished: () => boolean,
-): Promise<void> {
+): Promise<boolean> {
   try {
     for await (const line of lines) {
-      if (finished()) return;
+      if (finished()) return false;
       if (line.trim() === '') continue;
       const query = parsePastedRedirect(line);
       if (query === undefined) {
@@ -279,12 +320,13 @@ async function readPasted(
       try {
         if (accept(query, line.trim()) === 'ignored')
           tell('That address carries neither a code nor an error; try again.');
-        else return;
+        else return false;
       } catch {
-        return;
+        return false;
       }
     }
   } catch {
     // stdin closed or unreadable: the loopback may still complete the flow.
   }
+  return !finished();
 }

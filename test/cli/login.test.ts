@@ -342,21 +342,70 @@ describe('dasvc login asks the service once before waiting for anyone', () => {
   const authorizeRequests = async (base: string) =>
     (await journalEntries(base)).filter((e) => e.path.startsWith('/webservice/authorize'));
 
-  it('an auto-approving service completes the login from that one answer: no browser, one code', async () => {
+  it('an auto-approving service: the URL is printed and the browser still opens it', async () => {
     const dir = freshConfigDir();
     const log = join(dir, 'browser.log');
     await clearJournal(auto.url);
     const result = await runCli(loginArgs(auto.url), dir, { env: browserEnv('follow', log) });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('The service approved at once, without a consent page.');
-    expect(result.stderr).not.toContain('Open this URL');
-    expect(existsSync(log)).toBe(false);
+    const url = authorizationUrlIn(result.stderr);
+    expect(url).toBeDefined();
+    // The browser command ran with the printed URL, and its redirect completed the login.
+    const visited = readFileSync(log, 'utf8').split('\n');
+    expect(visited[0]).toBe(`opened ${url}`);
+    expect(visited.some((line) => line.startsWith('callback 200'))).toBe(true);
+    expect(result.stderr).not.toContain('approved at once');
+    // The probe, the browser, the exchange: the probe's own code is left to expire.
     expect((await authorizeRequests(auto.url)).map((e) => `${e.method} ${e.status}`)).toEqual([
+      'GET 302',
       'GET 302',
       'POST 200',
     ]);
     const call = await runCli(['rpc', 'crm', 'contacts.list'], dir);
     expect(call.code, call.stderr).toBe(0);
+  });
+
+  it('an auto-approving service and no browser to open: the probe’s answer completes it', async () => {
+    const dir = freshConfigDir();
+    await clearJournal(auto.url);
+    const result = await runCli(loginArgs(auto.url), dir, { env: { BROWSER: '/bin/false' } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(authorizationUrlIn(result.stderr)).toBeDefined();
+    expect(result.stderr).toContain(
+      'Could not open a browser (the BROWSER command /bin/false exited with 1).',
+    );
+    expect(result.stderr).toContain('The service approved at once, without a consent page.');
+    expect((await authorizeRequests(auto.url)).map((e) => `${e.method} ${e.status}`)).toEqual([
+      'GET 302',
+      'POST 200',
+    ]);
+  });
+
+  it('--no-browser at an auto-approving service: a pasted forged redirect is refused (exit 3)', async () => {
+    const dir = freshConfigDir();
+    await clearJournal(auto.url);
+    const result = await runCli([...loginArgs(auto.url), '--no-browser'], dir, {
+      // The person opens the printed URL, and pastes where it ended with another state.
+      inputWhen: (stderr) => {
+        const url = authorizationUrlIn(stderr);
+        return url
+          ? redirectAfterConsent(url).then(
+              (at) => `${at!.replace(/state=[^&]+/, 'state=forged')}\n`,
+            )
+          : undefined;
+      },
+    });
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr).toContain('state');
+    expect((await authorizeRequests(auto.url)).map((e) => e.method)).not.toContain('POST');
+  });
+
+  it('--no-browser at an auto-approving service with nothing to paste: the probe’s answer completes it', async () => {
+    const dir = freshConfigDir();
+    const result = await runCli([...loginArgs(auto.url), '--no-browser'], dir, { input: '' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(authorizationUrlIn(result.stderr)).toBeDefined();
+    expect(result.stderr).toContain('The service approved at once, without a consent page.');
   });
 
   it('an unknown client: exit 3 at once with the error page’s words, no browser, nothing stored', async () => {
@@ -436,8 +485,24 @@ describe('dasvc login asks the service once before waiting for anyone', () => {
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(
-      'Could not open a browser (the BROWSER command /bin/false exited with 1); open the URL above yourself.',
+      'Could not open a browser (the BROWSER command /bin/false exited with 1); open the URL above yourself, then paste the address your browser was sent to and press Enter:',
     );
     await visited;
+  });
+
+  it('a browser command that fails, stdin a pipe: a pasted redirect completes it', async () => {
+    const dir = freshConfigDir();
+    const result = await runCli(loginArgs(manual.url), dir, {
+      env: { BROWSER: '/bin/false' },
+      // The person opens the printed URL, approves, and pastes where the browser ended.
+      inputWhen: (stderr) => {
+        const url = authorizationUrlIn(stderr);
+        return url && stderr.includes('Could not open a browser')
+          ? redirectAfterConsent(url).then((at) => `${at}\n`)
+          : undefined;
+      },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(readConfig(dir).profiles.default?.tokens).toBeDefined();
   });
 });

@@ -173,8 +173,13 @@ describe('a standard OAuth server with moved endpoints and --params body', () =>
     const before = std.calls.length;
     const login = await runCli(standardLoginArgs(std.url, 'body'), dir, { env: browserEnv() });
     expect(login.code, login.stderr).toBe(0);
-    // The server approves without asking: its answer to the moved authorization URL completes it.
-    expect(std.calls.slice(before)).toEqual(['GET /oauth2/auth +query', 'POST /oauth2/token']);
+    // The moved authorization URL: once for login's probe, once by the browser, whose redirect
+    // (the server approves without asking) gives the code exchanged in a form body.
+    expect(std.calls.slice(before)).toEqual([
+      'GET /oauth2/auth +query',
+      'GET /oauth2/auth +query',
+      'POST /oauth2/token',
+    ]);
     const rpc = await runCli(['rpc', 'crm', 'anything'], dir);
     expect(rpc.code, rpc.stderr).toBe(0);
     expect(JSON.parse(rpc.stdout)).toEqual({ scope: 'crm', ok: true });

@@ -47,6 +47,7 @@ function fetch(target, init = {}) {
 export async function standIn(url, env) {
   const mode = env.STANDIN_MODE ?? 'follow';
   const log = (line) => env.STANDIN_LOG && appendFileSync(env.STANDIN_LOG, `${line}\n`);
+  log(`opened ${url}`);
   try {
     await visit(url, mode, log);
   } catch (error) {

@@ -34,8 +34,11 @@ export interface CliResult {
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
-  /** Writes `input` only once stderr contains this text (paste mode). */
-  inputWhen?: (stderr: string) => string | undefined;
+  /**
+   * Paste mode: called with stderr as it grows until it gives the text to write to stdin (or a
+   * promise of it, for a paste that needs a request first: a browser's visit).
+   */
+  inputWhen?: (stderr: string) => string | Promise<string> | undefined;
   /** The output may legitimately contain a token (`token print`). */
   allowSecrets?: boolean;
   /**
@@ -151,7 +154,7 @@ export async function runCli(
           const input = options.inputWhen(stderr);
           if (input !== undefined) {
             written = true;
-            stdin.write(input);
+            void Promise.resolve(input).then((text) => stdin.write(text));
           }
         }
         return true;
@@ -191,7 +194,7 @@ export function runCliProcess(
         const text = options.inputWhen(stderr);
         if (text !== undefined) {
           written = true;
-          child.stdin.write(text);
+          void Promise.resolve(text).then((input) => child.stdin.write(input));
         }
       }
     });

@@ -184,17 +184,81 @@ function redirecting(query: (state: string) => string): { send: SendFn; sent: Ht
 }
 
 describe('the login flow with the probe', () => {
-  it('an auto-approving service: the probe’s own redirect completes the login, no browser', async () => {
+  it('an auto-approving service and no browser: the probe’s own redirect completes the login', async () => {
     const app = createMockApp({ autoApprove: 'alice', log: () => undefined });
     try {
       const { result, told, seen } = flow(appTransport(app));
       const { tokens } = await result;
       expect(tokens.accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      expect(told).toEqual(['The service approved at once, without a consent page.']);
+      expect(told).toEqual([
+        expect.stringMatching(/^Open this URL in a browser to authorize dasvc:\n\n {2}http:/),
+        'Could not open a browser (the browser must not be opened).',
+        'The service approved at once, without a consent page.',
+      ]);
       expect(seen).toHaveLength(2);
       expect(seen[1]).toEqual({
         redirect: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/callback\?state=.+&code=/),
       });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('an auto-approving service and a browser: the browser’s redirect completes the login', async () => {
+    const app = createMockApp({ autoApprove: 'alice', log: () => undefined });
+    const codeIn = (location: string) => new URL(location).searchParams.get('code');
+    const sent: { method: string; url: string; code: string | null }[] = [];
+    const transport = appTransport(app);
+    const send: SendFn = async (request) => {
+      const response = await transport(request);
+      const location = response.headers.location;
+      sent.push({
+        method: request.method,
+        url: request.url,
+        code: typeof location === 'string' ? codeIn(location) : null,
+      });
+      return response;
+    };
+    let browserCode: string | null = null;
+    try {
+      const { result, told } = flow(send, {
+        // The browser visits the URL and follows the service's redirect to the loopback.
+        openBrowser: async (url) => {
+          const location = (await app(new Request(url))).headers.get('location')!;
+          browserCode = codeIn(location);
+          void fetch(location);
+        },
+      });
+      const { tokens } = await result;
+      expect(tokens.accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(told.join('\n')).not.toContain('approved at once');
+      // The probe got a code of its own; the exchange took the browser's.
+      const [probe, exchange] = sent;
+      expect(probe).toMatchObject({ method: 'GET', code: expect.any(String) });
+      expect(browserCode).not.toBeNull();
+      expect(browserCode).not.toBe(probe!.code);
+      expect(sent).toHaveLength(2);
+      expect(exchange!.url).toContain(`code=${browserCode}`);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('--no-browser: pasted lines first; the probe’s redirect once they end', async () => {
+    const app = createMockApp({ autoApprove: 'alice', log: () => undefined });
+    try {
+      const ended: AsyncIterable<string> = {
+        async *[Symbol.asyncIterator]() {
+          yield 'not a redirect';
+        },
+      };
+      const { result, told } = flow(appTransport(app), { openBrowser: undefined, pasted: ended });
+      await result;
+      expect(told.slice(1)).toEqual([
+        'Waiting for the redirect; or paste the address your browser was sent to and press Enter:',
+        'That is not a redirect URL; paste the whole address from the browser, starting with http.',
+        'The service approved at once, without a consent page.',
+      ]);
     } finally {
       await app.close();
     }

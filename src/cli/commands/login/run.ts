@@ -45,7 +45,7 @@ export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
   try {
     outcome = await client.login({
       noBrowser,
-      ...(stdin ? { pasted: stdin.lines } : {}),
+      ...(stdin.whenNoBrowser ? { pastedWhenNoBrowser: stdin.lines } : { pasted: stdin.lines }),
       port,
       pkce: options.pkce !== false,
       timeoutMs: timeoutSeconds * 1000,
@@ -53,7 +53,7 @@ export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
       insecureStorage: options.insecureStorage === true,
     });
   } finally {
-    stdin?.release();
+    stdin.release();
   }
   const { profile: name, settings, tokens } = outcome;
   sayDone(deps, 'Logged in', tokenStateJson(name, settings, tokens, deps.now()), () =>
