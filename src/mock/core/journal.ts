@@ -1,5 +1,6 @@
 import type { RequestNote } from './types.js';
 import { redactExcerpt, redactQuery } from '../../util/redact.js';
+import { SecretValues } from '../../util/secret-values.js';
 
 /**
  * One handled request as the journal (GET /_mock/journal), the `--json` log and the dashboard
@@ -26,8 +27,9 @@ export interface JournalEntry {
   code?: string | number;
   reason?: string;
   /**
-   * The start of the request body (at most BODY_EXCERPT bytes), secrets masked by name, when the
-   * mock read one. Only in GET /_mock/journal: a log line never carries a body.
+   * The start of the request body (at most BODY_EXCERPT bytes), secrets masked by name and the
+   * request's own credentials by value, when the mock read one. Only in GET /_mock/journal: a log
+   * line never carries a body.
    */
   body?: string;
   /** The whole body's size in bytes, beside `body`. */
@@ -51,6 +53,11 @@ export interface JournalRecord {
   /** The start of the body as received (unmasked until read), or undefined. */
   body: string | undefined;
   bodySize: number;
+  /**
+   * The request's Authorization header, kept beside a body only: a client may put its own bearer
+   * token or client secret in the body too, under any name, and reading the body masks them there.
+   */
+  authorization: string | undefined;
 }
 
 /** What the journal keeps of a body: a copy of its start, never a view that holds all of it. */
@@ -99,10 +106,18 @@ export function toEntry(record: JournalRecord, withBody = false): JournalEntry {
     if (note.reason !== undefined) entry.reason = note.reason;
   }
   if (withBody && record.body !== undefined) {
-    entry.body = redactExcerpt(record.body);
+    entry.body = withoutOwnCredentials(redactExcerpt(record.body), record.authorization);
     entry.bodySize = record.bodySize;
   }
   return entry;
+}
+
+/** A body excerpt with the credentials of its request's Authorization masked wherever they are. */
+function withoutOwnCredentials(excerpt: string, authorization: string | undefined): string {
+  if (authorization === undefined) return excerpt;
+  const own = new SecretValues();
+  own.addAuthorization(authorization);
+  return own.maskText(excerpt);
 }
 
 /**

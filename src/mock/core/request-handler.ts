@@ -235,6 +235,7 @@ export function createRequestHandler(
       note: response.note,
       body: bodyExcerpt(received),
       bodySize: received?.byteLength ?? 0,
+      authorization: received === undefined ? undefined : request.header('authorization'),
     };
     if (!own) journal.add(record);
     // Control reads (the dashboard polls the journal) would drown the log; changes are logged.

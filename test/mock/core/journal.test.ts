@@ -12,6 +12,19 @@ import { UsageError } from '../../../src/errors.js';
 
 const BASE = 'http://127.0.0.1:8080';
 
+/** A token minted for alice on crm through the control API, as a test's client would hold it. */
+async function mintForAlice(
+  app: (request: Request) => Promise<Response>,
+): Promise<{ access_token: string }> {
+  const minted = await app(
+    new Request(`${BASE}/_mock/tokens`, {
+      method: 'POST',
+      body: JSON.stringify({ user: 'alice', scope: 'crm' }),
+    }),
+  );
+  return (await minted.json()) as { access_token: string };
+}
+
 function record(i: number, query = ''): JournalRecord {
   return {
     seq: 0,
@@ -24,6 +37,7 @@ function record(i: number, query = ''): JournalRecord {
     note: undefined,
     body: undefined,
     bodySize: 0,
+    authorization: undefined,
   };
 }
 
@@ -192,14 +206,7 @@ describe('request bodies in the journal', () => {
       method: 'x',
       params: { text: 'y'.repeat(5000) },
     });
-    const minted = (await (
-      await app(
-        new Request(`${BASE}/_mock/tokens`, {
-          method: 'POST',
-          body: JSON.stringify({ user: 'alice', scope: 'crm' }),
-        }),
-      )
-    ).json()) as { access_token: string };
+    const minted = await mintForAlice(app);
     await app(
       new Request(`${BASE}/webservice/json/crm`, {
         method: 'POST',
@@ -222,6 +229,39 @@ describe('request bodies in the journal', () => {
     expect(refused!.body).toBeUndefined();
     expect(entries.filter((e) => e.path.startsWith('/webservice/'))).toHaveLength(3);
     for (const entry of entries) expect(entry).not.toHaveProperty('body');
+  });
+
+  it('masks the request’s own bearer token in its body, under any name and encoded', async () => {
+    const app = createMockApp({ log: () => undefined });
+    const minted = await mintForAlice(app);
+    const token = minted.access_token;
+    const call = (body: string, authorization: string) =>
+      app(
+        new Request(`${BASE}/webservice/json/crm`, {
+          method: 'POST',
+          headers: { authorization },
+          body,
+        }),
+      );
+    // The caller's own bearer token as a param named like nothing secret, plain and URL-encoded.
+    await call(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'contacts.get',
+        params: { id: token, again: encodeURIComponent(`${token}/`) },
+        id: 1,
+      }),
+      `Bearer ${token}`,
+    );
+    const journal = (await (await app(new Request(`${BASE}/_mock/journal`))).json()) as {
+      entries: JournalEntry[];
+    };
+    const bearer = journal.entries.at(-1)!;
+    expect(bearer.bodySize).toBeGreaterThan(0);
+    expect(bearer.body).toContain('"id":"[redacted]"');
+    expect(bearer.body).not.toContain(token);
+    expect(bearer.body).not.toContain(encodeURIComponent(token));
+    await app.close();
   });
 });
 
