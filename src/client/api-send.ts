@@ -2,7 +2,7 @@ import { AuthError, sameKind, ServiceError, type DasvcError } from '../errors.js
 import { apiUrlFor } from '../oauth/endpoints.js';
 import { buildApiRequest, processApiResponse, type ApiAnswer } from '../rpc/jsonrpc.js';
 import type { ProfileSession } from './profile-session.js';
-import { currentTokens } from './session.js';
+import { currentTokens, recordRefusedAccess } from './session.js';
 
 /**
  * Sends one JSON-RPC body (a call or a batch) to the scope's API URL (SERVICE.md §4.5) with the
@@ -51,8 +51,11 @@ export async function sendApi(
   try {
     return await call(tokens.accessToken);
   } catch (error) {
-    if (!(error instanceof AuthError) || error.status !== 401 || tokens.refreshToken === null)
+    if (!(error instanceof AuthError) || error.status !== 401) throw refusedToken(error, about);
+    if (tokens.refreshToken === null) {
+      await recordRefusedAccess(session, tokens.accessToken);
       throw refusedToken(error, about);
+    }
     let retry;
     try {
       retry = await currentTokens(session, { rejected: tokens.accessToken });

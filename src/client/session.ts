@@ -100,6 +100,7 @@ export async function currentTokens(
       !isExpired(seen, deps.now())
     )
       return { tokens: asTokenSet(seen, seenAccess), refreshed: false };
+    if (options.rejected !== undefined) await recordRefusedAccess(deps, options.rejected);
     const { message, code } = noRefreshLeft(
       deps.profile,
       seen,
@@ -204,6 +205,18 @@ export async function currentTokens(
     }
     for (const message of notices) deps.tell?.(message);
     return { tokens: next, refreshed: true };
+  });
+}
+
+/**
+ * The API refused `access` and no refresh can replace it: the profile says so from now on (token
+ * status: not usable; token print: exit 3), as after a refused refresh. Nothing changes when the
+ * store holds another access token, or a refresh token, by now.
+ */
+export async function recordRefusedAccess(deps: SessionDeps, access: string): Promise<void> {
+  await deps.tokens.update(deps.profile, async (tokens, save) => {
+    if (tokens?.refreshToken === null && usableAccessToken(tokens) === access)
+      await save({ ...tokens, accessToken: null, accessEnded: 'refused' });
   });
 }
 

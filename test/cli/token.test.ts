@@ -32,6 +32,22 @@ function storedTokens(
   return JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles[profile].tokens;
 }
 
+/** Revokes a refresh token with another config dir and the client's variables (CI, an admin). */
+async function revokeElsewhere(refreshToken: string): Promise<void> {
+  const revoked = await runCli(
+    ['token', 'revoke', '--token', refreshToken, '--hint', 'refresh_token'],
+    freshConfigDir(),
+    {
+      env: {
+        DASVC_BASE_URL: mock.url,
+        DASVC_CLIENT_ID: 'demo-client',
+        DASVC_CLIENT_SECRET: 'demo-secret',
+      },
+    },
+  );
+  expect(revoked.code, revoked.stderr).toBe(0);
+}
+
 describe('dasvc token', () => {
   it('status: human on stdout, --json for scripts, exit 3 when not logged in', async () => {
     const dir = await loggedIn();
@@ -187,20 +203,8 @@ describe('dasvc token', () => {
 
   it('a refresh the service refuses is recorded: status no longer says a refresh is possible', async () => {
     const dir = await loggedIn();
-    const { refreshToken } = storedTokens(dir);
     // Revoked from elsewhere (another machine, an admin): the service ends the whole grant.
-    const revoked = await runCli(
-      ['token', 'revoke', '--token', refreshToken, '--hint', 'refresh_token'],
-      freshConfigDir(),
-      {
-        env: {
-          DASVC_BASE_URL: mock.url,
-          DASVC_CLIENT_ID: 'demo-client',
-          DASVC_CLIENT_SECRET: 'demo-secret',
-        },
-      },
-    );
-    expect(revoked.code, revoked.stderr).toBe(0);
+    await revokeElsewhere(storedTokens(dir).refreshToken);
     const call = await runCli(['rpc', 'crm', 'contacts.list'], dir);
     expect(call.code).toBe(3);
     // The API refused the access token and the service the refresh token: both are gone.
@@ -215,6 +219,21 @@ describe('dasvc token', () => {
     const again = await runCli(['token', 'refresh'], dir);
     expect(again.code).toBe(3);
     expect(again.stderr).toMatch(/dasvc login/);
+  });
+
+  it('an access token the API refuses once no refresh is left is recorded as refused too', async () => {
+    const dir = await loggedIn();
+    await revokeElsewhere(storedTokens(dir).refreshToken);
+    // The refresh is refused first: the access token is still stored, and still thought usable.
+    expect((await runCli(['token', 'refresh'], dir)).code).toBe(3);
+    // Then the API refuses the access token, and nothing can replace it.
+    expect((await runCli(['rpc', 'crm', 'contacts.list'], dir)).code).toBe(3);
+    const status = await runCli(['token', 'status', '--json'], dir);
+    expect(status.code).toBe(3);
+    expect(JSON.parse(status.stdout)).toMatchObject({ usable: false, refused: true });
+    const print = await runCli(['token', 'print'], dir);
+    expect(print.code).toBe(3);
+    expect(print.stdout).toBe('');
   });
 
   it('a refusal under another client (a variable overriding the profile’s) keeps the stored pair', async () => {
