@@ -52,3 +52,14 @@ export function nearestNames(wanted: string, names: readonly string[], limit = 3
     .slice(0, limit)
     .map((c) => c.name);
 }
+
+/** The names in order of edit distance from `wanted` (case ignored), at most `limit`. */
+export function namesByDistance(wanted: string, names: readonly string[], limit = 3): string[] {
+  const w = wanted.toLowerCase();
+  return [...new Set(names)]
+    .filter((name) => name !== wanted)
+    .map((name) => ({ name, distance: editDistance(w, name.toLowerCase()) }))
+    .sort((x, y) => x.distance - y.distance || x.name.localeCompare(y.name))
+    .slice(0, limit)
+    .map((c) => c.name);
+}

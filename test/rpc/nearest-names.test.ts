@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { methodNamesOf } from '../../src/rpc/discover.js';
-import { editDistance, nearestNames } from '../../src/rpc/nearest-names.js';
+import { editDistance, namesByDistance, nearestNames } from '../../src/rpc/nearest-names.js';
 
 const CRM = ['contacts.list', 'contacts.get', 'contacts.create', 'deals.list', 'rpc.discover'];
 
@@ -53,6 +53,17 @@ describe('nearestNames', () => {
     expect(nearestNames('x', CRM)).toEqual([]);
     expect(nearestNames('ab', ['aa', 'ac', 'ad', 'ae'], 2)).toEqual(['aa', 'ac']);
     expect(nearestNames('a', [])).toEqual([]);
+  });
+});
+
+describe('namesByDistance', () => {
+  it('orders every other name by edits, then by name, up to the limit', () => {
+    expect(namesByDistance('deals.today', ['contacts.get', 'deals.list', 'x'], 2)).toEqual([
+      'deals.list',
+      'contacts.get',
+    ]);
+    expect(namesByDistance('ab', ['ab', 'ac', 'aa'])).toEqual(['aa', 'ac']);
+    expect(namesByDistance('x', [])).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { InterruptedError } from '../../errors.js';
 import { isJsonText, rpcErrorFrom, type ApiAnswer } from '../../rpc/jsonrpc.js';
 import { methodNamesOf } from '../../rpc/discover.js';
-import { nearestNames } from '../../rpc/nearest-names.js';
+import { namesByDistance, nearestNames } from '../../rpc/nearest-names.js';
 import { shellWord } from '../shell-word.js';
 
 /** JSON-RPC 2.0 §5.1: the method does not exist. */
@@ -9,8 +9,9 @@ const METHOD_NOT_FOUND = -32601;
 
 /**
  * When the service answers -32601 to one call, the hint names the nearest method names from the
- * instance's `rpc.discover`. Undefined for any other answer, or when `rpc.discover` does not
- * answer with an OpenRPC document: the hint is a help, never a second failure.
+ * instance's `rpc.discover`: the close spellings as a question, else the nearest there are.
+ * Undefined for any other answer, or when `rpc.discover` does not answer with an OpenRPC document
+ * of at least one method: the hint is a help, never a second failure.
  */
 export async function unknownMethodHint(
   answer: ApiAnswer,
@@ -29,11 +30,21 @@ export async function unknownMethodHint(
     if (error instanceof InterruptedError) throw error;
     return undefined;
   }
+  const all = `(dasvc rpc ${scope} rpc.discover lists them all)`;
   const nearest = nearestNames(method, names);
-  if (nearest.length === 0) return undefined;
+  if (nearest.length === 0) {
+    // rpc.discover itself is named by the hint's last words already.
+    const others = namesByDistance(
+      method,
+      names.filter((name) => name !== 'rpc.discover'),
+    );
+    return others.length === 0
+      ? undefined
+      : `the nearest methods of ${scope}: ${others.join(', ')} ${all}`;
+  }
   const named =
     nearest.length > 1 ? `${nearest.slice(0, -1).join(', ')} or ${nearest.at(-1)}` : nearest[0];
-  return `did you mean ${named}? (dasvc rpc ${scope} rpc.discover lists them all)`;
+  return `did you mean ${named}? ${all}`;
 }
 
 /** JSON-RPC 2.0 §5.1: invalid method parameters. */
