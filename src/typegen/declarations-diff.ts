@@ -82,12 +82,15 @@ function keyText(key: string): string {
   }
 }
 
-/** Text without its comments: what the types say, not how they are described. */
+/**
+ * Text without its comments (block comments, and lines that are a `//` comment, such as a note
+ * added by hand): what the types say, not how they are described.
+ */
 function code(text: string): string {
   return text
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .split('\n')
-    .filter((line) => line.trim() !== '')
+    .filter((line) => line.trim() !== '' && !line.trim().startsWith('//'))
     .join('\n');
 }
 

@@ -274,5 +274,9 @@ describe('contractChanges', () => {
       }),
     ).toEqual([]);
     expect(contractChanges(shop, shop)).toEqual([]);
+    // A note added by hand, at the end or between declarations, changes no method.
+    const noted = shop.replace(/\nexport /, '\n// kept by hand\nexport ');
+    expect(noted).not.toBe(shop);
+    expect(contractChanges(shop, `${noted}// last edited by hand\n`)).toEqual([]);
   });
 });
