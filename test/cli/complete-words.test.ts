@@ -134,13 +134,17 @@ describe('completeWords: what dasvc completion offers (SPEC §3)', () => {
     }
   });
 
-  it("shells, profile names, the profile's scopes after rpc, a scope's methods", async () => {
+  it("shells, profile names, the profile's scopes after rpc and types, a scope's methods", async () => {
     expect(await complete('completion', '')).toEqual(['bash', 'zsh', 'fish']);
     expect(await complete('profile', 'use', '')).toEqual(['default', 'work']);
     expect(await complete('rpc', '')).toEqual(['crm', 'wiki']);
     expect(await complete('--profile', 'work', 'rpc', '')).toEqual(['hr']);
     expect(await complete('rpc', 'crm', 'contacts.')).toEqual(['contacts.list', 'contacts.get']);
     expect(await complete('rpc', 'crm', 'contacts.list', '')).toEqual([]);
+    expect(await complete('types', '')).toEqual(['crm', 'wiki']);
+    expect(await complete('types', 'crm', '')).toEqual(['wiki']);
+    expect(await complete('--profile', 'work', 'types', '')).toEqual(['hr']);
+    expect(await complete('types', '--from', 'contract.json', '')).toEqual([]);
   });
 
   it('asks for the methods of the scope typed, for the profile typed', async () => {

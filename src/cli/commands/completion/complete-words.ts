@@ -58,6 +58,13 @@ const ARGUMENTS: Record<
       .filter((name) => !given.includes(name))
       .map((name) => `${name}=`);
   },
+  // Scopes of the profile not given yet; with --from the contract is another source's.
+  types: (_position, line, sources) =>
+    line.options.has('--from')
+      ? []
+      : sources
+          .scopes(line.options.get('--profile'))
+          .filter((scope) => !line.positional.includes(scope)),
   'profile show': (position, _line, sources) => (position === 0 ? sources.profiles() : []),
   'profile use': (position, _line, sources) => (position === 0 ? sources.profiles() : []),
   'profile remove': (position, _line, sources) => (position === 0 ? sources.profiles() : []),
@@ -96,7 +103,7 @@ const words = (values: string[]): Candidate[] => values.map((value) => ({ value 
 /**
  * The completions of the last word of `line` (the words after the program name, the last one
  * being completed, possibly ''), from the commander program itself (SPEC §3 `dasvc completion`):
- * commands, flags, flag values, profile names, the profile's scopes after `rpc`, a scope's method
+ * commands, flags, flag values, profile names, the profile's scopes after `rpc` and `types`, a scope's method
  * names, and a method's param names (`id=`) after it. Only candidates that start with the last
  * word are returned.
  */
