@@ -31,7 +31,20 @@ export interface LoginFlowOptions {
   pkce?: boolean;
   /** Give up after this long (ms). */
   timeoutMs: number;
+  /**
+   * How long a browser or a paste is waited for when the service already approved the probe
+   * (ms; default APPROVED_AT_ONCE_WAIT_MS) before its answer completes the login.
+   */
+  approvedAtOnceWaitMs?: number;
 }
+
+/**
+ * A service that approved the probe at once gets the browser and the paste this long to bring
+ * their own redirect (a script that runs the browser command, a forged paste to refuse), then its
+ * own answer completes the login: a browser command that exits without visiting (`BROWSER=true`),
+ * or a stdin nobody writes to, holds no script until the timeout.
+ */
+export const APPROVED_AT_ONCE_WAIT_MS = 3000;
 
 /** The I/O of the flow, passed in. */
 export interface LoginFlowDeps {
@@ -80,8 +93,8 @@ export interface LoginResult {
  * answer ends the login at once), then print the authorization URL and send the user to it, take
  * the first redirect whose state matches (from the loopback or a pasted URL), exchange the code,
  * and close the listener. A forged state or an error redirect ends it with AuthError before any
- * exchange. A service that approved the probe at once completes the login from that answer only
- * when nothing else can: no browser opened and no paste left to read.
+ * exchange. A service that approved the probe at once completes the login from that answer when
+ * nothing else can (no browser opened and no paste left to read), or after a short wait for them.
  */
 export async function runLoginFlow(
   options: LoginFlowOptions,
@@ -204,6 +217,13 @@ export async function runLoginFlow(
       }
       deps.tell(`Open this URL in a browser to authorize dasvc:\n\n  ${url}\n`);
       waitForPerson(url, deps, accept, () => finished || over, approvedAtOnce);
+      if (approvedAtOnce) {
+        const wait = setTimeout(
+          approvedAtOnce,
+          options.approvedAtOnceWaitMs ?? APPROVED_AT_ONCE_WAIT_MS,
+        );
+        cleanups.push(() => clearTimeout(wait));
+      }
     }
     const code = await codePromise;
     const tokens = await deps
@@ -249,8 +269,8 @@ const PASTE = 'paste the address your browser was sent to and press Enter:';
 /**
  * The browser opened on the URL, and pasted redirects read, at the same time: either completes the
  * login. No browser (--no-browser, none configured, none that works) leaves the paste and the
- * loopback; `approvedAtOnce` (the probe's own redirect) completes it when no browser opened and
- * no paste is left to read.
+ * loopback; `approvedAtOnce` (the probe's own redirect) completes it at once when no browser
+ * opened and no paste is left to read.
  */
 function waitForPerson(
   url: string,

@@ -7,7 +7,11 @@ import { AuthError, NetworkError, ServiceError } from '../../src/errors.js';
 import type { HttpRequest, HttpResponse, SendFn } from '../../src/http/types.js';
 import { createMockApp } from '../../src/mock/index.js';
 import { processProbeResponse } from '../../src/oauth/authorization-probe.js';
-import { runLoginFlow, type LoginFlowDeps } from '../../src/oauth/login-flow.js';
+import {
+  runLoginFlow,
+  type LoginFlowDeps,
+  type LoginFlowOptions,
+} from '../../src/oauth/login-flow.js';
 import { pageText } from '../../src/util/html-text.js';
 import { consentForm } from '../helpers/cli-browser.mjs';
 import { appTransport } from '../helpers/in-process.js';
@@ -146,7 +150,11 @@ describe('the probe’s answer (processProbeResponse)', () => {
 });
 
 /** A login flow against `send`, with a browser that must not be opened unless given. */
-function flow(send: SendFn, deps: Partial<LoginFlowDeps> = {}) {
+function flow(
+  send: SendFn,
+  deps: Partial<LoginFlowDeps> = {},
+  options: Partial<LoginFlowOptions> = {},
+) {
   const told: string[] = [];
   const seen: unknown[] = [];
   const result = runLoginFlow(
@@ -158,6 +166,9 @@ function flow(send: SendFn, deps: Partial<LoginFlowDeps> = {}) {
       placement: 'query',
       port: 0,
       timeoutMs: 20_000,
+      // Longer than any test: a test of the wait for a browser sets its own.
+      approvedAtOnceWaitMs: 60_000,
+      ...options,
     },
     {
       send,
@@ -239,6 +250,26 @@ describe('the login flow with the probe', () => {
       expect(browserCode).not.toBe(probe!.code);
       expect(sent).toHaveLength(2);
       expect(exchange!.url).toContain(`code=${browserCode}`);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a browser that never visits, or a paste that never comes: the probe’s redirect after a wait', async () => {
+    const app = createMockApp({ autoApprove: 'alice', log: () => undefined });
+    const never: AsyncIterable<string> = {
+      [Symbol.asyncIterator]: () => ({ next: () => new Promise(() => undefined) }),
+    };
+    try {
+      for (const deps of [
+        { openBrowser: async () => undefined },
+        { openBrowser: undefined, pasted: never },
+      ] satisfies Partial<LoginFlowDeps>[]) {
+        const { result, told } = flow(appTransport(app), deps, { approvedAtOnceWaitMs: 20 });
+        const { tokens } = await result;
+        expect(tokens.accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect(told.at(-1)).toBe('The service approved at once, without a consent page.');
+      }
     } finally {
       await app.close();
     }
