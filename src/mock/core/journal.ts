@@ -1,5 +1,5 @@
 import type { RequestNote } from './types.js';
-import { redactExcerpt, redactQuery } from '../../util/redact.js';
+import { REDACTED, redactExcerpt, redactQuery } from '../../util/redact.js';
 import { SecretValues } from '../../util/secret-values.js';
 
 /**
@@ -106,18 +106,37 @@ export function toEntry(record: JournalRecord, withBody = false): JournalEntry {
     if (note.reason !== undefined) entry.reason = note.reason;
   }
   if (withBody && record.body !== undefined) {
-    entry.body = withoutOwnCredentials(redactExcerpt(record.body), record.authorization);
+    entry.body = withoutOwnCredentials(
+      redactExcerpt(record.body),
+      record.authorization,
+      record.bodySize > BODY_EXCERPT,
+    );
     entry.bodySize = record.bodySize;
   }
   return entry;
 }
 
-/** A body excerpt with the credentials of its request's Authorization masked wherever they are. */
-function withoutOwnCredentials(excerpt: string, authorization: string | undefined): string {
+/**
+ * A body excerpt with the credentials of its request's Authorization masked wherever they are;
+ * when the excerpt was `cut`, also the start of one that its end cuts in two.
+ */
+function withoutOwnCredentials(
+  excerpt: string,
+  authorization: string | undefined,
+  cut: boolean,
+): string {
   if (authorization === undefined) return excerpt;
   const own = new SecretValues();
   own.addAuthorization(authorization);
-  return own.maskText(excerpt);
+  const masked = own.maskText(excerpt);
+  if (!cut) return masked;
+  const credential = authorization.slice(authorization.indexOf(' ') + 1).trim();
+  // Four characters and more: fewer tell nothing of a credential, and match any text's end.
+  for (let length = Math.min(credential.length - 1, masked.length); length >= 4; length--) {
+    if (masked.endsWith(credential.slice(0, length)))
+      return `${masked.slice(0, -length)}${REDACTED}`;
+  }
+  return masked;
 }
 
 /**

@@ -256,6 +256,25 @@ describe('request bodies in the journal', () => {
     const journal = (await (await app(new Request(`${BASE}/_mock/journal`))).json()) as {
       entries: JournalEntry[];
     };
+    // The same token cut in two by the excerpt's end: its start is not shown either.
+    const cut = JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'x',
+      params: { pad: '', id: token },
+      id: 2,
+    });
+    const at = cut.indexOf(token);
+    await call(
+      cut.replace('"pad":""', `"pad":"${'p'.repeat(BODY_EXCERPT - at - 20)}"`),
+      `Bearer ${token}`,
+    );
+    const journal2 = (await (await app(new Request(`${BASE}/_mock/journal`))).json()) as {
+      entries: JournalEntry[];
+    };
+    const tail = journal2.entries.at(-1)!;
+    expect(tail.bodySize).toBeGreaterThan(BODY_EXCERPT);
+    expect(tail.body!.endsWith('[redacted]')).toBe(true);
+    expect(tail.body).not.toContain(token.slice(0, 12));
     const bearer = journal.entries.at(-1)!;
     expect(bearer.bodySize).toBeGreaterThan(0);
     expect(bearer.body).toContain('"id":"[redacted]"');
