@@ -8,7 +8,7 @@ import { OPENRPC_SUFFIX } from '../fixture-format/instance-files.js';
 import { boundCall } from './bounded-call.js';
 import type { Masking } from './pairings.js';
 import { InstanceRecording } from './recording.js';
-import type { RpcCall } from './rpc-exchange.js';
+import { httpErrorOutcome, type RpcCall } from './rpc-exchange.js';
 import { scrubOutcome } from './scrub.js';
 import { printable } from '../../util/printable.js';
 import type { SecretValues } from '../../util/secret-values.js';
@@ -132,10 +132,15 @@ export class Recorder implements ProxyTap {
       this.warn(`instance ${this.shown(instance)}: its name holds a secret; not recorded`);
       return;
     }
-    // A 2xx answer records its results and errors, a notification its params; the JSON-RPC
-    // errors of an HTTP error answer are kept as examples that teach no schema.
+    // A 2xx answer records its results and errors, a notification its params; an HTTP error
+    // answer's JSON-RPC errors, or the HTTP error itself, are kept as examples that teach no
+    // schema. A 404 is an instance the service does not have: nothing to record it in.
     const ok = exchange.status >= 200 && exchange.status < 300;
-    for (const call of callsOf(exchange)) {
+    for (const answered of callsOf(exchange)) {
+      const call =
+        answered.outcome || ok || answered.notification || exchange.status === 404
+          ? answered
+          : { ...answered, outcome: httpErrorOutcome(exchange.status, exchange.responseBody) };
       // A call whose answer did not come back whole has nothing to record; a notification has
       // no answer by design, and records its method and params (every method seen is written).
       // An OpenRPC document names no method "" (a name has a character at least), nor the

@@ -88,8 +88,9 @@ export class InstanceRecording {
   }
 
   /**
-   * Adds one call: answered, an example (the latest answer for the same params wins); a
-   * notification (no outcome), a method seen and params that may shape its schemas, no example.
+   * Adds one call: answered, an example (the latest answer for the same params wins, but an HTTP
+   * error never over one of the method's own); a notification (no outcome), a method seen and
+   * params that may shape its schemas, no example.
    */
   add(
     method: string,
@@ -107,6 +108,10 @@ export class InstanceRecording {
     for (const key of Object.keys(named)) if (!record.names.includes(key)) record.names.push(key);
     const key = canonicalJson(named);
     if (outcome) {
+      // An HTTP error answer does not replace an answer of the method itself for the same
+      // params: a refused token or a gateway says nothing of them.
+      const kept = record.examples.get(key);
+      if (marks.httpStatus !== undefined && kept && kept.httpStatus === undefined) return;
       record.examples.set(key, {
         params: named,
         outcome,

@@ -40,6 +40,31 @@ function outcomeOf(response: unknown): Example['outcome'] | undefined {
   return undefined;
 }
 
+/**
+ * The error example of a call that an HTTP error answered without a JSON-RPC answer (a 401, a
+ * gateway's 502 page): a JSON-RPC error of the server range that names the status and, when the
+ * body is an RFC 6749 error, its code and description, with the body itself as `data`.
+ */
+export function httpErrorOutcome(status: number, body: string | undefined): Example['outcome'] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body ?? '');
+  } catch {
+    parsed = undefined;
+  }
+  const data = isObject(parsed) ? parsed : undefined;
+  const error = typeof data?.error === 'string' ? data.error : undefined;
+  const description =
+    typeof data?.error_description === 'string' ? ` (${data.error_description})` : '';
+  return {
+    error: {
+      code: -32000,
+      message: `HTTP ${status}${error === undefined ? '' : `: ${error}${description}`}`,
+      ...(data === undefined ? {} : { data }),
+    },
+  };
+}
+
 /** The calls of a request body paired with the answers of a response body. */
 export function pairCalls(requestBody: string, responseBody: string | undefined): RpcCall[] {
   const request = parse(requestBody);

@@ -1,10 +1,11 @@
 // SPEC §6: what `--record` infers learns only from accepted calls. Calls the installation refused
-// (-32600, -32601, -32602, an HTTP error) are kept as examples but change no params schema, so
+// (-32600, -32601, -32602, an HTTP error with or without a JSON-RPC answer) are kept as examples
+// but change no params schema, so
 // `--validate` against the folder still catches the regression it exists for, and replay still
 // answers the refused calls as they were answered.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../../src/mock/index.js';
@@ -18,10 +19,10 @@ let gatewayUrl: string;
 let dir: string;
 let token: string;
 
-async function rpc(base: string, scope: string, method: string, params?: unknown) {
+async function rpc(base: string, scope: string, method: string, params?: unknown, bearer = token) {
   const res = await fetch(`${base}/webservice/json/${scope}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', method, id: 7, ...(params ? { params } : {}) }),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -70,6 +71,13 @@ beforeAll(async () => {
     expect((await rpc(proxy.url, 'crm', 'contacts.gte', { id: 1 })).body.error).toMatchObject({
       code: -32601,
     });
+    // HTTP errors with no JSON-RPC answer: a refused token, for new params and for params the
+    // installation answered already; an instance it does not have.
+    for (const id of ['bad-token', 1])
+      expect((await rpc(proxy.url, 'crm', 'contacts.get', { id }, 'no-such-token')).status).toBe(
+        401,
+      );
+    expect((await rpc(proxy.url, 'nosuch', 'contacts.get', { id: 1 })).status).toBe(404);
   } finally {
     await proxy.close();
   }
@@ -100,10 +108,20 @@ describe('--record learns only from accepted calls', () => {
     ]);
     // Every distinct call is an example: 1, 2, 3 (an application error), the refusals (the
     // one by position written by the declared name, the same params as the one by name), the
-    // gateway's HTTP error (marked with its status).
+    // refused token's HTTP error for new params (not over the answer to id 1), the gateway's
+    // HTTP error (both marked with their status).
     const examples = get.examples as Record<string, unknown>[];
-    expect(examples).toHaveLength(6);
-    expect(examples.filter((e) => 'x-error' in e)).toHaveLength(4);
+    expect(examples).toHaveLength(7);
+    expect(examples.filter((e) => 'x-error' in e)).toHaveLength(5);
+    expect(examples.find((e) => JSON.stringify(e.params).includes('bad-token'))).toMatchObject({
+      'x-http-status': 401,
+      'x-error': {
+        code: -32000,
+        message: 'HTTP 401: invalid_token (unknown, expired or revoked access token)',
+        data: { error: 'invalid_token' },
+      },
+    });
+    expect(readdirSync(join(dir, 'instances'))).not.toContain('nosuch.openrpc.json');
     expect(examples.at(-1)).toMatchObject({
       'x-http-status': 503,
       'x-error': { code: -32004 },
@@ -124,6 +142,7 @@ describe('--record learns only from accepted calls', () => {
       expect(await call(['one'])).toBe(-32602);
       expect(await call({})).toBe(-32602);
       expect(await call({ id: 'gateway', full: true })).toBe(-32004);
+      expect(await call({ id: 'bad-token' })).toBe(-32000);
       expect(await call({ id: 'two' })).toBe(-32001);
       expect(await call({ id: 1 })).toBeUndefined();
     } finally {
