@@ -93,7 +93,7 @@ export async function createDeps(
 export function assembleDeps(parts: Omit<CliDeps, 'store' | 'tokens' | 'profileName'>): CliDeps {
   const given = ResolvedSettings.check({ profile: parts.globals.profile }, parts.env);
   const store = new ProfileStore(configFile(parts.env), parts.signal);
-  store.onLockWait = (message) => parts.out.info(message);
+  store.tell = (message) => parts.out.info(message);
   return {
     ...parts,
     store,

@@ -72,6 +72,8 @@ export function dasvc<A = Untyped>(options: DasvcOptions = {}): DasvcClient<A> {
   const file = new ProfileStore(
     configFile(options.configDir ? { ...env, DASVC_CONFIG_DIR: options.configDir } : env),
   );
+  const { tell } = options;
+  if (tell) file.tell = (message) => tell(message, 'warning');
   const profiles = memory ? undefined : file;
   const send =
     options.send ??

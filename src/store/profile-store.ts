@@ -2,7 +2,12 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { ConfigFile, Profile, StoredTokens } from '../schemas/config-file.js';
-import { Keychain, KEYCHAIN_TIMEOUT_MS } from './keychain.js';
+import {
+  Keychain,
+  KEYCHAIN_TIMEOUT_MS,
+  KeychainUnavailable,
+  type ProfileSecrets,
+} from './keychain.js';
 import {
   attachSecrets,
   loadSecrets,
@@ -29,8 +34,11 @@ export const DEFAULT_PROFILE = 'default';
  */
 export class ProfileStore {
   readonly lockPath: string;
-  /** Told once when the lock has been held by another process for 1 s (the CLI: stderr). */
-  onLockWait?: (message: string) => void;
+  /**
+   * What a person should hear from the store (the CLI: stderr; the library: `tell`): that the lock
+   * has been held by another process for 1 s, that a refreshed pair went to the file.
+   */
+  tell?: (message: string) => void;
 
   private keychainInstance: Keychain | undefined;
 
@@ -90,7 +98,7 @@ export class ProfileStore {
     this.ensureDir();
     // Loaded on first write: reads (the rpc hot path) never take the lock.
     const { withFileLock } = await import('./file-lock.js');
-    return withFileLock(this.lockPath, fn, this.onLockWait ? { onWait: this.onLockWait } : {});
+    return withFileLock(this.lockPath, fn, this.tell ? { onWait: this.tell } : {});
   }
 
   /**
@@ -136,7 +144,8 @@ export class ProfileStore {
    * refresh's answer is in, storing the rotated pair is the first thing done and is synchronous
    * (the service no longer honours the old pair: docs/design/refresh-write.md). For a `secrets:
    * 'keychain'` profile the write is one call to the OS store (asynchronous, within its deadline),
-   * its client secret read now: the file does not change.
+   * its client secret read now: the file does not change, unless the store does not take the
+   * pair, which then goes to the file with the client secret rather than be lost.
    */
   async prepareTokensWrite(profile: string): Promise<{
     data: StoreData;
@@ -148,11 +157,19 @@ export class ProfileStore {
     if (secretsLocation(onDisk.profiles?.[profile]) === 'keychain') {
       await this.loadSecrets(data.profiles![profile], profile);
       const clientSecret = data.profiles![profile]!.clientSecret;
-      const write = (tokens: StoredTokens | undefined) =>
-        replaceSecrets(this.keychain, profile, {
+      const write = async (tokens: StoredTokens | undefined) => {
+        const secrets = {
           ...(clientSecret === undefined ? {} : { clientSecret }),
           ...(tokens === undefined ? {} : { tokens }),
-        });
+        };
+        try {
+          await replaceSecrets(this.keychain, profile, secrets);
+        } catch (error) {
+          const unavailable = (error as { cause?: unknown }).cause;
+          if (tokens === undefined || !(unavailable instanceof KeychainUnavailable)) throw error;
+          await this.secretsToFile(onDisk, profile, secrets, unavailable.reason);
+        }
+      };
       return { data, write };
     }
     const writer = await this.writer();
@@ -168,6 +185,30 @@ export class ProfileStore {
       }
     };
     return { data, write };
+  }
+
+  /**
+   * The OS store did not take a refreshed pair (no answer in time, a keyring locked meanwhile):
+   * the service honours only that pair now, so it goes to the file (mode 0600) with the client
+   * secret, and the profile's secrets live there from now on, as after a login that found no
+   * store. Its entry in the OS store, the pair before, is left to the next write that reaches it.
+   */
+  private async secretsToFile(
+    onDisk: StoreData,
+    profile: string,
+    secrets: ProfileSecrets,
+    reason: string,
+  ): Promise<void> {
+    const entry: Profile = { ...onDisk.profiles?.[profile], ...secrets, secrets: 'file' };
+    const writer = await this.writer();
+    try {
+      writer.write({ ...onDisk, profiles: { ...onDisk.profiles, [profile]: entry } });
+    } catch (error) {
+      throw this.unwritable(error);
+    }
+    this.tell?.(
+      `the OS credential store did not take the refreshed tokens of profile ${profile} (${reason}); they are in ${this.file} now`,
+    );
   }
 
   private unwritable(error: unknown): UsageError {

@@ -5,7 +5,7 @@
 // its own (vitest.config.ts): libdbus reads the session address once per process, so every test
 // here shares one session, in this order: the store stops answering (and answers again), then the
 // keyring is locked for good.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
@@ -13,6 +13,8 @@ import { dasvc } from '../../src/index.js';
 import { createMockApp } from '../../src/mock/index.js';
 import { Keychain, KeychainUnavailable } from '../../src/store/keychain.js';
 import { chooseSecretsLocation } from '../../src/store/profile-secrets.js';
+import { ProfileStore } from '../../src/store/profile-store.js';
+import { fileTokenStore } from '../../src/store/token-store.js';
 import type { StoredTokens } from '../../src/schemas/config-file.js';
 import { appTransport, approvingBrowser } from '../helpers/in-process.js';
 import {
@@ -210,6 +212,49 @@ describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service
     // (The daemon does act on the set it got while frozen, late: another profile is asked.)
     const again = new Keychain(join(context.work, 'config.json'));
     expect(await again.get('asked-after-the-thaw')).toBeUndefined();
+  });
+
+  it('a refreshed pair the store does not take goes to the file rather than be lost', async () => {
+    const file = configFile('refresh-frozen');
+    mkdirSync(join(file, '..'), { recursive: true });
+    await new Keychain(file).set('default', { clientSecret: 'demo-secret', tokens });
+    const profile = { baseUrl: 'http://das.test', clientId: 'demo-client', secrets: 'keychain' };
+    writeFileSync(file, JSON.stringify({ profiles: { default: profile } }));
+    const store = new ProfileStore(file);
+    const told: string[] = [];
+    store.tell = (message) => told.push(message);
+    const rotated: StoredTokens = {
+      ...tokens,
+      accessToken: 'access-token-after-the-refresh-0002',
+      refreshToken: 'refresh-token-after-the-refresh-0002',
+    };
+    // The refresh's answer is in (the service honours only the new pair now) when the store
+    // stops answering: the write gives up after the store's 3 s.
+    await fileTokenStore(store).update('default', async (current, save) => {
+      expect(current?.refreshToken).toBe(tokens.refreshToken);
+      context.service.freeze();
+      try {
+        await save(rotated);
+      } finally {
+        context.service.thaw();
+      }
+    });
+    const written = JSON.parse(readFileSync(file, 'utf8')) as {
+      profiles: Record<string, Record<string, unknown>>;
+    };
+    expect(written.profiles.default).toEqual({
+      ...profile,
+      secrets: 'file',
+      clientSecret: 'demo-secret',
+      tokens: rotated,
+    });
+    // Why it gave up is the store's (its deadline, or the binding's own D-Bus timeout).
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(
+      /^the OS credential store did not take the refreshed tokens of profile default \(.+\); they are in /,
+    );
+    expect(told[0]!.endsWith(`${file} now`)).toBe(true);
+    expect(await fileTokenStore(new ProfileStore(file)).load('default')).toEqual(rotated);
   });
 
   it('is unavailable while the keyring is locked', async () => {
