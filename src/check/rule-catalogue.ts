@@ -82,8 +82,8 @@ export function expectedOf(id: RuleId): string {
 }
 
 /**
- * The rules `--only ID|prefix,…` selects (SPEC §7): an exact id, or a prefix such as `refresh.`
- * or `refresh`. A name that selects nothing is a usage error naming it.
+ * The rules `--only ID|prefix,…` selects (SPEC §7): an exact id, or any start of ids, such as
+ * `refresh.`, `refresh` or `refresh.new`. A name that selects nothing is a usage error naming it.
  */
 export function selectRules(only: string | undefined): Set<RuleId> {
   const all = RULES.map(([id]) => id);
@@ -92,8 +92,7 @@ export function selectRules(only: string | undefined): Set<RuleId> {
   for (const raw of only.split(',')) {
     const name = raw.trim();
     if (name === '') continue;
-    const prefix = name.endsWith('.') ? name : `${name}.`;
-    const matches = all.filter((id) => id === name || id.startsWith(prefix));
+    const matches = all.filter((id) => id.startsWith(name));
     if (matches.length === 0) {
       throw new UsageError(`--only: no rule is named or starts with "${name}"`, {
         code: 'unknown_rule',

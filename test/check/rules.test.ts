@@ -215,6 +215,11 @@ describe('selection, evidence and reports', () => {
       'code.replay-revokes',
     ]);
     expect(selectRules(undefined).size).toBe(RULES.length);
+    // Any start of an id: a whole part, or within one.
+    expect([...selectRules('refresh.new, revoke.refresh')]).toEqual([
+      'refresh.new-pair',
+      'revoke.refresh-token',
+    ]);
     expect(() => selectRules('codes')).toThrow(/"codes"/);
   });
 
