@@ -80,7 +80,8 @@ export function masked<T extends Example>(example: T, mask: Mask): T {
 /**
  * A method with one example pairing per distinct params once secrets are masked: two
  * calls whose params differed only by a secret (a code, a state) are one pairing after, the later
- * one. Member order is ignored; `$ref` pairings and pairings without params stay as they are.
+ * one, but an HTTP error's (`x-http-status`) never over one of the method's own answers. Member
+ * order is ignored; `$ref` pairings and pairings without params stay as they are.
  */
 export function withDistinctExamples<T>(method: T): T {
   if (!isObject(method) || !Array.isArray(method.examples)) return method;
@@ -89,15 +90,19 @@ export function withDistinctExamples<T>(method: T): T {
     isObject(example) && Array.isArray(example.params) && !('$ref' in example)
       ? canonicalJson(example.params)
       : undefined;
-  const last = new Map<string, number>();
+  const httpError = (example: unknown) => isObject(example) && 'x-http-status' in example;
+  const chosen = new Map<string, number>();
   examples.forEach((example, i) => {
     const key = keyOf(example);
-    if (key !== undefined) last.set(key, i);
+    if (key === undefined) return;
+    const before = chosen.get(key);
+    if (before === undefined || !httpError(example) || httpError(examples[before]))
+      chosen.set(key, i);
   });
-  if (last.size === examples.filter((e) => keyOf(e) !== undefined).length) return method;
+  if (chosen.size === examples.filter((e) => keyOf(e) !== undefined).length) return method;
   const kept = examples.filter((example, i) => {
     const key = keyOf(example);
-    return key === undefined || last.get(key) === i;
+    return key === undefined || chosen.get(key) === i;
   });
   return { ...method, examples: kept } as T;
 }

@@ -134,11 +134,14 @@ export class Recorder implements ProxyTap {
     }
     // A 2xx answer records its results and errors, a notification its params; an HTTP error
     // answer's JSON-RPC errors, or the HTTP error itself, are kept as examples that teach no
-    // schema. A 404 is an instance the service does not have: nothing to record it in.
+    // schema. An HTTP error alone tells no instance is there (a refused token is answered before
+    // the instance is looked up, a 404 says it is not): it is kept only for one already known.
     const ok = exchange.status >= 200 && exchange.status < 300;
+    const keepsHttpError =
+      exchange.status >= 400 && exchange.status !== 404 && this.recordings.has(instance);
     for (const answered of callsOf(exchange)) {
       const call =
-        answered.outcome || ok || answered.notification || exchange.status === 404
+        answered.outcome || answered.notification || !keepsHttpError
           ? answered
           : { ...answered, outcome: httpErrorOutcome(exchange.status, exchange.responseBody) };
       // A call whose answer did not come back whole has nothing to record; a notification has

@@ -46,12 +46,10 @@ function outcomeOf(response: unknown): Example['outcome'] | undefined {
  * body is an RFC 6749 error, its code and description, with the body itself as `data`.
  */
 export function httpErrorOutcome(status: number, body: string | undefined): Example['outcome'] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body ?? '');
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = parse(body);
+  // A JSON-RPC error for the whole request (its id null: -32600, -32700) is the answer itself.
+  const whole = outcomeOf(parsed);
+  if (whole && 'error' in whole) return whole;
   const data = isObject(parsed) ? parsed : undefined;
   const error = typeof data?.error === 'string' ? data.error : undefined;
   const description =

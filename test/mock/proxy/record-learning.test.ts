@@ -78,6 +78,8 @@ beforeAll(async () => {
         401,
       );
     expect((await rpc(proxy.url, 'nosuch', 'contacts.get', { id: 1 })).status).toBe(404);
+    // A refused token before any call of an instance: no document says it is there.
+    expect((await rpc(proxy.url, 'wiki', 'pages.list', {}, 'no-such-token')).status).toBe(401);
   } finally {
     await proxy.close();
   }
@@ -121,7 +123,7 @@ describe('--record learns only from accepted calls', () => {
         data: { error: 'invalid_token' },
       },
     });
-    expect(readdirSync(join(dir, 'instances'))).not.toContain('nosuch.openrpc.json');
+    expect(readdirSync(join(dir, 'instances'))).toEqual(['crm.openrpc.json']);
     expect(examples.at(-1)).toMatchObject({
       'x-http-status': 503,
       'x-error': { code: -32004 },

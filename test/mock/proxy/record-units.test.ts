@@ -7,7 +7,7 @@ import { inferSchema, mergeSchemas } from '../../../src/mock/proxy/infer-schema.
 import { parseScrubList, scrub } from '../../../src/mock/proxy/scrub.js';
 import { SecretValues } from '../../../src/util/secret-values.js';
 import { findExample } from '../../../src/mock/fixture-format/example-match.js';
-import { pairCalls } from '../../../src/mock/proxy/rpc-exchange.js';
+import { httpErrorOutcome, pairCalls } from '../../../src/mock/proxy/rpc-exchange.js';
 import { processJsonRpc } from '../../../src/mock/routes/json-rpc.js';
 import { InstanceRecording } from '../../../src/mock/proxy/recording.js';
 import { canonicalJson, distinctExamples } from '../../../src/mock/proxy/pairings.js';
@@ -374,11 +374,56 @@ describe('distinctExamples (one pairing per distinct params, once secrets are ma
     const plain = distinctExamples(recording.document(undefined)) as typeof written;
     expect(plain.methods[0]!.examples).toHaveLength(3);
   });
+
+  it('an HTTP error never takes the place of an answer of the method’s own', () => {
+    const recording = new InstanceRecording('shop');
+    const refused = httpErrorOutcome(401, '{"error":"invalid_token"}');
+    recording.add('open', { user: 'ada', password: 'pw-one-secret' }, { result: 'opened' });
+    // The same params, but for the secret: one pairing once masked, the method's own answer.
+    recording.add('open', { user: 'ada', password: 'pw-two-secret' }, refused, { httpStatus: 401 });
+    // The same params exactly: the answer stays too.
+    recording.add('open', { user: 'ada', password: 'pw-one-secret' }, refused, { httpStatus: 401 });
+    recording.add('open', { user: 'bob' }, refused, { httpStatus: 401 });
+    recording.add('open', { user: 'bob' }, { result: 'later' });
+    const secrets = new SecretValues();
+    secrets.add('pw-one-secret');
+    secrets.add('pw-two-secret');
+    const written = distinctExamples(secrets.mask(recording.document(undefined))) as {
+      methods: { examples: Record<string, unknown>[] }[];
+    };
+    expect(written.methods[0]!.examples.map((e) => e.result ?? e['x-error'])).toEqual([
+      { name: 'result', value: 'opened' },
+      { name: 'result', value: 'later' },
+    ]);
+  });
+
   it('leaves $ref pairings and documents without methods alone', () => {
     const ref = { $ref: '#/components/examplePairings/X' };
     const document = { methods: [{ name: 'm', examples: [ref, ref] }] };
     expect(distinctExamples(document)).toEqual(document);
     expect(distinctExamples({ openrpc: '1.2.6' })).toEqual({ openrpc: '1.2.6' });
+  });
+});
+
+describe('httpErrorOutcome (an HTTP error kept as an example)', () => {
+  it('names the status and an RFC 6749 error; a JSON-RPC error for the whole request is itself', () => {
+    expect(
+      httpErrorOutcome(401, '{"error":"invalid_token","error_description":"expired"}'),
+    ).toEqual({
+      error: {
+        code: -32000,
+        message: 'HTTP 401: invalid_token (expired)',
+        data: { error: 'invalid_token', error_description: 'expired' },
+      },
+    });
+    expect(httpErrorOutcome(502, '<html>Bad gateway</html>')).toEqual({
+      error: { code: -32000, message: 'HTTP 502' },
+    });
+    const invalid =
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}';
+    expect(httpErrorOutcome(400, invalid)).toEqual({
+      error: { code: -32600, message: 'Invalid Request' },
+    });
   });
 });
 
