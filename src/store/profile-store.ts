@@ -188,10 +188,11 @@ export class ProfileStore {
   }
 
   /**
-   * The OS store did not take a refreshed pair (no answer in time, a keyring locked meanwhile):
-   * the service honours only that pair now, so it goes to the file (mode 0600) with the client
-   * secret, and the profile's secrets live there from now on, as after a login that found no
-   * store. Its entry in the OS store, the pair before, is left to the next write that reaches it.
+   * The OS store did not take a new pair (no answer in time, a keyring locked meanwhile): after a
+   * refresh the service honours only that pair, so it goes to the file (mode 0600) with the
+   * client secret, and the profile's secrets live there from now on, as after a login that found
+   * no store. Its entry in the OS store keeps the pair before until a login that stores the
+   * secrets there again replaces it.
    */
   private async secretsToFile(
     onDisk: StoreData,
@@ -207,7 +208,7 @@ export class ProfileStore {
       throw this.unwritable(error);
     }
     this.tell?.(
-      `the OS credential store did not take the refreshed tokens of profile ${profile} (${reason}); they are in ${this.file} now`,
+      `the OS credential store did not take the new tokens of profile ${profile} (${reason}); they are in ${this.file} now, and its entry there holds only the ones before`,
     );
   }
 

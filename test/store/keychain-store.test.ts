@@ -251,9 +251,11 @@ describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service
     // Why it gave up is the store's (its deadline, or the binding's own D-Bus timeout).
     expect(told).toHaveLength(1);
     expect(told[0]).toMatch(
-      /^the OS credential store did not take the refreshed tokens of profile default \(.+\); they are in /,
+      /^the OS credential store did not take the new tokens of profile default \(.+\); they are in /,
     );
-    expect(told[0]!.endsWith(`${file} now`)).toBe(true);
+    expect(told[0]!.endsWith(`${file} now, and its entry there holds only the ones before`)).toBe(
+      true,
+    );
     expect(await fileTokenStore(new ProfileStore(file)).load('default')).toEqual(rotated);
   });
 
