@@ -1,0 +1,96 @@
+// The person's part of a login: the browser opened on the authorization URL and pasted redirects
+// read, side by side, until one of them (or the loopback) brings the redirect; and the service's
+// own approval, when it gave one at once, when nothing else can.
+import type { LoginFlowDeps } from './login-flow.js';
+import { parsePastedRedirect } from './callback.js';
+
+/** Takes a redirect (loopback or paste): 'ignored' when it carries neither code nor error. */
+export type AcceptRedirect = (query: URLSearchParams, href: string) => 'code' | 'ignored';
+
+/** What the person is asked to do once the URL is printed. */
+const PASTE = 'paste the address your browser was sent to and press Enter:';
+
+/**
+ * The browser opened on the URL, and pasted redirects read, at the same time: either completes the
+ * login. No browser (--no-browser, none configured, none that works) leaves the paste and the
+ * loopback; `approvedAtOnce` (the probe's own redirect) completes it at once when no browser
+ * opened and no paste is left to read.
+ */
+export function waitForPerson(
+  url: string,
+  deps: LoginFlowDeps,
+  accept: AcceptRedirect,
+  over: () => boolean,
+  approvedAtOnce: (() => void) | undefined,
+): void {
+  const { openBrowser, pasted, tell } = deps;
+  const say = (message: string) => {
+    if (!over()) tell(message);
+  };
+  /** Without a browser: the paste until it ends, then the service's approval if it gave one. */
+  const withoutBrowser = (lines: AsyncIterable<string> | undefined) => {
+    if (!lines) return approvedAtOnce?.();
+    void readPasted(lines, accept, tell, over).then((ended) => {
+      if (ended) approvedAtOnce?.();
+    });
+  };
+  if (!openBrowser) {
+    const lines = pasted ?? deps.pastedWhenNoBrowser;
+    if (lines) say(`Waiting for the redirect; or ${PASTE}`);
+    withoutBrowser(lines);
+    return;
+  }
+  // Called as a promise whatever it returns (a plain-JS embedder's may return nothing, or
+  // throw): its failure is reported, never the login's.
+  Promise.resolve()
+    .then(() => openBrowser(url))
+    .then(
+      () => say(pasted ? `Waiting for the browser; or ${PASTE}` : 'Waiting for the browser…'),
+      (error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        if (approvedAtOnce) {
+          say(`Could not open a browser (${why}).`);
+          approvedAtOnce();
+          return;
+        }
+        const lines = pasted ?? deps.pastedWhenNoBrowser;
+        say(
+          `Could not open a browser (${why}); open the URL above yourself${lines ? `, then ${PASTE}` : '.'}`,
+        );
+        if (!pasted) withoutBrowser(lines);
+      },
+    );
+  if (pasted) void readPasted(pasted, accept, tell, over);
+}
+
+/** Reads pasted redirects until one is taken (false) or the lines end (true). */
+async function readPasted(
+  lines: AsyncIterable<string>,
+  accept: AcceptRedirect,
+  tell: (message: string) => void,
+  finished: () => boolean,
+): Promise<boolean> {
+  try {
+    for await (const line of lines) {
+      if (finished()) return false;
+      if (line.trim() === '') continue;
+      const query = parsePastedRedirect(line);
+      if (query === undefined) {
+        tell(
+          'That is not a redirect URL; paste the whole address from the browser, starting with http.',
+        );
+        continue;
+      }
+      try {
+        if (accept(query, line.trim()) === 'ignored')
+          tell('That address carries neither a code nor an error; try again.');
+        else return false;
+      } catch {
+        return false;
+      }
+    }
+  } catch {
+    // stdin closed or unreadable: the loopback may still complete the flow.
+  }
+  return !finished();
+}
