@@ -157,6 +157,9 @@ export class ProfileStore {
     if (secretsLocation(onDisk.profiles?.[profile]) === 'keychain') {
       await this.loadSecrets(data.profiles![profile], profile);
       const clientSecret = data.profiles![profile]!.clientSecret;
+      // Ready before the request leaves, as the file's own write: should the OS store not take
+      // the new pair, it goes to the file at once, Ctrl-C included.
+      const writer = await this.writer();
       const write = async (tokens: StoredTokens | undefined) => {
         const secrets = {
           ...(clientSecret === undefined ? {} : { clientSecret }),
@@ -165,9 +168,14 @@ export class ProfileStore {
         try {
           await replaceSecrets(this.keychain, profile, secrets);
         } catch (error) {
+          if (tokens === undefined) throw error;
           const unavailable = (error as { cause?: unknown }).cause;
-          if (tokens === undefined || !(unavailable instanceof KeychainUnavailable)) throw error;
-          await this.secretsToFile(onDisk, profile, secrets, unavailable.reason);
+          const interrupted = this.signal?.aborted === true && error === this.signal.reason;
+          if (!interrupted && !(unavailable instanceof KeychainUnavailable)) throw error;
+          const why =
+            unavailable instanceof KeychainUnavailable ? unavailable.reason : 'interrupted';
+          this.secretsToFile(writer, onDisk, profile, secrets, why);
+          if (interrupted) throw error;
         }
       };
       return { data, write };
@@ -188,20 +196,21 @@ export class ProfileStore {
   }
 
   /**
-   * The OS store did not take a new pair (no answer in time, a keyring locked meanwhile): after a
+   * The OS store did not take a new pair (no answer in time, a keyring locked meanwhile, Ctrl-C
+   * during the write): after a
    * refresh the service honours only that pair, so it goes to the file (mode 0600) with the
    * client secret, and the profile's secrets live there from now on, as after a login that found
    * no store. Its entry in the OS store keeps the pair before until a login that stores the
    * secrets there again replaces it.
    */
-  private async secretsToFile(
+  private secretsToFile(
+    writer: ConfigWriter,
     onDisk: StoreData,
     profile: string,
     secrets: ProfileSecrets,
     reason: string,
-  ): Promise<void> {
+  ): void {
     const entry: Profile = { ...onDisk.profiles?.[profile], ...secrets, secrets: 'file' };
-    const writer = await this.writer();
     try {
       writer.write({ ...onDisk, profiles: { ...onDisk.profiles, [profile]: entry } });
     } catch (error) {

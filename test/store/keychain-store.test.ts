@@ -48,6 +48,27 @@ async function lookup(service: SecretService, file: string, profile: string) {
 describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service)', () => {
   const context = useSecretService();
   const configFile = (name: string) => join(context.work, name, 'config.json');
+  /** A config file whose profile keeps its secrets in the OS store: the file, and the profile. */
+  async function keychainProfile(name: string) {
+    const file = configFile(name);
+    mkdirSync(join(file, '..'), { recursive: true });
+    await new Keychain(file).set('default', { clientSecret: 'demo-secret', tokens });
+    const profile = { baseUrl: 'http://das.test', clientId: 'demo-client', secrets: 'keychain' };
+    writeFileSync(file, JSON.stringify({ profiles: { default: profile } }));
+    return { file, profile };
+  }
+  /** The profile as the file holds it after a new pair went there instead of the OS store. */
+  function expectPairInFile(file: string, profile: object, pair: StoredTokens): void {
+    const written = JSON.parse(readFileSync(file, 'utf8')) as {
+      profiles: Record<string, Record<string, unknown>>;
+    };
+    expect(written.profiles.default).toEqual({
+      ...profile,
+      secrets: 'file',
+      clientSecret: 'demo-secret',
+      tokens: pair,
+    });
+  }
   let service: SecretService;
   beforeAll(() => {
     service = context.service;
@@ -215,11 +236,7 @@ describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service
   });
 
   it('a refreshed pair the store does not take goes to the file rather than be lost', async () => {
-    const file = configFile('refresh-frozen');
-    mkdirSync(join(file, '..'), { recursive: true });
-    await new Keychain(file).set('default', { clientSecret: 'demo-secret', tokens });
-    const profile = { baseUrl: 'http://das.test', clientId: 'demo-client', secrets: 'keychain' };
-    writeFileSync(file, JSON.stringify({ profiles: { default: profile } }));
+    const { file, profile } = await keychainProfile('refresh-frozen');
     const store = new ProfileStore(file);
     const told: string[] = [];
     store.tell = (message) => told.push(message);
@@ -239,15 +256,7 @@ describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service
         context.service.thaw();
       }
     });
-    const written = JSON.parse(readFileSync(file, 'utf8')) as {
-      profiles: Record<string, Record<string, unknown>>;
-    };
-    expect(written.profiles.default).toEqual({
-      ...profile,
-      secrets: 'file',
-      clientSecret: 'demo-secret',
-      tokens: rotated,
-    });
+    expectPairInFile(file, profile, rotated);
     // Why it gave up is the store's (its deadline, or the binding's own D-Bus timeout).
     expect(told).toHaveLength(1);
     expect(told[0]).toMatch(
@@ -257,6 +266,32 @@ describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service
       true,
     );
     expect(await fileTokenStore(new ProfileStore(file)).load('default')).toEqual(rotated);
+  });
+
+  it('Ctrl-C while the store takes a refreshed pair: the pair goes to the file, and 130 still', async () => {
+    const { file, profile } = await keychainProfile('refresh-interrupted');
+    const interrupt = new AbortController();
+    const reason = new Error('interrupted');
+    const rotated: StoredTokens = {
+      ...tokens,
+      accessToken: 'access-token-before-the-ctrl-c-0003',
+      refreshToken: 'refresh-token-before-the-ctrl-c-0003',
+    };
+    const done = fileTokenStore(new ProfileStore(file, interrupt.signal)).update(
+      'default',
+      async (_current, save) => {
+        context.service.freeze();
+        try {
+          const saving = save(rotated);
+          interrupt.abort(reason);
+          await saving;
+        } finally {
+          context.service.thaw();
+        }
+      },
+    );
+    await expect(done).rejects.toBe(reason);
+    expectPairInFile(file, profile, rotated);
   });
 
   it('is unavailable while the keyring is locked', async () => {
