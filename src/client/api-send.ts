@@ -1,4 +1,4 @@
-import { AuthError, InterruptedError, sameKind, ServiceError, type DasvcError } from '../errors.js';
+import { AuthError, sameKind, ServiceError, type DasvcError } from '../errors.js';
 import { apiUrlFor } from '../oauth/endpoints.js';
 import { buildApiRequest, processApiResponse, type ApiAnswer } from '../rpc/jsonrpc.js';
 import type { ProfileSession } from './profile-session.js';
@@ -53,10 +53,7 @@ export async function sendApi(
   } catch (error) {
     if (!(error instanceof AuthError) || error.status !== 401) throw refusedToken(error, about);
     if (tokens.refreshToken === null) {
-      // For the next commands: this one reports the 401 whether or not the store takes it.
-      await recordRefusedAccess(session, tokens.accessToken).catch((failure: unknown) => {
-        if (failure instanceof InterruptedError) throw failure;
-      });
+      await recordRefusedAccess(session, tokens.accessToken);
       throw refusedToken(error, about);
     }
     let retry;

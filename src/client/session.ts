@@ -1,4 +1,4 @@
-import { AuthError, failedOnTheWay } from '../errors.js';
+import { AuthError, failedOnTheWay, InterruptedError } from '../errors.js';
 import type { SendFn } from '../http/types.js';
 import type { ParamsPlacement } from '../oauth/endpoints.js';
 import type { ClientCredentials } from '../oauth/token-request.js';
@@ -214,10 +214,15 @@ export async function currentTokens(
  * store holds another access token, or a refresh token, by now.
  */
 export async function recordRefusedAccess(deps: SessionDeps, access: string): Promise<void> {
-  await deps.tokens.update(deps.profile, async (tokens, save) => {
-    if (tokens?.refreshToken === null && usableAccessToken(tokens) === access)
-      await save({ ...tokens, accessToken: null, accessEnded: 'refused' });
-  });
+  // For the next commands: the caller reports the refusal whether or not the store takes it.
+  await deps.tokens
+    .update(deps.profile, async (tokens, save) => {
+      if (tokens?.refreshToken === null && usableAccessToken(tokens) === access)
+        await save({ ...tokens, accessToken: null, accessEnded: 'refused' });
+    })
+    .catch((failure: unknown) => {
+      if (failure instanceof InterruptedError) throw failure;
+    });
 }
 
 /**

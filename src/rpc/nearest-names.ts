@@ -25,10 +25,15 @@ export function editDistance(a: string, b: string): number {
  * The names nearest to `wanted`, at most `limit` (SPEC §3: an unknown method names the nearest
  * method names). First the closest spellings (a third of the name or less differs, at least 2 edits
  * allowed, case ignored), then the names that contain what was typed or are contained in it
- * (`list` → `contacts.list`), fewest edits first. None when nothing is near: a list of unrelated
- * names helps no one.
+ * (`list` → `contacts.list`), fewest edits first. None when nothing is near (a list of unrelated
+ * names helps no one), unless `anyway`: then the names fewest edits away.
  */
-export function nearestNames(wanted: string, names: readonly string[], limit = 3): string[] {
+export function nearestNames(
+  wanted: string,
+  names: readonly string[],
+  limit = 3,
+  anyway = false,
+): string[] {
   const w = wanted.toLowerCase();
   const scored = [...new Set(names)]
     .filter((name) => name !== wanted)
@@ -40,26 +45,17 @@ export function nearestNames(wanted: string, names: readonly string[], limit = 3
       return { name, distance, close, contains };
     });
   const best = Math.min(...scored.filter((c) => c.close).map((c) => c.distance));
+  const near = (c: { close: boolean; contains: boolean }) => c.close || c.contains;
+  const all = anyway && !scored.some(near);
   return scored
     .map((c) => ({ ...c, closest: c.close && c.distance === best }))
-    .filter((c) => c.closest || c.contains)
+    .filter((c) => all || c.closest || c.contains)
     .sort(
       (x, y) =>
         Number(y.closest) - Number(x.closest) ||
         x.distance - y.distance ||
         x.name.localeCompare(y.name),
     )
-    .slice(0, limit)
-    .map((c) => c.name);
-}
-
-/** The names in order of edit distance from `wanted` (case ignored), at most `limit`. */
-export function namesByDistance(wanted: string, names: readonly string[], limit = 3): string[] {
-  const w = wanted.toLowerCase();
-  return [...new Set(names)]
-    .filter((name) => name !== wanted)
-    .map((name) => ({ name, distance: editDistance(w, name.toLowerCase()) }))
-    .sort((x, y) => x.distance - y.distance || x.name.localeCompare(y.name))
     .slice(0, limit)
     .map((c) => c.name);
 }

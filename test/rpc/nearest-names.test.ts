@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { methodNamesOf } from '../../src/rpc/discover.js';
-import { editDistance, namesByDistance, nearestNames } from '../../src/rpc/nearest-names.js';
+import { editDistance, nearestNames } from '../../src/rpc/nearest-names.js';
 
 const CRM = ['contacts.list', 'contacts.get', 'contacts.create', 'deals.list', 'rpc.discover'];
 
@@ -56,14 +56,19 @@ describe('nearestNames', () => {
   });
 });
 
-describe('namesByDistance', () => {
+describe('nearestNames anyway (nothing near)', () => {
   it('orders every other name by edits, then by name, up to the limit', () => {
-    expect(namesByDistance('deals.today', ['contacts.get', 'deals.list', 'x'], 2)).toEqual([
+    expect(nearestNames('deals.today', ['contacts.get', 'deals.list', 'x'], 2, true)).toEqual([
       'deals.list',
       'contacts.get',
     ]);
-    expect(namesByDistance('ab', ['ab', 'ac', 'aa'])).toEqual(['aa', 'ac']);
-    expect(namesByDistance('x', [])).toEqual([]);
+    expect(nearestNames('weather.today', ['zz', 'deals.list'], 3, true)).toEqual([
+      'deals.list',
+      'zz',
+    ]);
+    // Something near: only that, as without `anyway`.
+    expect(nearestNames('contact.list', CRM, 3, true)).toEqual(['contacts.list']);
+    expect(nearestNames('x', [], 3, true)).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { InterruptedError } from '../../errors.js';
 import { isJsonText, rpcErrorFrom, type ApiAnswer } from '../../rpc/jsonrpc.js';
 import { methodNamesOf } from '../../rpc/discover.js';
-import { namesByDistance, nearestNames } from '../../rpc/nearest-names.js';
+import { nearestNames } from '../../rpc/nearest-names.js';
 import { shellWord } from '../shell-word.js';
 
 /** JSON-RPC 2.0 §5.1: the method does not exist. */
@@ -34,9 +34,11 @@ export async function unknownMethodHint(
   const nearest = nearestNames(method, names);
   if (nearest.length === 0) {
     // rpc.discover itself is named by the hint's last words already.
-    const others = namesByDistance(
+    const others = nearestNames(
       method,
       names.filter((name) => name !== 'rpc.discover'),
+      3,
+      true,
     );
     return others.length === 0
       ? undefined
