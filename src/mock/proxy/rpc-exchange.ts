@@ -48,7 +48,7 @@ function outcomeOf(response: unknown): Example['outcome'] | undefined {
 export function httpErrorOutcome(status: number, body: string | undefined): Example['outcome'] {
   const parsed = parse(body);
   // A JSON-RPC error for the whole request (its id null: -32600, -32700) is the answer itself.
-  const whole = outcomeOf(parsed);
+  const whole = isObject(parsed) && parsed.id === null ? outcomeOf(parsed) : undefined;
   if (whole && 'error' in whole) return whole;
   const data = isObject(parsed) ? parsed : undefined;
   const error = typeof data?.error === 'string' ? data.error : undefined;

@@ -424,6 +424,11 @@ describe('httpErrorOutcome (an HTTP error kept as an example)', () => {
     expect(httpErrorOutcome(400, invalid)).toEqual({
       error: { code: -32600, message: 'Invalid Request' },
     });
+    // The answer to another call is no answer to this one.
+    const other = '{"jsonrpc":"2.0","id":5,"error":{"code":-32004,"message":"Not found"}}';
+    expect(httpErrorOutcome(503, other)).toMatchObject({
+      error: { code: -32000, message: 'HTTP 503' },
+    });
   });
 });
 
