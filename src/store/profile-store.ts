@@ -2,12 +2,7 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { ConfigFile, Profile, StoredTokens } from '../schemas/config-file.js';
-import {
-  Keychain,
-  KEYCHAIN_TIMEOUT_MS,
-  KeychainUnavailable,
-  type ProfileSecrets,
-} from './keychain.js';
+import { Keychain, KEYCHAIN_TIMEOUT_MS, KeychainUnavailable } from './keychain.js';
 import {
   attachSecrets,
   loadSecrets,
@@ -154,71 +149,53 @@ export class ProfileStore {
     const onDisk = this.readFile();
     const data = structuredClone(onDisk);
     attachSecrets(data);
-    if (secretsLocation(onDisk.profiles?.[profile]) === 'keychain') {
-      await this.loadSecrets(data.profiles![profile], profile);
-      const clientSecret = data.profiles![profile]!.clientSecret;
-      // Ready before the request leaves, as the file's own write: should the OS store not take
-      // the new pair, it goes to the file at once, Ctrl-C included.
-      const writer = await this.writer();
-      const write = async (tokens: StoredTokens | undefined) => {
-        const secrets = {
-          ...(clientSecret === undefined ? {} : { clientSecret }),
-          ...(tokens === undefined ? {} : { tokens }),
-        };
-        try {
-          await replaceSecrets(this.keychain, profile, secrets);
-        } catch (error) {
-          if (tokens === undefined) throw error;
-          const unavailable = (error as { cause?: unknown }).cause;
-          const interrupted = this.signal?.aborted === true && error === this.signal.reason;
-          if (!interrupted && !(unavailable instanceof KeychainUnavailable)) throw error;
-          const why =
-            unavailable instanceof KeychainUnavailable ? unavailable.reason : 'interrupted';
-          this.secretsToFile(writer, onDisk, profile, secrets, why);
-          if (interrupted) throw error;
-        }
-      };
-      return { data, write };
-    }
+    const inStore = secretsLocation(onDisk.profiles?.[profile]) === 'keychain';
+    if (inStore) await this.loadSecrets(data.profiles![profile], profile);
+    // Opened before the request leaves: the file's write is synchronous, and the file is where a
+    // pair goes that the OS store does not take.
     const writer = await this.writer();
-    // What the file holds, this profile's tokens replaced: no secret of the OS store in it.
-    const entry: Profile = { ...onDisk.profiles?.[profile] };
-    delete entry.tokens;
-    const write = (tokens: StoredTokens | undefined) => {
-      const next = tokens === undefined ? entry : { ...entry, tokens };
+    /** The file with this profile's entry replaced, and nothing else of it changed. */
+    const writeEntry = (entry: Profile) => {
       try {
-        writer.write({ ...onDisk, profiles: { ...onDisk.profiles, [profile]: next } });
+        writer.write({ ...onDisk, profiles: { ...onDisk.profiles, [profile]: entry } });
       } catch (error) {
         throw this.unwritable(error);
       }
     };
-    return { data, write };
-  }
-
-  /**
-   * The OS store did not take a new pair (no answer in time, a keyring locked meanwhile, Ctrl-C
-   * during the write): after a
-   * refresh the service honours only that pair, so it goes to the file (mode 0600) with the
-   * client secret, and the profile's secrets live there from now on, as after a login that found
-   * no store. Its entry in the OS store keeps the pair before until a login that stores the
-   * secrets there again replaces it.
-   */
-  private secretsToFile(
-    writer: ConfigWriter,
-    onDisk: StoreData,
-    profile: string,
-    secrets: ProfileSecrets,
-    reason: string,
-  ): void {
-    const entry: Profile = { ...onDisk.profiles?.[profile], ...secrets, secrets: 'file' };
-    try {
-      writer.write({ ...onDisk, profiles: { ...onDisk.profiles, [profile]: entry } });
-    } catch (error) {
-      throw this.unwritable(error);
+    if (!inStore) {
+      // What the file holds, this profile's tokens replaced: no secret of the OS store in it.
+      const entry: Profile = { ...onDisk.profiles?.[profile] };
+      delete entry.tokens;
+      const write = (tokens: StoredTokens | undefined) =>
+        writeEntry(tokens === undefined ? entry : { ...entry, tokens });
+      return { data, write };
     }
-    this.tell?.(
-      `the OS credential store did not take the new tokens of profile ${profile} (${reason}); they are in ${this.file} now, and its entry there holds only the ones before`,
-    );
+    const clientSecret = data.profiles![profile]!.clientSecret;
+    const write = async (tokens: StoredTokens | undefined) => {
+      const secrets = {
+        ...(clientSecret === undefined ? {} : { clientSecret }),
+        ...(tokens === undefined ? {} : { tokens }),
+      };
+      if (tokens === undefined) return replaceSecrets(this.keychain, profile, secrets);
+      try {
+        await this.keychain.set(profile, secrets);
+      } catch (error) {
+        const interrupted = this.signal?.aborted === true && error === this.signal.reason;
+        if (!interrupted && !(error instanceof KeychainUnavailable)) throw error;
+        // The store did not take the pair (no answer in time, a keyring locked meanwhile, Ctrl-C
+        // during the write). After a refresh the service honours only this pair: it goes to the
+        // file (mode 0600) with the client secret, and the profile's secrets live there from now
+        // on, as after a login that found no store. The store's entry keeps the pair before
+        // until a login that stores the secrets there again replaces it.
+        writeEntry({ ...onDisk.profiles?.[profile], ...secrets, secrets: 'file' });
+        const why = error instanceof KeychainUnavailable ? error.reason : 'interrupted';
+        this.tell?.(
+          `the OS credential store did not take the new tokens of profile ${profile} (${why}); they are in ${this.file} now, and the store's entry keeps the ones before`,
+        );
+        if (interrupted) throw error;
+      }
+    };
+    return { data, write };
   }
 
   private unwritable(error: unknown): UsageError {

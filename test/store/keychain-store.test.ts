@@ -262,7 +262,7 @@ describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service
     expect(told[0]).toMatch(
       /^the OS credential store did not take the new tokens of profile default \(.+\); they are in /,
     );
-    expect(told[0]!.endsWith(`${file} now, and its entry there holds only the ones before`)).toBe(
+    expect(told[0]!.endsWith(`${file} now, and the store's entry keeps the ones before`)).toBe(
       true,
     );
     expect(await fileTokenStore(new ProfileStore(file)).load('default')).toEqual(rotated);
