@@ -38,6 +38,30 @@ function concealed(value: unknown, depth: number): unknown {
   return value;
 }
 
+/**
+ * The secrets an Authorization value holds: the whole of it, its credentials (a bearer token,
+ * Basic's base64), and Basic's secret as sent and percent-decoded (RFC 6749 §2.3.1).
+ */
+export function authorizationSecrets(value: string): string[] {
+  const found = [value];
+  const space = value.indexOf(' ');
+  if (space === -1) return found;
+  const credentials = value.slice(space + 1).trim();
+  found.push(credentials);
+  if (value.slice(0, space).toLowerCase() !== 'basic') return found;
+  const decoded = Buffer.from(credentials, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon === -1) return found;
+  const secret = decoded.slice(colon + 1);
+  found.push(secret);
+  try {
+    found.push(decodeURIComponent(secret.replace(/\+/g, ' ')));
+  } catch {
+    // not percent-encoded: the raw form is there already
+  }
+  return found;
+}
+
 /** The secret values seen so far, and masking by value. */
 export class SecretValues {
   private readonly inside = new NeedleSet(MIN_LENGTH);
@@ -119,22 +143,7 @@ export class SecretValues {
   /** Remembers an Authorization value: the whole of it, its credentials, Basic's secret. */
   addAuthorization(value: string | undefined): void {
     if (value === undefined) return;
-    this.add(value);
-    const space = value.indexOf(' ');
-    if (space === -1) return;
-    const credentials = value.slice(space + 1).trim();
-    this.add(credentials);
-    if (value.slice(0, space).toLowerCase() !== 'basic') return;
-    const decoded = Buffer.from(credentials, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon === -1) return;
-    const secret = decoded.slice(colon + 1);
-    this.add(secret);
-    try {
-      this.add(decodeURIComponent(secret.replace(/\+/g, ' ')));
-    } catch {
-      // not percent-encoded: the raw form is remembered already
-    }
+    for (const secret of authorizationSecrets(value)) this.add(secret);
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { RequestNote } from './types.js';
 import { REDACTED, redactExcerpt, redactQuery } from '../../util/redact.js';
-import { SecretValues } from '../../util/secret-values.js';
+import { authorizationSecrets, SecretValues } from '../../util/secret-values.js';
 
 /**
  * One handled request as the journal (GET /_mock/journal), the `--json` log and the dashboard
@@ -54,8 +54,9 @@ export interface JournalRecord {
   body: string | undefined;
   bodySize: number;
   /**
-   * The request's Authorization header, kept beside a body only: a client may put its own bearer
-   * token or client secret in the body too, under any name, and reading the body masks them there.
+   * The request's Authorization header, kept beside a body only until the journal is first read:
+   * a client may put its own bearer token or client secret in the body too, under any name, and
+   * that read masks them there once.
    */
   authorization: string | undefined;
 }
@@ -106,11 +107,16 @@ export function toEntry(record: JournalRecord, withBody = false): JournalEntry {
     if (note.reason !== undefined) entry.reason = note.reason;
   }
   if (withBody && record.body !== undefined) {
-    entry.body = withoutOwnCredentials(
-      redactExcerpt(record.body),
-      record.authorization,
-      record.bodySize > BODY_EXCERPT,
-    );
+    if (record.authorization !== undefined) {
+      // Masked once, the first time the journal is read; the credential is not kept after.
+      record.body = withoutOwnCredentials(
+        record.body,
+        record.authorization,
+        record.bodySize > BODY_EXCERPT,
+      );
+      record.authorization = undefined;
+    }
+    entry.body = redactExcerpt(record.body);
     entry.bodySize = record.bodySize;
   }
   return entry;
@@ -120,21 +126,16 @@ export function toEntry(record: JournalRecord, withBody = false): JournalEntry {
  * A body excerpt with the credentials of its request's Authorization masked wherever they are;
  * when the excerpt was `cut`, also the start of one that its end cuts in two.
  */
-function withoutOwnCredentials(
-  excerpt: string,
-  authorization: string | undefined,
-  cut: boolean,
-): string {
-  if (authorization === undefined) return excerpt;
+function withoutOwnCredentials(excerpt: string, authorization: string, cut: boolean): string {
   const own = new SecretValues();
   own.addAuthorization(authorization);
   const masked = own.maskText(excerpt);
   if (!cut) return masked;
-  const credential = authorization.slice(authorization.indexOf(' ') + 1).trim();
-  // Four characters and more: fewer tell nothing of a credential, and match any text's end.
-  for (let length = Math.min(credential.length - 1, masked.length); length >= 4; length--) {
-    if (masked.endsWith(credential.slice(0, length)))
-      return `${masked.slice(0, -length)}${REDACTED}`;
+  for (const secret of authorizationSecrets(authorization)) {
+    // Four characters and more: fewer tell nothing of a credential, and match any text's end.
+    for (let length = Math.min(secret.length - 1, masked.length); length >= 4; length--) {
+      if (masked.endsWith(secret.slice(0, length))) return `${masked.slice(0, -length)}${REDACTED}`;
+    }
   }
   return masked;
 }

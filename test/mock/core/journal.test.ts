@@ -282,6 +282,35 @@ describe('request bodies in the journal', () => {
     expect(bearer.body).not.toContain(encodeURIComponent(token));
     await app.close();
   });
+
+  it('masks a Basic client secret that the excerpt’s end cuts in two', async () => {
+    const app = createMockApp({ log: () => undefined });
+    const tail = '&note=demo-secret';
+    // The cut falls after "demo-se": the start of the secret the Authorization header carries.
+    const form = `grant_type=x&pad=${'p'.repeat(BODY_EXCERPT - 17 - tail.length + 4)}${tail}`;
+    await app(
+      new Request(`${BASE}/webservice/authorize`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: form,
+      }),
+    );
+    const read = async () =>
+      (
+        (await (await app(new Request(`${BASE}/_mock/journal`))).json()) as {
+          entries: JournalEntry[];
+        }
+      ).entries.at(-1)!;
+    const entry = await read();
+    expect(entry.bodySize).toBeGreaterThan(BODY_EXCERPT);
+    expect(entry.body!.endsWith('&note=[redacted]')).toBe(true);
+    // Masked once: a second read shows the same.
+    expect((await read()).body).toBe(entry.body);
+    await app.close();
+  });
 });
 
 describe('GET/DELETE /_mock/grants', () => {
