@@ -78,6 +78,18 @@ export function masked<T extends Example>(example: T, mask: Mask): T {
 }
 
 /**
+ * Whether an answer takes the place of the one kept for the same params: the later one does, but
+ * an HTTP error's never that of an answer of the method's own (a refused token or a gateway says
+ * nothing of the params). `kept` undefined: there is none.
+ */
+export function takesPlace(
+  nextIsHttpError: boolean,
+  keptIsHttpError: boolean | undefined,
+): boolean {
+  return keptIsHttpError === undefined || keptIsHttpError || !nextIsHttpError;
+}
+
+/**
  * A method with one example pairing per distinct params once secrets are masked: two
  * calls whose params differed only by a secret (a code, a state) are one pairing after, the later
  * one, but an HTTP error's (`x-http-status`) never over one of the method's own answers. Member
@@ -96,7 +108,9 @@ export function withDistinctExamples<T>(method: T): T {
     const key = keyOf(example);
     if (key === undefined) return;
     const before = chosen.get(key);
-    if (before === undefined || !httpError(example) || httpError(examples[before]))
+    if (
+      takesPlace(httpError(example), before === undefined ? undefined : httpError(examples[before]))
+    )
       chosen.set(key, i);
   });
   if (chosen.size === examples.filter((e) => keyOf(e) !== undefined).length) return method;

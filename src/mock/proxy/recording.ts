@@ -9,6 +9,7 @@ import {
   masked,
   pairing,
   RECORDED,
+  takesPlace,
   withDistinctExamples,
   type Masking,
 } from './pairings.js';
@@ -108,10 +109,9 @@ export class InstanceRecording {
     for (const key of Object.keys(named)) if (!record.names.includes(key)) record.names.push(key);
     const key = canonicalJson(named);
     if (outcome) {
-      // An HTTP error answer does not replace an answer of the method itself for the same
-      // params: a refused token or a gateway says nothing of them.
       const kept = record.examples.get(key);
-      if (marks.httpStatus !== undefined && kept && kept.httpStatus === undefined) return;
+      if (!takesPlace(marks.httpStatus !== undefined, kept && kept.httpStatus !== undefined))
+        return;
       record.examples.set(key, {
         params: named,
         outcome,
