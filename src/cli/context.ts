@@ -39,6 +39,7 @@ export interface CliDeps {
   /** Present only when interactive (TTYs, no CI). */
   prompter: Prompter | undefined;
   openBrowser: (url: string) => Promise<void>;
+  approvedAtOnceWaitMs?: number;
   /** Aborted on Ctrl-C: close what is open and unwind (exit 130). */
   signal: AbortSignal;
   /** Profile name: --profile > DASVC_PROFILE > active profile > default. */
@@ -81,6 +82,9 @@ export async function createDeps(
     openBrowser:
       io.openBrowser ??
       (async (url) => (await import('../client/browser.js')).openBrowser(url, env)),
+    ...(io.approvedAtOnceWaitMs === undefined
+      ? {}
+      : { approvedAtOnceWaitMs: io.approvedAtOnceWaitMs }),
     signal,
   });
 }
@@ -121,6 +125,9 @@ export function openClient(options: SettingOptions, deps: CliDeps): Client {
       prompter: deps.prompter,
       signal: deps.signal,
       openBrowser: deps.openBrowser,
+      ...(deps.approvedAtOnceWaitMs === undefined
+        ? {}
+        : { approvedAtOnceWaitMs: deps.approvedAtOnceWaitMs }),
     },
   );
 }

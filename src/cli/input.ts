@@ -29,22 +29,17 @@ export function stdinLines(input: Input): { lines: AsyncIterable<string>; releas
 }
 
 /**
- * The lines a login reads pasted redirects from: on a terminal always (while the browser is waited
- * for too), opened only when the login starts waiting, since a prompt for a missing setting reads
- * the terminal before; with --no-browser a pipe too, kept from the start; without it a pipe only
- * once no browser could be opened (`whenNoBrowser`), opened then.
+ * The lines a login reads pasted redirects from, while the browser is waited for too: a pipe from
+ * the start; a terminal opened only when the login starts waiting, since a prompt for a missing
+ * setting reads it before.
  */
-export function pastedRedirects(
-  input: Input,
-  noBrowser: boolean,
-): { lines: AsyncIterable<string>; whenNoBrowser: boolean; release(): void } {
-  if (input.isTTY !== true && noBrowser) return { ...stdinLines(input), whenNoBrowser: false };
+export function pastedRedirects(input: Input): { lines: AsyncIterable<string>; release(): void } {
+  if (input.isTTY !== true) return stdinLines(input);
   let opened: ReturnType<typeof stdinLines> | undefined;
   return {
     lines: {
       [Symbol.asyncIterator]: () => (opened ??= stdinLines(input)).lines[Symbol.asyncIterator](),
     },
-    whenNoBrowser: input.isTTY !== true,
     release: () => opened?.release(),
   };
 }

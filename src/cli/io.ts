@@ -19,6 +19,8 @@ export interface ContextIo {
   signal?: AbortSignal;
   /** Opens the authorization URL; DASVC_BROWSER, BROWSER or the system's browser when absent. */
   openBrowser?: (url: string) => Promise<void>;
+  /** A login's wait for the browser after an approval at once (ms); the flow's own when absent. */
+  approvedAtOnceWaitMs?: number;
 }
 
 const ioOfProgram = new WeakMap<Command, ContextIo>();

@@ -25,6 +25,11 @@ export interface ClientDeps {
   signal?: AbortSignal;
   /** Opens the browser at login when the call gives none. */
   openBrowser?: (url: string) => Promise<void>;
+  /**
+   * How long a login waits for the browser or a paste once the service approved at once (ms):
+   * the login flow's own when absent. Tests set one longer than any run.
+   */
+  approvedAtOnceWaitMs?: number;
 }
 
 /**

@@ -22,8 +22,6 @@ export interface LoginOptions {
    * browser is waited for too.
    */
   pasted?: AsyncIterable<string>;
-  /** Lines read as `pasted` once no browser could be opened. */
-  pastedWhenNoBrowser?: AsyncIterable<string>;
   /** Loopback port; 0 (default) picks a free one. */
   port?: number;
   /** Send PKCE S256 (default true). */
@@ -91,6 +89,9 @@ export async function loginWith(
         port: options.port ?? 0,
         pkce: options.pkce !== false,
         timeoutMs: options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS,
+        ...(deps.approvedAtOnceWaitMs === undefined
+          ? {}
+          : { approvedAtOnceWaitMs: deps.approvedAtOnceWaitMs }),
       },
       {
         send: deps.send,
@@ -98,7 +99,6 @@ export async function loginWith(
         tell: deps.tell ?? (() => undefined),
         openBrowser,
         pasted: options.pasted,
-        pastedWhenNoBrowser: options.pastedWhenNoBrowser,
         signal: deps.signal,
       },
     );

@@ -9,7 +9,7 @@ import { buildAuthorizationUrl, loopbackRedirectUri } from './authorization-url.
 import { parseCallback } from './callback.js';
 import { callbackPage } from './callback-page.js';
 import type { ParamsPlacement } from './endpoints.js';
-import { waitForPerson } from './login-wait.js';
+import { waitForPerson, type AcceptRedirect } from './login-wait.js';
 import { startLoopback } from './loopback.js';
 import { createPkce, randomState } from './pkce.js';
 import type { ClientCredentials } from './token-request.js';
@@ -45,7 +45,7 @@ export interface LoginFlowOptions {
  * own answer completes the login: a browser command that exits without visiting (`BROWSER=true`),
  * or a stdin nobody writes to, holds no script until the timeout.
  */
-export const APPROVED_AT_ONCE_WAIT_MS = 3000;
+const APPROVED_AT_ONCE_WAIT_MS = 3000;
 
 /** The I/O of the flow, passed in. */
 export interface LoginFlowDeps {
@@ -64,12 +64,10 @@ export interface LoginFlowDeps {
    */
   openBrowser?: (url: string) => Promise<void>;
   /**
-   * Lines pasted by the user (--no-browser, or a terminal): a redirect URL completes the flow like
-   * the loopback, while the browser is waited for too.
+   * Lines pasted by the user: a redirect URL completes the flow like the loopback, while the
+   * browser is waited for too.
    */
   pasted?: AsyncIterable<string>;
-  /** Lines read as `pasted` once no browser could be opened (a pipe without --no-browser). */
-  pastedWhenNoBrowser?: AsyncIterable<string>;
   /** Aborts on Ctrl-C. */
   signal?: AbortSignal;
   /** The browser's half of the exchange (LoginWitness), which `dasvc check` shows as evidence. */
@@ -116,7 +114,7 @@ export async function runLoginFlow(
   });
   exchange.catch(() => undefined);
   /** A redirect from the loopback or a paste; `href` is the address it came as (the witness's). */
-  const accept = (query: URLSearchParams, href: string): 'code' | 'ignored' => {
+  const accept: AcceptRedirect = (query, href) => {
     try {
       const result = parseCallback(query, state);
       if (result.kind === 'ignored') return 'ignored';

@@ -13,8 +13,8 @@ const PASTE = 'paste the address your browser was sent to and press Enter:';
 /**
  * The browser opened on the URL, and pasted redirects read, at the same time: either completes the
  * login. No browser (--no-browser, none configured, none that works) leaves the paste and the
- * loopback; `approvedAtOnce` (the probe's own redirect) completes it at once when no browser
- * opened and no paste is left to read.
+ * loopback; `approvedAtOnce` (the probe's own redirect) completes it once no browser opened and
+ * the paste has ended (at once without one).
  */
 export function waitForPerson(
   url: string,
@@ -27,17 +27,14 @@ export function waitForPerson(
   const say = (message: string) => {
     if (!over()) tell(message);
   };
-  /** Without a browser: the paste until it ends, then the service's approval if it gave one. */
-  const withoutBrowser = (lines: AsyncIterable<string> | undefined) => {
-    if (!lines) return approvedAtOnce?.();
-    void readPasted(lines, accept, tell, over).then((ended) => {
+  const pasteEnded = pasted ? readPasted(pasted, accept, tell, over) : Promise.resolve(true);
+  const withoutBrowser = () =>
+    void pasteEnded.then((ended) => {
       if (ended) approvedAtOnce?.();
     });
-  };
   if (!openBrowser) {
-    const lines = pasted ?? deps.pastedWhenNoBrowser;
-    if (lines) say(`Waiting for the redirect; or ${PASTE}`);
-    withoutBrowser(lines);
+    if (pasted) say(`Waiting for the redirect; or ${PASTE}`);
+    withoutBrowser();
     return;
   }
   // Called as a promise whatever it returns (a plain-JS embedder's may return nothing, or
@@ -48,19 +45,12 @@ export function waitForPerson(
       () => say(pasted ? `Waiting for the browser; or ${PASTE}` : 'Waiting for the browser…'),
       (error: unknown) => {
         const why = error instanceof Error ? error.message : String(error);
-        if (approvedAtOnce) {
-          say(`Could not open a browser (${why}).`);
-          approvedAtOnce();
-          return;
-        }
-        const lines = pasted ?? deps.pastedWhenNoBrowser;
         say(
-          `Could not open a browser (${why}); open the URL above yourself${lines ? `, then ${PASTE}` : '.'}`,
+          `Could not open a browser (${why}); open the URL above yourself${pasted ? `, then ${PASTE}` : '.'}`,
         );
-        if (!pasted) withoutBrowser(lines);
+        withoutBrowser();
       },
     );
-  if (pasted) void readPasted(pasted, accept, tell, over);
 }
 
 /** Reads pasted redirects until one is taken (false) or the lines end (true). */

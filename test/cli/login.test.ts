@@ -371,14 +371,34 @@ describe('dasvc login asks the service once before waiting for anyone', () => {
     const result = await runCli(loginArgs(auto.url), dir, { env: { BROWSER: '/bin/false' } });
     expect(result.code, result.stderr).toBe(0);
     expect(authorizationUrlIn(result.stderr)).toBeDefined();
+    // stdin at its end: nothing left to paste.
     expect(result.stderr).toContain(
-      'Could not open a browser (the BROWSER command /bin/false exited with 1).',
+      'Could not open a browser (the BROWSER command /bin/false exited with 1); open the URL above yourself, then paste',
     );
     expect(result.stderr).toContain('The service approved at once, without a consent page.');
     expect((await authorizeRequests(auto.url)).map((e) => `${e.method} ${e.status}`)).toEqual([
       'GET 302',
       'POST 200',
     ]);
+  });
+
+  it('a browser that fails at an auto-approving service: a piped forged redirect is refused too', async () => {
+    const dir = freshConfigDir();
+    await clearJournal(auto.url);
+    const result = await runCli(loginArgs(auto.url), dir, {
+      env: { BROWSER: '/bin/false' },
+      // Login then does what --no-browser does: the paste is read before the service's approval.
+      inputWhen: (stderr) => {
+        const url = authorizationUrlIn(stderr);
+        return url && stderr.includes('Could not open a browser')
+          ? redirectAfterConsent(url).then(
+              (at) => `${at!.replace(/state=[^&]+/, 'state=forged')}\n`,
+            )
+          : undefined;
+      },
+    });
+    expect(result.code, result.stderr).toBe(3);
+    expect((await authorizeRequests(auto.url)).map((e) => e.method)).not.toContain('POST');
   });
 
   it('--no-browser at an auto-approving service: a pasted forged redirect is refused (exit 3)', async () => {

@@ -132,6 +132,9 @@ export async function runCli(
     env,
     stdin,
     signal: interrupt.signal,
+    // Longer than any run: a login at an auto-approving service completes by the path its test
+    // means (the browser, a paste, or none left), never by the flow's wait running out.
+    approvedAtOnceWaitMs: 600_000,
     // The stand-in browser and the Chromium driver run here rather than as processes of their own
     // (as a browser does, on its own: the CLI does not wait for it). Any other browser command is
     // spawned as usual; spawned CLI runs (runCliProcess) spawn these two as well.

@@ -203,7 +203,7 @@ describe('the login flow with the probe', () => {
       expect(tokens.accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(told).toEqual([
         expect.stringMatching(/^Open this URL in a browser to authorize dasvc:\n\n {2}http:/),
-        'Could not open a browser (the browser must not be opened).',
+        'Could not open a browser (the browser must not be opened); open the URL above yourself.',
         'The service approved at once, without a consent page.',
       ]);
       expect(seen).toHaveLength(2);

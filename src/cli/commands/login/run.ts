@@ -40,12 +40,12 @@ export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
       ? undefined
       : parseDuration(String(options.refreshMargin), '--refresh-margin');
   const noBrowser = options.browser === false;
-  const stdin = pastedRedirects(deps.stdin, noBrowser);
+  const stdin = pastedRedirects(deps.stdin);
   let outcome;
   try {
     outcome = await client.login({
       noBrowser,
-      ...(stdin.whenNoBrowser ? { pastedWhenNoBrowser: stdin.lines } : { pasted: stdin.lines }),
+      pasted: stdin.lines,
       port,
       pkce: options.pkce !== false,
       timeoutMs: timeoutSeconds * 1000,
