@@ -33,15 +33,9 @@ export function decodeComponent(raw: string): string | undefined {
   const spaced = raw.includes('+') ? raw.replaceAll('+', ' ') : raw;
   if (!spaced.includes('%')) return spaced;
   try {
-    // Without a lone '%' the escaping is as decodeURIComponent reads it: the global replace
-    // (a regular expression pass and a copy) only once it has refused the text.
-    return decodeURIComponent(spaced);
+    return decodeURIComponent(spaced.replace(LONE_PERCENT, '%25'));
   } catch {
-    try {
-      return decodeURIComponent(spaced.replace(LONE_PERCENT, '%25'));
-    } catch {
-      return undefined;
-    }
+    return undefined;
   }
 }
 
@@ -59,9 +53,6 @@ export function parseOAuthParams(query: string, body: string, contentType: strin
   const add = (source: string, isQuery: boolean) => {
     if (source === '') return 0;
     let count = 0;
-    // A source without '%' or '+' (the usual token request) has nothing to decode: one scan for
-    // it rather than several per pair.
-    const encoded = source.includes('%') || source.includes('+');
     for (const pair of source.split('&')) {
       if (pair === '') continue;
       count += 1;
@@ -70,9 +61,9 @@ export function parseOAuthParams(query: string, body: string, contentType: strin
       const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
       // Percent-escapes beside raw non-ASCII text: URLSearchParams has its own reading of that
       // mix, which this keeps exactly (a rare path; HTTP request targets are ASCII).
-      const mixed = encoded && pair.includes('%') && NON_ASCII.test(pair);
-      let name = encoded && !mixed ? decodeComponent(rawName) : rawName;
-      let value = encoded && !mixed ? decodeComponent(rawValue) : rawValue;
+      const mixed = pair.includes('%') && NON_ASCII.test(pair);
+      let name = mixed ? undefined : decodeComponent(rawName);
+      let value = mixed ? undefined : decodeComponent(rawValue);
       if (mixed) {
         if (!isUtf8Encoded(pair)) {
           malformed ??= isUtf8Encoded(rawName)
@@ -99,12 +90,9 @@ export function parseOAuthParams(query: string, body: string, contentType: strin
   return { values, repeated, malformed, fromBody, ...(rawState === undefined ? {} : { rawState }) };
 }
 
-const FORM_TYPE = 'application/x-www-form-urlencoded';
-
 /** Whether a Content-Type names a form body. */
 function isFormType(contentType: string): boolean {
-  // As clients write it, found without lower-casing a copy first.
-  return contentType.includes(FORM_TYPE) || contentType.toLowerCase().includes(FORM_TYPE);
+  return contentType.toLowerCase().includes('application/x-www-form-urlencoded');
 }
 
 /** RFC 6749 §2.3.1: Basic credentials are form-urlencoded id and secret inside base64. */
