@@ -1,6 +1,7 @@
 import type { RequestNote } from './types.js';
 import { REDACTED, redactExcerpt, redactQuery } from '../../util/redact.js';
 import { authorizationSecrets, SecretValues } from '../../util/secret-values.js';
+import { utf8Text } from '../../util/utf8-text.js';
 
 /**
  * One handled request as the journal (GET /_mock/journal), the `--json` log and the dashboard
@@ -64,10 +65,7 @@ export interface JournalRecord {
 /** What the journal keeps of a body: a copy of its start, never a view that holds all of it. */
 export function bodyExcerpt(body: Uint8Array | undefined): string | undefined {
   if (body === undefined || body.byteLength === 0) return undefined;
-  const end = Math.min(body.byteLength, BODY_EXCERPT);
-  // A Buffer decodes its range in place; a view over another array is made only for the others.
-  if (Buffer.isBuffer(body)) return body.toString('utf8', 0, end);
-  return Buffer.from(body.buffer, body.byteOffset, end).toString('utf8');
+  return utf8Text(body, Math.min(body.byteLength, BODY_EXCERPT));
 }
 
 export const DEFAULT_JOURNAL_SIZE = 1000;

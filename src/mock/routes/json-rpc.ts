@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { utf8Text } from '../../util/utf8-text.js';
 import { isObject } from '../../util/guards.js';
 import { jsonSyntaxProblem } from '../../util/json-error.js';
 
@@ -163,8 +164,7 @@ export function processJsonRpcBytes(
   invoke: RpcInvoke,
   trace?: RpcTrace,
 ): unknown {
-  // UTF-8 that refuses what is not (RFC 8259 §8.1): checked, then decoded without a TextDecoder
-  // (whose fatal mode costs a converter call and a throw per bad body). A BOM is kept, so
+  // UTF-8 that refuses what is not (RFC 8259 §8.1): checked, then decoded. A BOM is kept, so
   // JSON.parse refuses it too.
   if (!isUtf8(bytes)) {
     trace?.errors.push({
@@ -173,10 +173,7 @@ export function processJsonRpcBytes(
     });
     return errorResponse(null, PARSE_ERROR);
   }
-  const text = Buffer.isBuffer(bytes)
-    ? bytes.toString('utf8')
-    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  return processJsonRpc(text, invoke, trace);
+  return processJsonRpc(utf8Text(bytes), invoke, trace);
 }
 
 /**
