@@ -17,9 +17,6 @@ export function clientRefused(error: unknown, sent: ClientSent): unknown {
   if (!(error instanceof AuthError) || error.code !== 'invalid_client') return error;
   const facts: Record<string, unknown> = { clientId: sent.clientId };
   if (sent.profile !== undefined) facts.profile = sent.profile;
-  // The authorization endpoint (a fact the error keeps) is sent the client id alone: no secret
-  // was refused there.
-  if (error.facts.endpoint !== 'authorization' && sent.secretFrom !== undefined)
-    facts.secretFrom = sent.secretFrom;
+  if (sent.secretFrom !== undefined) facts.secretFrom = sent.secretFrom;
   return sameKind(error, error.message, { facts, cause: error });
 }
