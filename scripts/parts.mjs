@@ -6,6 +6,24 @@ import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 
 /**
+ * A module's exports as data properties, for the other files: esbuild hands a module out as an
+ * object of getters over its namespace's getters, so each call across files would pay two getter
+ * calls and a lookup no call site can cache. An export is bound once (src/ has no `export let`),
+ * so its value is final as soon as it is set; one still unset (a cycle between files, met while
+ * its module runs) stays a getter.
+ */
+const VALUES = `function values(m) {
+  const o = Object.defineProperty({}, '__esModule', { value: true });
+  for (const k of Object.keys(m)) {
+    const v = m[k];
+    if (v === undefined) Object.defineProperty(o, k, { get: () => m[k], enumerable: true });
+    else o[k] = v;
+  }
+  return o;
+}
+`;
+
+/**
  * Bundles `entries` ({ name: 'src/…ts' }) into `parts` ([{ file, holds: RegExp, lazy? }], the
  * first whose `holds` matches a module's path takes it; the last file holds the rest and the
  * bundled packages). A `lazy` file is read the first time another file uses one of its modules'
@@ -66,12 +84,13 @@ export async function bundleParts({ root, dist, parts, entries, options, plugins
   for (const part of parts) {
     const table = [...offered.get(part)].sort().map((id) => {
       const from = id.startsWith('src/') ? `./${relative('src', id)}` : id;
-      return `${key(id)}: () => require(${JSON.stringify(from)})`;
+      return `${key(id)}: () => values(require(${JSON.stringify(from)}))`;
     });
     if (part === main) {
       for (const [name, id] of Object.entries(entries)) {
         const owner = partOf(id);
-        const load = owner === main ? `require('./${relative('src', id)}')` : link(owner, id);
+        const load =
+          owner === main ? `values(require('./${relative('src', id)}'))` : link(owner, id);
         table.push(`${JSON.stringify(name)}: () => ${load}`);
       }
     }
@@ -121,7 +140,7 @@ export async function bundleParts({ root, dist, parts, entries, options, plugins
       await build({
         ...options,
         stdin: {
-          contents: `export const modules = {\n${table.join(',\n')}\n};\n`,
+          contents: `${VALUES}export const modules = {\n${table.join(',\n')}\n};\n`,
           resolveDir: join(root, 'src'),
           sourcefile: `${part.file}-entry.js`,
           loader: 'js',

@@ -222,6 +222,33 @@ describe('the other commands', () => {
   });
 });
 
+describe('the links between the files', () => {
+  it('hand every module over as plain values, not as getters a call must go through', async () => {
+    const script = `
+const results = {};
+for (const file of ['dasvc.cjs', 'dasvc-mock.cjs', 'dasvc-serve.cjs', 'dasvc-more.cjs']) {
+  const { modules } = require(${JSON.stringify(join(ROOT, 'dist'))} + '/' + file);
+  for (const [key, take] of Object.entries(modules)) {
+    const exported = take();
+    const getters = Object.keys(exported).filter((k) => Object.getOwnPropertyDescriptor(exported, k).get);
+    results[file + ' ' + key] = { names: Object.keys(exported).length, getters };
+  }
+}
+console.log(JSON.stringify(results));`;
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['-e', script], (error, stdout, stderr) =>
+        error ? reject(new Error(stderr)) : resolve(stdout),
+      ),
+    );
+    const results = JSON.parse(out) as Record<string, { names: number; getters: string[] }>;
+    expect(Object.keys(results).length).toBeGreaterThan(20);
+    for (const [module, { names, getters }] of Object.entries(results)) {
+      expect({ module, getters }).toEqual({ module, getters: [] });
+      expect(names, module).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe('the exports', () => {
   it('share one copy of the code: dasvc/mock throws the DasvcError of dasvc', async () => {
     const script = `
