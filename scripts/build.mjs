@@ -161,6 +161,13 @@ const code = await bundleParts({
   plugins: [dependencies],
 });
 
+// Each file is strict as a whole (its banner's first line): esbuild still opens every module's
+// body with the directive again, which a minifier that knows the file leaves out.
+for (const { file } of PARTS) {
+  const path = `${dist}/${file}`;
+  writeFileSync(path, readFileSync(path, 'utf8').replace(/=>\{"use strict";?/g, '=>{'));
+}
+
 // 3. Helper libraries.
 const libraries = [...code];
 for (const [name, file] of Object.entries(VENDORED)) {

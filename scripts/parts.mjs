@@ -10,11 +10,12 @@ import { build } from 'esbuild';
  * object of getters over its namespace's getters, so each call across files would pay two getter
  * calls and a lookup no call site can cache. An export is bound once (src/ has no `export let`),
  * so its value is final as soon as it is set; one still unset (a cycle between files, met while
- * its module runs) stays a getter.
+ * its module runs) stays a getter. No `__esModule` mark: the importing files read a link in
+ * Node's way (esbuild's node mode), which does not look at it.
  */
 const VALUES = `function values(m) {
-  const o = Object.defineProperty({}, '__esModule', { value: true });
-  for (const k of Object.keys(m)) {
+  const o = {};
+  for (const k in m) {
     const v = m[k];
     if (v === undefined) Object.defineProperty(o, k, { get: () => m[k], enumerable: true });
     else o[k] = v;
