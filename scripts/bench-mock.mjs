@@ -4,7 +4,8 @@
 // servers, fast enough that the bare baseline is not limited by the client), and the server's CPU
 // time per request (which the goals are judged on) beside req/s:
 //   authenticated contacts.list, refresh with rotation, code exchange with PKCE (S256)
-//     vs a bare node:http server answering a fixed JSON body (rounds interleaved, medians);
+//     vs a bare node:http server answering a fixed JSON body (rounds interleaved, medians), with
+//     a minimal JSON-RPC server beside them for scale;
 //   `dasvc mock` start-to-listening vs a bare node:http server's;
 //   memory: N token pairs issued, then the clock moved past their expiry and a purge: RSS after
 //     vs RSS before, and the longest the event loop is held during the purge.
@@ -51,13 +52,36 @@ server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:'
 process.on('SIGTERM', () => process.exit(0));
 `;
 
+// The least any JSON-RPC server does per call, for scale (no goal): it reads the body, parses it
+// and answers with the call's id, settled through a promise as a handler that may wait would be.
+// The mock's goals are set against the bare server above, which reads no body at all.
+const FLOOR_SERVER = `
+const http = require('node:http');
+const result = [{ id: 1, name: 'Ada Lovelace', email: 'ada@example.test' }, { id: 2, name: 'Grace Hopper', email: 'grace@example.test' }];
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  new Promise((resolve) => req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8'))))
+    .then((text) => JSON.stringify({ jsonrpc: '2.0', result, id: JSON.parse(text).id }))
+    .then((body) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+});
+server.keepAliveTimeout = 10000;
+server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
+process.on('SIGTERM', () => process.exit(0));
+`;
+
 /** Spawns a server; resolves with its URL, child and ms from spawn to the first stdout line. */
 function startServer(kind) {
   const started = process.hrtime.bigint();
   const argv =
     kind === 'bare'
       ? ['-e', BARE_SERVER]
-      : [`${root}bin/dasvc.js`, 'mock', '--port', '0', '--quiet'];
+      : kind === 'floor'
+        ? ['-e', FLOOR_SERVER]
+        : [`${root}bin/dasvc.js`, 'mock', '--port', '0', '--quiet'];
   const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(child);
   child.once('exit', () => children.delete(child));
@@ -158,12 +182,19 @@ const CHALLENGE = createHash('sha256').update(VERIFIER).digest('base64url');
 
 async function throughput() {
   const bare = await startServer('bare');
+  const floor = await startServer('floor');
   const mock = await startServer('mock');
   const minted = await post(`${mock.url}/_mock/tokens`, { user: 'alice', scope: 'crm wiki' });
   const rpcBody = '{"jsonrpc":"2.0","method":"contacts.list","id":1}';
   const jobs = {
     bare: () =>
       load(bare.url, bare.child.pid, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: rpcBody,
+      }),
+    floor: () =>
+      load(floor.url, floor.child.pid, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: rpcBody,
@@ -253,6 +284,7 @@ async function throughput() {
   for (let round = 0; round < Number(args.rounds); round++)
     for (const [name, job] of Object.entries(jobs)) rounds[name].push(await job());
   await stop(bare.child);
+  await stop(floor.child);
   await stop(mock.child);
   const bad = Object.entries(rounds)
     .map(([name, list]) => [name, list.reduce((n, r) => n + r.bad, 0)])
@@ -265,10 +297,12 @@ async function throughput() {
     `${args.connections} connections, ${args.duration} s per run, median of ${args.rounds} interleaved rounds`,
   );
   console.log(
-    `server CPU per request: bare ${bareCpu.toFixed(1)} µs, contacts.list ${pick('rpc', 'cpuUs').toFixed(1)} µs, ` +
+    `server CPU per request: bare ${bareCpu.toFixed(1)} µs, minimal JSON-RPC ${pick('floor', 'cpuUs').toFixed(1)} µs, contacts.list ${pick('rpc', 'cpuUs').toFixed(1)} µs, ` +
       `refresh ${pick('refresh', 'cpuUs').toFixed(1)} µs, code exchange ${pick('exchange', 'cpuUs').toFixed(1)} µs`,
   );
   const results = [];
+  const floorCpu = pick('floor', 'cpuUs');
+  info('minimal JSON-RPC server CPU/req', floorCpu, 'µs', bareCpu, bareCpu / floorCpu);
   // The goals are judged on server CPU per request (bare / mock: the throughput ratio of one
   // core): on a shared 2-core machine req/s also measures the neighbours and autocannon, which
   // shares the cores with the server. req/s is printed beside it, for information.
