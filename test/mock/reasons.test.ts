@@ -448,6 +448,11 @@ describe('API refusals (RFC 6750) and JSON-RPC errors', () => {
       ['{"jsonrpc":"2.0","method":"contacts.list","params":3,"id":1}', -32600, 'params must be'],
       [call('contacts.nope'), -32601, 'no method "contacts.nope" on instance crm'],
       [call('contacts.get', { id: 'one' }), -32602, 'id must be integer'],
+      [
+        '{"jsonrpc":"2.0","method":"contacts.get","params":{"id":1e400},"id":1}',
+        -32602,
+        'id must be integer',
+      ],
       [call('contacts.get', {}), -32602, 'missing required param "id"'],
       [call('contacts.get', { id: 1, x: 2 }), -32602, 'unknown param "x"'],
       [call('contacts.get', [1, 2]), -32602, 'takes at most 1 params'],

@@ -6,6 +6,9 @@ describe('createSchemaCompiler (ajv, full JSON Schema)', () => {
     const { compile } = await createSchemaCompiler();
     expect(compile({ type: 'integer', minimum: 1 })(1, 'id')).toBeUndefined();
     expect(compile({ type: 'integer' })(1.5, 'id')).toBe('id must be integer');
+    // JSON.parse turns 1e400 into Infinity: no JSON number, so no integer nor number.
+    expect(compile({ type: 'integer' })(JSON.parse('1e400'), 'id')).toBe('id must be integer');
+    expect(compile({ type: 'number' })(JSON.parse('-1e400'), 'x')).toBe('x must be number');
     expect(compile({ type: 'integer', minimum: 1 })(0, 'id')).toBe('id must be >= 1');
     expect(compile({ enum: ['a'] })('b', 'x')).toBe('x must be equal to one of the allowed values');
     expect(compile({ type: 'string', pattern: '^a' })('b', 'x')).toBe('x must match pattern "^a"');
