@@ -199,7 +199,7 @@ describe('token endpoint refusals (RFC 6749 §5.2)', () => {
     );
     refused(
       (await token({ grant_type: 'authorization_code', client_secret: 'x' }, demoBasic)).entry,
-      'invalid_client',
+      'invalid_request',
       'both in HTTP Basic and in client_secret',
     );
     const differ = await token(

@@ -85,22 +85,26 @@ describe('token endpoint (SERVICE.md 4.2)', () => {
     expect(((await res.json()) as { token_type?: string }).token_type).toBe('Bearer');
   });
 
-  it('Basic and client_secret at once, or a mismatched Basic, → invalid_client 401 with WWW-Authenticate', async () => {
+  it('Basic and client_secret at once → invalid_request 400 (RFC 6749 §5.2: two mechanisms)', async () => {
     const code = await getCode(mock.url);
     const both = await postForm(
       tokenUrl(),
       { grant_type: 'authorization_code', code, ...DEMO_CREDENTIALS },
       { authorization: basic(DEMO.id, DEMO.secret) },
     );
-    expect(both.status).toBe(401);
-    expect(both.headers.get('www-authenticate')).toBe('Basic realm="dasvc-mock"');
-    expect((await oauthErrorOf(both)).error).toBe('invalid_client');
+    expect(both.status).toBe(400);
+    expect((await oauthErrorOf(both)).error).toBe('invalid_request');
+  });
+
+  it('a mismatched Basic → invalid_client 401 with WWW-Authenticate', async () => {
+    const code = await getCode(mock.url);
     const wrong = await postForm(
       tokenUrl(),
       { grant_type: 'authorization_code', code },
       { authorization: basic(DEMO.id, 'nope') },
     );
     expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toBe('Basic realm="dasvc-mock"');
     expect((await oauthErrorOf(wrong)).error).toBe('invalid_client');
   });
 

@@ -30,8 +30,10 @@ function authenticateClient(
     return invalidClient('malformed HTTP Basic credentials');
   }
   if (basic) {
+    // RFC 6749 §5.2: more than one way of authenticating the client is a malformed request.
     if (paramSecret !== undefined) {
-      return invalidClient(
+      return oauthError(
+        'invalid_request',
         'client credentials sent both in HTTP Basic and in client_secret; use one method',
       );
     }
