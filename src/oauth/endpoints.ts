@@ -68,9 +68,10 @@ export function checkEndpoint(name: keyof Endpoints, url: string): string {
 
 /** The API URL of one scope (SERVICE.md §4.5: the scope name is the last path segment). */
 export function apiUrlFor(template: string, scope: string): string {
-  if (!/^[A-Za-z0-9._~-]+$/.test(scope)) {
+  // `.` and `..` are path segments a URL removes: the call would go to another path.
+  if (!/^[A-Za-z0-9._~-]+$/.test(scope) || scope === '.' || scope === '..') {
     throw new UsageError(
-      `scope must be one instance ID (letters, digits, . _ ~ -): ${JSON.stringify(scope)}`,
+      `scope must be one instance ID (letters, digits, . _ ~ -; not . nor ..): ${JSON.stringify(scope)}`,
       {
         code: 'bad_scope',
       },

@@ -41,6 +41,10 @@ describe('endpoints (SERVICE.md §4)', () => {
   it('fills the API template and refuses scopes that would change the path', () => {
     expect(apiUrlFor('https://g/api/{scope}/rpc', 'crm')).toBe('https://g/api/crm/rpc');
     expect(() => apiUrlFor('https://g/{scope}', '../admin')).toThrow(UsageError);
+    // Dot segments: the URL would lose them and the call, its token with it, go elsewhere.
+    for (const dots of ['.', '..'])
+      expect(() => apiUrlFor('https://g/api/{scope}/rpc', dots)).toThrow(/not \. nor \.\./);
+    expect(apiUrlFor('https://g/{scope}', '...')).toBe('https://g/...');
     expect(() => checkEndpoint('api', 'https://g/api')).toThrow(/\{scope\}/);
   });
   it('reads the parameter placement', () => {
