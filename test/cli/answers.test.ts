@@ -262,6 +262,10 @@ describe('dasvc token revoke shows the answer as received', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('revoked (the service sent no body)');
+    // --json: one document still, the body as received: none (as `--all` says of each kind).
+    const json = await revoke('revokeEmpty', '--json');
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).toBe('null\n');
   });
 
   it('regression: a JSON body that is not an object is not a confirmation (exit 4)', async () => {

@@ -24,7 +24,8 @@ function showRevocation(deps: CliDeps, answer: RevokeAnswer, what: string): void
  * `dasvc token revoke` (SPEC §3). With `--token`/DASVC_TOKEN: revoke that token with credentials from
  * flags/env (no store needed; CI). Otherwise the stored access token (or `--hint refresh_token`), or both
  * with `--all`. Exit 0 only when the service confirmed; its answer goes to stdout as received
- * (`--json`: the body, or with `--all` one object keyed by token type). Nothing stored to revoke: exit 3.
+ * (`--json`: the body, null for none, or with `--all` one object keyed by token type). Nothing
+ * stored to revoke: exit 3.
  */
 export async function run(options: TokenRevokeOptions, deps: CliDeps): Promise<void> {
   const client = openClient(options, deps);
@@ -59,7 +60,8 @@ export async function run(options: TokenRevokeOptions, deps: CliDeps): Promise<v
       bodies[kind as TokenTypeHint] = answer.body;
     deps.out.result(bodies);
   } else {
-    const body = Object.values(outcome.revoked)[0]?.body;
-    if (body !== null && body !== undefined) deps.out.result(body);
+    // One document always: null when the service confirmed with no body, as `--all` writes it.
+    const revoked = Object.values(outcome.revoked)[0];
+    if (revoked !== undefined) deps.out.result(revoked.body);
   }
 }
