@@ -3,7 +3,7 @@
 // of its methods, each `{ params, result, errors? }`. Pure: documents in, a schema out.
 import type { InstanceFixture, MethodFixture } from '../mock/fixture-format/fixture-format.js';
 import { isObject } from '../util/guards.js';
-import { PortableSchemas, resolvePointer, type JsonSchema } from './schema-walk.js';
+import { anyWhereUnsaid, PortableSchemas, resolvePointer, type JsonSchema } from './schema-walk.js';
 
 /** The name of the interface that maps scopes to their methods: `dasvc<Api>()`. */
 export const API_NAME = 'Api';
@@ -52,7 +52,7 @@ function documented(schema: JsonSchema, description?: string, deprecated?: boole
   if (description === undefined && !deprecated) return schema;
   const doc = docOf(description, deprecated);
   if (typeof schema.$ref === 'string') return { allOf: [schema], ...doc };
-  return { ...schema, ...doc };
+  return anyWhereUnsaid({ ...schema, ...doc });
 }
 
 /** The combined schema of every instance, sorted by scope: the same contract, the same schema. */

@@ -23,6 +23,9 @@ const DATA = new Set([
   'title',
   'type',
 ]);
+/** Keywords that only document a value: a schema of these alone takes any value. */
+const ANNOTATIONS = new Set(['deprecated', 'description', 'title']);
+
 /**
  * Everything else is left out: json-schema-to-typescript prints its own extensions (`tsType`) as
  * TypeScript as they are (a contract must not write code into the declarations), resolves or
@@ -55,6 +58,23 @@ function plausible(key: string, value: unknown): boolean {
   if (key === 'deprecated') return typeof value === 'boolean';
   if (key === 'title' || key === 'description') return typeof value === 'string';
   return true;
+}
+
+/**
+ * A schema as the generator must read it to mean what JSON Schema says: one that only documents
+ * takes any value (the generator would make it an object), and an object that declares no
+ * members takes any members (the generator, told to close objects, would allow none).
+ */
+export function anyWhereUnsaid(schema: JsonSchema): JsonSchema {
+  const keys = Object.keys(schema);
+  if (keys.length > 0 && keys.every((key) => ANNOTATIONS.has(key)))
+    return { ...schema, tsType: 'unknown' };
+  if (
+    schema.type === 'object' &&
+    !('properties' in schema || 'patternProperties' in schema || 'additionalProperties' in schema)
+  )
+    return { ...schema, additionalProperties: true };
+  return schema;
 }
 
 /** The unknown type, saying why. */
@@ -112,7 +132,7 @@ export class PortableSchemas {
       }
       // An unsatisfiable count is refused whole by the generator; no array fits it anyway.
       if ((out.maxItems as number) < (out.minItems as number)) out.maxItems = out.minItems;
-      return out;
+      return anyWhereUnsaid(out);
     };
     return portable;
   }

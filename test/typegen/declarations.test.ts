@@ -147,6 +147,38 @@ describe('declarationsOf', () => {
     ).toBe(first);
   });
 
+  it('types a schema that only describes as any value, and an object of no members as any object', async () => {
+    const doc = {
+      openrpc: '1.2.6',
+      info: { title: 'v', version: '1' },
+      methods: [
+        {
+          name: 'v.x',
+          paramStructure: 'by-name',
+          params: [
+            { name: 'id', description: 'anything', required: true, schema: {} },
+            { name: 'q', required: true, schema: { description: 'any value' } },
+            { name: 'o', required: true, schema: { type: 'object' } },
+            {
+              name: 'n',
+              required: true,
+              schema: { type: 'object', properties: { inner: { title: 'Inner' } } },
+            },
+          ],
+          result: { name: 'r', schema: { description: 'any' } },
+        },
+      ],
+    };
+    const text = await declarationsOf([instance('v', doc)]);
+    const entry = method(text, 'VMethods', 'v.x');
+    expect(entry).toMatch(/ {6}id: unknown;/);
+    expect(entry).toMatch(/ {6}q: unknown;/);
+    expect(entry).toMatch(/ {6}o: \{\n {8}\[k: string\]: unknown;\n {6}\};/);
+    expect(entry).toMatch(/ {6}n: \{\n {8}inner\?: Inner;\n {6}\};/);
+    expect(text).toContain('export type Inner = unknown;');
+    expect(entry).toMatch(/ {4}result: unknown;/);
+  });
+
   it('names the same schema name of two instances apart, the first as it is', async () => {
     const other = structuredClone(EVERY_CONSTRUCT);
     other.info.title = 'Outlet';
