@@ -83,11 +83,25 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * A method the installation said it does not have: a recording keeps a refused call as an
+ * example, under its method, and this one's every answer was -32601. No method of the contract.
+ */
+function saidAbsent(method: MethodFixture): boolean {
+  return (
+    method.recorded === true &&
+    method.examples.length > 0 &&
+    method.examples.every((e) => 'error' in e.outcome && e.outcome.error.code === -32601)
+  );
+}
+
 function instanceSchema(
   instance: InstanceFixture,
   portable: (schema: unknown) => JsonSchema,
 ): JsonSchema {
-  const methods = [...instance.methods.values()].sort((a, b) => compare(a.name, b.name));
+  const methods = [...instance.methods.values()]
+    .filter((method) => !saidAbsent(method))
+    .sort((a, b) => compare(a.name, b.name));
   // Defined, not assigned: a method named `__proto__` is a method like any other.
   const properties: Record<string, unknown> = Object.fromEntries([
     ...methods.map((method) => [method.name, methodSchema(instance, method, portable)]),

@@ -179,6 +179,46 @@ describe('declarationsOf', () => {
     expect(entry).toMatch(/ {4}result: unknown;/);
   });
 
+  it('declares no method a recording only saw refused as not there (-32601)', async () => {
+    const refusal = (name: string) => ({
+      name: `${name} #1`,
+      params: [],
+      'x-recorded': true,
+      'x-error': { code: -32601, message: 'Method not found' },
+    });
+    const doc = {
+      openrpc: '1.2.6',
+      info: { title: 'r', version: '1' },
+      methods: [
+        {
+          name: 'r.gone',
+          'x-recorded': true,
+          params: [],
+          result: { name: 'result', schema: {} },
+          examples: [refusal('r.gone')],
+        },
+        {
+          name: 'r.kept',
+          'x-recorded': true,
+          params: [],
+          result: { name: 'result', schema: {} },
+          examples: [
+            refusal('r.kept'),
+            {
+              name: 'r.kept #2',
+              params: [],
+              'x-recorded': true,
+              result: { name: 'result', value: 1 },
+            },
+          ],
+        },
+      ],
+    };
+    const text = await declarationsOf([instance('r', doc)]);
+    expect(text).not.toContain('"r.gone"');
+    expect(method(text, 'RMethods', 'r.kept')).toContain('result: unknown;');
+  });
+
   it('names the same schema name of two instances apart, the first as it is', async () => {
     const other = structuredClone(EVERY_CONSTRUCT);
     other.info.title = 'Outlet';
