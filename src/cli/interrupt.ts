@@ -17,6 +17,9 @@ export function wasInterrupted(): boolean {
   return controller.signal.aborted;
 }
 
+/** A signal within this long of the first is taken for its echo, not for a second Ctrl-C. */
+const ECHO_MS = 1000;
+
 /** The signal that stopped the run. */
 let stoppedBy: 'SIGINT' | 'SIGTERM' = 'SIGINT';
 
@@ -28,19 +31,27 @@ export function interruptExitCode(): number {
 /**
  * Makes Ctrl-C end every command with exit 130 (SPEC §4), SIGTERM with 143, what is open closed
  * first: the signal is aborted and the command unwinds to main. When nothing watches the signal,
- * at a second Ctrl-C, or when the command has not unwound within `graceMs`, the process ends at
- * once. Returns a function that removes the handlers.
+ * at a second Ctrl-C (a second later or more), or when the command has not unwound within
+ * `graceMs`, the process ends at once. Returns a function that removes the handlers.
  */
 export function handleInterrupts(graceMs = 2000): () => void {
   const stopNow = () => {
     process.stderr.write('\ndasvc: interrupted\n');
     process.exit(interruptExitCode());
   };
+  let firstAt = 0;
   // SIGTERM (a CI job cancelled, `kill`) unwinds as Ctrl-C does: `check` revokes what it
   // obtained, a refresh lets go of the lock; the exit code is the shell's for it, 143.
   const on = (signal: 'SIGINT' | 'SIGTERM') => () => {
-    if (!controller.signal.aborted) stoppedBy = signal;
-    if (controller.signal.aborted || !watched) stopNow();
+    if (controller.signal.aborted) {
+      // The config file's writer (conf, through atomically's when-exit) sends the signal again
+      // once its own cleanup has run: that echo is no second Ctrl-C, and the grace still holds.
+      if (performance.now() - firstAt < ECHO_MS) return;
+      stopNow();
+    }
+    stoppedBy = signal;
+    firstAt = performance.now();
+    if (!watched) stopNow();
     controller.abort(new InterruptedError('interrupted'));
     setTimeout(stopNow, graceMs).unref();
   };

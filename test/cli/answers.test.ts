@@ -169,6 +169,44 @@ describe('dasvc rpc accepts only the JSON-RPC answer it expects', () => {
     expectUnwound(stderr, 'interrupted');
   });
 
+  it('Ctrl-C during a refresh (the config writer loaded): exit 130, unwound, --json error', async () => {
+    // The config file's writer (conf, through atomically's when-exit) raises the signal again
+    // once its own cleanup ran: that second delivery is no second Ctrl-C.
+    const dir = freshConfigDir();
+    const now = Date.now();
+    const profile = {
+      baseUrl: base,
+      clientId: 'c',
+      clientSecret: 'test-secret-5678',
+      secrets: 'file',
+      endpoints: { refresh: `${base}/hang` },
+      tokens: {
+        accessToken: 'test-token-1234',
+        refreshToken: 'test-token-1234-refresh',
+        obtainedAt: now,
+        expiresAt: now + 3_600_000,
+      },
+    };
+    secrets.add('test-token-1234-refresh');
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: profile } }), {
+      mode: 0o600,
+    });
+    const child = spawnCli(['--json', '--verbose', 'token', 'refresh'], dir);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const before = arrived.filter((n) => n === 'hang').length;
+    while (arrived.filter((n) => n === 'hang').length === before)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, stderr).toBe(130);
+    expect(stderr).toContain('< interrupted\n');
+    expectUnwound(stderr, 'interrupted');
+    expect(JSON.parse(stdout)).toMatchObject({ error: { code: 'interrupted', exitCode: 130 } });
+  });
+
   it('Ctrl-C while reading params from stdin: exit 130, unwound by the abort', async () => {
     const child = spawnCli(
       ['rpc', 'ok', 'm', '-', '--token', 'test-token-1234', '--base-url', base],
