@@ -10,6 +10,7 @@ import {
   secrets,
   spawnCli,
   untilReading,
+  type SpawnedCli,
 } from '../helpers/cli.js';
 
 /**
@@ -83,6 +84,16 @@ afterAll(async () => {
  * the process when the command has not unwound in time and says only "interrupted" after an
  * empty line.
  */
+/** Ctrl-C once the child's request has reached the `hang` case: its exit code and output. */
+async function interruptedWhileHanging(child: SpawnedCli) {
+  const before = arrived.filter((n) => n === 'hang').length;
+  while (arrived.filter((n) => n === 'hang').length === before)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  child.kill('SIGINT');
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, ...child.printed() };
+}
+
 function expectUnwound(stderr: string, message: string): void {
   expect(stderr).toContain(`dasvc: ${message}\n`);
   expect(stderr).not.toMatch(/(^|\n)\ndasvc: interrupted\n/);
@@ -156,13 +167,7 @@ describe('dasvc rpc accepts only the JSON-RPC answer it expects', () => {
       ['rpc', 'hang', 'm', '--token', 'test-token-1234', '--base-url', base, '--verbose'],
       freshConfigDir(),
     );
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const before = arrived.filter((n) => n === 'hang').length;
-    while (arrived.filter((n) => n === 'hang').length === before)
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    child.kill('SIGINT');
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, stderr } = await interruptedWhileHanging(child);
     expect(code).toBe(130);
     // Unwound by the abort (the exchange traces it, main reports it), not ended by the fallback.
     expect(stderr).toContain('< interrupted\n');
@@ -192,15 +197,7 @@ describe('dasvc rpc accepts only the JSON-RPC answer it expects', () => {
       mode: 0o600,
     });
     const child = spawnCli(['--json', '--verbose', 'token', 'refresh'], dir);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const before = arrived.filter((n) => n === 'hang').length;
-    while (arrived.filter((n) => n === 'hang').length === before)
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    child.kill('SIGINT');
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, stdout, stderr } = await interruptedWhileHanging(child);
     expect(code, stderr).toBe(130);
     expect(stderr).toContain('< interrupted\n');
     expectUnwound(stderr, 'interrupted');
