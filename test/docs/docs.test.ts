@@ -41,6 +41,14 @@ describe('the documentation', () => {
     expect(read('README.md').split('\n').length).toBeLessThanOrEqual(250);
   });
 
+  it('the README gives each runtime dependency and optional peer its job', () => {
+    const manifest = JSON.parse(read('package.json')) as Record<string, Record<string, string>>;
+    const names = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
+    const section = read('README.md').split('## Dependencies')[1]?.split('\n## ')[0] ?? '';
+    const rows = section.split('\n').filter((line) => line.startsWith('| `'));
+    expect(names.filter((name) => !rows.some((row) => row.includes(`\`${name}\``)))).toEqual([]);
+  });
+
   it('the README links every guide and reference page, and the service page', () => {
     const linked = new Set(linksOf('README.md').map((target) => target.split('#')[0]));
     const pages = [
