@@ -85,6 +85,18 @@ describe('a closed pipe changes only the output', () => {
   });
 });
 
+describe('a closed pipe takes away the output, not the failure', () => {
+  // Regression: a --json error document written into a closed pipe ended the run with exit 0, so
+  // that `set -o pipefail` saw a failed call as a success.
+  it('--json errors into a closed pipe end with their own exit code', async () => {
+    const env = { DASVC_CONFIG_DIR: configDir() };
+    const status = await intoClosedPipe(['--json', 'token', 'status'], 0, env);
+    expect(status.code, status.stderr).toBe(3);
+    const usage = await intoClosedPipe(['--json', 'rpc', 'crm', 'x', '--bogus'], 0, env);
+    expect(usage.code, usage.stderr).toBe(2);
+  });
+});
+
 /** `dasvc <args>` with stdout or stderr on /dev/full (every write fails with ENOSPC). */
 function intoFullDevice(
   args: string[],
