@@ -134,7 +134,7 @@ describe('completeWords: what dasvc completion offers (SPEC §3)', () => {
     }
   });
 
-  it("shells, profile names, the profile's scopes after rpc and types, a scope's methods", async () => {
+  it("shells, profile names, the profile's scopes after rpc and types and for --scope, a scope's methods", async () => {
     expect(await complete('completion', '')).toEqual(['bash', 'zsh', 'fish']);
     expect(await complete('profile', 'use', '')).toEqual(['default', 'work']);
     expect(await complete('rpc', '')).toEqual(['crm', 'wiki']);
@@ -145,6 +145,10 @@ describe('completeWords: what dasvc completion offers (SPEC §3)', () => {
     expect(await complete('types', 'crm', '')).toEqual(['wiki']);
     expect(await complete('--profile', 'work', 'types', '')).toEqual(['hr']);
     expect(await complete('types', '--from', 'contract.json', '')).toEqual([]);
+    // --scope's value: the scopes of the profile named, as after rpc.
+    expect(await complete('login', '--scope', '')).toEqual(['crm', 'wiki']);
+    expect(await complete('--profile', 'work', 'check', '--scope', '')).toEqual(['hr']);
+    expect(await complete('login', '--scope=w')).toEqual(['--scope=wiki']);
   });
 
   it('asks for the methods of the scope typed, for the profile typed', async () => {

@@ -103,9 +103,9 @@ const words = (values: string[]): Candidate[] => values.map((value) => ({ value 
 /**
  * The completions of the last word of `line` (the words after the program name, the last one
  * being completed, possibly ''), from the commander program itself (SPEC §3 `dasvc completion`):
- * commands, flags, flag values, profile names, the profile's scopes after `rpc` and `types`, a scope's method
- * names, and a method's param names (`id=`) after it. Only candidates that start with the last
- * word are returned.
+ * commands, flags, flag values, profile names, the profile's scopes (after `rpc` and `types`, and
+ * for `--scope`), a scope's method names, and a method's param names (`id=`) after it. Only
+ * candidates that start with the last word are returned.
  */
 export async function completeWords(
   root: Command,
@@ -188,6 +188,7 @@ async function optionValues(
   line: CompletedLine,
 ): Promise<string[]> {
   if (long === '--profile') return sources.profiles();
+  if (long === '--scope') return sources.scopes(line.options.get('--profile'));
   if (long === '--auto-approve') return sources.users(line.options.get('--fixtures'));
   return OPTION_VALUES[long] ?? [];
 }
