@@ -1,27 +1,16 @@
 let guarded = false;
 
-/** The exit code of a run whose stdout reader has gone: a success, unless stdout said a failure. */
-let closedPipeCode = 0;
-
-/**
- * The run failed with `code` and says so on stdout (a `--json` error document): should the reader
- * be gone, the run still ends with that code, not as a success.
- */
-export function failingOnStdout(code: number): void {
-  closedPipeCode = code;
-}
-
 /**
  * SPEC §3: output into a closed pipe (`dasvc … | head -1`) ends the command quietly with exit 0.
  * Whoever read stdout has gone, so the rest of the answer has no reader: the process ends at once,
- * as SIGPIPE ends a C tool, but as a success (a failure keeps its code: failingOnStdout). A closed stderr is ignored (there is nowhere left to
+ * as SIGPIPE ends a C tool, but as a success. A closed stderr is ignored (there is nowhere left to
  * say anything) and the command runs on to its own exit code. Installed once per process.
  */
 export function endQuietlyOnClosedPipe(): void {
   if (guarded) return;
   guarded = true;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(closedPipeCode);
+    if (error.code === 'EPIPE') process.exit(0);
     // Any other failure to write the result (a full disk: `> /dev/full`) is said in one line on
     // stderr, never as a stack trace; the result is lost, so the command failed (exit 1).
     try {

@@ -1,7 +1,7 @@
 import { DasvcError, ExitCode, InterruptedError } from '../errors.js';
 import { packageVersion } from '../package-root.js';
 import { terminalText } from '../util/printable.js';
-import { endQuietlyOnClosedPipe, failingOnStdout } from './closed-pipe.js';
+import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 import type { ContextIo } from './io.js';
 import { jsonErrorDocument, type JsonErrorFields } from './json-error.js';
 import type { Writer } from './output.js';
@@ -140,7 +140,6 @@ function isCommanderError(error: unknown): error is CommanderErrorLike {
 
 /** `--json`: the error as one JSON document on stdout, so that scripts read stdout only. */
 function printJsonError(stdout: Writer, fields: JsonErrorFields): void {
-  failingOnStdout(fields.exitCode);
   stdout.write(`${jsonErrorDocument(fields)}\n`);
 }
 
