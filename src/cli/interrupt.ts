@@ -17,7 +17,7 @@ export function wasInterrupted(): boolean {
   return controller.signal.aborted;
 }
 
-/** A signal within this long of the first is taken for its echo, not for a second Ctrl-C. */
+/** How soon the echo of the first signal comes, at the latest, when another listener sends it. */
 const ECHO_MS = 1000;
 
 /** The signal that stopped the run. */
@@ -31,7 +31,7 @@ export function interruptExitCode(): number {
 /**
  * Makes Ctrl-C end every command with exit 130 (SPEC §4), SIGTERM with 143, what is open closed
  * first: the signal is aborted and the command unwinds to main. When nothing watches the signal,
- * at a second Ctrl-C (a second later or more), or when the command has not unwound within
+ * at a second Ctrl-C (not the echo of the first), or when the command has not unwound within
  * `graceMs`, the process ends at once. Returns a function that removes the handlers.
  */
 export function handleInterrupts(graceMs = 2000): () => void {
@@ -40,17 +40,21 @@ export function handleInterrupts(graceMs = 2000): () => void {
     process.exit(interruptExitCode());
   };
   let firstAt = 0;
+  let echoExpected = false;
   // SIGTERM (a CI job cancelled, `kill`) unwinds as Ctrl-C does: `check` revokes what it
   // obtained, a refresh lets go of the lock; the exit code is the shell's for it, 143.
   const on = (signal: 'SIGINT' | 'SIGTERM') => () => {
     if (controller.signal.aborted) {
-      // The config file's writer (conf, through atomically's when-exit) sends the signal again
-      // once its own cleanup has run: that echo is no second Ctrl-C, and the grace still holds.
-      if (performance.now() - firstAt < ECHO_MS) return;
+      // The config file's writer (conf, through atomically's when-exit) listens too, and sends
+      // the same signal again once its own cleanup has run: that one echo is no second Ctrl-C.
+      const echo = echoExpected && signal === stoppedBy && performance.now() - firstAt < ECHO_MS;
+      echoExpected = false;
+      if (echo) return;
       stopNow();
     }
     stoppedBy = signal;
     firstAt = performance.now();
+    echoExpected = process.listenerCount(signal) > 1;
     if (!watched) stopNow();
     controller.abort(new InterruptedError('interrupted'));
     setTimeout(stopNow, graceMs).unref();
