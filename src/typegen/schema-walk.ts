@@ -69,11 +69,22 @@ export function anyWhereUnsaid(schema: JsonSchema): JsonSchema {
   const keys = Object.keys(schema);
   if (keys.length > 0 && keys.every((key) => ANNOTATIONS.has(key)))
     return { ...schema, tsType: 'unknown' };
-  if (
-    schema.type === 'object' &&
-    !('properties' in schema || 'patternProperties' in schema || 'additionalProperties' in schema)
-  )
-    return { ...schema, additionalProperties: true };
+  const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const members = schema.properties;
+  const noMembers =
+    (members === undefined || (isObject(members) && Object.keys(members).length === 0)) &&
+    !('patternProperties' in schema || 'additionalProperties' in schema);
+  if (types.includes('object') && noMembers) {
+    // Members it requires without describing them are there all the same, of any value.
+    const required = Array.isArray(schema.required)
+      ? schema.required.filter((name): name is string => typeof name === 'string')
+      : [];
+    return {
+      ...schema,
+      properties: Object.fromEntries(required.map((name) => [name, {}])),
+      additionalProperties: true,
+    };
+  }
   return schema;
 }
 

@@ -164,6 +164,9 @@ describe('declarationsOf', () => {
               required: true,
               schema: { type: 'object', properties: { inner: { title: 'Inner' } } },
             },
+            { name: 'e', required: true, schema: { type: 'object', properties: {} } },
+            { name: 'u', required: true, schema: { type: ['object', 'null'] } },
+            { name: 'r', required: true, schema: { type: 'object', required: ['a'] } },
           ],
           result: { name: 'r', schema: { description: 'any' } },
         },
@@ -175,6 +178,9 @@ describe('declarationsOf', () => {
     expect(entry).toMatch(/ {6}q: unknown;/);
     expect(entry).toMatch(/ {6}o: \{\n {8}\[k: string\]: unknown;\n {6}\};/);
     expect(entry).toMatch(/ {6}n: \{\n {8}inner\?: Inner;\n {6}\};/);
+    expect(entry).toMatch(/ {6}e: \{\n {8}\[k: string\]: unknown;\n {6}\};/);
+    expect(entry).toMatch(/ {6}u: \{\n {8}\[k: string\]: unknown;\n {6}\} \| null;/);
+    expect(entry).toMatch(/ {6}r: \{\n {8}a: unknown;\n {8}\[k: string\]: unknown;\n {6}\};/);
     expect(text).toContain('export type Inner = unknown;');
     expect(entry).toMatch(/ {4}result: unknown;/);
   });
