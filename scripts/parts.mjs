@@ -8,8 +8,8 @@ import { build } from 'esbuild';
 /**
  * A module's exports as data properties, for the other files: esbuild hands a module out as an
  * object of getters over its namespace's getters, so each call across files would pay two getter
- * calls and a lookup no call site can cache. An export is bound once (src/ has no `export let`),
- * so its value is final as soon as it is set; one still unset (a cycle between files, met while
+ * calls and a lookup no call site can cache. An export is bound once (no `let` or `var` of src/ is
+ * exported: test/project/export-bindings.test.ts), so its value is final as soon as it is set; one still unset (a cycle between files, met while
  * its module runs) stays a getter. No `__esModule` mark: the importing files read a link in
  * Node's way (esbuild's node mode), which does not look at it.
  */
