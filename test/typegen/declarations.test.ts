@@ -13,6 +13,13 @@ import { EVERY_CONSTRUCT } from '../helpers/typegen.js';
 const instance = (name: string, doc: unknown): InstanceFixture =>
   parseOpenRpcInstance(name, structuredClone(doc), `${name}.openrpc.json`);
 
+/** The smallest OpenRPC document around `methods`. */
+const documentOf = (title: string, methods: unknown[]) => ({
+  openrpc: '1.2.6',
+  info: { title, version: '1' },
+  methods,
+});
+
 /** The text of one top-level declaration (`export interface Name {…}`), doc comment aside. */
 function declaration(text: string, name: string): string {
   const start = text.indexOf(`export interface ${name} `);
@@ -148,30 +155,26 @@ describe('declarationsOf', () => {
   });
 
   it('types a schema that only describes as any value, and an object of no members as any object', async () => {
-    const doc = {
-      openrpc: '1.2.6',
-      info: { title: 'v', version: '1' },
-      methods: [
-        {
-          name: 'v.x',
-          paramStructure: 'by-name',
-          params: [
-            { name: 'id', description: 'anything', required: true, schema: {} },
-            { name: 'q', required: true, schema: { description: 'any value' } },
-            { name: 'o', required: true, schema: { type: 'object' } },
-            {
-              name: 'n',
-              required: true,
-              schema: { type: 'object', properties: { inner: { title: 'Inner' } } },
-            },
-            { name: 'e', required: true, schema: { type: 'object', properties: {} } },
-            { name: 'u', required: true, schema: { type: ['object', 'null'] } },
-            { name: 'r', required: true, schema: { type: 'object', required: ['a'] } },
-          ],
-          result: { name: 'r', schema: { description: 'any' } },
-        },
-      ],
-    };
+    const doc = documentOf('v', [
+      {
+        name: 'v.x',
+        paramStructure: 'by-name',
+        params: [
+          { name: 'id', description: 'anything', required: true, schema: {} },
+          { name: 'q', required: true, schema: { description: 'any value' } },
+          { name: 'o', required: true, schema: { type: 'object' } },
+          {
+            name: 'n',
+            required: true,
+            schema: { type: 'object', properties: { inner: { title: 'Inner' } } },
+          },
+          { name: 'e', required: true, schema: { type: 'object', properties: {} } },
+          { name: 'u', required: true, schema: { type: ['object', 'null'] } },
+          { name: 'r', required: true, schema: { type: 'object', required: ['a'] } },
+        ],
+        result: { name: 'r', schema: { description: 'any' } },
+      },
+    ]);
     const text = await declarationsOf([instance('v', doc)]);
     const entry = method(text, 'VMethods', 'v.x');
     expect(entry).toMatch(/ {6}id: unknown;/);
@@ -192,34 +195,30 @@ describe('declarationsOf', () => {
       'x-recorded': true,
       'x-error': { code: -32601, message: 'Method not found' },
     });
-    const doc = {
-      openrpc: '1.2.6',
-      info: { title: 'r', version: '1' },
-      methods: [
-        {
-          name: 'r.gone',
-          'x-recorded': true,
-          params: [],
-          result: { name: 'result', schema: {} },
-          examples: [refusal('r.gone')],
-        },
-        {
-          name: 'r.kept',
-          'x-recorded': true,
-          params: [],
-          result: { name: 'result', schema: {} },
-          examples: [
-            refusal('r.kept'),
-            {
-              name: 'r.kept #2',
-              params: [],
-              'x-recorded': true,
-              result: { name: 'result', value: 1 },
-            },
-          ],
-        },
-      ],
-    };
+    const doc = documentOf('r', [
+      {
+        name: 'r.gone',
+        'x-recorded': true,
+        params: [],
+        result: { name: 'result', schema: {} },
+        examples: [refusal('r.gone')],
+      },
+      {
+        name: 'r.kept',
+        'x-recorded': true,
+        params: [],
+        result: { name: 'result', schema: {} },
+        examples: [
+          refusal('r.kept'),
+          {
+            name: 'r.kept #2',
+            params: [],
+            'x-recorded': true,
+            result: { name: 'result', value: 1 },
+          },
+        ],
+      },
+    ]);
     const text = await declarationsOf([instance('r', doc)]);
     expect(text).not.toContain('"r.gone"');
     expect(method(text, 'RMethods', 'r.kept')).toContain('result: unknown;');
@@ -240,26 +239,22 @@ describe('declarationsOf', () => {
   });
 
   it('writes nothing a contract says as code: comments closed, tsType dropped, keys quoted', async () => {
-    const hostile = {
-      openrpc: '1.2.6',
-      info: { title: 'x', version: '1' },
-      methods: [
-        {
-          name: 'a"b*/\nc',
-          summary: 'ends */ export declare const pwned: 1; /*',
-          params: [
-            {
-              name: 'p',
-              schema: { type: 'string', tsType: 'any; export declare const pwned2: 1' },
-            },
-          ],
-          result: {
-            name: 'r',
-            schema: { type: 'object', properties: { '*/x': { const: { items: [1] } } } },
+    const hostile = documentOf('x', [
+      {
+        name: 'a"b*/\nc',
+        summary: 'ends */ export declare const pwned: 1; /*',
+        params: [
+          {
+            name: 'p',
+            schema: { type: 'string', tsType: 'any; export declare const pwned2: 1' },
           },
+        ],
+        result: {
+          name: 'r',
+          schema: { type: 'object', properties: { '*/x': { const: { items: [1] } } } },
         },
-      ],
-    };
+      },
+    ]);
     const text = await declarationsOf([instance('evil', hostile)]);
     expect(text).not.toMatch(/^\s*export declare/m);
     expect(text).not.toContain('pwned2');
