@@ -84,14 +84,18 @@ function compare(a: string, b: string): number {
 }
 
 /**
- * A method the installation said it does not have: a recording keeps a refused call as an
- * example, under its method, and this one's every answer was -32601. No method of the contract.
+ * A recorded method the installation never said it has: a recording keeps every call as an
+ * example, under its method, and this one's every answer was -32601 (no such method) or an HTTP
+ * error (the call never reached a method). No method of the contract.
  */
-function saidAbsent(method: MethodFixture): boolean {
+function neverConfirmed(method: MethodFixture): boolean {
   return (
     method.recorded === true &&
     method.examples.length > 0 &&
-    method.examples.every((e) => 'error' in e.outcome && e.outcome.error.code === -32601)
+    method.examples.every(
+      (e) =>
+        e.httpStatus !== undefined || ('error' in e.outcome && e.outcome.error.code === -32601),
+    )
   );
 }
 
@@ -100,7 +104,7 @@ function instanceSchema(
   portable: (schema: unknown) => JsonSchema,
 ): JsonSchema {
   const methods = [...instance.methods.values()]
-    .filter((method) => !saidAbsent(method))
+    .filter((method) => !neverConfirmed(method))
     .sort((a, b) => compare(a.name, b.name));
   // Defined, not assigned: a method named `__proto__` is a method like any other.
   const properties: Record<string, unknown> = Object.fromEntries([

@@ -188,7 +188,7 @@ describe('declarationsOf', () => {
     expect(entry).toMatch(/ {4}result: unknown;/);
   });
 
-  it('declares no method a recording only saw refused as not there (-32601)', async () => {
+  it('declares no recorded method the installation never confirmed (-32601, an HTTP error)', async () => {
     const refusal = (name: string) => ({
       name: `${name} #1`,
       params: [],
@@ -202,6 +202,21 @@ describe('declarationsOf', () => {
         params: [],
         result: { name: 'result', schema: {} },
         examples: [refusal('r.gone')],
+      },
+      {
+        name: 'r.unreached',
+        'x-recorded': true,
+        params: [{ name: 'x', required: false, schema: false }],
+        result: { name: 'result', schema: {} },
+        examples: [
+          {
+            name: 'r.unreached #1',
+            params: [{ name: 'x', value: 1 }],
+            'x-recorded': true,
+            'x-http-status': 401,
+            'x-error': { code: -32000, message: 'HTTP 401: invalid_token' },
+          },
+        ],
       },
       {
         name: 'r.kept',
@@ -221,6 +236,7 @@ describe('declarationsOf', () => {
     ]);
     const text = await declarationsOf([instance('r', doc)]);
     expect(text).not.toContain('"r.gone"');
+    expect(text).not.toContain('"r.unreached"');
     expect(method(text, 'RMethods', 'r.kept')).toContain('result: unknown;');
   });
 
