@@ -22,6 +22,8 @@ export interface LoginOptions {
    * browser is waited for too.
    */
   pasted?: AsyncIterable<string>;
+  /** Whether `pasted` is read while a browser that opened is waited for too (default true). */
+  pastedBesideBrowser?: boolean;
   /** Loopback port; 0 (default) picks a free one. */
   port?: number;
   /** Send PKCE S256 (default true). */
@@ -99,6 +101,9 @@ export async function loginWith(
         tell: deps.tell ?? (() => undefined),
         openBrowser,
         pasted: options.pasted,
+        ...(options.pastedBesideBrowser === undefined
+          ? {}
+          : { pastedBesideBrowser: options.pastedBesideBrowser }),
         signal: deps.signal,
       },
     );

@@ -68,6 +68,12 @@ export interface LoginFlowDeps {
    * browser is waited for too.
    */
   pasted?: AsyncIterable<string>;
+  /**
+   * Whether `pasted` is also read while a browser that opened is waited for (default true): a
+   * person at a terminal may paste either way; lines piped in by a script are read only when no
+   * browser opened, so that a login leaves the script's other lines alone.
+   */
+  pastedBesideBrowser?: boolean;
   /** Aborts on Ctrl-C. */
   signal?: AbortSignal;
   /** The browser's half of the exchange (LoginWitness), which `dasvc check` shows as evidence. */

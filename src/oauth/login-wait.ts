@@ -11,9 +11,9 @@ export type AcceptRedirect = (query: URLSearchParams, href: string) => 'code' | 
 const PASTE = 'paste the address your browser was sent to and press Enter:';
 
 /**
- * The browser opened on the URL, and pasted redirects read, at the same time: either completes the
- * login. No browser (--no-browser, none configured, none that works) leaves the paste and the
- * loopback; `approvedAtOnce` (the probe's own redirect) completes it once no browser opened and
+ * The browser opened on the URL, and pasted redirects read, at the same time (unless
+ * `pastedBesideBrowser` is false: then only once no browser opened): either completes the login.
+ * No browser (--no-browser, none configured, none that works) leaves the paste and the loopback; `approvedAtOnce` (the probe's own redirect) completes it once no browser opened and
  * the paste has ended (at once without one).
  */
 export function waitForPerson(
@@ -27,9 +27,11 @@ export function waitForPerson(
   const say = (message: string) => {
     if (!over()) tell(message);
   };
-  const pasteEnded = pasted ? readPasted(pasted, accept, tell, over) : Promise.resolve(true);
+  let pasteEnded: Promise<boolean> | undefined;
+  const readPaste = () =>
+    (pasteEnded ??= pasted ? readPasted(pasted, accept, tell, over) : Promise.resolve(true));
   const withoutBrowser = () =>
-    void pasteEnded.then((ended) => {
+    void readPaste().then((ended) => {
       if (ended) approvedAtOnce?.();
     });
   if (!openBrowser) {
@@ -37,12 +39,15 @@ export function waitForPerson(
     withoutBrowser();
     return;
   }
+  const besideBrowser = pasted !== undefined && deps.pastedBesideBrowser !== false;
+  if (besideBrowser) void readPaste();
   // Called as a promise whatever it returns (a plain-JS embedder's may return nothing, or
   // throw): its failure is reported, never the login's.
   Promise.resolve()
     .then(() => openBrowser(url))
     .then(
-      () => say(pasted ? `Waiting for the browser; or ${PASTE}` : 'Waiting for the browser…'),
+      () =>
+        say(besideBrowser ? `Waiting for the browser; or ${PASTE}` : 'Waiting for the browser…'),
       (error: unknown) => {
         const why = error instanceof Error ? error.message : String(error);
         say(

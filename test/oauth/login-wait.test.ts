@@ -90,6 +90,39 @@ describe('waiting for the person', () => {
     }
   });
 
+  it('a browser that opened: lines from a terminal are read beside it, piped ones are not', async () => {
+    const app = createMockApp({ autoApprove: 'alice', log: () => undefined });
+    try {
+      for (const besideBrowser of [true, false]) {
+        let read = false;
+        const lines: AsyncIterable<string> = {
+          [Symbol.asyncIterator]: () => {
+            read = true;
+            return { next: () => new Promise(() => undefined) };
+          },
+        };
+        const { result, told } = flow(
+          appTransport(app),
+          {
+            openBrowser: async () => undefined,
+            pasted: lines,
+            pastedBesideBrowser: besideBrowser,
+          },
+          { approvedAtOnceWaitMs: 20 },
+        );
+        expect((await result).tokens.accessToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect({ besideBrowser, read }).toEqual({ besideBrowser, read: besideBrowser });
+        expect(told[1]).toBe(
+          besideBrowser
+            ? 'Waiting for the browser; or paste the address your browser was sent to and press Enter:'
+            : 'Waiting for the browser…',
+        );
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
   it('--no-browser: pasted lines first; the probe’s redirect once they end', async () => {
     const app = createMockApp({ autoApprove: 'alice', log: () => undefined });
     try {

@@ -46,6 +46,8 @@ export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
     outcome = await client.login({
       noBrowser,
       pasted: stdin.lines,
+      // A terminal is read while the browser is waited for too; a pipe only without a browser.
+      pastedBesideBrowser: deps.stdin.isTTY === true,
       port,
       pkce: options.pkce !== false,
       timeoutMs: timeoutSeconds * 1000,
