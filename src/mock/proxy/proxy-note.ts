@@ -6,6 +6,7 @@
 // own, and no answer of the service names the user (docs/design/dashboard.md).
 import { isObject } from '../../util/guards.js';
 import { SecretValues } from '../../util/secret-values.js';
+import { utf8Text } from '../../util/utf8-text.js';
 import { noteRpcCalls, type RpcErrorNote } from '../core/rpc-note.js';
 import { BODY_LIMIT, type RequestNote } from '../core/types.js';
 import { claimedClient } from '../routes/client-auth.js';
@@ -95,13 +96,7 @@ export class ProxyNotes {
     if (!api && !path.startsWith(OAUTH_PREFIX)) return undefined;
     const contentType = rawHeader(raw, 'content-type') ?? '';
     const authorization = rawHeader(raw, 'authorization');
-    const body =
-      bytes === null || bytes.byteLength > BODY_LIMIT
-        ? ''
-        : (Buffer.isBuffer(bytes)
-            ? bytes
-            : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-          ).toString('utf8');
+    const body = bytes === null || bytes.byteLength > BODY_LIMIT ? '' : utf8Text(bytes);
     const note: RequestNote = {};
     let client: string | undefined;
     if (api) {

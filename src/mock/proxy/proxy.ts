@@ -7,6 +7,7 @@ import type { MockRequest, MockResponse } from '../core/types.js';
 import { createEnvProxyAgent, proxySettings } from '../../http/proxy.js';
 import { httpTimeoutMs } from '../../http/timeout.js';
 import type { Env } from '../../util/env.js';
+import { utf8Text } from '../../util/utf8-text.js';
 import { endToEndHeaders, rawHeader } from './proxy-headers.js';
 import { Forwarding, type Upstream } from './forwarding.js';
 import { ProxyNotes } from './proxy-note.js';
@@ -78,10 +79,7 @@ export async function createProxy(
         path,
         query: request.query,
         requestHeader: (name) => rawHeader(raw, name),
-        requestBody:
-          body === null
-            ? ''
-            : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'),
+        requestBody: body === null ? '' : utf8Text(body),
         status: 0,
         responseHeader: () => undefined,
       };
