@@ -129,7 +129,9 @@ function withoutOwnCredentials(excerpt: string, authorization: string, cut: bool
   own.addAuthorization(authorization);
   const masked = own.maskText(excerpt);
   if (!cut) return masked;
-  for (const secret of authorizationSecrets(authorization)) {
+  // The credentials alone: the header's scheme (`Basic`, `Bearer`) starts it, and is no secret.
+  const secrets = authorizationSecrets(authorization);
+  for (const secret of secrets.length > 1 ? secrets.slice(1) : secrets) {
     // Four characters and more: fewer tell nothing of a credential, and match any text's end.
     for (let length = Math.min(secret.length - 1, masked.length); length >= 4; length--) {
       if (masked.endsWith(secret.slice(0, length))) return `${masked.slice(0, -length)}${REDACTED}`;

@@ -311,6 +311,29 @@ describe('request bodies in the journal', () => {
     expect((await read()).body).toBe(entry.body);
     await app.close();
   });
+
+  it('leaves an excerpt whose end is only the start of the header, not of its credentials', async () => {
+    const app = createMockApp({ log: () => undefined });
+    const tail = '&note=Basic';
+    const form = `grant_type=x&pad=${'p'.repeat(BODY_EXCERPT - 17 - tail.length)}${tail}&more=1`;
+    await app(
+      new Request(`${BASE}/webservice/authorize`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: form,
+      }),
+    );
+    const { entries } = (await (await app(new Request(`${BASE}/_mock/journal`))).json()) as {
+      entries: JournalEntry[];
+    };
+    const entry = entries.at(-1)!;
+    expect(entry.bodySize).toBeGreaterThan(BODY_EXCERPT);
+    expect(entry.body!.endsWith('&note=Basic')).toBe(true);
+    await app.close();
+  });
 });
 
 describe('GET/DELETE /_mock/grants', () => {
