@@ -62,8 +62,9 @@ function plausible(key: string, value: unknown): boolean {
 
 /**
  * A schema as the generator must read it to mean what JSON Schema says: one that only documents
- * takes any value (the generator would make it an object), and an object that declares no
- * members takes any members (the generator, told to close objects, would allow none).
+ * takes any value (the generator would make it an object), an object that declares no members
+ * takes any members (the generator, told to close objects, would allow none), and one closed to
+ * every member is the empty object.
  */
 export function anyWhereUnsaid(schema: JsonSchema): JsonSchema {
   const keys = Object.keys(schema);
@@ -71,9 +72,14 @@ export function anyWhereUnsaid(schema: JsonSchema): JsonSchema {
     return { ...schema, tsType: 'unknown' };
   const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];
   const members = schema.properties;
-  const noMembers =
-    (members === undefined || (isObject(members) && Object.keys(members).length === 0)) &&
-    !('patternProperties' in schema || 'additionalProperties' in schema);
+  const declared =
+    (members !== undefined && !(isObject(members) && Object.keys(members).length === 0)) ||
+    'patternProperties' in schema;
+  // An object closed to every member is the empty object, which the generator would write `{}`
+  // (any value but null in TypeScript).
+  if (schema.type === 'object' && !declared && schema.additionalProperties === false)
+    return { ...schema, tsType: 'Record<string, never>' };
+  const noMembers = !declared && !('additionalProperties' in schema);
   if (types.includes('object') && noMembers) {
     // Members it requires without describing them are there all the same, of any value.
     const required = Array.isArray(schema.required)

@@ -171,6 +171,11 @@ describe('declarationsOf', () => {
           { name: 'e', required: true, schema: { type: 'object', properties: {} } },
           { name: 'u', required: true, schema: { type: ['object', 'null'] } },
           { name: 'r', required: true, schema: { type: 'object', required: ['a'] } },
+          {
+            name: 'c',
+            required: true,
+            schema: { type: 'object', additionalProperties: false },
+          },
         ],
         result: { name: 'r', schema: { description: 'any' } },
       },
@@ -184,6 +189,7 @@ describe('declarationsOf', () => {
     expect(entry).toMatch(/ {6}e: \{\n {8}\[k: string\]: unknown;\n {6}\};/);
     expect(entry).toMatch(/ {6}u: \{\n {8}\[k: string\]: unknown;\n {6}\} \| null;/);
     expect(entry).toMatch(/ {6}r: \{\n {8}a: unknown;\n {8}\[k: string\]: unknown;\n {6}\};/);
+    expect(entry).toMatch(/ {6}c: Record<string, never>;/);
     expect(text).toContain('export type Inner = unknown;');
     expect(entry).toMatch(/ {4}result: unknown;/);
   });
