@@ -43,7 +43,8 @@ function outcomeOf(response: unknown): Example['outcome'] | undefined {
 /**
  * The error example of a call that an HTTP error answered without a JSON-RPC answer (a 401, a
  * gateway's 502 page): a JSON-RPC error of the server range that names the status and, when the
- * body is an RFC 6749 error, its code and description, with the body itself as `data`.
+ * body is an RFC 6749 error, its code and description, with the body as `data` when it is a JSON
+ * object (a page of text would only repeat the status).
  */
 export function httpErrorOutcome(status: number, body: string | undefined): Example['outcome'] {
   const parsed = parse(body);
