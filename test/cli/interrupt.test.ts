@@ -14,7 +14,8 @@ import { ROOT } from '../helpers/cli.js';
 /**
  * A command that watches the interrupt signal and takes the given milliseconds to unwind once
  * aborted: 20 s is longer than any test waits, so that only the end at once ends it sooner. With
- * `echo`, another listener sends the signal again, as when-exit does.
+ * `echo`, another listener sends the signal again, as when-exit does; with `count` as well, a
+ * last listener says each delivery, once the handler has taken it.
  */
 const HARNESS = `
 import { handleInterrupts, interruptSignal } from ${JSON.stringify(join(ROOT, 'src/cli/interrupt.ts'))};
@@ -22,6 +23,8 @@ handleInterrupts(60_000);
 const signal = interruptSignal();
 if (process.argv[2] === 'echo')
   for (const name of ['SIGINT', 'SIGTERM']) process.once(name, () => process.kill(process.pid, name));
+let delivered = 0;
+if (process.argv[4] === 'count') process.on('SIGINT', () => process.stdout.write(\`got \${++delivered}\\n\`));
 signal.addEventListener('abort', () => {
   process.stdout.write('aborted\\n');
   setTimeout(() => {
@@ -51,10 +54,19 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the harness, sends `signals` (each once the one before has aborted), and waits for its end. */
-async function interrupted(mode: 'echo' | 'plain', unwindMs: number, signals: NodeJS.Signals[]) {
+/**
+ * Runs the harness and sends `signals`, each once the harness has printed what `after` gives for
+ * it (by default, the second and later once it has aborted); waits for its end.
+ */
+async function interrupted(
+  mode: 'echo' | 'plain',
+  unwindMs: number,
+  signals: NodeJS.Signals[],
+  after: (i: number) => string = (i) => (i === 0 ? 'ready\n' : 'aborted\n'),
+  count = false,
+) {
   const child = tracked(
-    spawn(process.execPath, [harness, mode, String(unwindMs)], {
+    spawn(process.execPath, [harness, mode, String(unwindMs), count ? 'count' : ''], {
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
@@ -71,7 +83,7 @@ async function interrupted(mode: 'echo' | 'plain', unwindMs: number, signals: No
   const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
   await printed('ready\n');
   for (const [i, signal] of signals.entries()) {
-    if (i > 0) await printed('aborted\n');
+    await printed(after(i));
     child.kill(signal);
   }
   return { code: await closed, stdout, stderr };
@@ -96,5 +108,18 @@ describe('Ctrl-C and SIGTERM', () => {
     const other = await interrupted('echo', 20_000, ['SIGINT', 'SIGTERM']);
     expect(other.stderr).toBe('\ndasvc: interrupted\n');
     expect(other.stdout).not.toContain('unwound');
+    // One echo only: a Ctrl-C after the echo was taken is a second Ctrl-C.
+    const afterEcho = await interrupted(
+      'echo',
+      20_000,
+      ['SIGINT', 'SIGINT'],
+      (i) => (i === 0 ? 'ready\n' : 'got 2\n'),
+      true,
+    );
+    expect(afterEcho).toEqual({
+      code: 130,
+      stdout: 'ready\naborted\ngot 1\ngot 2\n',
+      stderr: '\ndasvc: interrupted\n',
+    });
   });
 });
