@@ -66,6 +66,22 @@ describe('currentTokens', () => {
     expect(told.join('\n')).toMatch(/expires_in/);
   });
 
+  it('an access token refused with no refresh token left is recorded as refused', async () => {
+    // Another process may have dropped the refresh token since the refused call was sent.
+    const store = storeWith({
+      accessToken: 'A',
+      refreshToken: null,
+      obtainedAt: NOW,
+      expiresAt: NOW + 3_600_000,
+    });
+    const session = deps(store, () => Promise.reject(new Error('no request expected')));
+    await expect(currentTokens(session, { rejected: 'A' })).rejects.toBeInstanceOf(AuthError);
+    const tokens = JSON.parse(readFileSync(store.file, 'utf8')).profiles.default.tokens;
+    expect(tokens).toMatchObject({ accessToken: null, accessEnded: 'refused' });
+    // Refused now: a later call does not send it again.
+    await expect(currentTokens(session)).rejects.toBeInstanceOf(AuthError);
+  });
+
   it('uses the stored token while it is outside the margin', async () => {
     const store = storeWithPair(NOW, NOW + 3_600_000);
     const result = await currentTokens(
