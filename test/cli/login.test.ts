@@ -398,6 +398,9 @@ describe('dasvc login asks the service once before waiting for anyone', () => {
       },
     });
     expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr).toContain(
+      'dasvc: the redirect carried a state that does not match this login; refused (nothing was exchanged)',
+    );
     expect((await authorizeRequests(auto.url)).map((e) => e.method)).not.toContain('POST');
   });
 
@@ -416,7 +419,9 @@ describe('dasvc login asks the service once before waiting for anyone', () => {
       },
     });
     expect(result.code, result.stderr).toBe(3);
-    expect(result.stderr).toContain('state');
+    expect(result.stderr).toContain(
+      'dasvc: the redirect carried a state that does not match this login; refused (nothing was exchanged)',
+    );
     expect((await authorizeRequests(auto.url)).map((e) => e.method)).not.toContain('POST');
   });
 
