@@ -72,7 +72,8 @@ export abstract class DasvcError extends Error {
 
 /**
  * A new error of the same class as `error` (so the same kind and exit code), with its code,
- * status and the service's words (`detail`) unless `options` says otherwise: for a failure
+ * status, the service's words (`detail`) and JSON-RPC error object (`rpc`) unless `options` says
+ * otherwise: for a failure
  * retold with more context. Its facts are kept, the caller's added over them: a hint may need
  * both what failed and what the caller was doing.
  */
@@ -86,6 +87,7 @@ export function sameKind(
     ...(error.code === undefined ? {} : { code: error.code }),
     ...(error.status === undefined ? {} : { status: error.status }),
     ...(error.detail === undefined ? {} : { detail: error.detail }),
+    ...(error.rpc === undefined ? {} : { rpc: error.rpc }),
     ...options,
     facts: { ...error.facts, ...options.facts },
   });

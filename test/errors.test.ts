@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AuthError, NetworkError, sameKind, UsageError } from '../src/errors.js';
+import { JsonRpcError } from '../src/rpc/jsonrpc.js';
 
 describe('sameKind: a failure retold with more context', () => {
   it('keeps the kind, code, status and detail of the error it retells', () => {
@@ -13,6 +14,24 @@ describe('sameKind: a failure retold with more context', () => {
       code: 'invalid_token',
       status: 401,
       detail: 'no',
+    });
+  });
+
+  it('keeps a JSON-RPC error its class and its error object', () => {
+    const first = JsonRpcError.of({
+      code: -32602,
+      message: 'id must be integer',
+      data: { at: 'id' },
+    });
+    const retold = sameKind(first, 'contacts.get refused its params');
+    expect(retold).toBeInstanceOf(JsonRpcError);
+    expect(retold).toMatchObject({
+      message: 'contacts.get refused its params',
+      kind: 'service',
+      exitCode: 1,
+      code: 'jsonrpc_error',
+      detail: { at: 'id' },
+      rpc: { code: -32602, message: 'id must be integer', data: { at: 'id' } },
     });
   });
 

@@ -3,6 +3,7 @@ import {
   NetworkError,
   ServiceError,
   UsageError,
+  type DasvcErrorOptions,
   type JsonRpcErrorObject,
 } from '../errors.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
@@ -61,14 +62,19 @@ export type ApiAnswer = { kind: 'none' } | { kind: 'json'; body: unknown };
 
 /**
  * A JSON-RPC error answer as an exception: `error <code>: <message>` (SPEC §3), exit 1, with the
- * error object as `rpc`.
+ * error object as `rpc`. Constructed as every DasvcError is, so that sameKind can retell it.
  */
 export class JsonRpcError extends ServiceError {
   override readonly name: string = 'JsonRpcError';
   declare readonly rpc: JsonRpcErrorObject;
 
-  constructor(rpc: JsonRpcErrorObject, hint?: string) {
-    super(`error ${rpc.code}: ${rpc.message}`, {
+  constructor(message: string, options: DasvcErrorOptions & { rpc: JsonRpcErrorObject }) {
+    super(message, options);
+  }
+
+  /** The error of a JSON-RPC error object as the service answered it. */
+  static of(rpc: JsonRpcErrorObject, hint?: string): JsonRpcError {
+    return new JsonRpcError(`error ${rpc.code}: ${rpc.message}`, {
       code: 'jsonrpc_error',
       detail: rpc.data,
       rpc,
@@ -283,7 +289,7 @@ export function rpcErrorFrom(response: unknown, hint?: string): JsonRpcError | u
     message?: unknown;
     data?: unknown;
   };
-  return new JsonRpcError(
+  return JsonRpcError.of(
     {
       code: typeof e.code === 'number' ? e.code : Number(e.code),
       message: typeof e.message === 'string' ? e.message : JSON.stringify(error),
