@@ -162,10 +162,15 @@ const code = await bundleParts({
 });
 
 // Each file is strict as a whole (its banner's first line): esbuild still opens every module's
-// body with the directive again, which a minifier that knows the file leaves out.
+// body with the directive again, which a minifier that knows the file leaves out. Should esbuild
+// wrap modules otherwise, the build stops rather than ship them unchanged unnoticed.
 for (const { file } of PARTS) {
   const path = `${dist}/${file}`;
-  writeFileSync(path, readFileSync(path, 'utf8').replace(/=>\{"use strict";?/g, '=>{'));
+  const text = readFileSync(path, 'utf8');
+  const bodies = text.match(/=>\{"use strict";?/g)?.length ?? 0;
+  if (!text.startsWith("'use strict';\n") || bodies === 0)
+    throw new Error(`${file}: no module body opens with "use strict" after the banner's`);
+  writeFileSync(path, text.replace(/=>\{"use strict";?/g, '=>{'));
 }
 
 // 3. Helper libraries.
