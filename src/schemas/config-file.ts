@@ -67,6 +67,10 @@ export interface Profile {
    * Where clientSecret and tokens live; absent: the file (profiles written before the OS credential store).
    */
   secrets?: 'keychain' | 'file';
+  /**
+   * Secrets in the file, but an entry of the profile may be left in the OS credential store (it did not answer when they moved): deleted when it can be, and before the profile goes.
+   */
+  keychainEntry?: true;
 }
 /**
  * Tokens as stored: absolute expiry in epoch ms (null: the service gave no expires_in). After a revoke of the access token alone, accessToken is null (accessEnded says why) while expiresAt keeps the revoked token's expiry: a refresh stays possible until then.

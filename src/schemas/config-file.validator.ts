@@ -8,7 +8,7 @@ import type { ConfigFile, KeychainEntry, ProfileName } from './config-file.js';
 
 
 export const validateConfigFile: SchemaValidator<ConfigFile> = validate52;
-const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"activeProfile":{"$ref":"#/$defs/profileName"},"profiles":{"type":"object","additionalProperties":{"$ref":"#/$defs/profile"}}},"$defs":{"profileName":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$","not":{"enum":["__proto__","constructor","prototype"]},"errorMessage":"is not a profile name"},"profile":{"type":"object","properties":{"baseUrl":{"type":"string"},"clientId":{"type":"string"},"clientSecret":{"type":"string"},"scope":{"type":"string"},"endpoints":{"type":"object","properties":{"authorize":{"type":"string"},"token":{"type":"string"},"refresh":{"type":"string"},"revoke":{"type":"string"},"api":{"type":"string"}},"additionalProperties":{"type":"string"}},"params":{"enum":["query","body"]},"refreshMargin":{"$ref":"#/$defs/seconds"},"tokens":{"$ref":"#/$defs/storedTokens"},"secrets":{"$ref":"#/$defs/secretsLocation"}}},"secretsLocation":{"enum":["keychain","file"]},"storedTokens":{"type":"object","required":["accessToken","refreshToken","expiresAt","obtainedAt"],"properties":{"accessToken":{"type":["string","null"]},"refreshToken":{"type":["string","null"]},"expiresAt":{"type":["number","null"],"if":{"type":"number"},"then":{"$ref":"#/$defs/time"}},"obtainedAt":{"$ref":"#/$defs/time"},"accessRevoked":{"type":"boolean"},"accessEnded":{"$ref":"#/$defs/accessEnded"},"refreshRefused":{"type":"boolean"},"endedAccess":{"type":"array","items":{"$ref":"#/$defs/endedAccess"}}}},"accessEnded":{"enum":["revoked","refused"]},"endedAccess":{"type":"object","required":["fingerprint","how","at"],"properties":{"fingerprint":{"type":"string"},"how":{"enum":["replaced","revoked"]},"at":{"$ref":"#/$defs/time"}}},"time":{"type":"number","allOf":[{"minimum":0,"maximum":8640000000000000,"errorMessage":"is out of range (epoch ms from 0 to 8640000000000000)"}]},"seconds":{"type":"number","allOf":[{"minimum":0,"maximum":3155760000,"errorMessage":"is out of range (seconds from 0 to 100 years)"}]},"keychainEntry":{"type":"object","properties":{"clientSecret":{"type":"string"},"tokens":{"$ref":"#/$defs/storedTokens"}}}}};
+const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"activeProfile":{"$ref":"#/$defs/profileName"},"profiles":{"type":"object","additionalProperties":{"$ref":"#/$defs/profile"}}},"$defs":{"profileName":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$","not":{"enum":["__proto__","constructor","prototype"]},"errorMessage":"is not a profile name"},"profile":{"type":"object","properties":{"baseUrl":{"type":"string"},"clientId":{"type":"string"},"clientSecret":{"type":"string"},"scope":{"type":"string"},"endpoints":{"type":"object","properties":{"authorize":{"type":"string"},"token":{"type":"string"},"refresh":{"type":"string"},"revoke":{"type":"string"},"api":{"type":"string"}},"additionalProperties":{"type":"string"}},"params":{"enum":["query","body"]},"refreshMargin":{"$ref":"#/$defs/seconds"},"tokens":{"$ref":"#/$defs/storedTokens"},"secrets":{"$ref":"#/$defs/secretsLocation"},"keychainEntry":{"const":true}}},"secretsLocation":{"enum":["keychain","file"]},"storedTokens":{"type":"object","required":["accessToken","refreshToken","expiresAt","obtainedAt"],"properties":{"accessToken":{"type":["string","null"]},"refreshToken":{"type":["string","null"]},"expiresAt":{"type":["number","null"],"if":{"type":"number"},"then":{"$ref":"#/$defs/time"}},"obtainedAt":{"$ref":"#/$defs/time"},"accessRevoked":{"type":"boolean"},"accessEnded":{"$ref":"#/$defs/accessEnded"},"refreshRefused":{"type":"boolean"},"endedAccess":{"type":"array","items":{"$ref":"#/$defs/endedAccess"}}}},"accessEnded":{"enum":["revoked","refused"]},"endedAccess":{"type":"object","required":["fingerprint","how","at"],"properties":{"fingerprint":{"type":"string"},"how":{"enum":["replaced","revoked"]},"at":{"$ref":"#/$defs/time"}}},"time":{"type":"number","allOf":[{"minimum":0,"maximum":8640000000000000,"errorMessage":"is out of range (epoch ms from 0 to 8640000000000000)"}]},"seconds":{"type":"number","allOf":[{"minimum":0,"maximum":3155760000,"errorMessage":"is out of range (seconds from 0 to 100 years)"}]},"keychainEntry":{"type":"object","properties":{"clientSecret":{"type":"string"},"tokens":{"$ref":"#/$defs/storedTokens"}}}}};
 const schema20 = {"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$","not":{"enum":["__proto__","constructor","prototype"]},"errorMessage":"is not a profile name"};
 const pattern3 = new RegExp("^[A-Za-z0-9._-]{1,64}$", "u");
 
@@ -67,7 +67,7 @@ return errors === 0;
 }
 validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema21 = {"type":"object","properties":{"baseUrl":{"type":"string"},"clientId":{"type":"string"},"clientSecret":{"type":"string"},"scope":{"type":"string"},"endpoints":{"type":"object","properties":{"authorize":{"type":"string"},"token":{"type":"string"},"refresh":{"type":"string"},"revoke":{"type":"string"},"api":{"type":"string"}},"additionalProperties":{"type":"string"}},"params":{"enum":["query","body"]},"refreshMargin":{"$ref":"#/$defs/seconds"},"tokens":{"$ref":"#/$defs/storedTokens"},"secrets":{"$ref":"#/$defs/secretsLocation"}}};
+const schema21 = {"type":"object","properties":{"baseUrl":{"type":"string"},"clientId":{"type":"string"},"clientSecret":{"type":"string"},"scope":{"type":"string"},"endpoints":{"type":"object","properties":{"authorize":{"type":"string"},"token":{"type":"string"},"refresh":{"type":"string"},"revoke":{"type":"string"},"api":{"type":"string"}},"additionalProperties":{"type":"string"}},"params":{"enum":["query","body"]},"refreshMargin":{"$ref":"#/$defs/seconds"},"tokens":{"$ref":"#/$defs/storedTokens"},"secrets":{"$ref":"#/$defs/secretsLocation"},"keychainEntry":{"const":true}}};
 const schema22 = {"type":"number","allOf":[{"minimum":0,"maximum":3155760000,"errorMessage":"is out of range (seconds from 0 to 100 years)"}]};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -669,6 +669,20 @@ var valid0 = _errs27 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.keychainEntry !== undefined){
+let data15 = data.keychainEntry;
+const _errs28 = errors;
+if(true !== data15){
+validate55.errors = [{instancePath:instancePath+"/keychainEntry",schemaPath:"#/properties/keychainEntry/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema21.properties.keychainEntry,data:data15}];
+return false;
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -686,7 +700,7 @@ return false;
 validate55.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"baseUrl":true,"clientId":true,"clientSecret":true,"scope":true,"endpoints":true,"params":true,"refreshMargin":true,"tokens":true,"secrets":true},"dynamicProps":false,"dynamicItems":false};
+validate55.evaluated = {"props":{"baseUrl":true,"clientId":true,"clientSecret":true,"scope":true,"endpoints":true,"params":true,"refreshMargin":true,"tokens":true,"secrets":true,"keychainEntry":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){

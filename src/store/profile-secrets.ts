@@ -133,6 +133,8 @@ export async function storeSecrets(
       continue;
     }
     profiles[name] = withoutSecrets(profile);
+    // Its entry is written again below, or kept as it is: none is left over.
+    delete profiles[name].keychainEntry;
     const wasInStore = onDisk.profiles?.[name]?.secrets === 'keychain';
     if (wasInStore && untouched(profile)) continue;
     // A secret neither read nor replaced is the one in the store (the other one changed).
@@ -147,11 +149,24 @@ export async function storeSecrets(
     writes.push({ name, run: () => replaceSecrets(keychain(), name, secrets) });
   }
   for (const [name, before] of Object.entries(onDisk.profiles ?? {})) {
-    if (before.secrets !== 'keychain' || data.profiles?.[name]?.secrets === 'keychain') continue;
-    // A removed profile's entry must go; one moving to the file (a login that fell back, or
-    // --insecure-storage) goes when the store can be reached, and is left behind otherwise.
-    const removed = data.profiles?.[name] === undefined;
-    writes.push({ name, run: () => keychain().delete(name), bestEffort: !removed });
+    const now = data.profiles?.[name];
+    if (now?.secrets === 'keychain') continue;
+    const removed = now === undefined;
+    const forgotten = !removed && now.tokens === undefined && now.clientSecret === undefined;
+    // A profile whose secrets move to the file (a login that fell back, --insecure-storage)
+    // leaves its entry; so may one whose refresh the store did not take (keychainEntry). The
+    // entry goes when the profile or its secrets go (remove, logout), or as they move: when the
+    // store answers, else it stays marked for the next of those. A removed profile's must go.
+    const moving = before.secrets === 'keychain';
+    if (!moving && !(before.keychainEntry === true && (removed || forgotten))) continue;
+    writes.push({
+      name,
+      run: async () => {
+        await keychain().delete(name);
+        delete profiles[name]?.keychainEntry;
+      },
+      bestEffort: !removed,
+    });
   }
   for (const { name, run, bestEffort } of writes) {
     try {
@@ -159,6 +174,8 @@ export async function storeSecrets(
     } catch (error) {
       if (!(error instanceof KeychainUnavailable)) throw error;
       if (!bestEffort) throw keychainUnreachable(name, error);
+      if (profiles[name] !== undefined && profiles[name].secrets !== 'keychain')
+        profiles[name].keychainEntry = true;
     }
   }
   const file: StoreData = { ...data };

@@ -186,8 +186,13 @@ export class ProfileStore {
         // during the write). After a refresh the service honours only this pair: it goes to the
         // file (mode 0600) with the client secret, and the profile's secrets live there from now
         // on, as after a login that found no store. The store's entry keeps the pair before
-        // until a login that stores the secrets there again replaces it.
-        writeEntry({ ...onDisk.profiles?.[profile], ...secrets, secrets: 'file' });
+        // until it can be deleted (keychainEntry), at the latest when the profile goes.
+        writeEntry({
+          ...onDisk.profiles?.[profile],
+          ...secrets,
+          secrets: 'file',
+          keychainEntry: true,
+        });
         const why = error instanceof KeychainUnavailable ? error.reason : 'interrupted';
         this.tell?.(
           `the OS credential store did not take the new tokens of profile ${profile} (${why}); they are in ${this.file} now, and the store's entry keeps the ones before`,

@@ -65,6 +65,7 @@ describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service
     expect(written.profiles.default).toEqual({
       ...profile,
       secrets: 'file',
+      keychainEntry: true,
       clientSecret: 'demo-secret',
       tokens: pair,
     });
@@ -266,6 +267,17 @@ describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service
       true,
     );
     expect(await fileTokenStore(new ProfileStore(file)).load('default')).toEqual(rotated);
+    // The entry left in the store, with the client secret, goes with the profile's secrets.
+    expect(await new Keychain(file).get('default')).toMatchObject({ clientSecret: 'demo-secret' });
+    const later = new ProfileStore(file);
+    await later.update((data) => {
+      delete data.profiles!.default!.tokens;
+      delete data.profiles!.default!.clientSecret;
+    });
+    expect(await new Keychain(file).get('default')).toBeUndefined();
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default).not.toHaveProperty(
+      'keychainEntry',
+    );
   });
 
   it('Ctrl-C while the store takes a refreshed pair: the pair goes to the file, and 130 still', async () => {
