@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { isObject } from '../../util/guards.js';
 import { NAME } from '../fixture-format/fixture-format.js';
 import { OPENRPC_SUFFIX } from '../fixture-format/instance-files.js';
+import { parseBasicAuth } from '../routes/oauth-params.js';
 import { boundCall } from './bounded-call.js';
 import type { Masking } from './pairings.js';
 import { InstanceRecording } from './recording.js';
@@ -40,16 +41,8 @@ function clientIds(exchange: Exchange): string[] {
     const id = new URLSearchParams(source).get('client_id');
     if (id) ids.push(id);
   }
-  const auth = exchange.requestHeader('authorization') ?? '';
-  if (/^basic /i.test(auth)) {
-    const decoded = Buffer.from(auth.slice(6).trim(), 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    try {
-      if (colon > 0) ids.push(decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')));
-    } catch {
-      // not a client id we can read
-    }
-  }
+  const basic = parseBasicAuth(exchange.requestHeader('authorization'));
+  if (typeof basic === 'object') ids.push(basic.id);
   return ids.filter((id) => NAME.test(id));
 }
 
