@@ -337,6 +337,17 @@ describe('dasvc login', () => {
   });
 });
 
+/**
+ * Once the authorization URL is printed: the address the consent ends on, with another state, as
+ * a person would paste it (a forged redirect).
+ */
+function forgedRedirect(stderr: string): Promise<string> | undefined {
+  const url = authorizationUrlIn(stderr);
+  return url
+    ? redirectAfterConsent(url).then((at) => `${at!.replace(/state=[^&]+/, 'state=forged')}\n`)
+    : undefined;
+}
+
 describe('dasvc login asks the service once before waiting for anyone', () => {
   /** The mock's authorization-endpoint requests: the probe and, when waited for, the browser's. */
   const authorizeRequests = async (base: string) =>
@@ -388,14 +399,8 @@ describe('dasvc login asks the service once before waiting for anyone', () => {
     const result = await runCli(loginArgs(auto.url), dir, {
       env: { BROWSER: '/bin/false' },
       // Login then does what --no-browser does: the paste is read before the service's approval.
-      inputWhen: (stderr) => {
-        const url = authorizationUrlIn(stderr);
-        return url && stderr.includes('Could not open a browser')
-          ? redirectAfterConsent(url).then(
-              (at) => `${at!.replace(/state=[^&]+/, 'state=forged')}\n`,
-            )
-          : undefined;
-      },
+      inputWhen: (stderr) =>
+        stderr.includes('Could not open a browser') ? forgedRedirect(stderr) : undefined,
     });
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toContain(
@@ -409,14 +414,7 @@ describe('dasvc login asks the service once before waiting for anyone', () => {
     await clearJournal(auto.url);
     const result = await runCli([...loginArgs(auto.url), '--no-browser'], dir, {
       // The person opens the printed URL, and pastes where it ended with another state.
-      inputWhen: (stderr) => {
-        const url = authorizationUrlIn(stderr);
-        return url
-          ? redirectAfterConsent(url).then(
-              (at) => `${at!.replace(/state=[^&]+/, 'state=forged')}\n`,
-            )
-          : undefined;
-      },
+      inputWhen: forgedRedirect,
     });
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toContain(

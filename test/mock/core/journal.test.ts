@@ -173,6 +173,18 @@ describe('journal through the app', () => {
   });
 });
 
+/** A token request of the demo client by HTTP Basic, with `form` as its body. */
+function tokenFormWithBasic(form: string): Request {
+  return new Request(`${BASE}/webservice/authorize`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: form,
+  });
+}
+
 describe('request bodies in the journal', () => {
   it('an excerpt is the start of the body itself, whether a Buffer within a larger one or a view', () => {
     // A body as node:http hands it over: a slice of a bigger buffer, other bytes on both sides.
@@ -288,16 +300,7 @@ describe('request bodies in the journal', () => {
     const tail = '&note=demo-secret';
     // The cut falls after "demo-se": the start of the secret the Authorization header carries.
     const form = `grant_type=x&pad=${'p'.repeat(BODY_EXCERPT - 17 - tail.length + 4)}${tail}`;
-    await app(
-      new Request(`${BASE}/webservice/authorize`, {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: form,
-      }),
-    );
+    await app(tokenFormWithBasic(form));
     const read = async () =>
       (
         (await (await app(new Request(`${BASE}/_mock/journal`))).json()) as {
@@ -316,16 +319,7 @@ describe('request bodies in the journal', () => {
     const app = createMockApp({ log: () => undefined });
     const tail = '&note=Basic';
     const form = `grant_type=x&pad=${'p'.repeat(BODY_EXCERPT - 17 - tail.length)}${tail}&more=1`;
-    await app(
-      new Request(`${BASE}/webservice/authorize`, {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: form,
-      }),
-    );
+    await app(tokenFormWithBasic(form));
     const { entries } = (await (await app(new Request(`${BASE}/_mock/journal`))).json()) as {
       entries: JournalEntry[];
     };
