@@ -87,6 +87,8 @@ function validatorModule(format, schema, types) {
     allErrors: false,
     // Errors carry their schema: errorMessage and patternErrorMessage are read from it.
     verbose: true,
+    // No English of ajv's: src/util/schema-problem.ts words every keyword these schemas use.
+    messages: false,
     discriminator: true,
     // Each definition one function, written once however often it is referenced.
     inlineRefs: false,

@@ -36,7 +36,7 @@ errors++;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-validate53.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema20.not,parentSchema:schema20,data}];
+validate53.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},schema:schema20.not,parentSchema:schema20,data}];
 return false;
 }
 else {
@@ -53,12 +53,12 @@ vErrors = null;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern3.test(data)){
-validate53.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\"",schema:"^[A-Za-z0-9._-]{1,64}$",parentSchema:schema20,data}];
+validate53.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},schema:"^[A-Za-z0-9._-]{1,64}$",parentSchema:schema20,data}];
 return false;
 }
 }
 else {
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema20.type,parentSchema:schema20,data}];
+validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},schema:schema20.type,parentSchema:schema20,data}];
 return false;
 }
 }
@@ -81,19 +81,19 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!((typeof data == "number") && (isFinite(data)))){
-validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema22.type,parentSchema:schema22,data}];
+validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},schema:schema22.type,parentSchema:schema22,data}];
 return false;
 }
 const _errs1 = errors;
 if(errors === _errs1){
 if((typeof data == "number") && (isFinite(data))){
 if(data > 3155760000 || isNaN(data)){
-validate56.errors = [{instancePath,schemaPath:"#/allOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3155760000},message:"must be <= 3155760000",schema:3155760000,parentSchema:schema22.allOf[0],data}];
+validate56.errors = [{instancePath,schemaPath:"#/allOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3155760000},schema:3155760000,parentSchema:schema22.allOf[0],data}];
 return false;
 }
 else {
 if(data < 0 || isNaN(data)){
-validate56.errors = [{instancePath,schemaPath:"#/allOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema22.allOf[0],data}];
+validate56.errors = [{instancePath,schemaPath:"#/allOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},schema:0,parentSchema:schema22.allOf[0],data}];
 return false;
 }
 }
@@ -118,19 +118,19 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!((typeof data == "number") && (isFinite(data)))){
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema24.type,parentSchema:schema24,data}];
+validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},schema:schema24.type,parentSchema:schema24,data}];
 return false;
 }
 const _errs1 = errors;
 if(errors === _errs1){
 if((typeof data == "number") && (isFinite(data))){
 if(data > 8640000000000000 || isNaN(data)){
-validate59.errors = [{instancePath,schemaPath:"#/allOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8640000000000000},message:"must be <= 8640000000000000",schema:8640000000000000,parentSchema:schema24.allOf[0],data}];
+validate59.errors = [{instancePath,schemaPath:"#/allOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8640000000000000},schema:8640000000000000,parentSchema:schema24.allOf[0],data}];
 return false;
 }
 else {
 if(data < 0 || isNaN(data)){
-validate59.errors = [{instancePath,schemaPath:"#/allOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema24.allOf[0],data}];
+validate59.errors = [{instancePath,schemaPath:"#/allOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},schema:0,parentSchema:schema24.allOf[0],data}];
 return false;
 }
 }
@@ -154,7 +154,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!((data === "revoked") || (data === "refused"))){
-validate62.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema25.enum},message:"must be equal to one of the allowed values",schema:schema25.enum,parentSchema:schema25,data}];
+validate62.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema25.enum},schema:schema25.enum,parentSchema:schema25,data}];
 return false;
 }
 validate62.errors = vErrors;
@@ -178,7 +178,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.fingerprint === undefined) && (missing0 = "fingerprint")) || ((data.how === undefined) && (missing0 = "how"))) || ((data.at === undefined) && (missing0 = "at"))){
-validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema26.required,parentSchema:schema26,data}];
+validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},schema:schema26.required,parentSchema:schema26,data}];
 return false;
 }
 else {
@@ -186,7 +186,7 @@ if(data.fingerprint !== undefined){
 let data0 = data.fingerprint;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate64.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema26.properties.fingerprint.type,parentSchema:schema26.properties.fingerprint,data:data0}];
+validate64.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},schema:schema26.properties.fingerprint.type,parentSchema:schema26.properties.fingerprint,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -199,7 +199,7 @@ if(data.how !== undefined){
 let data1 = data.how;
 const _errs3 = errors;
 if(!((data1 === "replaced") || (data1 === "revoked"))){
-validate64.errors = [{instancePath:instancePath+"/how",schemaPath:"#/properties/how/enum",keyword:"enum",params:{allowedValues: schema26.properties.how.enum},message:"must be equal to one of the allowed values",schema:schema26.properties.how.enum,parentSchema:schema26.properties.how,data:data1}];
+validate64.errors = [{instancePath:instancePath+"/how",schemaPath:"#/properties/how/enum",keyword:"enum",params:{allowedValues: schema26.properties.how.enum},schema:schema26.properties.how.enum,parentSchema:schema26.properties.how,data:data1}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -224,7 +224,7 @@ var valid0 = true;
 }
 }
 else {
-validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema26.type,parentSchema:schema26,data}];
+validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema26.type,parentSchema:schema26,data}];
 return false;
 }
 }
@@ -248,7 +248,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.accessToken === undefined) && (missing0 = "accessToken")) || ((data.refreshToken === undefined) && (missing0 = "refreshToken"))) || ((data.expiresAt === undefined) && (missing0 = "expiresAt"))) || ((data.obtainedAt === undefined) && (missing0 = "obtainedAt"))){
-validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema23.required,parentSchema:schema23,data}];
+validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},schema:schema23.required,parentSchema:schema23,data}];
 return false;
 }
 else {
@@ -256,7 +256,7 @@ if(data.accessToken !== undefined){
 let data0 = data.accessToken;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate58.errors = [{instancePath:instancePath+"/accessToken",schemaPath:"#/properties/accessToken/type",keyword:"type",params:{type: schema23.properties.accessToken.type},message:"must be string,null",schema:schema23.properties.accessToken.type,parentSchema:schema23.properties.accessToken,data:data0}];
+validate58.errors = [{instancePath:instancePath+"/accessToken",schemaPath:"#/properties/accessToken/type",keyword:"type",params:{type: schema23.properties.accessToken.type},schema:schema23.properties.accessToken.type,parentSchema:schema23.properties.accessToken,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -269,7 +269,7 @@ if(data.refreshToken !== undefined){
 let data1 = data.refreshToken;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate58.errors = [{instancePath:instancePath+"/refreshToken",schemaPath:"#/properties/refreshToken/type",keyword:"type",params:{type: schema23.properties.refreshToken.type},message:"must be string,null",schema:schema23.properties.refreshToken.type,parentSchema:schema23.properties.refreshToken,data:data1}];
+validate58.errors = [{instancePath:instancePath+"/refreshToken",schemaPath:"#/properties/refreshToken/type",keyword:"type",params:{type: schema23.properties.refreshToken.type},schema:schema23.properties.refreshToken.type,parentSchema:schema23.properties.refreshToken,data:data1}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -282,7 +282,7 @@ if(data.expiresAt !== undefined){
 let data2 = data.expiresAt;
 const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-validate58.errors = [{instancePath:instancePath+"/expiresAt",schemaPath:"#/properties/expiresAt/type",keyword:"type",params:{type: schema23.properties.expiresAt.type},message:"must be number,null",schema:schema23.properties.expiresAt.type,parentSchema:schema23.properties.expiresAt,data:data2}];
+validate58.errors = [{instancePath:instancePath+"/expiresAt",schemaPath:"#/properties/expiresAt/type",keyword:"type",params:{type: schema23.properties.expiresAt.type},schema:schema23.properties.expiresAt.type,parentSchema:schema23.properties.expiresAt,data:data2}];
 return false;
 }
 const _errs7 = errors;
@@ -318,7 +318,7 @@ var _valid0 = _errs10 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/expiresAt",schemaPath:"#/properties/expiresAt/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema23.properties.expiresAt.if,parentSchema:schema23.properties.expiresAt,data:data2};
+const err1 = {instancePath:instancePath+"/expiresAt",schemaPath:"#/properties/expiresAt/if",keyword:"if",params:{failingKeyword: "then"},schema:schema23.properties.expiresAt.if,parentSchema:schema23.properties.expiresAt,data:data2};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -351,7 +351,7 @@ if(data.accessRevoked !== undefined){
 let data4 = data.accessRevoked;
 const _errs12 = errors;
 if(typeof data4 !== "boolean"){
-validate58.errors = [{instancePath:instancePath+"/accessRevoked",schemaPath:"#/properties/accessRevoked/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema23.properties.accessRevoked.type,parentSchema:schema23.properties.accessRevoked,data:data4}];
+validate58.errors = [{instancePath:instancePath+"/accessRevoked",schemaPath:"#/properties/accessRevoked/type",keyword:"type",params:{type: "boolean"},schema:schema23.properties.accessRevoked.type,parentSchema:schema23.properties.accessRevoked,data:data4}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -376,7 +376,7 @@ if(data.refreshRefused !== undefined){
 let data6 = data.refreshRefused;
 const _errs15 = errors;
 if(typeof data6 !== "boolean"){
-validate58.errors = [{instancePath:instancePath+"/refreshRefused",schemaPath:"#/properties/refreshRefused/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema23.properties.refreshRefused.type,parentSchema:schema23.properties.refreshRefused,data:data6}];
+validate58.errors = [{instancePath:instancePath+"/refreshRefused",schemaPath:"#/properties/refreshRefused/type",keyword:"type",params:{type: "boolean"},schema:schema23.properties.refreshRefused.type,parentSchema:schema23.properties.refreshRefused,data:data6}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -405,7 +405,7 @@ break;
 }
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/endedAccess",schemaPath:"#/properties/endedAccess/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema23.properties.endedAccess.type,parentSchema:schema23.properties.endedAccess,data:data7}];
+validate58.errors = [{instancePath:instancePath+"/endedAccess",schemaPath:"#/properties/endedAccess/type",keyword:"type",params:{type: "array"},schema:schema23.properties.endedAccess.type,parentSchema:schema23.properties.endedAccess,data:data7}];
 return false;
 }
 }
@@ -424,7 +424,7 @@ var valid0 = true;
 }
 }
 else {
-validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.type,parentSchema:schema23,data}];
+validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema23.type,parentSchema:schema23,data}];
 return false;
 }
 }
@@ -446,7 +446,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!((data === "keychain") || (data === "file"))){
-validate68.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema27.enum},message:"must be equal to one of the allowed values",schema:schema27.enum,parentSchema:schema27,data}];
+validate68.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema27.enum},schema:schema27.enum,parentSchema:schema27,data}];
 return false;
 }
 validate68.errors = vErrors;
@@ -471,7 +471,7 @@ if(data.baseUrl !== undefined){
 let data0 = data.baseUrl;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.properties.baseUrl.type,parentSchema:schema21.properties.baseUrl,data:data0}];
+validate55.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},schema:schema21.properties.baseUrl.type,parentSchema:schema21.properties.baseUrl,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -484,7 +484,7 @@ if(data.clientId !== undefined){
 let data1 = data.clientId;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/clientId",schemaPath:"#/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.properties.clientId.type,parentSchema:schema21.properties.clientId,data:data1}];
+validate55.errors = [{instancePath:instancePath+"/clientId",schemaPath:"#/properties/clientId/type",keyword:"type",params:{type: "string"},schema:schema21.properties.clientId.type,parentSchema:schema21.properties.clientId,data:data1}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -497,7 +497,7 @@ if(data.clientSecret !== undefined){
 let data2 = data.clientSecret;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.properties.clientSecret.type,parentSchema:schema21.properties.clientSecret,data:data2}];
+validate55.errors = [{instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/type",keyword:"type",params:{type: "string"},schema:schema21.properties.clientSecret.type,parentSchema:schema21.properties.clientSecret,data:data2}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -510,7 +510,7 @@ if(data.scope !== undefined){
 let data3 = data.scope;
 const _errs7 = errors;
 if(typeof data3 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.properties.scope.type,parentSchema:schema21.properties.scope,data:data3}];
+validate55.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: "string"},schema:schema21.properties.scope.type,parentSchema:schema21.properties.scope,data:data3}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -530,7 +530,7 @@ if(!(((((key0 === "authorize") || (key0 === "token")) || (key0 === "refresh")) |
 let data5 = data4[key0];
 const _errs12 = errors;
 if(typeof data5 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/endpoints/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpoints/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.properties.endpoints.additionalProperties.type,parentSchema:schema21.properties.endpoints.additionalProperties,data:data5}];
+validate55.errors = [{instancePath:instancePath+"/endpoints/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpoints/additionalProperties/type",keyword:"type",params:{type: "string"},schema:schema21.properties.endpoints.additionalProperties.type,parentSchema:schema21.properties.endpoints.additionalProperties,data:data5}];
 return false;
 }
 var valid1 = _errs12 === errors;
@@ -544,7 +544,7 @@ if(data4.authorize !== undefined){
 let data6 = data4.authorize;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/endpoints/authorize",schemaPath:"#/properties/endpoints/properties/authorize/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.properties.endpoints.properties.authorize.type,parentSchema:schema21.properties.endpoints.properties.authorize,data:data6}];
+validate55.errors = [{instancePath:instancePath+"/endpoints/authorize",schemaPath:"#/properties/endpoints/properties/authorize/type",keyword:"type",params:{type: "string"},schema:schema21.properties.endpoints.properties.authorize.type,parentSchema:schema21.properties.endpoints.properties.authorize,data:data6}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -557,7 +557,7 @@ if(data4.token !== undefined){
 let data7 = data4.token;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/endpoints/token",schemaPath:"#/properties/endpoints/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.properties.endpoints.properties.token.type,parentSchema:schema21.properties.endpoints.properties.token,data:data7}];
+validate55.errors = [{instancePath:instancePath+"/endpoints/token",schemaPath:"#/properties/endpoints/properties/token/type",keyword:"type",params:{type: "string"},schema:schema21.properties.endpoints.properties.token.type,parentSchema:schema21.properties.endpoints.properties.token,data:data7}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -570,7 +570,7 @@ if(data4.refresh !== undefined){
 let data8 = data4.refresh;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/endpoints/refresh",schemaPath:"#/properties/endpoints/properties/refresh/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.properties.endpoints.properties.refresh.type,parentSchema:schema21.properties.endpoints.properties.refresh,data:data8}];
+validate55.errors = [{instancePath:instancePath+"/endpoints/refresh",schemaPath:"#/properties/endpoints/properties/refresh/type",keyword:"type",params:{type: "string"},schema:schema21.properties.endpoints.properties.refresh.type,parentSchema:schema21.properties.endpoints.properties.refresh,data:data8}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -583,7 +583,7 @@ if(data4.revoke !== undefined){
 let data9 = data4.revoke;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/endpoints/revoke",schemaPath:"#/properties/endpoints/properties/revoke/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.properties.endpoints.properties.revoke.type,parentSchema:schema21.properties.endpoints.properties.revoke,data:data9}];
+validate55.errors = [{instancePath:instancePath+"/endpoints/revoke",schemaPath:"#/properties/endpoints/properties/revoke/type",keyword:"type",params:{type: "string"},schema:schema21.properties.endpoints.properties.revoke.type,parentSchema:schema21.properties.endpoints.properties.revoke,data:data9}];
 return false;
 }
 var valid2 = _errs20 === errors;
@@ -596,7 +596,7 @@ if(data4.api !== undefined){
 let data10 = data4.api;
 const _errs22 = errors;
 if(typeof data10 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/endpoints/api",schemaPath:"#/properties/endpoints/properties/api/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.properties.endpoints.properties.api.type,parentSchema:schema21.properties.endpoints.properties.api,data:data10}];
+validate55.errors = [{instancePath:instancePath+"/endpoints/api",schemaPath:"#/properties/endpoints/properties/api/type",keyword:"type",params:{type: "string"},schema:schema21.properties.endpoints.properties.api.type,parentSchema:schema21.properties.endpoints.properties.api,data:data10}];
 return false;
 }
 var valid2 = _errs22 === errors;
@@ -611,7 +611,7 @@ var valid2 = true;
 }
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/endpoints",schemaPath:"#/properties/endpoints/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema21.properties.endpoints.type,parentSchema:schema21.properties.endpoints,data:data4}];
+validate55.errors = [{instancePath:instancePath+"/endpoints",schemaPath:"#/properties/endpoints/type",keyword:"type",params:{type: "object"},schema:schema21.properties.endpoints.type,parentSchema:schema21.properties.endpoints,data:data4}];
 return false;
 }
 }
@@ -625,7 +625,7 @@ if(data.params !== undefined){
 let data11 = data.params;
 const _errs24 = errors;
 if(!((data11 === "query") || (data11 === "body"))){
-validate55.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/enum",keyword:"enum",params:{allowedValues: schema21.properties.params.enum},message:"must be equal to one of the allowed values",schema:schema21.properties.params.enum,parentSchema:schema21.properties.params,data:data11}];
+validate55.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/enum",keyword:"enum",params:{allowedValues: schema21.properties.params.enum},schema:schema21.properties.params.enum,parentSchema:schema21.properties.params,data:data11}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -674,7 +674,7 @@ if(data.keychainEntry !== undefined){
 let data15 = data.keychainEntry;
 const _errs28 = errors;
 if(true !== data15){
-validate55.errors = [{instancePath:instancePath+"/keychainEntry",schemaPath:"#/properties/keychainEntry/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema21.properties.keychainEntry,data:data15}];
+validate55.errors = [{instancePath:instancePath+"/keychainEntry",schemaPath:"#/properties/keychainEntry/const",keyword:"const",params:{allowedValue: true},schema:true,parentSchema:schema21.properties.keychainEntry,data:data15}];
 return false;
 }
 var valid0 = _errs28 === errors;
@@ -693,7 +693,7 @@ var valid0 = true;
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema21.type,parentSchema:schema21,data}];
+validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema21.type,parentSchema:schema21,data}];
 return false;
 }
 }
@@ -745,7 +745,7 @@ break;
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/profiles",schemaPath:"#/properties/profiles/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema19.properties.profiles.type,parentSchema:schema19.properties.profiles,data:data1}];
+validate52.errors = [{instancePath:instancePath+"/profiles",schemaPath:"#/properties/profiles/type",keyword:"type",params:{type: "object"},schema:schema19.properties.profiles.type,parentSchema:schema19.properties.profiles,data:data1}];
 return false;
 }
 }
@@ -757,7 +757,7 @@ var valid0 = true;
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema19.type,parentSchema:schema19,data}];
+validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema19.type,parentSchema:schema19,data}];
 return false;
 }
 }
@@ -785,7 +785,7 @@ if(data.clientSecret !== undefined){
 let data0 = data.clientSecret;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate71.errors = [{instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema28.properties.clientSecret.type,parentSchema:schema28.properties.clientSecret,data:data0}];
+validate71.errors = [{instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/type",keyword:"type",params:{type: "string"},schema:schema28.properties.clientSecret.type,parentSchema:schema28.properties.clientSecret,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -808,7 +808,7 @@ var valid0 = true;
 }
 }
 else {
-validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema28.type,parentSchema:schema28,data}];
+validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema28.type,parentSchema:schema28,data}];
 return false;
 }
 }
@@ -843,7 +843,7 @@ errors++;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-validate73.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema20.not,parentSchema:schema20,data}];
+validate73.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},schema:schema20.not,parentSchema:schema20,data}];
 return false;
 }
 else {
@@ -860,12 +860,12 @@ vErrors = null;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern3.test(data)){
-validate73.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\"",schema:"^[A-Za-z0-9._-]{1,64}$",parentSchema:schema20,data}];
+validate73.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},schema:"^[A-Za-z0-9._-]{1,64}$",parentSchema:schema20,data}];
 return false;
 }
 }
 else {
-validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema20.type,parentSchema:schema20,data}];
+validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},schema:schema20.type,parentSchema:schema20,data}];
 return false;
 }
 }

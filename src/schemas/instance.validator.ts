@@ -19,7 +19,7 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (typeof data !== "boolean")){
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema9.type},message:"must be object,boolean",schema:schema9.type,parentSchema:schema9,data}];
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema9.type},schema:schema9.type,parentSchema:schema9,data}];
 return false;
 }
 validate24.errors = vErrors;
@@ -59,7 +59,7 @@ errors++;
 }
 var valid1 = _errs3 === errors;
 if(valid1){
-validate23.errors = [{instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema8.allOf[0].not,parentSchema:schema8.allOf[0],data}];
+validate23.errors = [{instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},schema:schema8.allOf[0].not,parentSchema:schema8.allOf[0],data}];
 return false;
 }
 else {
@@ -77,7 +77,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.name === undefined) && (missing1 = "name")){
-validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema8.required,parentSchema:schema8,data}];
+validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},schema:schema8.required,parentSchema:schema8,data}];
 return false;
 }
 else {
@@ -87,12 +87,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data0 === "string"){
 if(data0.length < 1){
-validate23.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema8.properties.name,data:data0}];
+validate23.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},schema:1,parentSchema:schema8.properties.name,data:data0}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema8.properties.name.type,parentSchema:schema8.properties.name,data:data0}];
+validate23.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},schema:schema8.properties.name.type,parentSchema:schema8.properties.name,data:data0}];
 return false;
 }
 }
@@ -106,7 +106,7 @@ if(data.summary !== undefined){
 let data1 = data.summary;
 const _errs8 = errors;
 if(typeof data1 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema8.properties.summary.type,parentSchema:schema8.properties.summary,data:data1}];
+validate23.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},schema:schema8.properties.summary.type,parentSchema:schema8.properties.summary,data:data1}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -119,7 +119,7 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs10 = errors;
 if(typeof data2 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema8.properties.description.type,parentSchema:schema8.properties.description,data:data2}];
+validate23.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},schema:schema8.properties.description.type,parentSchema:schema8.properties.description,data:data2}];
 return false;
 }
 var valid2 = _errs10 === errors;
@@ -132,7 +132,7 @@ if(data.required !== undefined){
 let data3 = data.required;
 const _errs12 = errors;
 if(typeof data3 !== "boolean"){
-validate23.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema8.properties.required.type,parentSchema:schema8.properties.required,data:data3}];
+validate23.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},schema:schema8.properties.required.type,parentSchema:schema8.properties.required,data:data3}];
 return false;
 }
 var valid2 = _errs12 === errors;
@@ -145,7 +145,7 @@ if(data.deprecated !== undefined){
 let data4 = data.deprecated;
 const _errs14 = errors;
 if(typeof data4 !== "boolean"){
-validate23.errors = [{instancePath:instancePath+"/deprecated",schemaPath:"#/properties/deprecated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema8.properties.deprecated.type,parentSchema:schema8.properties.deprecated,data:data4}];
+validate23.errors = [{instancePath:instancePath+"/deprecated",schemaPath:"#/properties/deprecated/type",keyword:"type",params:{type: "boolean"},schema:schema8.properties.deprecated.type,parentSchema:schema8.properties.deprecated,data:data4}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -173,7 +173,7 @@ var valid2 = true;
 }
 }
 else {
-validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema8.type,parentSchema:schema8,data}];
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema8.type,parentSchema:schema8,data}];
 return false;
 }
 }
@@ -191,7 +191,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema11.required,parentSchema:schema11,data}];
+validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},schema:schema11.required,parentSchema:schema11,data}];
 return false;
 }
 else {
@@ -199,7 +199,7 @@ if(data.code !== undefined){
 let data0 = data.code;
 const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate29.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.code.type,parentSchema:schema11.properties.code,data:data0}];
+validate29.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"},schema:schema11.properties.code.type,parentSchema:schema11.properties.code,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -212,7 +212,7 @@ if(data.message !== undefined){
 let data1 = data.message;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate29.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.message.type,parentSchema:schema11.properties.message,data:data1}];
+validate29.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},schema:schema11.properties.message.type,parentSchema:schema11.properties.message,data:data1}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -224,7 +224,7 @@ var valid0 = true;
 }
 }
 else {
-validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data}];
+validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema11.type,parentSchema:schema11,data}];
 return false;
 }
 }
@@ -265,7 +265,7 @@ errors++;
 }
 var valid1 = _errs3 === errors;
 if(valid1){
-validate28.errors = [{instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema10.allOf[0].not,parentSchema:schema10.allOf[0],data}];
+validate28.errors = [{instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},schema:schema10.allOf[0].not,parentSchema:schema10.allOf[0],data}];
 return false;
 }
 else {
@@ -283,7 +283,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.params === undefined) && (missing1 = "params")){
-validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema10.required,parentSchema:schema10,data}];
+validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},schema:schema10.required,parentSchema:schema10,data}];
 return false;
 }
 else {
@@ -291,7 +291,7 @@ if(data.name !== undefined){
 let data0 = data.name;
 const _errs6 = errors;
 if(typeof data0 !== "string"){
-validate28.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema10.properties.name.type,parentSchema:schema10.properties.name,data:data0}];
+validate28.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},schema:schema10.properties.name.type,parentSchema:schema10.properties.name,data:data0}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -314,21 +314,21 @@ if(errors === _errs10){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing2;
 if((data2.name === undefined) && (missing2 = "name")){
-validate28.errors = [{instancePath:instancePath+"/params/" + i0,schemaPath:"#/properties/params/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema10.properties.params.items.required,parentSchema:schema10.properties.params.items,data:data2}];
+validate28.errors = [{instancePath:instancePath+"/params/" + i0,schemaPath:"#/properties/params/items/required",keyword:"required",params:{missingProperty: missing2},schema:schema10.properties.params.items.required,parentSchema:schema10.properties.params.items,data:data2}];
 return false;
 }
 else {
 if(data2.name !== undefined){
 let data3 = data2.name;
 if(typeof data3 !== "string"){
-validate28.errors = [{instancePath:instancePath+"/params/" + i0+"/name",schemaPath:"#/properties/params/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema10.properties.params.items.properties.name.type,parentSchema:schema10.properties.params.items.properties.name,data:data3}];
+validate28.errors = [{instancePath:instancePath+"/params/" + i0+"/name",schemaPath:"#/properties/params/items/properties/name/type",keyword:"type",params:{type: "string"},schema:schema10.properties.params.items.properties.name.type,parentSchema:schema10.properties.params.items.properties.name,data:data3}];
 return false;
 }
 }
 }
 }
 else {
-validate28.errors = [{instancePath:instancePath+"/params/" + i0,schemaPath:"#/properties/params/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema10.properties.params.items.type,parentSchema:schema10.properties.params.items,data:data2}];
+validate28.errors = [{instancePath:instancePath+"/params/" + i0,schemaPath:"#/properties/params/items/type",keyword:"type",params:{type: "object"},schema:schema10.properties.params.items.type,parentSchema:schema10.properties.params.items,data:data2}];
 return false;
 }
 }
@@ -339,7 +339,7 @@ break;
 }
 }
 else {
-validate28.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema10.properties.params.type,parentSchema:schema10.properties.params,data:data1}];
+validate28.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "array"},schema:schema10.properties.params.type,parentSchema:schema10.properties.params,data:data1}];
 return false;
 }
 }
@@ -357,13 +357,13 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.name !== undefined){
 let data5 = data4.name;
 if(typeof data5 !== "string"){
-validate28.errors = [{instancePath:instancePath+"/result/name",schemaPath:"#/properties/result/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema10.properties.result.properties.name.type,parentSchema:schema10.properties.result.properties.name,data:data5}];
+validate28.errors = [{instancePath:instancePath+"/result/name",schemaPath:"#/properties/result/properties/name/type",keyword:"type",params:{type: "string"},schema:schema10.properties.result.properties.name.type,parentSchema:schema10.properties.result.properties.name,data:data5}];
 return false;
 }
 }
 }
 else {
-validate28.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema10.properties.result.type,parentSchema:schema10.properties.result,data:data4}];
+validate28.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},schema:schema10.properties.result.type,parentSchema:schema10.properties.result,data:data4}];
 return false;
 }
 }
@@ -390,7 +390,7 @@ var valid2 = true;
 }
 }
 else {
-validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema10.type,parentSchema:schema10,data}];
+validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema10.type,parentSchema:schema10,data}];
 return false;
 }
 }
@@ -473,7 +473,7 @@ vErrors = null;
 }
 var valid1 = _errs3 === errors;
 if(valid1){
-validate22.errors = [{instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema7.allOf[0].not,parentSchema:schema7.allOf[0],data}];
+validate22.errors = [{instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},schema:schema7.allOf[0].not,parentSchema:schema7.allOf[0],data}];
 return false;
 }
 else {
@@ -491,7 +491,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.name === undefined) && (missing2 = "name")){
-validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema7.required,parentSchema:schema7,data}];
+validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2},schema:schema7.required,parentSchema:schema7,data}];
 return false;
 }
 else {
@@ -526,7 +526,7 @@ errors++;
 }
 var valid5 = _errs13 === errors;
 if(valid5){
-validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema7.properties.name.allOf[0].not,parentSchema:schema7.properties.name.allOf[0],data:data0}];
+validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/allOf/0/not",keyword:"not",params:{},schema:schema7.properties.name.allOf[0].not,parentSchema:schema7.properties.name.allOf[0],data:data0}];
 return false;
 }
 else {
@@ -543,12 +543,12 @@ vErrors = null;
 if(errors === _errs9){
 if(typeof data0 === "string"){
 if(data0.length < 1){
-validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema7.properties.name,data:data0}];
+validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},schema:1,parentSchema:schema7.properties.name,data:data0}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema7.properties.name.type,parentSchema:schema7.properties.name,data:data0}];
+validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},schema:schema7.properties.name.type,parentSchema:schema7.properties.name,data:data0}];
 return false;
 }
 }
@@ -562,7 +562,7 @@ if(data.summary !== undefined){
 let data1 = data.summary;
 const _errs16 = errors;
 if(typeof data1 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema7.properties.summary.type,parentSchema:schema7.properties.summary,data:data1}];
+validate22.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},schema:schema7.properties.summary.type,parentSchema:schema7.properties.summary,data:data1}];
 return false;
 }
 var valid3 = _errs16 === errors;
@@ -575,7 +575,7 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs18 = errors;
 if(typeof data2 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema7.properties.description.type,parentSchema:schema7.properties.description,data:data2}];
+validate22.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},schema:schema7.properties.description.type,parentSchema:schema7.properties.description,data:data2}];
 return false;
 }
 var valid3 = _errs18 === errors;
@@ -604,7 +604,7 @@ break;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema7.properties.params.type,parentSchema:schema7.properties.params,data:data3}];
+validate22.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "array"},schema:schema7.properties.params.type,parentSchema:schema7.properties.params,data:data3}];
 return false;
 }
 }
@@ -630,7 +630,7 @@ if(data.paramStructure !== undefined){
 let data6 = data.paramStructure;
 const _errs24 = errors;
 if(!(((data6 === "by-name") || (data6 === "by-position")) || (data6 === "either"))){
-validate22.errors = [{instancePath:instancePath+"/paramStructure",schemaPath:"#/properties/paramStructure/enum",keyword:"enum",params:{allowedValues: schema7.properties.paramStructure.enum},message:"must be equal to one of the allowed values",schema:schema7.properties.paramStructure.enum,parentSchema:schema7.properties.paramStructure,data:data6}];
+validate22.errors = [{instancePath:instancePath+"/paramStructure",schemaPath:"#/properties/paramStructure/enum",keyword:"enum",params:{allowedValues: schema7.properties.paramStructure.enum},schema:schema7.properties.paramStructure.enum,parentSchema:schema7.properties.paramStructure,data:data6}];
 return false;
 }
 var valid3 = _errs24 === errors;
@@ -659,7 +659,7 @@ break;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema7.properties.examples.type,parentSchema:schema7.properties.examples,data:data7}];
+validate22.errors = [{instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},schema:schema7.properties.examples.type,parentSchema:schema7.properties.examples,data:data7}];
 return false;
 }
 }
@@ -689,7 +689,7 @@ break;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema7.properties.errors.type,parentSchema:schema7.properties.errors,data:data9}];
+validate22.errors = [{instancePath:instancePath+"/errors",schemaPath:"#/properties/errors/type",keyword:"type",params:{type: "array"},schema:schema7.properties.errors.type,parentSchema:schema7.properties.errors,data:data9}];
 return false;
 }
 }
@@ -706,7 +706,7 @@ if(errors === _errs31){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/byUser",schemaPath:"#/properties/byUser/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema7.properties.byUser.type,parentSchema:schema7.properties.byUser,data:data11}];
+validate22.errors = [{instancePath:instancePath+"/byUser",schemaPath:"#/properties/byUser/type",keyword:"type",params:{type: "object"},schema:schema7.properties.byUser.type,parentSchema:schema7.properties.byUser,data:data11}];
 return false;
 }
 }
@@ -722,12 +722,12 @@ const _errs34 = errors;
 if(errors === _errs34){
 if(typeof data12 === "string"){
 if(!pattern1.test(data12)){
-validate22.errors = [{instancePath:instancePath+"/handler",schemaPath:"#/properties/handler/pattern",keyword:"pattern",params:{pattern: "^[^#]+(#[A-Za-z_$][\\w$]*)?$"},message:"must match pattern \""+"^[^#]+(#[A-Za-z_$][\\w$]*)?$"+"\"",schema:"^[^#]+(#[A-Za-z_$][\\w$]*)?$",parentSchema:schema7.properties.handler,data:data12}];
+validate22.errors = [{instancePath:instancePath+"/handler",schemaPath:"#/properties/handler/pattern",keyword:"pattern",params:{pattern: "^[^#]+(#[A-Za-z_$][\\w$]*)?$"},schema:"^[^#]+(#[A-Za-z_$][\\w$]*)?$",parentSchema:schema7.properties.handler,data:data12}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/handler",schemaPath:"#/properties/handler/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema7.properties.handler.type,parentSchema:schema7.properties.handler,data:data12}];
+validate22.errors = [{instancePath:instancePath+"/handler",schemaPath:"#/properties/handler/type",keyword:"type",params:{type: "string"},schema:schema7.properties.handler.type,parentSchema:schema7.properties.handler,data:data12}];
 return false;
 }
 }
@@ -748,7 +748,7 @@ var valid3 = true;
 }
 }
 else {
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema7.type,parentSchema:schema7,data}];
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema7.type,parentSchema:schema7,data}];
 return false;
 }
 }
@@ -764,7 +764,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.methods === undefined) && (missing0 = "methods")){
-validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema6.required,parentSchema:schema6,data}];
+validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},schema:schema6.required,parentSchema:schema6,data}];
 return false;
 }
 else {
@@ -772,7 +772,7 @@ if(data.$schema !== undefined){
 let data0 = data.$schema;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema6.properties.$schema.type,parentSchema:schema6.properties.$schema,data:data0}];
+validate21.errors = [{instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},schema:schema6.properties.$schema.type,parentSchema:schema6.properties.$schema,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -785,7 +785,7 @@ if(data.title !== undefined){
 let data1 = data.title;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema6.properties.title.type,parentSchema:schema6.properties.title,data:data1}];
+validate21.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},schema:schema6.properties.title.type,parentSchema:schema6.properties.title,data:data1}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -798,7 +798,7 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema6.properties.description.type,parentSchema:schema6.properties.description,data:data2}];
+validate21.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},schema:schema6.properties.description.type,parentSchema:schema6.properties.description,data:data2}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -827,7 +827,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema6.properties.methods.type,parentSchema:schema6.properties.methods,data:data3}];
+validate21.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},schema:schema6.properties.methods.type,parentSchema:schema6.properties.methods,data:data3}];
 return false;
 }
 }
@@ -842,7 +842,7 @@ var valid0 = true;
 }
 }
 else {
-validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema6.type,parentSchema:schema6,data}];
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema6.type,parentSchema:schema6,data}];
 return false;
 }
 }

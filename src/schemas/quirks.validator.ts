@@ -29,7 +29,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "expiresIn") || (key0 === "refreshRotation")) || (key0 === "oldRefreshTokenAccepted")) || (key0 === "refreshAfterExpiry")) || (key0 === "revokeUnknownToken")) || (key0 === "errorBody")) || (key0 === "rpcDiscover")) || (key0 === "tokenPath"))){
-validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema19,data}];
+validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},schema:false,parentSchema:schema19,data}];
 return false;
 break;
 }
@@ -39,7 +39,7 @@ if(data.expiresIn !== undefined){
 let data0 = data.expiresIn;
 const _errs2 = errors;
 if(!((((data0 === "string") || (data0 === "number")) || (data0 === "milliseconds")) || (data0 === "absent"))){
-validate52.errors = [{instancePath:instancePath+"/expiresIn",schemaPath:"#/properties/expiresIn/enum",keyword:"enum",params:{allowedValues: schema19.properties.expiresIn.enum},message:"must be equal to one of the allowed values",schema:schema19.properties.expiresIn.enum,parentSchema:schema19.properties.expiresIn,data:data0}];
+validate52.errors = [{instancePath:instancePath+"/expiresIn",schemaPath:"#/properties/expiresIn/enum",keyword:"enum",params:{allowedValues: schema19.properties.expiresIn.enum},schema:schema19.properties.expiresIn.enum,parentSchema:schema19.properties.expiresIn,data:data0}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -52,7 +52,7 @@ if(data.refreshRotation !== undefined){
 let data1 = data.refreshRotation;
 const _errs3 = errors;
 if(!((data1 === true) || (data1 === false))){
-validate52.errors = [{instancePath:instancePath+"/refreshRotation",schemaPath:"#/properties/refreshRotation/enum",keyword:"enum",params:{allowedValues: schema19.properties.refreshRotation.enum},message:"must be equal to one of the allowed values",schema:schema19.properties.refreshRotation.enum,parentSchema:schema19.properties.refreshRotation,data:data1}];
+validate52.errors = [{instancePath:instancePath+"/refreshRotation",schemaPath:"#/properties/refreshRotation/enum",keyword:"enum",params:{allowedValues: schema19.properties.refreshRotation.enum},schema:schema19.properties.refreshRotation.enum,parentSchema:schema19.properties.refreshRotation,data:data1}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -65,7 +65,7 @@ if(data.oldRefreshTokenAccepted !== undefined){
 let data2 = data.oldRefreshTokenAccepted;
 const _errs4 = errors;
 if(!((data2 === false) || (data2 === true))){
-validate52.errors = [{instancePath:instancePath+"/oldRefreshTokenAccepted",schemaPath:"#/properties/oldRefreshTokenAccepted/enum",keyword:"enum",params:{allowedValues: schema19.properties.oldRefreshTokenAccepted.enum},message:"must be equal to one of the allowed values",schema:schema19.properties.oldRefreshTokenAccepted.enum,parentSchema:schema19.properties.oldRefreshTokenAccepted,data:data2}];
+validate52.errors = [{instancePath:instancePath+"/oldRefreshTokenAccepted",schemaPath:"#/properties/oldRefreshTokenAccepted/enum",keyword:"enum",params:{allowedValues: schema19.properties.oldRefreshTokenAccepted.enum},schema:schema19.properties.oldRefreshTokenAccepted.enum,parentSchema:schema19.properties.oldRefreshTokenAccepted,data:data2}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -78,7 +78,7 @@ if(data.refreshAfterExpiry !== undefined){
 let data3 = data.refreshAfterExpiry;
 const _errs5 = errors;
 if(!((data3 === false) || (data3 === true))){
-validate52.errors = [{instancePath:instancePath+"/refreshAfterExpiry",schemaPath:"#/properties/refreshAfterExpiry/enum",keyword:"enum",params:{allowedValues: schema19.properties.refreshAfterExpiry.enum},message:"must be equal to one of the allowed values",schema:schema19.properties.refreshAfterExpiry.enum,parentSchema:schema19.properties.refreshAfterExpiry,data:data3}];
+validate52.errors = [{instancePath:instancePath+"/refreshAfterExpiry",schemaPath:"#/properties/refreshAfterExpiry/enum",keyword:"enum",params:{allowedValues: schema19.properties.refreshAfterExpiry.enum},schema:schema19.properties.refreshAfterExpiry.enum,parentSchema:schema19.properties.refreshAfterExpiry,data:data3}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -91,7 +91,7 @@ if(data.revokeUnknownToken !== undefined){
 let data4 = data.revokeUnknownToken;
 const _errs6 = errors;
 if(!((data4 === "ok") || (data4 === "error"))){
-validate52.errors = [{instancePath:instancePath+"/revokeUnknownToken",schemaPath:"#/properties/revokeUnknownToken/enum",keyword:"enum",params:{allowedValues: schema19.properties.revokeUnknownToken.enum},message:"must be equal to one of the allowed values",schema:schema19.properties.revokeUnknownToken.enum,parentSchema:schema19.properties.revokeUnknownToken,data:data4}];
+validate52.errors = [{instancePath:instancePath+"/revokeUnknownToken",schemaPath:"#/properties/revokeUnknownToken/enum",keyword:"enum",params:{allowedValues: schema19.properties.revokeUnknownToken.enum},schema:schema19.properties.revokeUnknownToken.enum,parentSchema:schema19.properties.revokeUnknownToken,data:data4}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -104,7 +104,7 @@ if(data.errorBody !== undefined){
 let data5 = data.errorBody;
 const _errs7 = errors;
 if(!((data5 === "rfc6749") || (data5 === "text"))){
-validate52.errors = [{instancePath:instancePath+"/errorBody",schemaPath:"#/properties/errorBody/enum",keyword:"enum",params:{allowedValues: schema19.properties.errorBody.enum},message:"must be equal to one of the allowed values",schema:schema19.properties.errorBody.enum,parentSchema:schema19.properties.errorBody,data:data5}];
+validate52.errors = [{instancePath:instancePath+"/errorBody",schemaPath:"#/properties/errorBody/enum",keyword:"enum",params:{allowedValues: schema19.properties.errorBody.enum},schema:schema19.properties.errorBody.enum,parentSchema:schema19.properties.errorBody,data:data5}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -117,7 +117,7 @@ if(data.rpcDiscover !== undefined){
 let data6 = data.rpcDiscover;
 const _errs8 = errors;
 if(!((data6 === true) || (data6 === false))){
-validate52.errors = [{instancePath:instancePath+"/rpcDiscover",schemaPath:"#/properties/rpcDiscover/enum",keyword:"enum",params:{allowedValues: schema19.properties.rpcDiscover.enum},message:"must be equal to one of the allowed values",schema:schema19.properties.rpcDiscover.enum,parentSchema:schema19.properties.rpcDiscover,data:data6}];
+validate52.errors = [{instancePath:instancePath+"/rpcDiscover",schemaPath:"#/properties/rpcDiscover/enum",keyword:"enum",params:{allowedValues: schema19.properties.rpcDiscover.enum},schema:schema19.properties.rpcDiscover.enum,parentSchema:schema19.properties.rpcDiscover,data:data6}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -130,14 +130,14 @@ if(data.tokenPath !== undefined){
 let data7 = data.tokenPath;
 const _errs9 = errors;
 if(typeof data7 !== "string"){
-validate52.errors = [{instancePath:instancePath+"/tokenPath",schemaPath:"#/properties/tokenPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.tokenPath.type,parentSchema:schema19.properties.tokenPath,data:data7}];
+validate52.errors = [{instancePath:instancePath+"/tokenPath",schemaPath:"#/properties/tokenPath/type",keyword:"type",params:{type: "string"},schema:schema19.properties.tokenPath.type,parentSchema:schema19.properties.tokenPath,data:data7}];
 return false;
 }
 const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data7 === "string"){
 if(!pattern3.test(data7)){
-validate52.errors = [{instancePath:instancePath+"/tokenPath",schemaPath:"#/properties/tokenPath/allOf/0/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\"",schema:"^/",parentSchema:schema19.properties.tokenPath.allOf[0],data:data7}];
+validate52.errors = [{instancePath:instancePath+"/tokenPath",schemaPath:"#/properties/tokenPath/allOf/0/pattern",keyword:"pattern",params:{pattern: "^/"},schema:"^/",parentSchema:schema19.properties.tokenPath.allOf[0],data:data7}];
 return false;
 }
 }
@@ -148,7 +148,7 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data7 === "string"){
 if(!pattern4.test(data7)){
-validate52.errors = [{instancePath:instancePath+"/tokenPath",schemaPath:"#/properties/tokenPath/allOf/1/pattern",keyword:"pattern",params:{pattern: "^[^?#\\s]*$"},message:"must match pattern \""+"^[^?#\\s]*$"+"\"",schema:"^[^?#\\s]*$",parentSchema:schema19.properties.tokenPath.allOf[1],data:data7}];
+validate52.errors = [{instancePath:instancePath+"/tokenPath",schemaPath:"#/properties/tokenPath/allOf/1/pattern",keyword:"pattern",params:{pattern: "^[^?#\\s]*$"},schema:"^[^?#\\s]*$",parentSchema:schema19.properties.tokenPath.allOf[1],data:data7}];
 return false;
 }
 }
@@ -170,7 +170,7 @@ errors++;
 }
 var valid2 = _errs17 === errors;
 if(valid2){
-validate52.errors = [{instancePath:instancePath+"/tokenPath",schemaPath:"#/properties/tokenPath/allOf/2/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema19.properties.tokenPath.allOf[2].not,parentSchema:schema19.properties.tokenPath.allOf[2],data:data7}];
+validate52.errors = [{instancePath:instancePath+"/tokenPath",schemaPath:"#/properties/tokenPath/allOf/2/not",keyword:"not",params:{},schema:schema19.properties.tokenPath.allOf[2].not,parentSchema:schema19.properties.tokenPath.allOf[2],data:data7}];
 return false;
 }
 else {
@@ -203,7 +203,7 @@ errors++;
 }
 var valid3 = _errs21 === errors;
 if(valid3){
-validate52.errors = [{instancePath:instancePath+"/tokenPath",schemaPath:"#/properties/tokenPath/allOf/3/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema19.properties.tokenPath.allOf[3].not,parentSchema:schema19.properties.tokenPath.allOf[3],data:data7}];
+validate52.errors = [{instancePath:instancePath+"/tokenPath",schemaPath:"#/properties/tokenPath/allOf/3/not",keyword:"not",params:{},schema:schema19.properties.tokenPath.allOf[3].not,parentSchema:schema19.properties.tokenPath.allOf[3],data:data7}];
 return false;
 }
 else {
@@ -236,7 +236,7 @@ var valid0 = true;
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema19.type,parentSchema:schema19,data}];
+validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema19.type,parentSchema:schema19,data}];
 return false;
 }
 }

@@ -17,18 +17,18 @@ let errors = 0;
 if(errors === 0){
 if((typeof data == "number") && (isFinite(data))){
 if(data > 3155760000 || isNaN(data)){
-validate22.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3155760000},message:"must be <= 3155760000",schema:3155760000,parentSchema:schema7,data}];
+validate22.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3155760000},schema:3155760000,parentSchema:schema7,data}];
 return false;
 }
 else {
 if(data < 0 || isNaN(data)){
-validate22.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema7,data}];
+validate22.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},schema:0,parentSchema:schema7,data}];
 return false;
 }
 }
 }
 else {
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema7.type,parentSchema:schema7,data}];
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},schema:schema7.type,parentSchema:schema7,data}];
 return false;
 }
 }
@@ -43,18 +43,18 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
-validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema9.type,parentSchema:schema9,data}];
+validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},schema:schema9.type,parentSchema:schema9,data}];
 return false;
 }
 if(errors === 0){
 if((typeof data == "number") && (isFinite(data))){
 if(data > 9007199254740991 || isNaN(data)){
-validate25.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema9,data}];
+validate25.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},schema:9007199254740991,parentSchema:schema9,data}];
 return false;
 }
 else {
 if(data < 1 || isNaN(data)){
-validate25.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema9,data}];
+validate25.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},schema:1,parentSchema:schema9,data}];
 return false;
 }
 }
@@ -72,14 +72,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.clientId === undefined) && (missing0 = "clientId")) || ((data.redirectUri === undefined) && (missing0 = "redirectUri"))) || ((data.user === undefined) && (missing0 = "user"))) || ((data.scopes === undefined) && (missing0 = "scopes"))) || ((data.expiresAt === undefined) && (missing0 = "expiresAt"))){
-validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema8.required,parentSchema:schema8,data}];
+validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},schema:schema8.required,parentSchema:schema8,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "clientId") || (key0 === "redirectUri")) || (key0 === "user")) || (key0 === "scopes")) || (key0 === "challenge")) || (key0 === "challengeMethod")) || (key0 === "expiresAt")) || (key0 === "grantId"))){
-validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema8,data}];
+validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},schema:false,parentSchema:schema8,data}];
 return false;
 break;
 }
@@ -89,7 +89,7 @@ if(data.clientId !== undefined){
 let data0 = data.clientId;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/clientId",schemaPath:"#/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema8.properties.clientId.type,parentSchema:schema8.properties.clientId,data:data0}];
+validate24.errors = [{instancePath:instancePath+"/clientId",schemaPath:"#/properties/clientId/type",keyword:"type",params:{type: "string"},schema:schema8.properties.clientId.type,parentSchema:schema8.properties.clientId,data:data0}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -102,7 +102,7 @@ if(data.redirectUri !== undefined){
 let data1 = data.redirectUri;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/redirectUri",schemaPath:"#/properties/redirectUri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema8.properties.redirectUri.type,parentSchema:schema8.properties.redirectUri,data:data1}];
+validate24.errors = [{instancePath:instancePath+"/redirectUri",schemaPath:"#/properties/redirectUri/type",keyword:"type",params:{type: "string"},schema:schema8.properties.redirectUri.type,parentSchema:schema8.properties.redirectUri,data:data1}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -115,7 +115,7 @@ if(data.user !== undefined){
 let data2 = data.user;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema8.properties.user.type,parentSchema:schema8.properties.user,data:data2}];
+validate24.errors = [{instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},schema:schema8.properties.user.type,parentSchema:schema8.properties.user,data:data2}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -135,7 +135,7 @@ for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 const _errs10 = errors;
 if(typeof data4 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema8.properties.scopes.items.type,parentSchema:schema8.properties.scopes.items,data:data4}];
+validate24.errors = [{instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},schema:schema8.properties.scopes.items.type,parentSchema:schema8.properties.scopes.items,data:data4}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -145,7 +145,7 @@ break;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema8.properties.scopes.type,parentSchema:schema8.properties.scopes,data:data3}];
+validate24.errors = [{instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},schema:schema8.properties.scopes.type,parentSchema:schema8.properties.scopes,data:data3}];
 return false;
 }
 }
@@ -159,7 +159,7 @@ if(data.challenge !== undefined){
 let data5 = data.challenge;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/challenge",schemaPath:"#/properties/challenge/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema8.properties.challenge.type,parentSchema:schema8.properties.challenge,data:data5}];
+validate24.errors = [{instancePath:instancePath+"/challenge",schemaPath:"#/properties/challenge/type",keyword:"type",params:{type: "string"},schema:schema8.properties.challenge.type,parentSchema:schema8.properties.challenge,data:data5}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -172,7 +172,7 @@ if(data.challengeMethod !== undefined){
 let data6 = data.challengeMethod;
 const _errs14 = errors;
 if(!((data6 === "S256") || (data6 === "plain"))){
-validate24.errors = [{instancePath:instancePath+"/challengeMethod",schemaPath:"#/properties/challengeMethod/enum",keyword:"enum",params:{allowedValues: schema8.properties.challengeMethod.enum},message:"must be equal to one of the allowed values",schema:schema8.properties.challengeMethod.enum,parentSchema:schema8.properties.challengeMethod,data:data6}];
+validate24.errors = [{instancePath:instancePath+"/challengeMethod",schemaPath:"#/properties/challengeMethod/enum",keyword:"enum",params:{allowedValues: schema8.properties.challengeMethod.enum},schema:schema8.properties.challengeMethod.enum,parentSchema:schema8.properties.challengeMethod,data:data6}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -185,7 +185,7 @@ if(data.expiresAt !== undefined){
 let data7 = data.expiresAt;
 const _errs15 = errors;
 if(!((typeof data7 == "number") && (isFinite(data7)))){
-validate24.errors = [{instancePath:instancePath+"/expiresAt",schemaPath:"#/properties/expiresAt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema8.properties.expiresAt.type,parentSchema:schema8.properties.expiresAt,data:data7}];
+validate24.errors = [{instancePath:instancePath+"/expiresAt",schemaPath:"#/properties/expiresAt/type",keyword:"type",params:{type: "number"},schema:schema8.properties.expiresAt.type,parentSchema:schema8.properties.expiresAt,data:data7}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -216,7 +216,7 @@ var valid0 = true;
 }
 }
 else {
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema8.type,parentSchema:schema8,data}];
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema8.type,parentSchema:schema8,data}];
 return false;
 }
 }
@@ -233,14 +233,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.clientId === undefined) && (missing0 = "clientId")) || ((data.user === undefined) && (missing0 = "user"))) || ((data.scopes === undefined) && (missing0 = "scopes"))){
-validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema10.required,parentSchema:schema10,data}];
+validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},schema:schema10.required,parentSchema:schema10,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "clientId") || (key0 === "user")) || (key0 === "scopes")) || (key0 === "access")) || (key0 === "accessExpiresAt")) || (key0 === "refresh")) || (key0 === "refreshExpiresAt")) || (key0 === "refreshUsed"))){
-validate29.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema10,data}];
+validate29.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},schema:false,parentSchema:schema10,data}];
 return false;
 break;
 }
@@ -251,7 +251,7 @@ if(data.access !== undefined && ((data.accessExpiresAt === undefined) && (missin
 validate29.errors = [{instancePath,schemaPath:"#/dependencies",keyword:"dependencies",params:{property: "access",
     missingProperty: missing1,
     depsCount: 1,
-    deps: "accessExpiresAt"},message:"must have property accessExpiresAt when property access is present",schema:schema10.dependencies,parentSchema:schema10,data}];
+    deps: "accessExpiresAt"},schema:schema10.dependencies,parentSchema:schema10,data}];
 return false;
 }
 else {
@@ -259,7 +259,7 @@ if(data.refresh !== undefined && ((data.refreshExpiresAt === undefined) && (miss
 validate29.errors = [{instancePath,schemaPath:"#/dependencies",keyword:"dependencies",params:{property: "refresh",
     missingProperty: missing1,
     depsCount: 1,
-    deps: "refreshExpiresAt"},message:"must have property refreshExpiresAt when property refresh is present",schema:schema10.dependencies,parentSchema:schema10,data}];
+    deps: "refreshExpiresAt"},schema:schema10.dependencies,parentSchema:schema10,data}];
 return false;
 }
 else {
@@ -267,7 +267,7 @@ if(data.clientId !== undefined){
 let data0 = data.clientId;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate29.errors = [{instancePath:instancePath+"/clientId",schemaPath:"#/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema10.properties.clientId.type,parentSchema:schema10.properties.clientId,data:data0}];
+validate29.errors = [{instancePath:instancePath+"/clientId",schemaPath:"#/properties/clientId/type",keyword:"type",params:{type: "string"},schema:schema10.properties.clientId.type,parentSchema:schema10.properties.clientId,data:data0}];
 return false;
 }
 var valid1 = _errs2 === errors;
@@ -280,7 +280,7 @@ if(data.user !== undefined){
 let data1 = data.user;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate29.errors = [{instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema10.properties.user.type,parentSchema:schema10.properties.user,data:data1}];
+validate29.errors = [{instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},schema:schema10.properties.user.type,parentSchema:schema10.properties.user,data:data1}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -300,7 +300,7 @@ for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate29.errors = [{instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema10.properties.scopes.items.type,parentSchema:schema10.properties.scopes.items,data:data3}];
+validate29.errors = [{instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},schema:schema10.properties.scopes.items.type,parentSchema:schema10.properties.scopes.items,data:data3}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -310,7 +310,7 @@ break;
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema10.properties.scopes.type,parentSchema:schema10.properties.scopes,data:data2}];
+validate29.errors = [{instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},schema:schema10.properties.scopes.type,parentSchema:schema10.properties.scopes,data:data2}];
 return false;
 }
 }
@@ -324,7 +324,7 @@ if(data.access !== undefined){
 let data4 = data.access;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
-validate29.errors = [{instancePath:instancePath+"/access",schemaPath:"#/properties/access/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema10.properties.access.type,parentSchema:schema10.properties.access,data:data4}];
+validate29.errors = [{instancePath:instancePath+"/access",schemaPath:"#/properties/access/type",keyword:"type",params:{type: "string"},schema:schema10.properties.access.type,parentSchema:schema10.properties.access,data:data4}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -337,7 +337,7 @@ if(data.accessExpiresAt !== undefined){
 let data5 = data.accessExpiresAt;
 const _errs12 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate29.errors = [{instancePath:instancePath+"/accessExpiresAt",schemaPath:"#/properties/accessExpiresAt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema10.properties.accessExpiresAt.type,parentSchema:schema10.properties.accessExpiresAt,data:data5}];
+validate29.errors = [{instancePath:instancePath+"/accessExpiresAt",schemaPath:"#/properties/accessExpiresAt/type",keyword:"type",params:{type: "number"},schema:schema10.properties.accessExpiresAt.type,parentSchema:schema10.properties.accessExpiresAt,data:data5}];
 return false;
 }
 var valid1 = _errs12 === errors;
@@ -350,7 +350,7 @@ if(data.refresh !== undefined){
 let data6 = data.refresh;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
-validate29.errors = [{instancePath:instancePath+"/refresh",schemaPath:"#/properties/refresh/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema10.properties.refresh.type,parentSchema:schema10.properties.refresh,data:data6}];
+validate29.errors = [{instancePath:instancePath+"/refresh",schemaPath:"#/properties/refresh/type",keyword:"type",params:{type: "string"},schema:schema10.properties.refresh.type,parentSchema:schema10.properties.refresh,data:data6}];
 return false;
 }
 var valid1 = _errs14 === errors;
@@ -363,7 +363,7 @@ if(data.refreshExpiresAt !== undefined){
 let data7 = data.refreshExpiresAt;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (isFinite(data7)))){
-validate29.errors = [{instancePath:instancePath+"/refreshExpiresAt",schemaPath:"#/properties/refreshExpiresAt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema10.properties.refreshExpiresAt.type,parentSchema:schema10.properties.refreshExpiresAt,data:data7}];
+validate29.errors = [{instancePath:instancePath+"/refreshExpiresAt",schemaPath:"#/properties/refreshExpiresAt/type",keyword:"type",params:{type: "number"},schema:schema10.properties.refreshExpiresAt.type,parentSchema:schema10.properties.refreshExpiresAt,data:data7}];
 return false;
 }
 var valid1 = _errs16 === errors;
@@ -376,7 +376,7 @@ if(data.refreshUsed !== undefined){
 let data8 = data.refreshUsed;
 const _errs18 = errors;
 if(typeof data8 !== "boolean"){
-validate29.errors = [{instancePath:instancePath+"/refreshUsed",schemaPath:"#/properties/refreshUsed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema10.properties.refreshUsed.type,parentSchema:schema10.properties.refreshUsed,data:data8}];
+validate29.errors = [{instancePath:instancePath+"/refreshUsed",schemaPath:"#/properties/refreshUsed/type",keyword:"type",params:{type: "boolean"},schema:schema10.properties.refreshUsed.type,parentSchema:schema10.properties.refreshUsed,data:data8}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -397,7 +397,7 @@ var valid1 = true;
 }
 }
 else {
-validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema10.type,parentSchema:schema10,data}];
+validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema10.type,parentSchema:schema10,data}];
 return false;
 }
 }
@@ -414,14 +414,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.grantId === undefined) && (missing0 = "grantId")) || ((data.expiresAt === undefined) && (missing0 = "expiresAt"))){
-validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema11.required,parentSchema:schema11,data}];
+validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},schema:schema11.required,parentSchema:schema11,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "grantId") || (key0 === "expiresAt"))){
-validate31.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema11,data}];
+validate31.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},schema:false,parentSchema:schema11,data}];
 return false;
 break;
 }
@@ -443,7 +443,7 @@ if(data.expiresAt !== undefined){
 let data1 = data.expiresAt;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate31.errors = [{instancePath:instancePath+"/expiresAt",schemaPath:"#/properties/expiresAt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.expiresAt.type,parentSchema:schema11.properties.expiresAt,data:data1}];
+validate31.errors = [{instancePath:instancePath+"/expiresAt",schemaPath:"#/properties/expiresAt/type",keyword:"type",params:{type: "number"},schema:schema11.properties.expiresAt.type,parentSchema:schema11.properties.expiresAt,data:data1}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -456,7 +456,7 @@ var valid0 = true;
 }
 }
 else {
-validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data}];
+validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema11.type,parentSchema:schema11,data}];
 return false;
 }
 }
@@ -472,7 +472,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.version !== undefined){
 let data0 = data.version;
 if(1 !== data0){
-validate21.errors = [{instancePath:instancePath+"/version",schemaPath:"#/allOf/0/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema6.allOf[0].properties.version,data:data0}];
+validate21.errors = [{instancePath:instancePath+"/version",schemaPath:"#/allOf/0/properties/version/const",keyword:"const",params:{allowedValue: 1},schema:1,parentSchema:schema6.allOf[0].properties.version,data:data0}];
 return false;
 }
 }
@@ -481,14 +481,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.version === undefined) && (missing0 = "version")) || ((data.offsetSeconds === undefined) && (missing0 = "offsetSeconds"))) || ((data.codes === undefined) && (missing0 = "codes"))) || ((data.grants === undefined) && (missing0 = "grants"))) || ((data.rotated === undefined) && (missing0 = "rotated"))){
-validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema6.required,parentSchema:schema6,data}];
+validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},schema:schema6.required,parentSchema:schema6,data}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key0 in data){
 if(!((((((key0 === "version") || (key0 === "offsetSeconds")) || (key0 === "grantSeq")) || (key0 === "codes")) || (key0 === "grants")) || (key0 === "rotated"))){
-validate21.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema6,data}];
+validate21.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},schema:false,parentSchema:schema6,data}];
 return false;
 break;
 }
@@ -498,7 +498,7 @@ if(data.version !== undefined){
 let data1 = data.version;
 const _errs5 = errors;
 if(1 !== data1){
-validate21.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema6.properties.version,data:data1}];
+validate21.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 1},schema:1,parentSchema:schema6.properties.version,data:data1}];
 return false;
 }
 var valid2 = _errs5 === errors;
@@ -523,18 +523,18 @@ if(data.grantSeq !== undefined){
 let data3 = data.grantSeq;
 const _errs7 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate21.errors = [{instancePath:instancePath+"/grantSeq",schemaPath:"#/properties/grantSeq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema6.properties.grantSeq.type,parentSchema:schema6.properties.grantSeq,data:data3}];
+validate21.errors = [{instancePath:instancePath+"/grantSeq",schemaPath:"#/properties/grantSeq/type",keyword:"type",params:{type: "integer"},schema:schema6.properties.grantSeq.type,parentSchema:schema6.properties.grantSeq,data:data3}];
 return false;
 }
 if(errors === _errs7){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 9007199254740991 || isNaN(data3)){
-validate21.errors = [{instancePath:instancePath+"/grantSeq",schemaPath:"#/properties/grantSeq/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema6.properties.grantSeq,data:data3}];
+validate21.errors = [{instancePath:instancePath+"/grantSeq",schemaPath:"#/properties/grantSeq/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},schema:9007199254740991,parentSchema:schema6.properties.grantSeq,data:data3}];
 return false;
 }
 else {
 if(data3 < 0 || isNaN(data3)){
-validate21.errors = [{instancePath:instancePath+"/grantSeq",schemaPath:"#/properties/grantSeq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema6.properties.grantSeq,data:data3}];
+validate21.errors = [{instancePath:instancePath+"/grantSeq",schemaPath:"#/properties/grantSeq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},schema:0,parentSchema:schema6.properties.grantSeq,data:data3}];
 return false;
 }
 }
@@ -559,13 +559,13 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(Array.isArray(data5)){
 if(data5.length < 2){
-validate21.errors = [{instancePath:instancePath+"/codes/" + i0,schemaPath:"#/properties/codes/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema6.properties.codes.items,data:data5}];
+validate21.errors = [{instancePath:instancePath+"/codes/" + i0,schemaPath:"#/properties/codes/items/minItems",keyword:"minItems",params:{limit: 2},schema:2,parentSchema:schema6.properties.codes.items,data:data5}];
 return false;
 }
 else {
 const len1 = data5.length;
 if(!(len1 <= 2)){
-validate21.errors = [{instancePath:instancePath+"/codes/" + i0,schemaPath:"#/properties/codes/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items",schema:false,parentSchema:schema6.properties.codes.items,data:data5}];
+validate21.errors = [{instancePath:instancePath+"/codes/" + i0,schemaPath:"#/properties/codes/items/additionalItems",keyword:"additionalItems",params:{limit: 2},schema:false,parentSchema:schema6.properties.codes.items,data:data5}];
 return false;
 }
 else {
@@ -574,7 +574,7 @@ if(len2 > 0){
 let data6 = data5[0];
 const _errs13 = errors;
 if(typeof data6 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/codes/" + i0+"/0",schemaPath:"#/properties/codes/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema6.properties.codes.items.items[0].type,parentSchema:schema6.properties.codes.items.items[0],data:data6}];
+validate21.errors = [{instancePath:instancePath+"/codes/" + i0+"/0",schemaPath:"#/properties/codes/items/items/0/type",keyword:"type",params:{type: "string"},schema:schema6.properties.codes.items.items[0].type,parentSchema:schema6.properties.codes.items.items[0],data:data6}];
 return false;
 }
 var valid4 = _errs13 === errors;
@@ -593,7 +593,7 @@ var valid4 = _errs15 === errors;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/codes/" + i0,schemaPath:"#/properties/codes/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema6.properties.codes.items.type,parentSchema:schema6.properties.codes.items,data:data5}];
+validate21.errors = [{instancePath:instancePath+"/codes/" + i0,schemaPath:"#/properties/codes/items/type",keyword:"type",params:{type: "array"},schema:schema6.properties.codes.items.type,parentSchema:schema6.properties.codes.items,data:data5}];
 return false;
 }
 }
@@ -604,7 +604,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/codes",schemaPath:"#/properties/codes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema6.properties.codes.type,parentSchema:schema6.properties.codes,data:data4}];
+validate21.errors = [{instancePath:instancePath+"/codes",schemaPath:"#/properties/codes/type",keyword:"type",params:{type: "array"},schema:schema6.properties.codes.type,parentSchema:schema6.properties.codes,data:data4}];
 return false;
 }
 }
@@ -627,13 +627,13 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(Array.isArray(data9)){
 if(data9.length < 2){
-validate21.errors = [{instancePath:instancePath+"/grants/" + i1,schemaPath:"#/properties/grants/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema6.properties.grants.items,data:data9}];
+validate21.errors = [{instancePath:instancePath+"/grants/" + i1,schemaPath:"#/properties/grants/items/minItems",keyword:"minItems",params:{limit: 2},schema:2,parentSchema:schema6.properties.grants.items,data:data9}];
 return false;
 }
 else {
 const len4 = data9.length;
 if(!(len4 <= 2)){
-validate21.errors = [{instancePath:instancePath+"/grants/" + i1,schemaPath:"#/properties/grants/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items",schema:false,parentSchema:schema6.properties.grants.items,data:data9}];
+validate21.errors = [{instancePath:instancePath+"/grants/" + i1,schemaPath:"#/properties/grants/items/additionalItems",keyword:"additionalItems",params:{limit: 2},schema:false,parentSchema:schema6.properties.grants.items,data:data9}];
 return false;
 }
 else {
@@ -660,7 +660,7 @@ var valid6 = _errs21 === errors;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/grants/" + i1,schemaPath:"#/properties/grants/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema6.properties.grants.items.type,parentSchema:schema6.properties.grants.items,data:data9}];
+validate21.errors = [{instancePath:instancePath+"/grants/" + i1,schemaPath:"#/properties/grants/items/type",keyword:"type",params:{type: "array"},schema:schema6.properties.grants.items.type,parentSchema:schema6.properties.grants.items,data:data9}];
 return false;
 }
 }
@@ -671,7 +671,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/grants",schemaPath:"#/properties/grants/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema6.properties.grants.type,parentSchema:schema6.properties.grants,data:data8}];
+validate21.errors = [{instancePath:instancePath+"/grants",schemaPath:"#/properties/grants/type",keyword:"type",params:{type: "array"},schema:schema6.properties.grants.type,parentSchema:schema6.properties.grants,data:data8}];
 return false;
 }
 }
@@ -694,13 +694,13 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(Array.isArray(data13)){
 if(data13.length < 2){
-validate21.errors = [{instancePath:instancePath+"/rotated/" + i2,schemaPath:"#/properties/rotated/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema6.properties.rotated.items,data:data13}];
+validate21.errors = [{instancePath:instancePath+"/rotated/" + i2,schemaPath:"#/properties/rotated/items/minItems",keyword:"minItems",params:{limit: 2},schema:2,parentSchema:schema6.properties.rotated.items,data:data13}];
 return false;
 }
 else {
 const len7 = data13.length;
 if(!(len7 <= 2)){
-validate21.errors = [{instancePath:instancePath+"/rotated/" + i2,schemaPath:"#/properties/rotated/items/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items",schema:false,parentSchema:schema6.properties.rotated.items,data:data13}];
+validate21.errors = [{instancePath:instancePath+"/rotated/" + i2,schemaPath:"#/properties/rotated/items/additionalItems",keyword:"additionalItems",params:{limit: 2},schema:false,parentSchema:schema6.properties.rotated.items,data:data13}];
 return false;
 }
 else {
@@ -709,7 +709,7 @@ if(len8 > 0){
 let data14 = data13[0];
 const _errs26 = errors;
 if(typeof data14 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/rotated/" + i2+"/0",schemaPath:"#/properties/rotated/items/items/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema6.properties.rotated.items.items[0].type,parentSchema:schema6.properties.rotated.items.items[0],data:data14}];
+validate21.errors = [{instancePath:instancePath+"/rotated/" + i2+"/0",schemaPath:"#/properties/rotated/items/items/0/type",keyword:"type",params:{type: "string"},schema:schema6.properties.rotated.items.items[0].type,parentSchema:schema6.properties.rotated.items.items[0],data:data14}];
 return false;
 }
 var valid8 = _errs26 === errors;
@@ -728,7 +728,7 @@ var valid8 = _errs28 === errors;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/rotated/" + i2,schemaPath:"#/properties/rotated/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema6.properties.rotated.items.type,parentSchema:schema6.properties.rotated.items,data:data13}];
+validate21.errors = [{instancePath:instancePath+"/rotated/" + i2,schemaPath:"#/properties/rotated/items/type",keyword:"type",params:{type: "array"},schema:schema6.properties.rotated.items.type,parentSchema:schema6.properties.rotated.items,data:data13}];
 return false;
 }
 }
@@ -739,7 +739,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/rotated",schemaPath:"#/properties/rotated/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema6.properties.rotated.type,parentSchema:schema6.properties.rotated,data:data12}];
+validate21.errors = [{instancePath:instancePath+"/rotated",schemaPath:"#/properties/rotated/type",keyword:"type",params:{type: "array"},schema:schema6.properties.rotated.type,parentSchema:schema6.properties.rotated,data:data12}];
 return false;
 }
 }
@@ -757,7 +757,7 @@ var valid2 = true;
 }
 }
 else {
-validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema6.type,parentSchema:schema6,data}];
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema6.type,parentSchema:schema6,data}];
 return false;
 }
 }
@@ -775,7 +775,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.kind === undefined) && (missing0 = "kind")){
-validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema12.required,parentSchema:schema12,data}];
+validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},schema:schema12.required,parentSchema:schema12,data}];
 return false;
 }
 else {
@@ -785,14 +785,14 @@ if(tag0 === "code"){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((((data.kind === undefined) && (missing1 = "kind")) || ((data.code === undefined) && (missing1 = "code"))) || ((data.record === undefined) && (missing1 = "record"))){
-validate34.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema12.oneOf[0].required,parentSchema:schema12.oneOf[0],data}];
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing1},schema:schema12.oneOf[0].required,parentSchema:schema12.oneOf[0],data}];
 return false;
 }
 else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!(((key0 === "kind") || (key0 === "code")) || (key0 === "record"))){
-validate34.errors = [{instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema12.oneOf[0],data}];
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},schema:false,parentSchema:schema12.oneOf[0],data}];
 return false;
 break;
 }
@@ -802,7 +802,7 @@ if(data.kind !== undefined){
 let data0 = data.kind;
 const _errs4 = errors;
 if("code" !== data0){
-validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "code"},message:"must be equal to constant",schema:"code",parentSchema:schema12.oneOf[0].properties.kind,data:data0}];
+validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "code"},schema:"code",parentSchema:schema12.oneOf[0].properties.kind,data:data0}];
 return false;
 }
 var valid2 = _errs4 === errors;
@@ -815,7 +815,7 @@ if(data.code !== undefined){
 let data1 = data.code;
 const _errs5 = errors;
 if(typeof data1 !== "string"){
-validate34.errors = [{instancePath:instancePath+"/code",schemaPath:"#/oneOf/0/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.oneOf[0].properties.code.type,parentSchema:schema12.oneOf[0].properties.code,data:data1}];
+validate34.errors = [{instancePath:instancePath+"/code",schemaPath:"#/oneOf/0/properties/code/type",keyword:"type",params:{type: "string"},schema:schema12.oneOf[0].properties.code.type,parentSchema:schema12.oneOf[0].properties.code,data:data1}];
 return false;
 }
 var valid2 = _errs5 === errors;
@@ -845,14 +845,14 @@ else if(tag0 === "grant"){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((((data.kind === undefined) && (missing2 = "kind")) || ((data.id === undefined) && (missing2 = "id"))) || ((data.record === undefined) && (missing2 = "record"))){
-validate34.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema12.oneOf[1].required,parentSchema:schema12.oneOf[1],data}];
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing2},schema:schema12.oneOf[1].required,parentSchema:schema12.oneOf[1],data}];
 return false;
 }
 else {
 const _errs9 = errors;
 for(const key1 in data){
 if(!(((key1 === "kind") || (key1 === "id")) || (key1 === "record"))){
-validate34.errors = [{instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema12.oneOf[1],data}];
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},schema:false,parentSchema:schema12.oneOf[1],data}];
 return false;
 break;
 }
@@ -862,7 +862,7 @@ if(data.kind !== undefined){
 let data3 = data.kind;
 const _errs10 = errors;
 if("grant" !== data3){
-validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "grant"},message:"must be equal to constant",schema:"grant",parentSchema:schema12.oneOf[1].properties.kind,data:data3}];
+validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "grant"},schema:"grant",parentSchema:schema12.oneOf[1].properties.kind,data:data3}];
 return false;
 }
 var valid4 = _errs10 === errors;
@@ -904,14 +904,14 @@ else if(tag0 === "grant-ended"){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.kind === undefined) && (missing3 = "kind")) || ((data.id === undefined) && (missing3 = "id"))){
-validate34.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'",schema:schema12.oneOf[2].required,parentSchema:schema12.oneOf[2],data}];
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing3},schema:schema12.oneOf[2].required,parentSchema:schema12.oneOf[2],data}];
 return false;
 }
 else {
 const _errs14 = errors;
 for(const key2 in data){
 if(!((key2 === "kind") || (key2 === "id"))){
-validate34.errors = [{instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema12.oneOf[2],data}];
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},schema:false,parentSchema:schema12.oneOf[2],data}];
 return false;
 break;
 }
@@ -921,7 +921,7 @@ if(data.kind !== undefined){
 let data6 = data.kind;
 const _errs15 = errors;
 if("grant-ended" !== data6){
-validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/2/properties/kind/const",keyword:"const",params:{allowedValue: "grant-ended"},message:"must be equal to constant",schema:"grant-ended",parentSchema:schema12.oneOf[2].properties.kind,data:data6}];
+validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/2/properties/kind/const",keyword:"const",params:{allowedValue: "grant-ended"},schema:"grant-ended",parentSchema:schema12.oneOf[2].properties.kind,data:data6}];
 return false;
 }
 var valid6 = _errs15 === errors;
@@ -950,14 +950,14 @@ else if(tag0 === "rotated"){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((((data.kind === undefined) && (missing4 = "kind")) || ((data.token === undefined) && (missing4 = "token"))) || ((data.record === undefined) && (missing4 = "record"))){
-validate34.errors = [{instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'",schema:schema12.oneOf[3].required,parentSchema:schema12.oneOf[3],data}];
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: missing4},schema:schema12.oneOf[3].required,parentSchema:schema12.oneOf[3],data}];
 return false;
 }
 else {
 const _errs18 = errors;
 for(const key3 in data){
 if(!(((key3 === "kind") || (key3 === "token")) || (key3 === "record"))){
-validate34.errors = [{instancePath,schemaPath:"#/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema12.oneOf[3],data}];
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},schema:false,parentSchema:schema12.oneOf[3],data}];
 return false;
 break;
 }
@@ -967,7 +967,7 @@ if(data.kind !== undefined){
 let data8 = data.kind;
 const _errs19 = errors;
 if("rotated" !== data8){
-validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/3/properties/kind/const",keyword:"const",params:{allowedValue: "rotated"},message:"must be equal to constant",schema:"rotated",parentSchema:schema12.oneOf[3].properties.kind,data:data8}];
+validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/3/properties/kind/const",keyword:"const",params:{allowedValue: "rotated"},schema:"rotated",parentSchema:schema12.oneOf[3].properties.kind,data:data8}];
 return false;
 }
 var valid8 = _errs19 === errors;
@@ -980,7 +980,7 @@ if(data.token !== undefined){
 let data9 = data.token;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
-validate34.errors = [{instancePath:instancePath+"/token",schemaPath:"#/oneOf/3/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.oneOf[3].properties.token.type,parentSchema:schema12.oneOf[3].properties.token,data:data9}];
+validate34.errors = [{instancePath:instancePath+"/token",schemaPath:"#/oneOf/3/properties/token/type",keyword:"type",params:{type: "string"},schema:schema12.oneOf[3].properties.token.type,parentSchema:schema12.oneOf[3].properties.token,data:data9}];
 return false;
 }
 var valid8 = _errs20 === errors;
@@ -1010,14 +1010,14 @@ else if(tag0 === "clock"){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.kind === undefined) && (missing5 = "kind")) || ((data.offsetSeconds === undefined) && (missing5 = "offsetSeconds"))){
-validate34.errors = [{instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'",schema:schema12.oneOf[4].required,parentSchema:schema12.oneOf[4],data}];
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: missing5},schema:schema12.oneOf[4].required,parentSchema:schema12.oneOf[4],data}];
 return false;
 }
 else {
 const _errs24 = errors;
 for(const key4 in data){
 if(!((key4 === "kind") || (key4 === "offsetSeconds"))){
-validate34.errors = [{instancePath,schemaPath:"#/oneOf/4/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema12.oneOf[4],data}];
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/4/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},schema:false,parentSchema:schema12.oneOf[4],data}];
 return false;
 break;
 }
@@ -1027,7 +1027,7 @@ if(data.kind !== undefined){
 let data11 = data.kind;
 const _errs25 = errors;
 if("clock" !== data11){
-validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/4/properties/kind/const",keyword:"const",params:{allowedValue: "clock"},message:"must be equal to constant",schema:"clock",parentSchema:schema12.oneOf[4].properties.kind,data:data11}];
+validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/4/properties/kind/const",keyword:"const",params:{allowedValue: "clock"},schema:"clock",parentSchema:schema12.oneOf[4].properties.kind,data:data11}];
 return false;
 }
 var valid10 = _errs25 === errors;
@@ -1056,14 +1056,14 @@ else if(tag0 === "reset"){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.kind === undefined) && (missing6 = "kind")){
-validate34.errors = [{instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'",schema:schema12.oneOf[5].required,parentSchema:schema12.oneOf[5],data}];
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: missing6},schema:schema12.oneOf[5].required,parentSchema:schema12.oneOf[5],data}];
 return false;
 }
 else {
 const _errs28 = errors;
 for(const key5 in data){
 if(!(key5 === "kind")){
-validate34.errors = [{instancePath,schemaPath:"#/oneOf/5/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema12.oneOf[5],data}];
+validate34.errors = [{instancePath,schemaPath:"#/oneOf/5/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},schema:false,parentSchema:schema12.oneOf[5],data}];
 return false;
 break;
 }
@@ -1072,7 +1072,7 @@ if(_errs28 === errors){
 if(data.kind !== undefined){
 let data13 = data.kind;
 if("reset" !== data13){
-validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/5/properties/kind/const",keyword:"const",params:{allowedValue: "reset"},message:"must be equal to constant",schema:"reset",parentSchema:schema12.oneOf[5].properties.kind,data:data13}];
+validate34.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/5/properties/kind/const",keyword:"const",params:{allowedValue: "reset"},schema:"reset",parentSchema:schema12.oneOf[5].properties.kind,data:data13}];
 return false;
 }
 }
@@ -1081,18 +1081,18 @@ return false;
 }
 }
 else {
-validate34.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0},message:"value of tag \"kind\" must be in oneOf",schema:schema12.discriminator,parentSchema:schema12,data}];
+validate34.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0},schema:schema12.discriminator,parentSchema:schema12,data}];
 return false;
 }
 }
 else {
-validate34.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "kind", tagValue: tag0},message:"tag \"kind\" must be string",schema:schema12.discriminator,parentSchema:schema12,data}];
+validate34.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "kind", tagValue: tag0},schema:schema12.discriminator,parentSchema:schema12,data}];
 return false;
 }
 }
 }
 else {
-validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.type,parentSchema:schema12,data}];
+validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema12.type,parentSchema:schema12,data}];
 return false;
 }
 }

@@ -20,7 +20,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.instances === undefined) && (missing0 = "instances")){
-validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema7.required,parentSchema:schema7,data}];
+validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},schema:schema7.required,parentSchema:schema7,data}];
 return false;
 }
 else {
@@ -28,7 +28,7 @@ if(data.name !== undefined){
 let data0 = data.name;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema7.properties.name.type,parentSchema:schema7.properties.name,data:data0}];
+validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},schema:schema7.properties.name.type,parentSchema:schema7.properties.name,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -50,12 +50,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!pattern1.test(data2)){
-validate22.errors = [{instancePath:instancePath+"/instances/" + i0,schemaPath:"#/properties/instances/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._~-]+$"},message:"must match pattern \""+"^[A-Za-z0-9._~-]+$"+"\"",schema:"^[A-Za-z0-9._~-]+$",parentSchema:schema7.properties.instances.items,data:data2}];
+validate22.errors = [{instancePath:instancePath+"/instances/" + i0,schemaPath:"#/properties/instances/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._~-]+$"},schema:"^[A-Za-z0-9._~-]+$",parentSchema:schema7.properties.instances.items,data:data2}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/instances/" + i0,schemaPath:"#/properties/instances/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema7.properties.instances.items.type,parentSchema:schema7.properties.instances.items,data:data2}];
+validate22.errors = [{instancePath:instancePath+"/instances/" + i0,schemaPath:"#/properties/instances/items/type",keyword:"type",params:{type: "string"},schema:schema7.properties.instances.items.type,parentSchema:schema7.properties.instances.items,data:data2}];
 return false;
 }
 }
@@ -76,7 +76,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-validate22.errors = [{instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema7.properties.instances,data:data1}];
+validate22.errors = [{instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},schema:true,parentSchema:schema7.properties.instances,data:data1}];
 return false;
 break;
 }
@@ -86,7 +86,7 @@ indices0[item0] = i1;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema7.properties.instances.type,parentSchema:schema7.properties.instances,data:data1}];
+validate22.errors = [{instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/type",keyword:"type",params:{type: "array"},schema:schema7.properties.instances.type,parentSchema:schema7.properties.instances,data:data1}];
 return false;
 }
 }
@@ -99,7 +99,7 @@ var valid0 = true;
 }
 }
 else {
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema7.type,parentSchema:schema7,data}];
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema7.type,parentSchema:schema7,data}];
 return false;
 }
 }
@@ -154,7 +154,7 @@ errors++;
 }
 var valid1 = _errs3 === errors;
 if(valid1){
-validate21.errors = [{instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema6.allOf[0].not,parentSchema:schema6.allOf[0],data}];
+validate21.errors = [{instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},schema:schema6.allOf[0].not,parentSchema:schema6.allOf[0],data}];
 return false;
 }
 else {
@@ -175,7 +175,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof key1 === "string"){
 if(!pattern0.test(key1)){
-const err3 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(\\$schema|[A-Za-z0-9._~-]+)$"},message:"must match pattern \""+"^(\\$schema|[A-Za-z0-9._~-]+)$"+"\"",schema:"^(\\$schema|[A-Za-z0-9._~-]+)$",parentSchema:schema6.propertyNames,data:key1,propertyName:key1};
+const err3 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(\\$schema|[A-Za-z0-9._~-]+)$"},schema:"^(\\$schema|[A-Za-z0-9._~-]+)$",parentSchema:schema6.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -188,7 +188,7 @@ errors++;
 }
 var valid3 = _errs7 === errors;
 if(!valid3){
-const err4 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema6.propertyNames,parentSchema:schema6,data};
+const err4 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key1},schema:schema6.propertyNames,parentSchema:schema6,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -220,7 +220,7 @@ if(_errs9 === errors){
 if(data.$schema !== undefined){
 let data1 = data.$schema;
 if(typeof data1 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema6.properties.$schema.type,parentSchema:schema6.properties.$schema,data:data1}];
+validate21.errors = [{instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},schema:schema6.properties.$schema.type,parentSchema:schema6.properties.$schema,data:data1}];
 return false;
 }
 }
@@ -228,7 +228,7 @@ return false;
 }
 }
 else {
-validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema6.type,parentSchema:schema6,data}];
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema6.type,parentSchema:schema6,data}];
 return false;
 }
 }
