@@ -34,7 +34,7 @@ export async function commandPaths() {
 
 /** The topics of `dasvc help <topic>`. */
 export async function helpTopics() {
-  const { HELP_TOPICS } = await fromSource('src/cli/help-topics.ts');
+  const { HELP_TOPICS } = await fromSource('src/cli/commands/help/topics.ts');
   return Object.keys(HELP_TOPICS);
 }
 

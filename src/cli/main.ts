@@ -59,7 +59,7 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
   ]);
   const word = helpWordIn(argv);
   if (word !== undefined) {
-    const { HELP_TOPICS } = await import('./help-topics.js');
+    const { HELP_TOPICS } = await import('./commands/help/topics.js');
     const topic = Object.hasOwn(HELP_TOPICS, word) ? HELP_TOPICS[word] : undefined;
     if (topic) {
       stdout.write(topic());

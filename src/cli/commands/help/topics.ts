@@ -1,5 +1,5 @@
-import { SETTINGS } from '../client/settings.js';
-import { ExitCode } from '../errors.js';
+import { SETTINGS } from '../../../client/settings.js';
+import { ExitCode } from '../../../errors.js';
 
 /** Notes on settings that the settings table does not say by itself. */
 const SETTING_NOTES: Partial<Record<keyof typeof SETTINGS, string>> = {
