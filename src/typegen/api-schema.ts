@@ -3,7 +3,13 @@
 // of its methods, each `{ params, result, errors? }`. Pure: documents in, a schema out.
 import type { InstanceFixture, MethodFixture } from '../mock/fixture-format/fixture-format.js';
 import { isObject } from '../util/guards.js';
-import { anyWhereUnsaid, PortableSchemas, resolvePointer, type JsonSchema } from './schema-walk.js';
+import {
+  anyWhereUnsaid,
+  NO_MEMBERS,
+  PortableSchemas,
+  resolvePointer,
+  type JsonSchema,
+} from './schema-walk.js';
 
 /** The name of the interface that maps scopes to their methods: `dasvc<Api>()`. */
 export const API_NAME = 'Api';
@@ -113,7 +119,7 @@ function instanceSchema(
       'rpc.discover',
       {
         description: 'The OpenRPC document of this instance.',
-        ...entry(fixed('Record<string, never>'), fixed('[]'), DISCOVER_RESULT),
+        ...entry(fixed(NO_MEMBERS), fixed('[]'), DISCOVER_RESULT),
       },
     ],
   ]);
@@ -170,7 +176,7 @@ function methodSchema(
   const required = (n: string) => param(n).required;
   const objectForm = (): JsonSchema =>
     names.length === 0
-      ? fixed('Record<string, never>')
+      ? fixed(NO_MEMBERS)
       : {
           type: 'object',
           additionalProperties: false,

@@ -23,6 +23,12 @@ const DATA = new Set([
   'title',
   'type',
 ]);
+/**
+ * The object that has no members, written without naming a global type: a contract's own type
+ * may be called `Record`, and would hide TypeScript's in the file that declares it.
+ */
+export const NO_MEMBERS = '{ [k: string]: never }';
+
 /** Keywords that only document a value: a schema of these alone takes any value. */
 const ANNOTATIONS = new Set(['deprecated', 'description', 'title']);
 
@@ -78,7 +84,7 @@ export function anyWhereUnsaid(schema: JsonSchema): JsonSchema {
   // An object closed to every member is the empty object, which the generator would write `{}`
   // (any value but null in TypeScript).
   if (schema.type === 'object' && !declared && schema.additionalProperties === false)
-    return { ...schema, tsType: 'Record<string, never>' };
+    return { ...schema, tsType: NO_MEMBERS };
   const noMembers = !declared && !('additionalProperties' in schema);
   if (types.includes('object') && noMembers) {
     // Members it requires without describing them are there all the same, of any value.

@@ -142,7 +142,7 @@ describe('dasvc types', () => {
     );
     // By position only ([2], []): the tuples, the param named by the recorder.
     expect(recorded.stdout).toContain('  "pages.list": {\n    params: [] | [number];');
-    expect(recorded.stdout).toContain('  "contacts.list": {\n    params: Record<string, never>;');
+    expect(recorded.stdout).toContain('  "contacts.list": {\n    params: { [k: string]: never };');
   });
 
   it('asks for the instances when neither the profile nor the command names any', async () => {

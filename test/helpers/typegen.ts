@@ -80,8 +80,8 @@ export interface Document {
 /**
  * Instance `shop`: `$ref` (and a recursive one), `oneOf`/`anyOf`, `enum`, `const`, nested
  * objects, arrays, every kind of `additionalProperties`, descriptions, `deprecated`, params by
- * name, by position and either, required and optional, declared errors, and a reference to a
- * schema outside the document (not fetched).
+ * name, by position and either, required and optional, declared errors, a reference to a
+ * schema outside the document (not fetched), and a schema named as a global type (`Record`).
  */
 export const EVERY_CONSTRUCT: Document = {
   openrpc: '1.2.6',
@@ -139,6 +139,11 @@ export const EVERY_CONSTRUCT: Document = {
       name: 'catalog.tree',
       params: [],
       result: { name: 'root', schema: { $ref: '#/components/schemas/Category' } },
+    },
+    {
+      name: 'records.latest',
+      params: [],
+      result: { name: 'record', schema: { $ref: '#/components/schemas/Record' } },
     },
     {
       name: 'meta.labels',
@@ -203,6 +208,12 @@ export const EVERY_CONSTRUCT: Document = {
         type: 'object',
         required: ['name'],
         properties: { name: { type: 'string' }, color: { enum: ['red', 'green', 'blue'] } },
+      },
+      // Named as TypeScript's own Record, which the declarations must not hide.
+      Record: {
+        type: 'object',
+        required: ['id'],
+        properties: { id: { type: 'integer' } },
       },
       Category: {
         type: 'object',

@@ -92,7 +92,7 @@ export async function wrong(): Promise<void> {
 
 /** The hand-written document's constructs, as a TypeScript user meets them. */
 const SHOP = `import { dasvc, type ErrorOf } from 'dasvc';
-import type { Api, Category, Order } from './shop-api.js';
+import type { Api, Category, Order, Record } from './shop-api.js';
 
 const shop = dasvc<Api>({ store: 'memory' });
 
@@ -113,8 +113,10 @@ export async function constructs(): Promise<void> {
   const extra = await shop.rpc('shop', 'meta.extra', { filter: { any: 1 } });
   const more: unknown = extra['anything'];
   const spec: unknown = await shop.rpc('shop', 'meta.spec');
+  const record: Record = await shop.rpc('shop', 'records.latest');
+  const recordId: number = record.id;
   const notFound: ErrorOf<Api, 'shop', 'orders.get'>['code'] = -32004;
-  void [status, total, quantity, currency, found, limited, tagged, grandchild, label, more, spec, notFound];
+  void [status, total, quantity, currency, found, limited, tagged, grandchild, label, more, spec, recordId, notFound];
   // @ts-expect-error by name only
   await shop.rpc('shop', 'orders.get', [1]);
   // @ts-expect-error by position only
