@@ -58,7 +58,7 @@ function mock(options: MockOptions = {}) {
       body: JSON.stringify({ jsonrpc: '2.0', method, id: 1 }),
     });
   const advance = (seconds: number) => (now += seconds * 1000);
-  return { app, call, oauth, tokens, refresh, revoke, rpc, advance };
+  return { app, call, oauth, code, tokens, refresh, revoke, rpc, advance };
 }
 
 describe('expiresIn quirk', () => {
@@ -218,6 +218,15 @@ describe('rpcDiscover and tokenPath quirks', () => {
       code: 'x',
     });
     expect(old.status).toBe(404);
+    // The slash spelling of the old path took token requests too: not once the endpoint moved.
+    const slash = await m.oauth('/webservice/authorize/', {
+      ...CREDS,
+      grant_type: 'authorization_code',
+      code: await m.code(),
+    });
+    expect(slash.status).toBe(404);
+    // Authorization requests stay at both spellings.
+    expect(await m.code()).toMatch(/./);
     // Refresh and revoke stay where they were.
     expect((await m.refresh(body.refresh_token)).status).toBe(200);
   });

@@ -70,12 +70,16 @@ export function quirkExpiresIn(seconds: string, quirks: Quirks): { expires_in?: 
   }
 }
 
-/** Which OAuth endpoint a path names once tokenPath moved the token endpoint (SPEC §7). */
+/**
+ * Which OAuth endpoint a path names once tokenPath moved the token endpoint (SPEC §7): the new
+ * path, or the old one in either spelling (the slash one serves token requests too), where token
+ * requests are gone.
+ */
 export function movedTokenEndpoint(path: string, quirks: Quirks): 'token' | 'gone' | undefined {
   const moved = quirks.tokenPath;
   if (moved === undefined || moved === DEFAULT_TOKEN_PATH) return undefined;
   if (path === moved) return 'token';
-  return path === DEFAULT_TOKEN_PATH ? 'gone' : undefined;
+  return path === DEFAULT_TOKEN_PATH || path === `${DEFAULT_TOKEN_PATH}/` ? 'gone' : undefined;
 }
 
 /**

@@ -106,8 +106,8 @@ export function createRequestHandler(
 
   /** The OAuth endpoints (SERVICE.md 4.1-4.4), their error bodies as the errorBody quirk wants. */
   async function oauth(request: MockRequest, path: string): Promise<MockResponse> {
-    // The tokenPath quirk (SPEC §7) moves the token endpoint; the old path then serves only the
-    // authorization requests that may reach it without its trailing slash.
+    // The tokenPath quirk (SPEC §7) moves the token endpoint; the old path then serves only
+    // authorization requests (and, with its slash, consent submissions): no token request.
     const moved = movedTokenEndpoint(path, ctx.quirks);
     const endpoint = moved === 'token' ? 'token' : OAUTH_PATHS.get(path);
     const body =
@@ -131,7 +131,9 @@ export function createRequestHandler(
     const params = parseOAuthParams(request.query, body, request.header('content-type') ?? '');
     const authorization = request.header('authorization');
     if (moved === 'token') return handleTokenRequest(ctx, params, authorization, 'token');
-    if (moved === 'gone' && !params.values.has('response_type')) {
+    const tokenRequest =
+      endpoint === 'token' ? !params.values.has('response_type') : params.values.has('grant_type');
+    if (moved === 'gone' && tokenRequest) {
       return notFound(`no endpoint ${path}: the token endpoint is at ${ctx.quirks.tokenPath}`);
     }
     if (endpoint === 'refresh') return handleTokenRequest(ctx, params, authorization, 'refresh');
