@@ -23,10 +23,11 @@ export function snakeCode(code: string): string {
 }
 
 /**
- * The `--json` error document, one line. `data` nested deeper than JSON.stringify goes is shown
- * as the reason it cannot be, so the document is always written.
+ * The `--json` error document, one line: the error alone, or as the `error` member of the
+ * command's answer (`answer`). `data` nested deeper than JSON.stringify goes is shown as the
+ * reason it cannot be, so the document is always written.
  */
-export function jsonErrorDocument(fields: JsonErrorFields): string {
+export function jsonErrorDocument(fields: JsonErrorFields, answer?: object): string {
   const error = {
     code: snakeCode(fields.code) || 'error',
     exitCode: fields.exitCode,
@@ -35,12 +36,12 @@ export function jsonErrorDocument(fields: JsonErrorFields): string {
     ...(fields.rpc ? { rpc: fields.rpc } : {}),
   };
   try {
-    return JSON.stringify({ error });
+    return JSON.stringify({ ...answer, error });
   } catch (problem) {
     const rpc = fields.rpc && {
       ...fields.rpc,
       data: `(cannot be shown: ${(problem as Error).message})`,
     };
-    return JSON.stringify({ error: { ...error, rpc } });
+    return JSON.stringify({ ...answer, error: { ...error, rpc } });
   }
 }

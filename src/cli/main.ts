@@ -76,7 +76,7 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
   // A run stopped by SIGTERM ends 143, not Ctrl-C's 130.
   const stoppedCode = (code: number) =>
     !io && code === ExitCode.interrupted ? interruptExitCode() : code;
-  const say: Say = { stdout, stderr, json, answered: output.isStdoutAnswered, stoppedCode };
+  const say: Say = { stdout, stderr, json, answerOf: output.answerOf, stoppedCode };
   try {
     const program = await buildProgram(argv);
     if (io) attachIo(program, io);
@@ -116,7 +116,7 @@ interface Say {
   stdout: Writer;
   stderr: Writer;
   json: boolean;
-  answered: (error: unknown) => boolean;
+  answerOf: (error: unknown) => 'printed' | object | undefined;
   /** The exit code the run ends with for `code`: an interruption by SIGTERM is 143. */
   stoppedCode: (code: number) => number;
 }
@@ -138,13 +138,20 @@ function isCommanderError(error: unknown): error is CommanderErrorLike {
   );
 }
 
-/** `--json`: the error as one JSON document on stdout, so that scripts read stdout only. */
-function printJsonError(stdout: Writer, fields: JsonErrorFields): void {
-  stdout.write(`${jsonErrorDocument(fields)}\n`);
+/**
+ * `--json`: the error as one JSON document on stdout, so that scripts read stdout only; nothing
+ * when the command printed its answer, and the error as a member of the answer it gave.
+ */
+function printJsonError(
+  stdout: Writer,
+  fields: JsonErrorFields,
+  answer?: 'printed' | object,
+): void {
+  if (answer !== 'printed') stdout.write(`${jsonErrorDocument(fields, answer)}\n`);
 }
 
 async function report(error: unknown, say: Say): Promise<number> {
-  const { stdout, stderr, json, answered: isStdoutAnswered, stoppedCode } = say;
+  const { stdout, stderr, json, answerOf, stoppedCode } = say;
   if (isCommanderError(error)) {
     // commander already printed its message (or the help); explicit help and version are successes.
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
@@ -180,14 +187,18 @@ async function report(error: unknown, say: Say): Promise<number> {
       if (rpcError.data !== undefined)
         stderr.write(`data: ${terminalText(dataText(rpcError.data))}\n`);
       if (error.hint) stderr.write(`hint: ${terminalText(error.hint)}\n`);
-      if (json && !isStdoutAnswered(error))
-        printJsonError(stdout, {
-          exitCode: stoppedCode(error.exitCode),
-          code: error.code ?? 'jsonrpc_error',
-          message: error.message,
-          hint: error.hint,
-          rpc: rpcError,
-        });
+      if (json)
+        printJsonError(
+          stdout,
+          {
+            exitCode: stoppedCode(error.exitCode),
+            code: error.code ?? 'jsonrpc_error',
+            message: error.message,
+            hint: error.hint,
+            rpc: rpcError,
+          },
+          answerOf(error),
+        );
       return error.exitCode;
     }
     // Messages quote the service (error_description, a redirect's error) and the command line.
@@ -197,13 +208,17 @@ async function report(error: unknown, say: Say): Promise<number> {
     const { hintFor } = await import('./hints/hint-for.js');
     const hint = hintFor(error);
     if (hint) stderr.write(`hint: ${terminalText(hint)}\n`);
-    if (json && !isStdoutAnswered(error))
-      printJsonError(stdout, {
-        exitCode: stoppedCode(error.exitCode),
-        code: error.code ?? error.name,
-        message: error.message,
-        hint,
-      });
+    if (json)
+      printJsonError(
+        stdout,
+        {
+          exitCode: stoppedCode(error.exitCode),
+          code: error.code ?? error.name,
+          message: error.message,
+          hint,
+        },
+        answerOf(error),
+      );
     return error.exitCode;
   }
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);

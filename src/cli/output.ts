@@ -8,21 +8,32 @@ export interface Writer {
   isTTY?: boolean;
 }
 
-const answeredOnStdout = new WeakSet<object>();
+/** An error's answer under `--json`: printed by its command, or a document main completes. */
+const answers = new WeakMap<object, 'printed' | object>();
 
 /**
- * Marks an error whose command already printed its answer on stdout (the state of an expired
- * session, a batch with failed calls, a `--raw` error response), so that main adds no second JSON
- * document there in `--json` mode.
+ * Marks an error whose command already printed its answer on stdout, one that has no `error`
+ * member to give (a batch's array of responses, a `--raw` response, the mock's log), so that main
+ * adds no second JSON document there in `--json` mode.
  */
 export function stdoutAnswered<E extends object>(error: E): E {
-  answeredOnStdout.add(error);
+  answers.set(error, 'printed');
   return error;
 }
 
-/** Whether stdout already carries the answer that goes with this error. */
-export function isStdoutAnswered(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && answeredOnStdout.has(error);
+/**
+ * Gives an error the object its command answers with (a check's report, the state of an expired
+ * session): in `--json` mode main prints that object with the error as its `error` member, one
+ * document that is both the answer and the error of SPEC §4.
+ */
+export function answeredWith<E extends object>(error: E, answer: object): E {
+  answers.set(error, answer);
+  return error;
+}
+
+/** The answer that goes with this error: already printed, or an object to print with it. */
+export function answerOf(error: unknown): 'printed' | object | undefined {
+  return typeof error === 'object' && error !== null ? answers.get(error) : undefined;
 }
 
 /** Results on stdout, messages on stderr (SPEC §3). */

@@ -300,6 +300,21 @@ describe.concurrent('dasvc check against hostile installations', () => {
         const seen = statuses(result.stdout);
         expect(Object.keys(seen).sort()).toEqual(ALL_IDS);
         expect(Object.values(seen).filter((status) => status === 'deviates')).toEqual([]);
+        // --json: one document, the report with the failure as its `error` member.
+        const json = await runCli(['--json', ...checkArgs(url)], dir, {
+          env: browserEnv('none'),
+          timeoutMs: 20_000,
+        });
+        expect(json.code, json.stderr).toBe(4);
+        const document = JSON.parse(json.stdout) as {
+          installation: string;
+          rules: { id: string; status: string }[];
+          error: { code: string; exitCode: number; message: string };
+        };
+        expect(document.installation).toBe(url);
+        expect(Object.fromEntries(document.rules.map((r) => [r.id, r.status]))).toEqual(seen);
+        expect(document.error).toMatchObject({ code: 'no_answer', exitCode: 4 });
+        expect(document.error.message).toContain(`no answer from ${url}`);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

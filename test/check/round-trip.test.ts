@@ -100,6 +100,29 @@ describe('dasvc check against a mock without quirks', () => {
   });
 });
 
+describe('a deviating check under --json', () => {
+  it('prints its report with the failure as the `error` member, exit 1', async () => {
+    const checked = await checkAgainstMock({ quirks: { rpcDiscover: false } }, () => [
+      '--json',
+      '--only',
+      'jsonrpc.discover',
+    ]);
+    try {
+      expect(checked.result.code, checked.result.stderr).toBe(1);
+      const document = JSON.parse(checked.result.stdout) as Record<string, unknown>;
+      expect(Object.keys(document)).toEqual(['installation', 'rules', 'error']);
+      expect(document.rules).toMatchObject([{ id: 'jsonrpc.discover', status: 'deviates' }]);
+      expect(document.error).toEqual({
+        code: 'deviates',
+        exitCode: 1,
+        message: "1 rule deviates from the service's rules",
+      });
+    } finally {
+      cleanUp(checked);
+    }
+  });
+});
+
 /** Each quirk alone, with what the check needs to see it (SPEC §7 round trip). */
 const ROUND_TRIPS: [string, Quirks, { accessTtl?: string; flags?: (url: string) => string[] }][] = [
   ['expiresIn number', { expiresIn: 'number' }, {}],

@@ -68,11 +68,19 @@ describe('a token refused by the service is told by its cause, as far as the CLI
       `dasvc: the service refused the session of profile default: it ${MAY_HAVE}\nhint: dasvc login\n`,
     );
     const json = await runCli(['--json', 'token', 'status'], dir);
+    expect(json.code).toBe(3);
+    // One document: the state, with the failure as its `error` member.
     expect(JSON.parse(json.stdout)).toMatchObject({
       usable: false,
       revoked: false,
       refused: true,
       refreshable: false,
+      error: {
+        code: 'refused',
+        exitCode: 3,
+        message: `the service refused the session of profile default: it ${MAY_HAVE}`,
+        hint: 'dasvc login',
+      },
     });
 
     await expectSaid(['token', 'refresh'], dir, {

@@ -113,6 +113,13 @@ describe('dasvc types', () => {
         { scope: 'crm', method: 'contacts.get', change: 'params' },
         { scope: 'crm', method: 'contacts.remove', change: 'added' },
       ],
+      // The verdict is the error document too (exit 1).
+      error: {
+        code: 'types_changed',
+        exitCode: 1,
+        message: `${out} is out of date with the contract (2 changes)`,
+        hint: `regenerate it: dasvc types --from ${moved} --out ${out}`,
+      },
     });
     // One instance fewer: the other is listed as removed.
     const fewer = await types(['crm', '--from', FIXTURES, '--check', out]);

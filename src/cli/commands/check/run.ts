@@ -1,7 +1,13 @@
 import type { ServiceOptions } from '../../service-options.js';
 import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { InterruptedError, NetworkError, ServiceError, UsageError } from '../../../errors.js';
+import {
+  InterruptedError,
+  NetworkError,
+  ServiceError,
+  UsageError,
+  type DasvcError,
+} from '../../../errors.js';
 import { createHttpClient } from '../../../http/http-client.js';
 import { normalizeScope } from '../../../oauth/authorization-url.js';
 import type { Endpoints } from '../../../oauth/endpoints.js';
@@ -9,7 +15,7 @@ import { DEFAULT_LOGIN_TIMEOUT_MS, runLoginFlow } from '../../../oauth/login-flo
 import { parseDuration } from '../../../util/duration.js';
 import type { CliDeps } from '../../context.js';
 import { stdinLines } from '../../input.js';
-import { stdoutAnswered } from '../../output.js';
+import { answeredWith } from '../../output.js';
 import { parsePort } from '../../port.js';
 import { ResolvedSettings } from '../../../client/resolve-settings.js';
 import { loadProfile } from '../../token-state.js';
@@ -192,29 +198,33 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
     const quirks = report.quirksOf(verdicts);
     writeOut(options.saveQuirks, `${JSON.stringify(quirks, null, 2)}\n`, '--save-quirks');
   }
-  if (deps.out.json) deps.out.result(report.reportJson(installation, verdicts));
-  else for (const line of report.reportLines(verdicts)) deps.out.line(line);
+  const failure = refusal ?? endOf(probes, installation, verdicts);
+  const document = report.reportJson(installation, verdicts);
+  if (!deps.out.json) for (const line of report.reportLines(verdicts)) deps.out.line(line);
+  else if (failure === undefined) deps.out.result(document);
   deps.out.info(report.summary(verdicts));
-  if (refusal !== undefined) throw stdoutAnswered(refusal);
+  // Under --json, the report carries the failure as its `error` member (SPEC §4).
+  if (failure !== undefined) throw answeredWith(failure, document);
+}
+
+/** The failure a check that ran to its end ends with, if any. */
+function endOf(
+  probes: { sent: number; answered: boolean },
+  installation: string,
+  verdicts: readonly { status: string }[],
+): DasvcError | undefined {
   // Requests sent and none answered; a check whose rules sent none (`--only redirect.…`, or
   // endpoints.token-path without a base URL) or met the installation through the browser is no
   // network failure.
   if (probes.sent > 0 && !probes.answered) {
-    throw stdoutAnswered(
-      new NetworkError(`no answer from ${installation} to any request of the check`, {
-        code: 'no_answer',
-      }),
-    );
+    return new NetworkError(`no answer from ${installation} to any request of the check`, {
+      code: 'no_answer',
+    });
   }
   const deviating = verdicts.filter((v) => v.status === 'deviates').length;
-  if (deviating > 0) {
-    throw stdoutAnswered(
-      new ServiceError(
-        `${deviating} ${deviating === 1 ? 'rule deviates' : 'rules deviate'} from the service's rules`,
-        {
-          code: 'deviates',
-        },
-      ),
-    );
-  }
+  if (deviating === 0) return undefined;
+  return new ServiceError(
+    `${deviating} ${deviating === 1 ? 'rule deviates' : 'rules deviate'} from the service's rules`,
+    { code: 'deviates' },
+  );
 }

@@ -4,7 +4,7 @@ import { openClient, type CliDeps } from '../../context.js';
 import { describeSecretsLocation } from '../../../store/profile-secrets.js';
 import type { StoredTokens } from '../../../schemas/config-file.js';
 import { normalizeTokens } from '../../../store/token-store.js';
-import { stdoutAnswered } from '../../output.js';
+import { answeredWith } from '../../output.js';
 import { describeExpiry } from '../../token-state.js';
 import type { ServiceOptions } from '../../service-options.js';
 
@@ -38,7 +38,7 @@ export async function run(options: ServiceOptions, deps: CliDeps): Promise<void>
   const now = deps.now();
   const ended = tokens.accessToken === null ? (tokens.accessEnded ?? 'gone') : undefined;
   if (deps.out.json) {
-    deps.out.result(status);
+    if (status.usable) deps.out.result(status);
   } else {
     const refresh = refreshLine(tokens, status.refreshable);
     const access =
@@ -61,7 +61,7 @@ export async function run(options: ServiceOptions, deps: CliDeps): Promise<void>
   }
   if (!status.usable) {
     const facts = { profile: name };
-    throw stdoutAnswered(
+    const error =
       ended === 'refused'
         ? new AuthError(
             `the service refused the session of profile ${name}: it may have expired on the service's clock or been revoked elsewhere`,
@@ -75,7 +75,8 @@ export async function run(options: ServiceOptions, deps: CliDeps): Promise<void>
           : new AuthError(`the session of profile ${name} has expired`, {
               code: 'expired',
               facts,
-            }),
-    );
+            });
+    // Under --json, the state carries the failure as its `error` member (SPEC §4).
+    throw answeredWith(error, status);
   }
 }

@@ -9,7 +9,7 @@ import { contractChanges, type ContractChange } from '../../../typegen/declarati
 import { declarationsOf } from '../../../typegen/declarations.js';
 import { makeFolders } from '../../../util/make-folders.js';
 import { openClient, type CliDeps } from '../../context.js';
-import { stdoutAnswered } from '../../output.js';
+import { answeredWith } from '../../output.js';
 import { shellWord } from '../../shell-word.js';
 
 /** Options of `dasvc types` (SPEC §10): the scopes and the flags. */
@@ -136,8 +136,9 @@ function changeLine(change: ContractChange): string {
 function check(file: string, text: string, options: TypesOptions, deps: CliDeps): void {
   const before = readDeclarations(file).replace(/\r\n/g, '\n');
   const changes = before === text ? [] : contractChanges(before, text);
-  if (deps.out.json) deps.out.result({ file, upToDate: before === text, changes });
+  const verdict = { file, upToDate: before === text, changes };
   if (before === text) {
+    if (deps.out.json) deps.out.result(verdict);
     deps.out.success(`${file} matches the contract`);
     return;
   }
@@ -145,11 +146,13 @@ function check(file: string, text: string, options: TypesOptions, deps: CliDeps)
     for (const change of changes) deps.out.line(changeLine(change));
     if (changes.length === 0) deps.out.line('descriptions or layout changed');
   }
-  throw stdoutAnswered(
+  // Under --json, the verdict carries the failure as its `error` member (SPEC §4).
+  throw answeredWith(
     new ServiceError(
       `${file} is out of date with the contract${changes.length === 0 ? '' : ` (${plural(changes.length, 'change')})`}`,
       { code: 'types_changed', hint: `regenerate it: ${regenerate(file, options)}` },
     ),
+    verdict,
   );
 }
 
