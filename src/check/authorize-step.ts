@@ -34,6 +34,7 @@ export async function authorize(run: CheckRun): Promise<Authorized> {
   deps.tell?.(`Authorization ${run.authorizations} of at most 3 (scope ${scope}):`);
   probes.lastLoginExchange = undefined;
   let failure: AuthorizationOutcome['failure'];
+  let failed: DasvcError | undefined;
   let authorizationUrl: string | undefined;
   let redirect: string | undefined;
   try {
@@ -48,6 +49,7 @@ export async function authorize(run: CheckRun): Promise<Authorized> {
     if (error instanceof DasvcError && redirect === undefined && !probes.lastLoginExchange)
       throw await stopFor(run, error);
     if (error instanceof DasvcError && refusedForTheClient(error)) throw stoppedByRefusal(error);
+    if (error instanceof DasvcError) failed = error;
     failure = {
       message: error instanceof Error ? error.message : String(error),
       ...(error instanceof DasvcError && error.code ? { code: error.code } : {}),
@@ -72,6 +74,15 @@ export async function authorize(run: CheckRun): Promise<Authorized> {
   if (run.authorizations === 1) {
     run.give('redirect.code-and-state', redirectRule(outcome));
     if (exchange) run.measured('token.members', exchange, tokenMembersRule);
+  }
+  // A failure is a deviation when the rule that judges its step (in the first authorization: the
+  // code exchange's token.members, the redirect's redirect.code-and-state) says so. Else no rule
+  // measured it, and the check ends with its exit code rather than skip the rules and pass.
+  const judged =
+    run.authorizations === 1 &&
+    run.deviates(exchange ? 'token.members' : 'redirect.code-and-state');
+  if (failed && !judged) {
+    throw stoppedUnmeasured(failed);
   }
   const answer = exchange ? oauthAnswerOf(exchange) : undefined;
   if (answer?.kind !== 'success') return { outcome, at };

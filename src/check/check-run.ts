@@ -64,6 +64,11 @@ export class CheckRun {
     return this.selected.has(id);
   }
 
+  /** Whether a rule's verdict is that the installation deviates. */
+  deviates(id: RuleId): boolean {
+    return this.verdicts.get(id)?.status === 'deviates';
+  }
+
   give(id: RuleId, finding: Finding): void {
     if (!this.want(id)) return;
     const verdict: Verdict = { id, expected: expectedOf(id), ...finding };

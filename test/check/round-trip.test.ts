@@ -100,6 +100,24 @@ describe('dasvc check against a mock without quirks', () => {
   });
 });
 
+describe('an authorization that fails where no selected rule measures it', () => {
+  it('ends the check with its exit code, not 0 with every rule skipped', async () => {
+    // The token endpoint moved and the check is not told: the code exchange answers 404.
+    const checked = await checkAgainstMock({ quirks: { tokenPath: '/oauth/token' } }, () => [
+      '--only',
+      'refresh.rotation',
+    ]);
+    try {
+      expect(checked.result.code, checked.result.stderr).toBe(1);
+      expect(checked.result.stdout).toMatch(/^skipped +refresh\.rotation +not run: .*404/m);
+      expect(checked.result.stderr).toMatch(/the check's authorization did not succeed: .*404/);
+      expect(checked.live).toEqual([]);
+    } finally {
+      cleanUp(checked);
+    }
+  });
+});
+
 describe('a deviating check under --json', () => {
   it('prints its report with the failure as the `error` member, exit 1', async () => {
     const checked = await checkAgainstMock({ quirks: { rpcDiscover: false } }, () => [
