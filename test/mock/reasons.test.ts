@@ -21,11 +21,21 @@ appendFileSync(join(fixtures, 'clients.txt'), 'public-client\n');
 const crm = JSON.parse(readFileSync(join(fixtures, 'instances/crm.json'), 'utf8')) as {
   methods: unknown[];
 };
-crm.methods.push({ name: 'contacts.crash', params: [], handler: 'crash.js#crash' });
+crm.methods.push(
+  { name: 'contacts.crash', params: [], handler: 'crash.js#crash' },
+  { name: 'contacts.leak', params: [], handler: 'crash.js#leak' },
+);
 writeFileSync(join(fixtures, 'instances/crm.json'), JSON.stringify(crm));
 writeFileSync(
   join(fixtures, 'instances/crash.js'),
-  'export function crash() { throw new Error("boom"); }\n',
+  [
+    'export function crash() { throw new Error("boom"); }',
+    // An error whose data carries secrets, as a careless service's might.
+    'export function leak() {',
+    '  throw { code: -32010, message: "Boom", data: { sessionToken: "S3cr3tTokenValue123", password: "hunter2hunter2", user: "ada" } };',
+    '}',
+    '',
+  ].join('\n'),
 );
 afterAll(() => rmSync(fixtures, { recursive: true, force: true }));
 
@@ -459,6 +469,12 @@ describe('API refusals (RFC 6750) and JSON-RPC errors', () => {
       [call('rpc.discover', [1]), -32602, 'rpc.discover takes no params'],
       [call('contacts.get', { id: 3 }), -32004, 'Contact not found {"id":3}'],
       [call('contacts.crash'), -32603, 'boom'],
+      // The error's data as the log shows it: its secret members masked.
+      [
+        call('contacts.leak'),
+        -32010,
+        'Boom {"sessionToken":"[redacted]","password":"[redacted]","user":"ada"}',
+      ],
     ];
     for (const [body, code, reason] of cases) {
       const { res, entry } = await rpc(at, body);

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { utf8Text } from '../../util/utf8-text.js';
 import { isObject } from '../../util/guards.js';
 import { jsonSyntaxProblem } from '../../util/json-error.js';
+import { redactJson } from '../../util/redact.js';
 
 /** A JSON-RPC 2.0 error object (§5.1). */
 export interface RpcError {
@@ -26,11 +27,14 @@ export interface RpcTrace {
   errors: { code: number; reason: string }[];
 }
 
-/** One line for an error: its `data` when that is a string, else message and data as JSON. */
+/**
+ * One line for an error: its `data` when that is a string, else message and data as JSON, with
+ * the data's secret members masked (the line goes to the log and the journal).
+ */
 export function reasonOf(error: RpcError): string {
   if (typeof error.data === 'string') return error.data;
   if (error.data === undefined) return error.message;
-  const data = JSON.stringify(error.data) ?? '';
+  const data = JSON.stringify(redactJson(error.data)) ?? '';
   return `${error.message} ${data.length > 200 ? `${data.slice(0, 200)}…` : data}`;
 }
 
