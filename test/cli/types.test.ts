@@ -121,6 +121,14 @@ describe('dasvc types', () => {
         hint: `regenerate it: dasvc types --from ${moved} --out ${out}`,
       },
     });
+    // A file never written differs from every contract: its instances are all added.
+    const none = join(scratchDir('dasvc-types-'), 'none.d.ts');
+    const missing = await types(['--from', FIXTURES, '--check', none]);
+    expect(missing).toMatchObject({
+      code: 1,
+      stdout: 'crm: instance added\nwiki: instance added\n',
+      stderr: `dasvc: ${none} does not exist\nhint: write it: dasvc types --from ${FIXTURES} --out ${none}\n`,
+    });
     // One instance fewer: the other is listed as removed.
     const fewer = await types(['crm', '--from', FIXTURES, '--check', out]);
     expect(fewer).toMatchObject({ code: 1, stdout: 'wiki: instance removed\n' });
@@ -164,10 +172,7 @@ describe('dasvc types', () => {
   it('refuses what it cannot do with exit 2, naming it', async () => {
     const cases: [string[], RegExp][] = [
       [['--out', 'a.d.ts', '--check', 'a.d.ts'], /give one of them/],
-      [
-        ['--check', join(scratchDir('dasvc-types-'), 'none.d.ts')],
-        /--check: cannot read .*none\.d\.ts/,
-      ],
+      [['--check', scratchDir('dasvc-types-')], /--check: cannot read .*EISDIR/],
       [
         ['--from', '/nonexistent/contract.json'],
         /--from \/nonexistent\/contract\.json does not exist/,

@@ -94,10 +94,12 @@ async function instancesAt(options: TypesOptions, deps: CliDeps): Promise<Instan
 }
 
 /** The text of the file `--check` compares; a file that cannot be read is a usage error. */
-function readDeclarations(file: string): string {
+/** FILE's text, or undefined when there is no such file (then every instance is new). */
+function readDeclarations(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UsageError(`--check: cannot read ${file}: ${(error as Error).message}`, {
       code: 'unreadable_file',
       hint: `write it first: dasvc types --out ${file}`,
@@ -131,10 +133,13 @@ function changeLine(change: ContractChange): string {
 
 /**
  * `--check FILE` (SPEC §10): exit 0 when FILE is what the contract gives now (line endings
- * aside: a checkout may have turned them into CRLF), else list what changed and exit 1.
+ * aside: a checkout may have turned them into CRLF), else list what changed and exit 1. A FILE
+ * that does not exist differs from every contract: its instances are all added (a CI job that
+ * checks declarations never written fails as one whose declarations drifted).
  */
 function check(file: string, text: string, options: TypesOptions, deps: CliDeps): void {
-  const before = readDeclarations(file).replace(/\r\n/g, '\n');
+  const read = readDeclarations(file);
+  const before = read?.replace(/\r\n/g, '\n') ?? '';
   const changes = before === text ? [] : contractChanges(before, text);
   const verdict = { file, upToDate: before === text, changes };
   if (before === text) {
@@ -148,10 +153,15 @@ function check(file: string, text: string, options: TypesOptions, deps: CliDeps)
   }
   // Under --json, the verdict carries the failure as its `error` member (SPEC §4).
   throw answeredWith(
-    new ServiceError(
-      `${file} is out of date with the contract${changes.length === 0 ? '' : ` (${plural(changes.length, 'change')})`}`,
-      { code: 'types_changed', hint: `regenerate it: ${regenerate(file, options)}` },
-    ),
+    read === undefined
+      ? new ServiceError(`${file} does not exist`, {
+          code: 'types_changed',
+          hint: `write it: ${regenerate(file, options)}`,
+        })
+      : new ServiceError(
+          `${file} is out of date with the contract${changes.length === 0 ? '' : ` (${plural(changes.length, 'change')})`}`,
+          { code: 'types_changed', hint: `regenerate it: ${regenerate(file, options)}` },
+        ),
     verdict,
   );
 }
