@@ -90,7 +90,12 @@ export function createHttpClient(options: HttpClientOptions = {}): SendFn {
         options.trace?.('< interrupted');
         throw new InterruptedError('interrupted', { cause: error });
       }
-      const networkError = networkErrorFrom(error, request.url, timeoutMs, proxyUrls(proxies));
+      const networkError = networkErrorFrom(
+        error,
+        request.url,
+        timeoutMs,
+        proxyUrls(proxies, request.url),
+      );
       options.trace?.(`< no answer: ${networkError.message}`);
       throw networkError;
     }

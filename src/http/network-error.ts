@@ -5,7 +5,7 @@ import { ResponseTooLargeError } from './response-limit.js';
 /** What a failed exchange leaves behind: fetch's TypeError with a cause, or node:http's own error. */
 interface FailureLike {
   name?: string;
-  code?: string;
+  code?: unknown;
   message?: string;
   hostname?: string;
   cause?: SocketFailure;
@@ -13,7 +13,8 @@ interface FailureLike {
 
 /** A socket's own failure: its code, and where it was connecting (an address, or a host name). */
 interface SocketFailure {
-  code?: string;
+  /** A string from node and undici's socket errors; undici's own wrappers may carry a number. */
+  code?: unknown;
   message?: string;
   hostname?: string;
   address?: string;
@@ -30,6 +31,8 @@ export interface NetworkFailure {
   waited?: 'connection' | 'answer';
   /** A TLS failure because the certificate's issuer is not trusted here (self-signed, unknown CA). */
   untrustedIssuer?: boolean;
+  /** The proxy refused for want of credentials (HTTP 407). */
+  proxyAuth?: boolean;
 }
 
 /** A TLS failure in words, by OpenSSL's or node's code; undefined when the code is not about TLS. */
@@ -90,7 +93,18 @@ export function networkErrorFrom(
       waited: 'answer',
     });
   }
-  const code = inner?.code ?? '';
+  const refusal = tunnelRefusal(error);
+  if (refusal !== undefined) {
+    // The proxy a request to this URL goes through (proxies[0]) refused to connect it there.
+    const at = safeUrl(proxies[0] ?? '').replace(/\/$/, '');
+    const auth = refusal === 407;
+    return make(
+      `the proxy ${at} refused to connect to ${where}: it answered HTTP ${refusal}${auth ? ' (Proxy Authentication Required)' : ''}`,
+      'proxy_refused',
+      { proxy: at, ...(auth ? { proxyAuth: true } : {}) },
+    );
+  }
+  const code = typeof inner?.code === 'string' ? inner.code : '';
   // Where the connection failed: the proxy, else where the socket says (a proxy may have been
   // bypassed, or the host name may have several addresses), else the URL's host.
   const host = proxy
@@ -125,6 +139,21 @@ export function networkErrorFrom(
         : {}),
     });
   return make(`the exchange with ${where} failed: ${plainReason(inner, error)}`, 'network');
+}
+
+/** undici's words when a proxy answers its CONNECT with another status than 200. */
+const TUNNEL_REFUSED = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling$/;
+
+/** The status a proxy refused the tunnel with, found down the chain of causes; else undefined. */
+function tunnelRefusal(error: unknown): number | undefined {
+  let failure = error;
+  for (let depth = 0; depth < 4 && typeof failure === 'object' && failure !== null; depth += 1) {
+    const { message, cause } = failure as { message?: unknown; cause?: unknown };
+    const match = typeof message === 'string' ? TUNNEL_REFUSED.exec(message) : null;
+    if (match) return Number(match[1]);
+    failure = cause;
+  }
+  return undefined;
 }
 
 /** The failure's own words without a library's code in them. */

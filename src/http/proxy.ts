@@ -41,9 +41,15 @@ function proxyVariable(env: Env, lower: string, upper: string): string {
   return value;
 }
 
-/** The proxies that requests may go through under `settings`: what a failure may be blamed on. */
-export function proxyUrls(settings: ProxySettings | undefined): string[] {
-  return settings ? [settings.httpProxy, settings.httpsProxy].filter(Boolean) : [];
+/**
+ * The proxies that requests may go through under `settings`: what a failure may be blamed on,
+ * first the one a request to `url` uses (undici's choice: HTTPS_PROXY for https, else HTTP_PROXY).
+ */
+export function proxyUrls(settings: ProxySettings | undefined, url = ''): string[] {
+  if (!settings) return [];
+  const { httpProxy, httpsProxy } = settings;
+  const first = url.startsWith('https:') ? httpsProxy || httpProxy : httpProxy;
+  return [...new Set([first, httpProxy, httpsProxy])].filter(Boolean);
 }
 
 /**

@@ -135,6 +135,18 @@ describe('network (exit 4)', () => {
     expect(hintFor(networkErrorFrom(new ResponseTooLargeError(10), URL_, 1, [proxy]))).toBe(
       "an OAuth or JSON-RPC answer is far smaller: check that the URL is the service, and that the proxy passes the service's answers on",
     );
+    // A tunnel refused, as undici reports it: a cause whose code is a number, then its words.
+    const refused = (status: number) =>
+      Object.assign(new TypeError('fetch failed'), {
+        cause: Object.assign(new Error('Request was cancelled.'), {
+          code: 0,
+          cause: new Error(`Proxy response (${status}) !== 200 when HTTP Tunneling`),
+        }),
+      });
+    expect(hintFor(networkErrorFrom(refused(407), URL_, 1, [proxy]))).toBe(
+      "put the proxy's credentials in the proxy variable's URL: http://user:password@host:port",
+    );
+    expect(hintFor(networkErrorFrom(refused(502), URL_, 1, [proxy]))).toBe(PROXY_HINT);
   });
 
   it('a login that timed out: run it again, with --timeout for more time', () => {

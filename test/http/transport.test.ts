@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createHttpClient } from '../../src/http/http-client.js';
+import { proxyUrls } from '../../src/http/proxy.js';
 import { NetworkError, UsageError } from '../../src/errors.js';
 import { forwardProxyForFile } from '../helpers/forward-proxy.js';
 import { startMockForFile } from '../helpers/mock-client.js';
@@ -113,6 +114,36 @@ describe('transport choice (SPEC §1: node:http without a proxy variable, else u
     expect((viaProxy as NetworkError).message).toBe(
       sentence.replace('cannot connect to ', `cannot connect to the proxy ${url} for `),
     );
+  });
+
+  it("names first the proxy a URL's scheme uses, as undici chooses it", () => {
+    const both = { httpProxy: 'http://a:1', httpsProxy: 'http://b:2', noProxy: '' };
+    expect(proxyUrls(both, 'https://x/')).toEqual(['http://b:2', 'http://a:1']);
+    expect(proxyUrls(both, 'http://x/')).toEqual(['http://a:1', 'http://b:2']);
+    expect(proxyUrls({ ...both, httpsProxy: '' }, 'https://x/')).toEqual(['http://a:1']);
+    expect(proxyUrls(undefined, 'https://x/')).toEqual([]);
+  });
+
+  it('tells a proxy that refuses the tunnel (407, 502) by its status, exit 4, never a crash', async () => {
+    let status = 407;
+    const refusing = createServer();
+    refusing.on('connect', (_req, socket) => {
+      socket.end(`HTTP/1.1 ${status} Refused\r\nProxy-Authenticate: Basic realm="x"\r\n\r\n`);
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise((resolve) => refusing.close(() => resolve(undefined))));
+    const proxy = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+    const send = createHttpClient({ env: { HTTP_PROXY: proxy } });
+    for (status of [407, 502]) {
+      const error = await send(discover(mock.url)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error).toMatchObject({
+        exitCode: 4,
+        code: 'proxy_refused',
+        message: `the proxy ${proxy} refused to connect to ${mock.url}/_mock/tokens: it answered HTTP ${status}${status === 407 ? ' (Proxy Authentication Required)' : ''}`,
+        facts: { proxied: true, proxy, ...(status === 407 ? { proxyAuth: true } : {}) },
+      });
+    }
   });
 
   it('times out with the same sentence, naming the URL without its query', async () => {

@@ -32,6 +32,10 @@ export const networkHint: HintRule = (code, facts) => {
         : 'check the address and your network; DASVC_HTTP_TIMEOUT=<seconds> allows more time';
     case 'connection_refused':
       return atProxy ? PROXY_HINT : 'check the address, and that the service is running';
+    case 'proxy_refused':
+      return failure.proxyAuth === true
+        ? "put the proxy's credentials in the proxy variable's URL: http://user:password@host:port"
+        : PROXY_HINT;
     case 'connection_reset':
       return 'try again; if it keeps happening, a proxy or the service drops the request';
     case 'dns':
