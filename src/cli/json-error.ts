@@ -23,11 +23,16 @@ export function snakeCode(code: string): string {
 }
 
 /**
- * The `--json` error document, one line: the error alone, or as the `error` member of the
- * command's answer (`answer`). `data` nested deeper than JSON.stringify goes is shown as the
- * reason it cannot be, so the document is always written.
+ * The `--json` error document: the error alone, one line, or as the `error` member of the
+ * command's answer (`answer`), laid out as that answer is (`indent`: pretty on a terminal).
+ * `data` nested deeper than JSON.stringify goes is shown as the reason it cannot be, so the
+ * document is always written.
  */
-export function jsonErrorDocument(fields: JsonErrorFields, answer?: object): string {
+export function jsonErrorDocument(
+  fields: JsonErrorFields,
+  answer?: object,
+  indent?: number,
+): string {
   const error = {
     code: snakeCode(fields.code) || 'error',
     exitCode: fields.exitCode,
@@ -36,12 +41,16 @@ export function jsonErrorDocument(fields: JsonErrorFields, answer?: object): str
     ...(fields.rpc ? { rpc: fields.rpc } : {}),
   };
   try {
-    return JSON.stringify({ ...answer, error });
+    return JSON.stringify({ ...answer, error }, null, answer === undefined ? undefined : indent);
   } catch (problem) {
     const rpc = fields.rpc && {
       ...fields.rpc,
       data: `(cannot be shown: ${(problem as Error).message})`,
     };
-    return JSON.stringify({ ...answer, error: { ...error, rpc } });
+    return JSON.stringify(
+      { ...answer, error: { ...error, rpc } },
+      null,
+      answer === undefined ? undefined : indent,
+    );
   }
 }

@@ -147,7 +147,9 @@ function printJsonError(
   fields: JsonErrorFields,
   answer?: 'printed' | object,
 ): void {
-  if (answer !== 'printed') stdout.write(`${jsonErrorDocument(fields, answer)}\n`);
+  if (answer === 'printed') return;
+  // An answer is laid out as the command would print it (Output.result): pretty on a terminal.
+  stdout.write(`${jsonErrorDocument(fields, answer, stdout.isTTY ? 2 : undefined)}\n`);
 }
 
 async function report(error: unknown, say: Say): Promise<number> {
