@@ -145,7 +145,7 @@ export function networkErrorFrom(
 const TUNNEL_REFUSED = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling$/;
 
 /** The status a proxy refused the tunnel with, found down the chain of causes; else undefined. */
-function tunnelRefusal(error: unknown): number | undefined {
+export function tunnelRefusal(error: unknown): number | undefined {
   let failure = error;
   for (let depth = 0; depth < 4 && typeof failure === 'object' && failure !== null; depth += 1) {
     const { message, cause } = failure as { message?: unknown; cause?: unknown };

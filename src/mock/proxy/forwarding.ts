@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { MockResponse } from '../core/types.js';
 import { jsonResponse } from '../core/responses.js';
+import { tunnelRefusal } from '../../http/network-error.js';
 import { answerHeaders, rawHeader } from './proxy-headers.js';
 import { decodeBody } from './decode-body.js';
 import type { AskedNote, ProxyNotes } from './proxy-note.js';
@@ -13,15 +14,27 @@ import { observeAll, type Exchange, type ProxyTap } from './proxy-tap.js';
 /** Bodies up to this size (by Content-Length) are read whole before they are passed on. */
 const SMALL_BODY = 64 * 1024;
 
-/** 502 (504 on a timeout) with an RFC 6749-shaped body naming the upstream. */
+/**
+ * 502 (504 on a timeout) with an RFC 6749-shaped body naming the upstream, and the proxy of
+ * HTTP(S)_PROXY when that refused the tunnel to it.
+ */
 export function upstreamFailure(upstream: string, error: unknown): MockResponse {
-  const code = (error as { code?: string }).code ?? (error as Error).name ?? 'error';
+  const failure = error as { code?: unknown; name?: unknown };
+  const code =
+    typeof failure.code === 'string'
+      ? failure.code
+      : typeof failure.name === 'string'
+        ? failure.name
+        : 'error';
   const timeout = /TIMEOUT/i.test(code);
+  const refused = tunnelRefusal(error);
   return jsonResponse(timeout ? 504 : 502, {
     error: 'temporarily_unavailable',
     error_description: timeout
       ? `the upstream ${upstream} did not answer in time (${code})`
-      : `the upstream ${upstream} is unreachable (${code})`,
+      : refused !== undefined
+        ? `the upstream ${upstream} is unreachable: the proxy refused to connect to it (HTTP ${refused})`
+        : `the upstream ${upstream} is unreachable (${code})`,
     upstream,
   });
 }

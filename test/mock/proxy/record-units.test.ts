@@ -484,7 +484,7 @@ describe('proxy headers and failures', () => {
       'c\u00e9',
     ]);
   });
-  it('502 naming the upstream; 504 on a timeout', () => {
+  it('502 naming the upstream (and a proxy that refused the tunnel); 504 on a timeout', () => {
     const refused = upstreamFailure(
       'http://up.test',
       Object.assign(new Error('x'), { code: 'ECONNREFUSED' }),
@@ -497,6 +497,19 @@ describe('proxy headers and failures', () => {
     });
     const slow = upstreamFailure('http://up.test', { code: 'UND_ERR_HEADERS_TIMEOUT' });
     expect(slow.status).toBe(504);
+    // HTTP(S)_PROXY refusing the tunnel, as undici tells it: a numeric code, then its words.
+    const tunnel = upstreamFailure(
+      'http://up.test',
+      Object.assign(new Error('Request was cancelled.'), {
+        code: 0,
+        cause: new Error('Proxy response (407) !== 200 when HTTP Tunneling'),
+      }),
+    );
+    expect(tunnel.status).toBe(502);
+    expect(JSON.parse(tunnel.body)).toMatchObject({
+      error_description:
+        'the upstream http://up.test is unreachable: the proxy refused to connect to it (HTTP 407)',
+    });
   });
 });
 
