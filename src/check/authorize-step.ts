@@ -24,9 +24,10 @@ export interface Authorized {
 
 /**
  * One authorization of the check: the login flow of `dasvc login`, watched. The first one also
- * gives redirect.code-and-state and token.members. A failure that measured nothing, or a refusal
- * meant for the client or the person, stops the check (CheckStopped); any other failure is
- * returned in the outcome for the rules to judge.
+ * gives redirect.code-and-state and token.members. A failure that measured nothing, a refusal
+ * meant for the client or the person, or a failure of a step whose rule did not find the
+ * installation deviating there stops the check (CheckStopped); a failure of a step that deviates
+ * is returned in the outcome, and the phase's rules say they could not run.
  */
 export async function authorize(run: CheckRun): Promise<Authorized> {
   const { probes, deps, scope } = run;
@@ -75,13 +76,11 @@ export async function authorize(run: CheckRun): Promise<Authorized> {
     run.give('redirect.code-and-state', redirectRule(outcome));
     if (exchange) run.measured('token.members', exchange, tokenMembersRule);
   }
-  // A failure is a deviation when the rule that judges its step (in the first authorization: the
-  // code exchange's token.members, the redirect's redirect.code-and-state) says so. Else no rule
-  // measured it, and the check ends with its exit code rather than skip the rules and pass.
-  const judged =
-    run.authorizations === 1 &&
-    run.deviates(exchange ? 'token.members' : 'redirect.code-and-state');
-  if (failed && !judged) {
+  // A failure is a deviation when the rule that judges its step (measured in the first
+  // authorization: the code exchange's token.members, the redirect's redirect.code-and-state) says
+  // the installation deviates there. Else no rule measured it, and the check ends with its exit
+  // code rather than skip the rules and pass.
+  if (failed && !run.deviates(exchange ? 'token.members' : 'redirect.code-and-state')) {
     throw stoppedUnmeasured(failed);
   }
   const answer = exchange ? oauthAnswerOf(exchange) : undefined;

@@ -118,6 +118,34 @@ describe('an authorization that fails where no selected rule measures it', () =>
   });
 });
 
+describe('an authorization that fails where its rule deviates', () => {
+  it('is a deviation in every authorization: exit 1, the quirks saved', async () => {
+    // Not told that the token endpoint moved: every code exchange answers 404 (as text).
+    const checked = await checkAgainstMock(
+      { quirks: { tokenPath: '/oauth/token', errorBody: 'text' } },
+      () => ['--json'],
+    );
+    try {
+      expect(checked.result.code, checked.result.stderr).toBe(1);
+      const document = JSON.parse(checked.result.stdout) as {
+        rules: { id: string; status: string }[];
+        error: { code: string };
+      };
+      const status = Object.fromEntries(document.rules.map((r) => [r.id, r.status]));
+      expect(status).toMatchObject({
+        'token.members': 'deviates',
+        'errors.shape': 'deviates',
+        'refresh.rotation': 'skipped',
+      });
+      expect(document.error.code).toBe('deviates');
+      expect(checked.saved).toMatchObject({ errorBody: 'text' });
+      expect(checked.live).toEqual([]);
+    } finally {
+      cleanUp(checked);
+    }
+  });
+});
+
 describe('a deviating check under --json', () => {
   it('prints its report with the failure as the `error` member, exit 1', async () => {
     const checked = await checkAgainstMock({ quirks: { rpcDiscover: false } }, () => [
