@@ -218,13 +218,20 @@ describe('rpcDiscover and tokenPath quirks', () => {
       code: 'x',
     });
     expect(old.status).toBe(404);
-    // The slash spelling of the old path took token requests too: not once the endpoint moved.
-    const slash = await m.oauth('/webservice/authorize/', {
-      ...CREDS,
-      grant_type: 'authorization_code',
-      code: await m.code(),
-    });
-    expect(slash.status).toBe(404);
+    // Regression: a token request still reached the old path by its slash spelling, or with an
+    // authorization request's response_type beside its grant_type.
+    for (const [path, extra] of [
+      ['/webservice/authorize/', {}],
+      ['/webservice/authorize', { response_type: 'code' }],
+    ] as const) {
+      const again = await m.oauth(path, {
+        ...CREDS,
+        ...extra,
+        grant_type: 'authorization_code',
+        code: await m.code(),
+      });
+      expect(again.status, path).toBe(404);
+    }
     // Authorization requests stay at both spellings.
     expect(await m.code()).toMatch(/./);
     // Refresh and revoke stay where they were.

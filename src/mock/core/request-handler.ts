@@ -131,8 +131,10 @@ export function createRequestHandler(
     const params = parseOAuthParams(request.query, body, request.header('content-type') ?? '');
     const authorization = request.header('authorization');
     if (moved === 'token') return handleTokenRequest(ctx, params, authorization, 'token');
-    const tokenRequest =
-      endpoint === 'token' ? !params.values.has('response_type') : params.values.has('grant_type');
+    // As the routing below reads it: grant_type makes a token request at either spelling, and so
+    // does anything else at the path without its slash but an authorization request.
+    const v = params.values;
+    const tokenRequest = v.has('grant_type') || (endpoint === 'token' && !v.has('response_type'));
     if (moved === 'gone' && tokenRequest) {
       return notFound(`no endpoint ${path}: the token endpoint is at ${ctx.quirks.tokenPath}`);
     }
@@ -140,7 +142,6 @@ export function createRequestHandler(
     if (endpoint === 'revoke') return handleRevokeRequest(ctx, params, authorization);
     // Both spellings of /webservice/authorize: grant_type makes a token request, decision a
     // consent submission, response_type (or the slash path) an authorization request.
-    const v = params.values;
     if (v.has('grant_type')) return handleTokenRequest(ctx, params, authorization, 'token');
     if (request.method === 'POST' && v.has('decision')) {
       return handleConsentSubmission(ctx, params);
