@@ -104,7 +104,9 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
     return ExitCode.ok;
   } catch (error) {
     const stopped = interrupted() && !(error instanceof InterruptedError);
-    const code = await report(stopped ? new InterruptedError('interrupted') : error, say);
+    // Told as an interruption, with the answer the command gave (a report printed or to print).
+    const told = stopped ? output.sameAnswer(new InterruptedError('interrupted'), error) : error;
+    const code = await report(told, say);
     return interrupted() ? stoppedCode(code) : code;
   } finally {
     stopHandling();

@@ -31,6 +31,13 @@ export function answeredWith<E extends object>(error: E, answer: object): E {
   return error;
 }
 
+/** Gives `to` the answer that went with `from` (an error retold as another). */
+export function sameAnswer<E extends object>(to: E, from: unknown): E {
+  const answer = answerOf(from);
+  if (answer !== undefined) answers.set(to, answer);
+  return to;
+}
+
 /** The answer that goes with this error: already printed, or an object to print with it. */
 export function answerOf(error: unknown): 'printed' | object | undefined {
   return typeof error === 'object' && error !== null ? answers.get(error) : undefined;
