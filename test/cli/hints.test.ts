@@ -144,7 +144,7 @@ describe('network (exit 4)', () => {
         }),
       });
     expect(hintFor(networkErrorFrom(refused(407), URL_, 1, [proxy]))).toBe(
-      "put the proxy's credentials in the proxy variable's URL: http://user:password@host:port",
+      "the proxy wants credentials: give them in the proxy variable's URL (http://user:password@host:port), or check those it has",
     );
     expect(hintFor(networkErrorFrom(refused(502), URL_, 1, [proxy]))).toBe(PROXY_HINT);
   });

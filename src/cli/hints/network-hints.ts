@@ -34,7 +34,7 @@ export const networkHint: HintRule = (code, facts) => {
       return atProxy ? PROXY_HINT : 'check the address, and that the service is running';
     case 'proxy_refused':
       return failure.proxyAuth === true
-        ? "put the proxy's credentials in the proxy variable's URL: http://user:password@host:port"
+        ? "the proxy wants credentials: give them in the proxy variable's URL (http://user:password@host:port), or check those it has"
         : PROXY_HINT;
     case 'connection_reset':
       return 'try again; if it keeps happening, a proxy or the service drops the request';

@@ -93,8 +93,10 @@ async function instancesAt(options: TypesOptions, deps: CliDeps): Promise<Instan
   return instances;
 }
 
-/** The text of the file `--check` compares; a file that cannot be read is a usage error. */
-/** FILE's text, or undefined when there is no such file (then every instance is new). */
+/**
+ * The text of the file `--check` compares, or undefined when there is no such file (then every
+ * instance is new); a file that cannot be read (a folder, no permission) is a usage error.
+ */
 function readDeclarations(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
@@ -102,7 +104,6 @@ function readDeclarations(file: string): string | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UsageError(`--check: cannot read ${file}: ${(error as Error).message}`, {
       code: 'unreadable_file',
-      hint: `write it first: dasvc types --out ${file}`,
     });
   }
 }
