@@ -91,8 +91,9 @@ function compare(a: string, b: string): number {
 
 /**
  * A recorded method the installation never said it has: a recording keeps every call as an
- * example, under its method, and this one's every answer was -32601 (no such method) or an HTTP
- * error (the call never reached a method). No method of the contract.
+ * example, under its method, and this one's every answer was -32601 (no such method), an HTTP
+ * error or the refusal of an invalid request (the call never reached a method). No method of the
+ * contract.
  */
 function neverConfirmed(method: MethodFixture): boolean {
   return (
@@ -100,7 +101,9 @@ function neverConfirmed(method: MethodFixture): boolean {
     method.examples.length > 0 &&
     method.examples.every(
       (e) =>
-        e.httpStatus !== undefined || ('error' in e.outcome && e.outcome.error.code === -32601),
+        e.httpStatus !== undefined ||
+        e.invalidRequest !== undefined ||
+        ('error' in e.outcome && e.outcome.error.code === -32601),
     )
   );
 }

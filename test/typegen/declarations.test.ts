@@ -194,7 +194,7 @@ describe('declarationsOf', () => {
     expect(entry).toMatch(/ {4}result: unknown;/);
   });
 
-  it('declares no recorded method the installation never confirmed (-32601, an HTTP error)', async () => {
+  it('declares no recorded method the installation never confirmed (-32601, an HTTP error, an invalid request)', async () => {
     const refusal = (name: string) => ({
       name: `${name} #1`,
       params: [],
@@ -225,6 +225,21 @@ describe('declarationsOf', () => {
         ],
       },
       {
+        name: 'r.malformed',
+        'x-recorded': true,
+        params: [],
+        result: { name: 'result', schema: {} },
+        examples: [
+          {
+            name: 'r.malformed #1',
+            params: [],
+            'x-recorded': true,
+            'x-invalid-request': 'jsonrpc must be "2.0"',
+            'x-error': { code: -32600, message: 'Invalid Request' },
+          },
+        ],
+      },
+      {
         name: 'r.kept',
         'x-recorded': true,
         params: [],
@@ -243,6 +258,7 @@ describe('declarationsOf', () => {
     const text = await declarationsOf([instance('r', doc)]);
     expect(text).not.toContain('"r.gone"');
     expect(text).not.toContain('"r.unreached"');
+    expect(text).not.toContain('"r.malformed"');
     expect(method(text, 'RMethods', 'r.kept')).toContain('result: unknown;');
   });
 

@@ -16,6 +16,14 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/**
+ * An example's key among its method's: its params, in a space apart for an invalid request's
+ * (`x-invalid-request`), which never stands for a call with the same params.
+ */
+export function exampleKey(params: unknown, invalidRequest: boolean): string {
+  return invalidRequest ? `invalid ${canonicalJson(params)}` : canonicalJson(params);
+}
+
 /** Masks a JSON value before it is written. */
 export type Mask = (value: unknown) => unknown;
 
@@ -52,6 +60,9 @@ export function pairing(method: string, index: number, example: Example, names: 
     [RECORDED]: true,
     ...(example.truncated ? { 'x-truncated': true } : {}),
     ...(example.httpStatus === undefined ? {} : { 'x-http-status': example.httpStatus }),
+    ...(example.invalidRequest === undefined
+      ? {}
+      : { 'x-invalid-request': example.invalidRequest }),
   };
   return 'error' in example.outcome
     ? { ...base, 'x-error': example.outcome.error }
@@ -100,7 +111,7 @@ export function withDistinctExamples<T>(method: T): T {
   const examples = method.examples as unknown[];
   const keyOf = (example: unknown) =>
     isObject(example) && Array.isArray(example.params) && !('$ref' in example)
-      ? canonicalJson(example.params)
+      ? exampleKey(example.params, 'x-invalid-request' in example)
       : undefined;
   const httpError = (example: unknown) => isObject(example) && 'x-http-status' in example;
   const chosen = new Map<string, number>();

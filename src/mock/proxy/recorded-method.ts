@@ -34,11 +34,12 @@ export interface MethodRecord {
 /**
  * Whether the installation accepted the call: it answered a result, or an error of its own (a
  * code outside the range JSON-RPC reserves; -32000 and below are services' own) in an answer that
- * was no HTTP error. A refusal (-32600 invalid request, -32601 no such method, -32602 invalid
- * params, any reserved code, an HTTP error) is kept as an example but teaches no schema.
+ * was no HTTP error, to a valid request. A refusal (-32600 invalid request, -32601 no such method,
+ * -32602 invalid params, any reserved code, an HTTP error, any answer to an invalid request) is
+ * kept as an example but teaches no schema.
  */
 export function accepted(example: Example): boolean {
-  if (example.httpStatus !== undefined) return false;
+  if (example.httpStatus !== undefined || example.invalidRequest !== undefined) return false;
   return 'result' in example.outcome || !isProtocolError(example.outcome.error.code);
 }
 

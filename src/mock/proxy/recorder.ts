@@ -179,6 +179,7 @@ export class Recorder implements ProxyTap {
     recording.add(call.method, bounded.params, scrubbed, {
       ...(cut.length > 0 ? { truncated: true } : {}),
       ...(httpStatus === undefined || !outcome ? {} : { httpStatus }),
+      ...(call.invalid === undefined ? {} : { invalidRequest: call.invalid }),
     });
     this.dirty.add(instance);
   }

@@ -5,7 +5,7 @@ import { isObject } from '../../util/guards.js';
 import type { Example } from '../fixture-format/descriptors.js';
 import { namedParams } from '../fixture-format/example-match.js';
 import {
-  canonicalJson,
+  exampleKey,
   masked,
   pairing,
   RECORDED,
@@ -21,6 +21,8 @@ export interface CallMarks {
   truncated?: boolean;
   /** The HTTP status of an error answer that carried it (x-http-status). */
   httpStatus?: number;
+  /** Why the request was no valid JSON-RPC 2.0 request (x-invalid-request). */
+  invalidRequest?: string;
 }
 
 const unmasked: Masking = { data: (value) => value, document: (value) => value, version: 0 };
@@ -69,7 +71,7 @@ export class InstanceRecording {
       if (!recorded.has(method)) continue;
       const examples = new Map(
         past.examples.map((e) => [
-          canonicalJson(e.params),
+          exampleKey(e.params, e.invalidRequest !== undefined),
           { ...e, positional: pastPositional(past.paramStructure, e.params) },
         ]),
       );
@@ -107,7 +109,7 @@ export class InstanceRecording {
     }
     record.built = undefined;
     for (const key of Object.keys(named)) if (!record.names.includes(key)) record.names.push(key);
-    const key = canonicalJson(named);
+    const key = exampleKey(named, marks.invalidRequest !== undefined);
     if (outcome) {
       const kept = record.examples.get(key);
       if (!takesPlace(marks.httpStatus !== undefined, kept && kept.httpStatus !== undefined))
@@ -118,6 +120,7 @@ export class InstanceRecording {
         positional,
         ...(marks.truncated ? { truncated: true } : {}),
         ...(marks.httpStatus === undefined ? {} : { httpStatus: marks.httpStatus }),
+        ...(marks.invalidRequest === undefined ? {} : { invalidRequest: marks.invalidRequest }),
       });
     } else if (record.notified.size < NOTIFIED_LIMIT) {
       record.notified.set(key, { params: named, positional });

@@ -1,7 +1,8 @@
 // The JSON-RPC calls of one HTTP exchange (JSON-RPC 2.0 §4–§6), paired with their answers by id,
-// for --record and --validate. Pure; anything that is not a valid JSON-RPC 2.0 request
-// yields no call: the upstream refuses it (-32600) whatever its params, so as an example it would
-// answer that refusal to a valid call with the same params in replay.
+// for --record and --validate. Pure. A request that is not a valid JSON-RPC 2.0 request but names
+// a method is a call marked `invalid`, kept with the error it was answered with (SPEC §6 keeps a
+// call answered -32600 as an error example); replay never answers a call with it, since the mock
+// refuses such requests itself and a valid call with the same params is no such request.
 import { isObject } from '../../util/guards.js';
 import type { Example } from '../fixture-format/descriptors.js';
 import { requestProblem, type RpcRequest } from '../routes/json-rpc.js';
@@ -13,6 +14,8 @@ export interface RpcCall {
   outcome?: Example['outcome'];
   /** Sent without an id (JSON-RPC 2.0 §4.1): no answer is due. */
   notification?: true;
+  /** Why the request was no valid JSON-RPC 2.0 request (the mock's words): only its error counts. */
+  invalid?: string;
 }
 
 function parse(text: string | undefined): unknown {
@@ -75,7 +78,17 @@ export function pairCalls(requestBody: string, responseBody: string | undefined)
   const calls: RpcCall[] = [];
   for (const value of requests) {
     // The mock's rule, so that a call is what the mock would take as one.
-    if (requestProblem(value) !== undefined) continue;
+    const problem = requestProblem(value);
+    if (problem !== undefined) {
+      // Its answer by its id, else the one answer to a request sent alone (an id it could not
+      // read is answered null).
+      const answer = isObject(value)
+        ? (byId.get(JSON.stringify(value.id)) ?? (Array.isArray(request) ? undefined : response))
+        : undefined;
+      const refused = refusedCall(value, problem, answer);
+      if (refused) calls.push(refused);
+      continue;
+    }
     const r = value as RpcRequest;
     const call: RpcCall = { method: r.method, params: r.params };
     if ('id' in r) {
@@ -85,4 +98,18 @@ export function pairCalls(requestBody: string, responseBody: string | undefined)
     calls.push(call);
   }
   return calls;
+}
+
+/**
+ * A request that is no valid JSON-RPC 2.0 request (`problem`) but names a method, with the error
+ * it was answered with; undefined without both. Params that are neither an object nor an array
+ * are none.
+ */
+function refusedCall(value: unknown, problem: string, answer: unknown): RpcCall | undefined {
+  if (!isObject(value) || typeof value.method !== 'string') return undefined;
+  const outcome = outcomeOf(answer);
+  if (!outcome || !('error' in outcome)) return undefined;
+  const params =
+    typeof value.params === 'object' && value.params !== null ? value.params : undefined;
+  return { method: value.method, params, outcome, invalid: problem };
 }

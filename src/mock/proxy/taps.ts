@@ -109,12 +109,15 @@ export class ContractTap implements ProxyTap {
   observe(exchange: Exchange): void {
     const instance = apiInstance(exchange.path);
     if (instance === undefined || exchange.method !== 'POST') return;
-    // Only a 200 answers calls; another status is no answer of theirs to check.
-    const calls = callsOf(exchange).map((call): RpcCall =>
-      exchange.status === 200 || !call.outcome
-        ? call
-        : { method: call.method, params: call.params },
-    );
+    // Only a 200 answers calls; another status is no answer of theirs to check. A request that
+    // is no valid JSON-RPC request is the client's mistake, no call of the contract.
+    const calls = callsOf(exchange)
+      .filter((call) => call.invalid === undefined)
+      .map((call): RpcCall =>
+        exchange.status === 200 || !call.outcome
+          ? call
+          : { method: call.method, params: call.params },
+      );
     // A client may send anything as the instance (the path) or the method name, a token too.
     const where = this.secrets.maskText(instance);
     for (const found of contractProblems(this.fixtures, instance, calls)) {

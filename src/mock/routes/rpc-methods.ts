@@ -90,7 +90,9 @@ function noRecordedAnswer(method: MethodFixture): { error: RpcError } {
     error: {
       code: -32001,
       message: 'no recorded answer',
-      data: method.examples.map((e) => paramsAsSent(method, e.params)),
+      data: method.examples
+        .filter((e) => e.invalidRequest === undefined)
+        .map((e) => paramsAsSent(method, e.params)),
     },
   };
 }

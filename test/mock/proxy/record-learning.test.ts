@@ -163,6 +163,18 @@ describe('--record learns only from accepted calls', () => {
     });
     try {
       await rpc(validating.url, 'crm', 'contacts.get', { id: 1 });
+      // A request that is no valid JSON-RPC request is the client's mistake, no contract's.
+      const invalid = await fetch(`${validating.url}/webservice/json/crm`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '1.0',
+          method: 'contacts.get',
+          params: { id: 'x' },
+          id: 8,
+        }),
+      });
+      expect(((await invalid.json()) as { error: { code: number } }).error.code).toBe(-32600);
       expect(lines).toEqual([]);
       await rpc(validating.url, 'crm', 'contacts.get', { id: 'one' });
       await rpc(validating.url, 'crm', 'contacts.get', {});

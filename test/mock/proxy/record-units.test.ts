@@ -104,22 +104,39 @@ describe('pairCalls', () => {
     ]);
   });
 
-  // Regression: a request the upstream refused as invalid (-32600) was recorded under its params,
-  // and replay then refused the valid call with those params.
-  it('takes no request that is not valid JSON-RPC 2.0', () => {
+  // A request the upstream refused as invalid (-32600) is kept as that error (SPEC §6), marked
+  // so that replay never answers a valid call with the same params by it.
+  it('keeps a request that is not valid JSON-RPC 2.0 only with its error, marked invalid', () => {
     const refused = '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request"},"id":1}';
-    for (const request of [
-      { jsonrpc: '1.0', method: 'a', params: { id: 2 }, id: 1 },
-      { method: 'a', params: { id: 2 }, id: 1 },
-      { jsonrpc: '2.0', method: 'a', params: 5, id: 1 },
-      { jsonrpc: '2.0', method: 'a', params: 'x', id: 1 },
-      { jsonrpc: '2.0', method: 'a', params: null, id: 1 },
-      { jsonrpc: '2.0', method: 'a', id: { x: 1 } },
-    ])
-      expect(pairCalls(JSON.stringify(request), refused), JSON.stringify(request)).toEqual([]);
+    const error = { error: { code: -32600, message: 'Invalid Request' } };
+    const cases: [unknown, unknown, string][] = [
+      [{ jsonrpc: '1.0', method: 'a', params: { id: 2 }, id: 1 }, { id: 2 }, 'jsonrpc must'],
+      [{ method: 'a', params: [2], id: 1 }, [2], 'jsonrpc must'],
+      [{ jsonrpc: '2.0', method: 'a', params: 5, id: 1 }, undefined, 'params must'],
+      [{ jsonrpc: '2.0', method: 'a', params: null, id: 1 }, undefined, 'params must'],
+      // An id it could not read is answered null: the one answer of a request sent alone.
+      [{ jsonrpc: '2.0', method: 'a', id: { x: 1 } }, undefined, 'id must'],
+    ];
+    for (const [request, params, problem] of cases) {
+      const answer = JSON.stringify(request).includes('"x":1')
+        ? refused.replace('"id":1', '"id":null')
+        : refused;
+      const calls = pairCalls(JSON.stringify(request), answer);
+      expect(calls, JSON.stringify(request)).toEqual([
+        { method: 'a', params, outcome: error, invalid: expect.stringMatching(problem) },
+      ]);
+    }
+    // Without a method, or without an error answer, there is nothing to keep.
+    expect(pairCalls('{"jsonrpc":"2.0","method":7,"id":1}', refused)).toEqual([]);
+    expect(pairCalls('{"jsonrpc":"1.0","method":"a","id":1}', '{"result":1,"id":1}')).toEqual([]);
+    // In a batch, an answer with id null belongs to no request in particular.
+    const batch = '[{"jsonrpc":"2.0","method":"a","id":{}},{"jsonrpc":"2.0","method":"b","id":2}]';
+    expect(pairCalls(batch, `[${refused.replace('"id":1', '"id":null')}]`)).toEqual([
+      { method: 'b', params: undefined },
+    ]);
     const nullId = refused.replace('"id":1', '"id":null');
     expect(pairCalls('{"jsonrpc":"2.0","method":"a","params":[],"id":null}', nullId)).toEqual([
-      { method: 'a', params: [], outcome: { error: { code: -32600, message: 'Invalid Request' } } },
+      { method: 'a', params: [], outcome: error },
     ]);
   });
 

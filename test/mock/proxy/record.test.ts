@@ -33,6 +33,8 @@ const CALLS: { scope: string; body: unknown }[] = [
       { jsonrpc: '2.0', method: 'contacts.list' },
     ],
   },
+  // No valid JSON-RPC 2.0 request: refused (-32600), kept as that error, never replayed for a call.
+  { scope: 'crm', body: { jsonrpc: '1.0', method: 'contacts.get', params: { id: 5 }, id: 6 } },
 ];
 
 function s256(verifier: string): string {
@@ -145,6 +147,7 @@ describe('--proxy --record', () => {
     expect(recordedAnswers[0]).toMatchObject({ status: 200, body: { result: expect.any(Array) } });
     expect(recordedAnswers[2]).toMatchObject({ body: { error: { code: expect.any(Number) } } });
     expect((recordedAnswers[5] as { body: unknown[] }).body).toHaveLength(2);
+    expect(recordedAnswers[6]).toMatchObject({ body: { error: { code: -32600 }, id: 6 } });
   });
 
   it('writes a fixtures folder that --fixtures reads as it is', () => {
@@ -163,9 +166,15 @@ describe('--proxy --record', () => {
     const get = crm.methods.find((m: { name: string }) => m.name === 'contacts.get');
     expect(get.params).toEqual([{ name: 'id', required: true, schema: { type: 'integer' } }]);
     expect(get.result.schema).toMatchObject({ type: 'object', required: ['id', 'name', 'email'] });
-    // One pairing per distinct params: ids 1, 3 (an error) and 2.
-    expect(get.examples).toHaveLength(3);
+    // One pairing per distinct params: ids 1, 3 (an error) and 2; and the invalid request's
+    // refusal, marked, which changed no params schema (above).
+    expect(get.examples).toHaveLength(4);
     expect(get.examples[1]['x-error']).toMatchObject({ code: expect.any(Number) });
+    expect(get.examples[3]).toMatchObject({
+      params: [{ name: 'id', value: 5 }],
+      'x-error': { code: -32600 },
+      'x-invalid-request': 'jsonrpc must be "2.0"',
+    });
     const list = crm.methods.find((m: { name: string }) => m.name === 'contacts.list');
     expect(list.examples).toHaveLength(1);
   });
@@ -206,7 +215,8 @@ describe('--proxy --record', () => {
             body: JSON.stringify({ jsonrpc: '2.0', method: 'contacts.get', params, id: 9 }),
           }),
         );
-      for (const params of [{ id: 4 }, {}, { id: true }, { id: 1, extra: 'x' }]) {
+      // { id: 5 } was only sent in an invalid request: no answer of a call.
+      for (const params of [{ id: 4 }, { id: 5 }, {}, { id: true }, { id: 1, extra: 'x' }]) {
         expect(((await (await other(params)).json()) as { error: unknown }).error).toEqual({
           code: -32001,
           message: 'no recorded answer',
@@ -260,9 +270,14 @@ describe('--proxy --record', () => {
       {},
       { limit: 2 },
     ]);
-    expect(
-      loadFixtures(dir).instances.get('crm')!.methods.get('contacts.get')!.examples,
-    ).toHaveLength(3);
+    // Read back and written again as they were, the invalid request's refusal still marked.
+    const examples = loadFixtures(dir).instances.get('crm')!.methods.get('contacts.get')!.examples;
+    expect(examples.map((e) => e.invalidRequest)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      'jsonrpc must be "2.0"',
+    ]);
     expect(folderText(dir)).not.toContain(CLIENT.secret);
   });
 });
