@@ -17,7 +17,10 @@ export interface JsonRpcErrorObject {
 }
 
 export interface DasvcErrorOptions {
-  /** Stable machine-readable code, e.g. `invalid_grant`, `connection_refused`, `missing_setting`. */
+  /**
+   * Stable machine-readable code, e.g. `invalid_grant`, `connection_refused`, `missing_setting`;
+   * kept in snake_case (SPEC §4: one naming style), also when it is a service's own `error`.
+   */
   code?: string;
   /**
    * A next step for a person, printed under the message: set by the CLI's own commands only.
@@ -41,6 +44,18 @@ export interface DasvcErrorOptions {
   cause?: unknown;
 }
 
+/**
+ * A code in the one naming style of errors (SPEC §4): a service's `Bad-Gateway`, commander's
+ * `unknownCommand`, a class name such as `UsageError` and a kebab-case code all become snake_case.
+ */
+export function snakeCode(code: string): string {
+  return code
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .toLowerCase();
+}
+
 /** What kind of failure an error is (SPEC §1 programmatic client), one per exit code of §4. */
 export type ErrorKind = 'usage' | 'service' | 'auth' | 'network' | 'interrupted';
 
@@ -61,7 +76,7 @@ export abstract class DasvcError extends Error {
 
   constructor(message: string, options: DasvcErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = options.code;
+    this.code = options.code === undefined ? undefined : snakeCode(options.code) || 'error';
     this.hint = options.hint;
     this.status = options.status;
     this.detail = options.detail;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AuthError, NetworkError, sameKind, UsageError } from '../src/errors.js';
+import { AuthError, NetworkError, sameKind, snakeCode, UsageError } from '../src/errors.js';
 import { JsonRpcError } from '../src/rpc/jsonrpc.js';
 
 describe('sameKind: a failure retold with more context', () => {
@@ -50,5 +50,16 @@ describe('sameKind: a failure retold with more context', () => {
     const first = new UsageError('bad', { code: 'bad_fixture', facts: { folder: 'fx' } });
     expect(sameKind(first, 'bad').facts).toEqual({ folder: 'fx' });
     expect(sameKind(new UsageError('bad'), 'bad').facts).toEqual({});
+  });
+});
+
+describe('codes in one naming style (SPEC §4), the library as the CLI', () => {
+  it("keeps every code in snake_case, a service's own error string too", () => {
+    expect(snakeCode('commander.unknownCommand')).toBe('commander_unknown_command');
+    expect(new AuthError('x', { code: 'invalid_grant' }).code).toBe('invalid_grant');
+    expect(new AuthError('x', { code: 'Bad-Gateway Thing' }).code).toBe('bad_gateway_thing');
+    expect(new AuthError('x', { code: 'invalidGrant' }).code).toBe('invalid_grant');
+    expect(new AuthError('x', { code: '--' }).code).toBe('error');
+    expect(new AuthError('x').code).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import type { JsonRpcErrorObject } from '../errors.js';
+import { snakeCode, type JsonRpcErrorObject } from '../errors.js';
 
 /** Every error under `--json`: one shape for every command, `code` always a snake_case string. */
 export interface JsonErrorFields {
@@ -8,18 +8,6 @@ export interface JsonErrorFields {
   hint?: string | undefined;
   /** The JSON-RPC error object a failed call answered with. */
   rpc?: JsonRpcErrorObject | undefined;
-}
-
-/**
- * A code in the one naming style of `--json` errors: commander's `unknownCommand`, a class name
- * such as `UsageError` and a kebab-case code all become snake_case.
- */
-export function snakeCode(code: string): string {
-  return code
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/[^A-Za-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .toLowerCase();
 }
 
 /**

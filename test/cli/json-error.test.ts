@@ -1,6 +1,6 @@
 // The one shape of `--json` errors (SPEC §4), alone or as the `error` member of a command's answer.
 import { describe, expect, it } from 'vitest';
-import { jsonErrorDocument, snakeCode } from '../../src/cli/json-error.js';
+import { jsonErrorDocument } from '../../src/cli/json-error.js';
 
 const FIELDS = { code: 'Deviates', exitCode: 1, message: '1 rule deviates', hint: undefined };
 
@@ -9,7 +9,6 @@ describe('jsonErrorDocument', () => {
     const expected = '{"error":{"code":"deviates","exitCode":1,"message":"1 rule deviates"}}';
     expect(jsonErrorDocument(FIELDS)).toBe(expected);
     expect(jsonErrorDocument(FIELDS, undefined, 2)).toBe(expected);
-    expect(snakeCode('commander.unknownCommand')).toBe('commander_unknown_command');
   });
 
   it("adds the error to the command's answer as its last member, laid out as the answer is", () => {

@@ -185,8 +185,13 @@ describe('the login flow with the probe', () => {
 
   it('no answer from the service: its network error (exit 4), never the timeout', async () => {
     const send: SendFn = () =>
-      Promise.reject(new NetworkError('cannot connect to das.test', { code: 'ECONNREFUSED' }));
-    await expect(flow(send).result).rejects.toMatchObject({ exitCode: 4, code: 'ECONNREFUSED' });
+      Promise.reject(
+        new NetworkError('cannot connect to das.test', { code: 'connection_refused' }),
+      );
+    await expect(flow(send).result).rejects.toMatchObject({
+      exitCode: 4,
+      code: 'connection_refused',
+    });
   });
 });
 
