@@ -5,6 +5,8 @@ import type { Profile } from '../schemas/config-file.js';
 import type { ClientDeps } from './client-deps.js';
 import { clientRefused } from './client-refused.js';
 import type { ResolvedSettings } from './resolve-settings.js';
+import { UsageError } from '../errors.js';
+import { MAX_DURATION_SECONDS } from '../util/duration.js';
 
 /** Options of one login (SPEC §1 `client.login`, SPEC §3 `dasvc login`). */
 export interface LoginOptions {
@@ -56,6 +58,7 @@ export async function loginWith(
   options: LoginOptions,
   deps: ClientDeps,
 ): Promise<LoginOutcome> {
+  checkLoginOptions(options);
   const { prompter } = deps;
   const explicitEndpoints = settings.explicit('authorizeUrl') && settings.explicit('tokenUrl');
   const baseUrl = explicitEndpoints
@@ -151,4 +154,28 @@ export async function loginWith(
     redirectUri: result.redirectUri,
     ...(secretsUnavailable === undefined ? {} : { secretsUnavailable }),
   };
+}
+
+/**
+ * The login's own options, checked before anything is asked or sent (SPEC §1: bad settings fail
+ * as usage errors naming the option): a loopback port Node cannot listen on, a deadline that is
+ * no time, or a refresh margin the config file cannot hold, which would be found out only once
+ * the code was exchanged, or make the file unreadable for every profile.
+ */
+function checkLoginOptions(options: LoginOptions): void {
+  const bad = (option: string, flag: string, must: string, value: unknown) =>
+    new UsageError(`${option} (${flag}) must be ${must}, got ${String(value)}`, {
+      code: `bad_${flag.replace(/^--/, '').replace(/-/g, '_')}`,
+      facts: { option },
+    });
+  const { port, timeoutMs, refreshMargin } = options;
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535))
+    throw bad('port', '--port', 'a whole number from 0 to 65535', port);
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0))
+    throw bad('timeoutMs', '--timeout', 'a positive number of milliseconds', timeoutMs);
+  if (
+    refreshMargin !== undefined &&
+    !(Number.isFinite(refreshMargin) && refreshMargin >= 0 && refreshMargin <= MAX_DURATION_SECONDS)
+  )
+    throw bad('refreshMargin', '--refresh-margin', 'seconds from 0 to 100 years', refreshMargin);
 }

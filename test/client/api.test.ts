@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExitCode, NetworkError, ServiceError } from '../../src/errors.js';
 import { Client } from '../../src/client/client.js';
@@ -34,6 +37,40 @@ const consent = async (url: string) => {
 };
 
 describe('programmatic client (export `dasvc`)', () => {
+  it("refuses bad login options before anything is sent, naming the option and the CLI's flag", async () => {
+    const seen: string[] = [];
+    const send: SendFn = (request) => {
+      seen.push(request.url);
+      return Promise.reject(new Error('nothing may be sent'));
+    };
+    const configDir = mkdtempSync(join(tmpdir(), 'dasvc-api-'));
+    try {
+      const client = dasvc({ ...settings(), configDir, send });
+      const cases: [object, RegExp][] = [
+        [{ port: 99_999 }, /^port \(--port\) must be a whole number from 0 to 65535, got 99999$/],
+        [{ port: 1.5 }, /^port \(--port\) must be/],
+        [{ timeoutMs: Number.NaN }, /^timeoutMs \(--timeout\) must be a positive number/],
+        [{ refreshMargin: -5 }, /^refreshMargin \(--refresh-margin\) must be seconds from 0/],
+        [{ refreshMargin: 1e12 }, /^refreshMargin \(--refresh-margin\) must be seconds from 0/],
+      ];
+      for (const [options, message] of cases) {
+        const error = await client
+          .login({ openBrowser: approve, ...options })
+          .catch((e: unknown) => e);
+        expect(error, JSON.stringify(options)).toMatchObject({
+          kind: 'usage',
+          exitCode: ExitCode.usage,
+          message: expect.stringMatching(message),
+        });
+      }
+      expect(seen).toEqual([]);
+      // Nothing was written either: the file, had it been, would hold every profile.
+      expect(existsSync(join(configDir, 'config.json'))).toBe(false);
+    } finally {
+      rmSync(configDir, { recursive: true, force: true });
+    }
+  });
+
   it('logs in, calls, refreshes and revokes with the CLI code paths', async () => {
     const client = dasvc({ ...settings(), store: 'memory' });
     const { tokens } = await client.login({ openBrowser: approve });
