@@ -11,7 +11,7 @@ import {
   storeSecrets,
 } from './profile-secrets.js';
 import { openConfigWriter, type ConfigWriter } from './config-writer.js';
-import { checkProfileName, parseConfigFile } from './store-shape.js';
+import { checkProfileName, configFileShape, parseConfigFile } from './store-shape.js';
 import type { Env } from '../util/env.js';
 import { makeFolders } from '../util/make-folders.js';
 
@@ -118,6 +118,13 @@ export class ProfileStore {
     const writer = await this.writer();
     // First the OS store (its errors are its own), then the file without the secrets.
     const fileData = await storeSecrets(data, this.readFile(), () => this.keychain);
+    // Never a file its next read would refuse as corrupt, with every profile in it.
+    const { problem } = configFileShape(fileData);
+    if (problem !== undefined) {
+      throw new UsageError(`${this.file} was not written: it would be invalid (${problem})`, {
+        code: 'bad_setting',
+      });
+    }
     try {
       writer.write(fileData);
     } catch (error) {

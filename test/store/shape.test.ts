@@ -111,6 +111,26 @@ describe('the config file format', () => {
     });
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
+
+  it('is never written when its next read would refuse it: the file stays as it was', async () => {
+    const file = join(scratchDir('dasvc-shape-'), 'config.json');
+    const store = new ProfileStore(file);
+    await store.update((data) => {
+      data.profiles = { a: { baseUrl: 'http://127.0.0.1:1' } };
+    });
+    const before = readFileSync(file, 'utf8');
+    const error = await store
+      .update((data) => {
+        data.profiles!.b = { baseUrl: 'http://127.0.0.1:2', refreshMargin: -5 };
+      })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      kind: 'usage',
+      message: `${file} was not written: it would be invalid (/profiles/b/refreshMargin: -5 is out of range (seconds from 0 to 100 years))`,
+    });
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(store.read().profiles?.a?.baseUrl).toBe('http://127.0.0.1:1');
+  });
 });
 
 describe('the OS credential store entry format', () => {
