@@ -27,6 +27,7 @@ export function parseCallback(query: URLSearchParams, expectedState: string): Ca
     throw new AuthError(`authorization failed: ${error}${description ? ` (${description})` : ''}`, {
       code: error,
       detail: description ?? undefined,
+      facts: { refusedBy: 'redirect' },
     });
   }
   return { kind: 'code', code: code! };

@@ -176,6 +176,20 @@ describe('network (exit 4)', () => {
       'check --authorize-url (or --base-url): the installation shows no authorization page there',
     );
   });
+
+  it("the installation's refusals by redirect that the person can act on", async () => {
+    const redirect = (error: string) =>
+      thrown(() => parseCallback(new URLSearchParams(`error=${error}&state=s`), 's'));
+    expect(hintFor(await redirect('access_denied'))).toBe(
+      'the authorization was declined on the consent page: run dasvc login again and approve it',
+    );
+    expect(hintFor(await redirect('invalid_scope'))).toBe(
+      'ask only for instances this user may use: dasvc login --scope "<instances>"',
+    );
+    expect(hintFor(await redirect('server_error'))).toBeUndefined();
+    // The same codes from a token answer are the service's words, not a redirect's.
+    expect(hintFor(new AuthError('x', { code: 'access_denied' }))).toBeUndefined();
+  });
 });
 
 describe('usage (exit 2)', () => {

@@ -485,7 +485,7 @@ describe('dasvc login asks the service once before waiting for anyone', () => {
     });
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toContain(
-      'dasvc: authorization failed: invalid_scope (unknown instance "nosuch" in scope)',
+      'dasvc: authorization failed: invalid_scope (unknown instance "nosuch" in scope)\nhint: ask only for instances this user may use: dasvc login --scope "<instances>"\n',
     );
     expect((await authorizeRequests(manual.url)).map((e) => `${e.method} ${e.status}`)).toEqual([
       'GET 302',

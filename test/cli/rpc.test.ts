@@ -191,7 +191,12 @@ describe('dasvc rpc', () => {
       const result = await runCli(['rpc', 'crm', 'contacts.get', ...params], configDir());
       expect(result.code, params.join(' ')).toBe(2);
     }
-    expect((await runCli(['rpc', 'crm'], configDir())).code).toBe(2);
+    // No method: what lists the methods.
+    expect(await runCli(['rpc', 'crm'], configDir())).toMatchObject({
+      code: 2,
+      stderr:
+        'dasvc: missing method: dasvc rpc <scope> <method> [params...]\nhint: dasvc rpc crm rpc.discover lists the methods of the instance\n',
+    });
     expect((await runCli(['rpc', 'crm', 'contacts.list', '--bogus-flag'], configDir())).code).toBe(
       2,
     );

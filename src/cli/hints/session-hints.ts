@@ -23,6 +23,15 @@ const LOGIN_FAILURES: Record<string, [fact: string, hint: string]> = {
     'authorizeUrl',
     'check --authorize-url (or --base-url): the installation shows no authorization page there',
   ],
+  // The installation's refusals by redirect (RFC 6749 §4.1.2.1) that the person can act on.
+  access_denied: [
+    'refusedBy',
+    'the authorization was declined on the consent page: run dasvc login again and approve it',
+  ],
+  invalid_scope: [
+    'refusedBy',
+    'ask only for instances this user may use: dasvc login --scope "<instances>"',
+  ],
 };
 
 /** The codes of a session that has ended, fixed by logging its profile in again. */

@@ -7,6 +7,7 @@ import { openClient, type CliDeps } from '../../context.js';
 import { readInput } from '../../input.js';
 import { typedParamHint, unknownMethodHint } from '../../hints/method-hint.js';
 import { stdoutAnswered } from '../../output.js';
+import { shellWord } from '../../shell-word.js';
 
 /** Options of `dasvc rpc` (SPEC §3): the positional arguments and the flags. */
 export interface RpcOptions extends ServiceOptions {
@@ -92,6 +93,7 @@ async function buildBody(options: RpcOptions, deps: CliDeps): Promise<unknown> {
   if (options.method === undefined)
     throw new UsageError('missing method: dasvc rpc <scope> <method> [params...]', {
       code: 'missing_method',
+      hint: `dasvc rpc ${shellWord(options.scope)} rpc.discover lists the methods of the instance`,
     });
   const id = parseId(flags.id);
   const stdin = options.paramItems.length === 1 && options.paramItems[0] === '-';
