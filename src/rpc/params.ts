@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { fileProblem } from '../util/file-problem.js';
 import { jsonSyntaxProblem } from '../util/json-error.js';
 
 /** How params items reach their inputs: files and stdin are read by the caller (I/O passed in). */
@@ -23,7 +24,7 @@ function readFrom(sources: ParamsSources, path: string, item: string): string {
     return sources.readFile(path);
   } catch (error) {
     throw new UsageError(
-      `cannot read ${path} for param ${JSON.stringify(item)}: ${(error as Error).message}`,
+      `cannot read ${path} for param ${JSON.stringify(item)}: ${fileProblem(error)}`,
       {
         code: 'bad_params',
       },

@@ -191,6 +191,16 @@ describe('dasvc rpc', () => {
       const result = await runCli(['rpc', 'crm', 'contacts.get', ...params], configDir());
       expect(result.code, params.join(' ')).toBe(2);
     }
+    // A file that cannot be read, said in words rather than node's codes.
+    for (const [item, problem] of [
+      ['id=@/nonexistent/file', 'no such file'],
+      ['id:=@/', 'it is a folder'],
+    ]) {
+      const result = await runCli(['rpc', 'crm', 'contacts.get', item!], configDir());
+      expect(result.stderr, item).toMatch(
+        new RegExp(`^dasvc: cannot read the params file /\\S*: ${problem}\\n`),
+      );
+    }
     // No method: what lists the methods.
     expect(await runCli(['rpc', 'crm'], configDir())).toMatchObject({
       code: 2,

@@ -172,7 +172,7 @@ describe('dasvc types', () => {
   it('refuses what it cannot do with exit 2, naming it', async () => {
     const cases: [string[], RegExp][] = [
       [['--out', 'a.d.ts', '--check', 'a.d.ts'], /give one of them/],
-      [['--check', scratchDir('dasvc-types-')], /--check: cannot read .*EISDIR/],
+      [['--check', scratchDir('dasvc-types-')], /--check: cannot read .*: it is a folder\n/],
       [
         ['--from', '/nonexistent/contract.json'],
         /--from \/nonexistent\/contract\.json does not exist/,

@@ -8,6 +8,7 @@ import { readInput } from '../../input.js';
 import { typedParamHint, unknownMethodHint } from '../../hints/method-hint.js';
 import { stdoutAnswered } from '../../output.js';
 import { shellWord } from '../../shell-word.js';
+import { fileProblem } from '../../../util/file-problem.js';
 
 /** Options of `dasvc rpc` (SPEC §3): the positional arguments and the flags. */
 export interface RpcOptions extends ServiceOptions {
@@ -32,7 +33,7 @@ async function readText(deps: CliDeps, path: string, what: string): Promise<stri
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
     throw new UsageError(
-      `cannot read ${what} ${path === '-' ? 'from stdin' : path}: ${(error as Error).message}`,
+      `cannot read ${what} ${path === '-' ? 'from stdin' : path}: ${fileProblem(error)}`,
       { code: 'bad_params' },
     );
   }

@@ -1,4 +1,5 @@
 import type { ServiceOptions } from '../../service-options.js';
+import { fileProblem } from '../../../util/file-problem.js';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { NetworkError, ServiceError, UsageError } from '../../../errors.js';
@@ -102,7 +103,7 @@ function readDeclarations(file: string): string | undefined {
     return readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UsageError(`--check: cannot read ${file}: ${(error as Error).message}`, {
+    throw new UsageError(`--check: cannot read ${file}: ${fileProblem(error)}`, {
       code: 'unreadable_file',
     });
   }
