@@ -8,13 +8,15 @@ export interface ParamsSources {
   readStdin(): string;
 }
 
-function parseJsonText(text: string, where: string): unknown {
+/** `typedParam`: the key of a `key:=json` item whose text this is (a hint names its other form). */
+function parseJsonText(text: string, where: string, typedParam?: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     // Without V8's quote of the text: it is the user's input, and may hold escape sequences.
     throw new UsageError(`${where} is not valid JSON: ${jsonSyntaxProblem(error)}`, {
       code: 'bad_params',
+      ...(typedParam === undefined ? {} : { facts: { typedParam } }),
     });
   }
 }
@@ -124,7 +126,7 @@ export function parseParams(items: readonly string[], sources: ParamsSources): u
       const text = readFrom(sources, file, item);
       value = typed ? parseJsonText(text, `${file} (param ${key})`) : text;
     } else {
-      value = typed ? parseJsonText(raw, `value of param ${key}`) : raw;
+      value = typed ? parseJsonText(raw, `value of param ${key}`, key) : raw;
     }
     // Defined, not assigned: `__proto__=x` is a member like any other (found by fast-check).
     Object.defineProperty(params, key, {

@@ -35,6 +35,7 @@ import { startMockServer } from '../../src/mock/index.js';
 import { CLIENT_REFUSALS } from '../../src/oauth/client-refusals.js';
 import { processProbeResponse } from '../../src/oauth/authorization-probe.js';
 import { parseCallback } from '../../src/oauth/callback.js';
+import { parseParams } from '../../src/rpc/params.js';
 import { startLoopback } from '../../src/oauth/loopback.js';
 import { KeychainUnavailable } from '../../src/store/keychain.js';
 import { keychainUnreachable } from '../../src/store/profile-secrets.js';
@@ -193,6 +194,14 @@ describe('network (exit 4)', () => {
 });
 
 describe('usage (exit 2)', () => {
+  it('a key:= item that is no JSON: its string form, without repeating the text', async () => {
+    const sources = { readFile: () => '', readStdin: () => '' };
+    const typed = await thrown(() => parseParams(['id:=hunter2'], sources));
+    expect(hintFor(typed)).toBe('id=… sends text as a string; id:=… takes JSON only');
+    // A whole JSON argument that is no JSON names no param.
+    expect(hintFor(await thrown(() => parseParams(['{broken'], sources)))).toBeUndefined();
+  });
+
   it('a proxy variable that is no URL', async () => {
     const error = await thrown(() => proxySettings({ HTTPS_PROXY: 'no url' }));
     expect(hintFor(error)).toBe("set it to the proxy's URL (http://host:port), or unset it");

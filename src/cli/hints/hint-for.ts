@@ -5,6 +5,7 @@ import type { CauseOf, HintRule } from './facts.js';
 import { logoutHint } from './logout-hints.js';
 import { mockHint } from './mock-hints.js';
 import { networkHint } from './network-hints.js';
+import { paramsHint } from './params-hints.js';
 import { sessionHint } from './session-hints.js';
 import { storeHint } from './store-hints.js';
 import { typesHint } from './types-hints.js';
@@ -23,6 +24,7 @@ const AREAS: readonly HintRule[] = [
   storeHint,
   mockHint,
   typesHint,
+  paramsHint,
 ];
 
 /**
