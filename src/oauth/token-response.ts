@@ -68,6 +68,12 @@ function oauthErrorFor(response: HttpResponse, what: string): Error {
   });
 }
 
+/**
+ * A token as RFC 6749 allows it (Appendix A.12, A.17: VSCHAR, printable ASCII): one with control
+ * characters or escape sequences would drive the terminal that `token print` writes it to.
+ */
+const VSCHARS = /^[\x20-\x7e]+$/;
+
 function expiresInSeconds(value: unknown): number {
   if (typeof value === 'number') return value;
   return typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
@@ -109,6 +115,15 @@ export function processTokenResponse(
       code: 'unexpected_response',
       status: response.status,
     });
+  }
+  for (const member of ['access_token', 'refresh_token'] as const) {
+    const token = body[member];
+    if (typeof token === 'string' && !VSCHARS.test(token)) {
+      throw new NetworkError(
+        `${what}: the answer's ${member} holds characters a token cannot have (RFC 6749: visible ASCII only)`,
+        { code: 'unexpected_response', status: response.status },
+      );
+    }
   }
   const expiresIn = readExpiresIn(body.expires_in);
   if (expiresIn === null && body.expires_in !== undefined && body.expires_in !== null) {

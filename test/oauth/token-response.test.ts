@@ -52,6 +52,9 @@ describe('token responses (SERVICE.md §2.3, RFC 6749 §5)', () => {
             () => {},
           );
           expect(typeof tokens.accessToken).toBe('string');
+          // Tokens are printable ASCII (RFC 6749 VSCHAR): `token print` writes them as they are.
+          expect(tokens.accessToken).toMatch(/^[\x20-\x7e]+$/);
+          if (tokens.refreshToken !== null) expect(tokens.refreshToken).toMatch(/^[\x20-\x7e]+$/);
           if (tokens.expiresAt !== null) {
             expect(tokens.expiresAt).toBeGreaterThanOrEqual(now);
             expect(tokens.expiresAt).toBeLessThanOrEqual(MAX_DATE_MS);
@@ -64,6 +67,28 @@ describe('token responses (SERVICE.md §2.3, RFC 6749 §5)', () => {
       }),
       RUNS,
     );
+  });
+
+  it('refuses a token with control or non-ASCII characters, exit 4', () => {
+    for (const [member, token] of [
+      ['access_token', 'AT\u001b]52;c;SGVsbG8=\u0007'],
+      ['access_token', 'AT\u009b31m'],
+      ['refresh_token', 'RT\u202e'],
+      ['refresh_token', 'RT\n'],
+    ] as const) {
+      const text = JSON.stringify({ access_token: 'AT', refresh_token: 'RT', [member]: token });
+      expect(() => processTokenResponse({ status: 200, headers: {}, text }, 0)).toThrow(
+        expect.objectContaining({
+          exitCode: 4,
+          message: `token request: the answer's ${member} holds characters a token cannot have (RFC 6749: visible ASCII only)`,
+        }),
+      );
+    }
+    const fine = JSON.stringify({ access_token: 'a.b-c_d~e+f/g==', refresh_token: 'r t!' });
+    expect(processTokenResponse({ status: 200, headers: {}, text: fine }, 0)).toMatchObject({
+      accessToken: 'a.b-c_d~e+f/g==',
+      refreshToken: 'r t!',
+    });
   });
 
   it('expires_in: a number of seconds within 100 years, or unknown', () => {
