@@ -132,6 +132,26 @@ describe('authorization endpoint: consent page (SERVICE.md 4.1, SPEC §5)', () =
     expect(b.headers.get('location')).toBeNull();
     expect(await b.text()).toContain('<form');
   });
+
+  it('a consent form posted by a page of another origin approves nothing (CSRF)', async () => {
+    const post = (origin: string) =>
+      fetch(`${mock.url}/webservice/authorize/`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+        body: form({ ...authorizeQuery(), user: 'alice', decision: 'approve' }),
+      });
+    for (const origin of ['http://evil.example', 'null']) {
+      const foreign = await post(origin);
+      expect(foreign.status, origin).toBe(400);
+      expect(foreign.headers.get('location')).toBeNull();
+      expect(await foreign.text()).toContain('was sent from another origin');
+    }
+    // The mock's own page posts with the mock's own origin.
+    const own = await post(mock.url);
+    expect(own.status).toBe(302);
+    expect(own.headers.get('location')).toMatch(/^http:\/\/127\.0\.0\.1:9\/callback\?state=/);
+  });
 });
 
 describe('authorization endpoint: refusals', () => {

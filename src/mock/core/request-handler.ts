@@ -144,7 +144,12 @@ export function createRequestHandler(
     // consent submission, response_type (or the slash path) an authorization request.
     if (v.has('grant_type')) return handleTokenRequest(ctx, params, authorization, 'token');
     if (request.method === 'POST' && v.has('decision')) {
-      return handleConsentSubmission(ctx, params);
+      const from = request.header('origin');
+      return handleConsentSubmission(
+        ctx,
+        params,
+        from !== undefined && from !== request.origin ? from : undefined,
+      );
     }
     if (endpoint === 'authorize' || v.has('response_type')) {
       return handleAuthorizationRequest(ctx, params);

@@ -219,7 +219,22 @@ function withClient(response: MockResponse, params: OAuthParams): MockResponse {
 }
 
 /** The consent form's POST: `decision=approve` with `user`, or `decision=deny` (SPEC §5). */
-export function handleConsentSubmission(ctx: MockContext, params: OAuthParams): MockResponse {
+/**
+ * The consent form's submission. `foreignOrigin`: the Origin the browser named, when it is not
+ * the mock's own: a page of another site posting the form (approving as any user, the code sent
+ * wherever it says) is refused, as the control API refuses it (CSRF).
+ */
+export function handleConsentSubmission(
+  ctx: MockContext,
+  params: OAuthParams,
+  foreignOrigin?: string,
+): MockResponse {
+  if (foreignOrigin !== undefined) {
+    return errorPage(
+      'invalid_request',
+      `the consent form was sent from another origin (${foreignOrigin}); nothing was approved`,
+    );
+  }
   return withClient(decide(ctx, params), params);
 }
 
