@@ -1,4 +1,5 @@
 import { snakeCode, type JsonRpcErrorObject } from '../errors.js';
+import { safeJson } from '../util/printable.js';
 
 /** Every error under `--json`: one shape for every command, `code` always a snake_case string. */
 export interface JsonErrorFields {
@@ -29,16 +30,20 @@ export function jsonErrorDocument(
     ...(fields.rpc ? { rpc: fields.rpc } : {}),
   };
   try {
-    return JSON.stringify({ ...answer, error }, null, answer === undefined ? undefined : indent);
+    return safeJson(
+      JSON.stringify({ ...answer, error }, null, answer === undefined ? undefined : indent),
+    );
   } catch (problem) {
     const rpc = fields.rpc && {
       ...fields.rpc,
       data: `(cannot be shown: ${(problem as Error).message})`,
     };
-    return JSON.stringify(
-      { ...answer, error: { ...error, rpc } },
-      null,
-      answer === undefined ? undefined : indent,
+    return safeJson(
+      JSON.stringify(
+        { ...answer, error: { ...error, rpc } },
+        null,
+        answer === undefined ? undefined : indent,
+      ),
     );
   }
 }

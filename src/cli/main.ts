@@ -1,6 +1,6 @@
 import { DasvcError, ExitCode, InterruptedError } from '../errors.js';
 import { packageVersion } from '../package-root.js';
-import { terminalText } from '../util/printable.js';
+import { printable, terminalText } from '../util/printable.js';
 import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 import type { ContextIo } from './io.js';
 import { jsonErrorDocument, type JsonErrorFields } from './json-error.js';
@@ -187,7 +187,8 @@ async function report(error: unknown, say: Say): Promise<number> {
     if (rpcError) {
       // A JSON-RPC error is printed exactly as SPEC §3 writes it: `error <code>: <message>` (and data).
       // The service's words, made safe for the terminal (terminalText).
-      stderr.write(`error ${rpcError.code}: ${terminalText(rpcError.message)}\n`);
+      // The message on its one line: a line break in it would forge a line of dasvc's own.
+      stderr.write(`error ${rpcError.code}: ${printable(rpcError.message)}\n`);
       if (rpcError.data !== undefined)
         stderr.write(`data: ${terminalText(dataText(rpcError.data))}\n`);
       if (error.hint) stderr.write(`hint: ${terminalText(error.hint)}\n`);

@@ -1,5 +1,5 @@
 import { NetworkError } from '../errors.js';
-import { terminalText } from '../util/printable.js';
+import { safeJson, terminalText } from '../util/printable.js';
 import type { Styles } from '../util/styles.js';
 
 /** Something text can be written to: process.stdout/stderr, or a buffer in tests. */
@@ -63,7 +63,8 @@ export class Output {
         code: 'unexpected_response',
       });
     }
-    this.stdout.write(`${text}\n`);
+    // A result holds what the service sent: escapes keep its value and the terminal quiet.
+    this.stdout.write(`${safeJson(String(text))}\n`);
   }
 
   /** A text result line on stdout. */

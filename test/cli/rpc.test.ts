@@ -78,10 +78,18 @@ describe('dasvc rpc', () => {
   // Regression: the service's words reached the terminal raw: an escape sequence in a message
   // (here the method name the mock quotes back) could clear the screen or retitle the window.
   it('shows control characters of a service message, never sends them to the terminal', async () => {
-    const result = await runCli(['rpc', 'crm', 'contacts.x\u001b[2J\u0007\u009b'], configDir());
+    const method = 'contacts.x\u001b[2J\u0007\u009b\u202e';
+    const result = await runCli(['rpc', 'crm', method], configDir());
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('contacts.x\\u001b[2J\\u0007\\u009b');
-    for (const raw of ['\u0007', '\u001b', '\u009b']) expect(result.stderr).not.toContain(raw);
+    expect(result.stderr).toContain('contacts.x\\u001b[2J\\u0007\\u009b\\u202e');
+    const raws = ['\u0007', '\u001b', '\u009b', '\u202e'];
+    for (const raw of raws) expect(result.stderr).not.toContain(raw);
+    // On stdout too (the whole answer, and the --json error document): escaped, the same value.
+    for (const args of [['--raw'], ['--json']]) {
+      const out = await runCli(['rpc', 'crm', method, ...args], configDir());
+      for (const raw of raws) expect(out.stdout, args[0]).not.toContain(raw);
+      expect(JSON.stringify(JSON.parse(out.stdout))).toContain(JSON.stringify(method).slice(1, -1));
+    }
   });
 
   it('--raw prints the whole response, --id sets the id', async () => {
