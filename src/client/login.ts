@@ -172,7 +172,7 @@ function checkLoginOptions(options: LoginOptions): void {
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535))
     throw bad('port', '--port', 'a whole number from 0 to 65535', port);
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0))
-    throw bad('timeoutMs', '--timeout', 'a positive number of milliseconds', timeoutMs);
+    throw bad('timeoutMs', '--timeout', 'above 0', timeoutMs);
   if (
     refreshMargin !== undefined &&
     !(Number.isFinite(refreshMargin) && refreshMargin >= 0 && refreshMargin <= MAX_DURATION_SECONDS)

@@ -49,7 +49,7 @@ describe('programmatic client (export `dasvc`)', () => {
       const cases: [object, RegExp][] = [
         [{ port: 99_999 }, /^port \(--port\) must be a whole number from 0 to 65535, got 99999$/],
         [{ port: 1.5 }, /^port \(--port\) must be/],
-        [{ timeoutMs: Number.NaN }, /^timeoutMs \(--timeout\) must be a positive number/],
+        [{ timeoutMs: Number.NaN }, /^timeoutMs \(--timeout\) must be above 0, got NaN$/],
         [{ refreshMargin: -5 }, /^refreshMargin \(--refresh-margin\) must be seconds from 0/],
         [{ refreshMargin: 1e12 }, /^refreshMargin \(--refresh-margin\) must be seconds from 0/],
       ];
