@@ -1,4 +1,5 @@
 import { AuthError } from '../errors.js';
+import { printable } from '../util/printable.js';
 import { safeEqual } from '../util/secrets.js';
 
 /** Outcome of reading a redirect: a code to exchange, or nothing usable yet. */
@@ -24,7 +25,9 @@ export function parseCallback(query: URLSearchParams, expectedState: string): Ca
   }
   if (error !== null) {
     const description = query.get('error_description');
-    throw new AuthError(`authorization failed: ${error}${description ? ` (${description})` : ''}`, {
+    // The service's words on the message's one line, as in token-response.ts.
+    const said = `${printable(error)}${description ? ` (${printable(description)})` : ''}`;
+    throw new AuthError(`authorization failed: ${said}`, {
       code: error,
       detail: description ?? undefined,
       facts: { refusedBy: 'redirect' },

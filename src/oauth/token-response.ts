@@ -1,7 +1,8 @@
-import { AuthError, NetworkError, ServiceError } from '../errors.js';
+import { AuthError, NetworkError, ServiceError, snakeCode } from '../errors.js';
 import type { HttpResponse } from '../http/types.js';
 import { MAX_DURATION_SECONDS } from '../util/duration.js';
 import { isObject } from '../util/guards.js';
+import { printable } from '../util/printable.js';
 
 /** Tokens as stored: absolute expiry in epoch ms, or null when the server gave no `expires_in`. */
 export interface TokenSet {
@@ -51,9 +52,11 @@ function oauthErrorFor(response: HttpResponse, what: string): Error {
   if (isObject(body) && typeof body.error === 'string') {
     const description =
       typeof body.error_description === 'string' ? body.error_description : undefined;
-    const message = `${what} refused: ${body.error}${description ? ` (${description})` : ''} [HTTP ${status}]`;
+    // The service's words on the message's one line: a line break would forge a line of dasvc's.
+    const message = `${what} refused: ${printable(body.error)}${description ? ` (${printable(description)})` : ''} [HTTP ${status}]`;
     const options = { code: body.error, status, detail: description };
-    if (AUTH_ERRORS.has(body.error) || status === 401 || status === 403)
+    // Classified as the code is kept: in snake_case (`Invalid-Grant` is invalid_grant).
+    if (AUTH_ERRORS.has(snakeCode(body.error)) || status === 401 || status === 403)
       return new AuthError(message, options);
     return new ServiceError(message, options);
   }
@@ -118,7 +121,8 @@ export function processTokenResponse(
   }
   for (const member of ['access_token', 'refresh_token'] as const) {
     const token = body[member];
-    if (typeof token === 'string' && !VSCHARS.test(token)) {
+    // An empty refresh_token is none (the previous one is kept, below).
+    if (typeof token === 'string' && token !== '' && !VSCHARS.test(token)) {
       throw new NetworkError(
         `${what}: the answer's ${member} holds characters a token cannot have (RFC 6749: visible ASCII only)`,
         { code: 'unexpected_response', status: response.status },

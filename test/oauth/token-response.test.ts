@@ -84,11 +84,31 @@ describe('token responses (SERVICE.md §2.3, RFC 6749 §5)', () => {
         }),
       );
     }
+    // An empty refresh_token is none: the one before is kept.
+    const empty = JSON.stringify({ access_token: 'AT', refresh_token: '' });
+    expect(
+      processTokenResponse({ status: 200, headers: {}, text: empty }, 0, 'x', 'RT0'),
+    ).toMatchObject({ accessToken: 'AT', refreshToken: 'RT0' });
     const fine = JSON.stringify({ access_token: 'a.b-c_d~e+f/g==', refresh_token: 'r t!' });
     expect(processTokenResponse({ status: 200, headers: {}, text: fine }, 0)).toMatchObject({
       accessToken: 'a.b-c_d~e+f/g==',
       refreshToken: 'r t!',
     });
+  });
+
+  it("classifies a service's error as its code reads in snake_case, its words on one line", () => {
+    const text = JSON.stringify({
+      error: 'Invalid-Grant',
+      error_description: 'gone\ndasvc: run this',
+    });
+    expect(() => processTokenResponse({ status: 400, headers: {}, text }, 0)).toThrow(
+      expect.objectContaining({
+        kind: 'auth',
+        exitCode: 3,
+        code: 'invalid_grant',
+        message: 'token request refused: Invalid-Grant (gone\\u000adasvc: run this) [HTTP 400]',
+      }),
+    );
   });
 
   it('expires_in: a number of seconds within 100 years, or unknown', () => {
