@@ -2,6 +2,7 @@ import { parseQuirks } from '../mock/core/quirks.js';
 import { QUIRK_MEMBERS, type Quirks } from '../schemas/quirks.js';
 import { requestSecrets } from '../http/request-secrets.js';
 import { redactBody, redactHeader, redactUrl } from '../util/redact.js';
+import { printable } from '../util/printable.js';
 import type { Exchange, Verdict } from './types.js';
 
 /** Longest body shown in evidence; the rest is cut (a page of HTML says nothing more). */
@@ -20,7 +21,8 @@ export function evidenceLines(exchange: Exchange): string[] {
   const secrets = requestSecrets(exchange.request);
   // Masked before any cut: a secret across the cut would no longer match whole.
   const cut = (text: string) => shorten(secrets.maskText(text));
-  return exchangeLines(exchange, cut).map((line) => secrets.maskText(line));
+  // What the installation sent, shown: nothing in it drives the terminal the report is read on.
+  return exchangeLines(exchange, cut).map((line) => printable(secrets.maskText(line)));
 }
 
 function exchangeLines(exchange: Exchange, cut: (text: string) => string): string[] {

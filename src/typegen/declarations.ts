@@ -5,6 +5,7 @@ import type * as Generator from 'json-schema-to-typescript';
 import type { Options } from 'json-schema-to-typescript';
 import { UsageError } from '../errors.js';
 import type { InstanceFixture } from '../mock/fixture-format/fixture-format.js';
+import { terminalText } from '../util/printable.js';
 import { API_NAME, apiSchema } from './api-schema.js';
 
 /** The first lines of every file written: what it is, and that it is written, not edited. */
@@ -72,6 +73,9 @@ export async function declarationsOf(instances: readonly InstanceFixture[]): Pro
       { code: 'bad_contract', cause: error },
     );
   }
-  // A blank line between declarations, which the generator leaves out (prettier keeps it).
-  return text.replace(/\n}\n(?=\/\*\*|export )/g, '\n}\n\n');
+  // A blank line between declarations, which the generator leaves out (prettier keeps it). Control
+  // characters a contract's texts carry (a description, an enum value) become escapes: in a
+  // comment they are text, in a string literal the same value, and neither drives the terminal
+  // that shows the file.
+  return terminalText(text.replace(/\n}\n(?=\/\*\*|export )/g, '\n}\n\n'));
 }

@@ -241,6 +241,17 @@ describe('selection, evidence and reports', () => {
       expect(text).not.toContain(secret);
     }
     expect(text).toContain('client_id=c');
+    // What the installation sent drives no terminal: escapes, in the answer and its headers.
+    const hostile = evidenceLines({
+      request: { method: 'GET', url: 'http://i.test/x', headers: {} },
+      response: {
+        status: 400,
+        headers: { 'www-authenticate': 'Bearer \u001b]0;t\u0007' },
+        text: '{"error":"x\u009b2J\u202e"}',
+      },
+    }).join('\n');
+    for (const raw of ['\u001b', '\u0007', '\u009b', '\u202e']) expect(hostile).not.toContain(raw);
+    expect(hostile).toContain('\\u009b2J\\u202e');
   });
 
   it('quirksOf merges in table order and drops what the mock cannot load', () => {

@@ -57,6 +57,7 @@ const CASES: Record<string, { status: number; body: string }> = {
   revokeEmpty: { status: 200, body: '' },
   revokeString: { status: 200, body: '"Token revoked"' },
   revokeArray: { status: 200, body: '["Token revoked"]' },
+  revokeControls: { status: 200, body: '{"result":"Token revoked \u009b2J\u202eabc"}' },
 };
 
 let server: Server;
@@ -304,6 +305,12 @@ describe('dasvc token revoke shows the answer as received', () => {
     const result = await revoke('revokePretty');
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('{ "result": "Token revoked" }\n');
+  });
+
+  it('prints the body without what a terminal acts on (C1, bidirectional controls)', async () => {
+    const result = await revoke('revokeControls');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('{"result":"Token revoked \\u009b2J\\u202eabc"}\n');
   });
 
   it('regression: an empty 200 prints nothing on stdout (it invented {"result":"revoked"})', async () => {

@@ -286,6 +286,11 @@ describe('declarationsOf', () => {
             name: 'p',
             schema: { type: 'string', tsType: 'any; export declare const pwned2: 1' },
           },
+          {
+            name: 'q',
+            description: 'clipboard \u001b]52;c;SGk=\u0007 csi \u009b2J rlo \u202e',
+            schema: { enum: ['v\u009bw'] },
+          },
         ],
         result: {
           name: 'r',
@@ -300,6 +305,10 @@ describe('declarationsOf', () => {
     expect(text).toContain(`'a"b*/\\nc': {`);
     // An object constant stays as given (the generator reads some members of others as schemas).
     expect(text).toContain('"*/x"?: { items: [1] };');
+    // Control characters as escapes: text in a comment, the same value in a string literal.
+    for (const raw of ['\u001b', '\u0007', '\u009b', '\u202e']) expect(text).not.toContain(raw);
+    expect(text).toContain('clipboard \\u001b]52;c;SGk=\\u0007 csi \\u009b2J rlo \\u202e');
+    expect(text).toContain('q?: "v\\u009bw";');
   });
 });
 

@@ -1,4 +1,4 @@
-import { printable } from '../../util/printable.js';
+import { printable, safeJson } from '../../util/printable.js';
 import type { JournalEntry } from './journal.js';
 
 /** Paints text for a status (by class); the plain log uses none. */
@@ -6,7 +6,7 @@ export type Painter = (status: number, text: string) => string;
 
 /** A field value; quoted when it has spaces or quotes, so the line still splits on spaces. */
 function value(text: string): string {
-  return /[\s"]/.test(text) ? JSON.stringify(text) : printable(text);
+  return /[\s"]/.test(text) ? safeJson(JSON.stringify(text)) : printable(text);
 }
 
 /**

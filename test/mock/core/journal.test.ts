@@ -109,6 +109,10 @@ describe('log line (SPEC §8)', () => {
     expect(line).not.toContain('\u001b');
     expect(line).toContain('user="a b"');
     expect(line).toContain('\\u001b[31m');
+    // A quoted value too: JSON.stringify leaves C1 and bidirectional controls as they are.
+    const quoted = formatLogLine({ ...entry, rpc: ['a b\u009b2J\u202e'] });
+    expect(quoted).toContain('rpc="a b\\u009b2J\\u202e"');
+    for (const raw of ['\u009b', '\u202e']) expect(quoted).not.toContain(raw);
   });
 
   it('a painter colours the status and the refusal by class, never the rest', () => {
