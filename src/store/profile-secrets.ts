@@ -116,12 +116,14 @@ function untouched(profile: Profile): boolean {
  * Puts the secrets of `secrets: 'keychain'` profiles into the OS store and returns the data to
  * write to the file, which holds none of them (SPEC §9). A profile that leaves the OS store (removed,
  * or switched to the file by `login --insecure-storage`) has its entry deleted. `onDisk` is the
- * file as it is now; callers hold the lock, which so guards the OS store too.
+ * file as it is now; callers hold the lock, which so guards the OS store too. `check` sees the
+ * file to write before the OS store changes, and may refuse it by throwing.
  */
 export async function storeSecrets(
   data: StoreData,
   onDisk: StoreData,
   keychain: () => Keychain,
+  check: (file: StoreData) => void = () => undefined,
 ): Promise<StoreData> {
   const profiles: Record<string, Profile> = {};
   const writes: { name: string; run: () => Promise<unknown>; bestEffort?: boolean }[] = [];
@@ -168,6 +170,9 @@ export async function storeSecrets(
       bestEffort: !removed,
     });
   }
+  const file: StoreData = { ...data };
+  if (data.profiles !== undefined) file.profiles = profiles;
+  check(file);
   for (const { name, run, bestEffort } of writes) {
     try {
       await run();
@@ -178,8 +183,6 @@ export async function storeSecrets(
         profiles[name].keychainEntry = true;
     }
   }
-  const file: StoreData = { ...data };
-  if (data.profiles !== undefined) file.profiles = profiles;
   return file;
 }
 

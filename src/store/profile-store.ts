@@ -116,15 +116,22 @@ export class ProfileStore {
    */
   private async writeUnlocked(data: StoreData): Promise<void> {
     const writer = await this.writer();
-    // First the OS store (its errors are its own), then the file without the secrets.
-    const fileData = await storeSecrets(data, this.readFile(), () => this.keychain);
-    // Never a file its next read would refuse as corrupt, with every profile in it.
-    const { problem } = configFileShape(fileData);
-    if (problem !== undefined) {
-      throw new UsageError(`${this.file} was not written: it would be invalid (${problem})`, {
-        code: 'bad_setting',
-      });
-    }
+    // First the OS store (its errors are its own), then the file without the secrets; never a
+    // file its next read would refuse as corrupt, with every profile in it, checked before the
+    // OS store changes.
+    const fileData = await storeSecrets(
+      data,
+      this.readFile(),
+      () => this.keychain,
+      (file) => {
+        const { problem } = configFileShape(file);
+        if (problem !== undefined) {
+          throw new UsageError(`${this.file} was not written: it would be invalid (${problem})`, {
+            code: 'bad_setting',
+          });
+        }
+      },
+    );
     try {
       writer.write(fileData);
     } catch (error) {
