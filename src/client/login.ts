@@ -171,8 +171,9 @@ function checkLoginOptions(options: LoginOptions): void {
   const { port, timeoutMs, refreshMargin } = options;
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535))
     throw bad('port', '--port', 'a whole number from 0 to 65535', port);
-  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0))
-    throw bad('timeoutMs', '--timeout', 'above 0', timeoutMs);
+  // Node's timers hold at most 2^31 - 1 ms (24.8 days): a longer wait would end at once.
+  if (timeoutMs !== undefined && !(timeoutMs > 0 && timeoutMs <= 2_147_483_647))
+    throw bad('timeoutMs', '--timeout', 'above 0 and at most 24 days', timeoutMs);
   if (
     refreshMargin !== undefined &&
     !(Number.isFinite(refreshMargin) && refreshMargin >= 0 && refreshMargin <= MAX_DURATION_SECONDS)

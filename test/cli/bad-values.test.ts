@@ -20,6 +20,7 @@ const CASES: [name: string, args: () => string[], env: Record<string, string>, n
   ['login --timeout 0', () => [...loginArgs(mock.url), '--timeout', '0'], {}, '--timeout'],
   ['login --timeout -5', () => [...loginArgs(mock.url), '--timeout=-5'], {}, '--timeout'],
   ['login --timeout soon', () => [...loginArgs(mock.url), '--timeout', 'soon'], {}, '--timeout'],
+  ['login --timeout 30d', () => [...loginArgs(mock.url), '--timeout', '30d'], {}, '--timeout'],
   ['login --port 70000', () => [...loginArgs(mock.url), '--port', '70000'], {}, '--port'],
   [
     'login --refresh-margin x',

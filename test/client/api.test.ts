@@ -49,7 +49,12 @@ describe('programmatic client (export `dasvc`)', () => {
       const cases: [object, RegExp][] = [
         [{ port: 99_999 }, /^port \(--port\) must be a whole number from 0 to 65535, got 99999$/],
         [{ port: 1.5 }, /^port \(--port\) must be/],
-        [{ timeoutMs: Number.NaN }, /^timeoutMs \(--timeout\) must be above 0, got NaN$/],
+        [
+          { timeoutMs: Number.NaN },
+          /^timeoutMs \(--timeout\) must be above 0 and at most 24 days, got NaN$/,
+        ],
+        // Past what Node's timers hold, a wait would end at once.
+        [{ timeoutMs: 2 ** 31 }, /^timeoutMs \(--timeout\) must be above 0 and at most 24 days/],
         [{ refreshMargin: -5 }, /^refreshMargin \(--refresh-margin\) must be seconds from 0/],
         [{ refreshMargin: 1e12 }, /^refreshMargin \(--refresh-margin\) must be seconds from 0/],
       ];

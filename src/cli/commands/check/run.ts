@@ -11,7 +11,8 @@ import {
 import { createHttpClient } from '../../../http/http-client.js';
 import { normalizeScope } from '../../../oauth/authorization-url.js';
 import type { Endpoints } from '../../../oauth/endpoints.js';
-import { DEFAULT_LOGIN_TIMEOUT_MS, runLoginFlow } from '../../../oauth/login-flow.js';
+import { runLoginFlow } from '../../../oauth/login-flow.js';
+import { loginTimeoutMs } from '../../login-timeout.js';
 import { parseDuration } from '../../../util/duration.js';
 import type { CliDeps } from '../../context.js';
 import { stdinLines } from '../../input.js';
@@ -100,10 +101,7 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
   const maxWaitMs =
     options.maxWait === undefined ? 0 : parseDuration(options.maxWait, '--max-wait') * 1000;
   const port = options.port === undefined ? 0 : parsePort(options.port);
-  const timeoutMs =
-    options.timeout === undefined
-      ? DEFAULT_LOGIN_TIMEOUT_MS
-      : parseDuration(options.timeout, '--timeout') * 1000;
+  const timeoutMs = loginTimeoutMs(options.timeout);
   // The settings table checks every option and variable first (src/client/settings.ts).
   const given = ResolvedSettings.check(options, deps.env);
   const view = loadProfile(deps);

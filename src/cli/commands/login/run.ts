@@ -1,6 +1,5 @@
 import type { ServiceOptions } from '../../service-options.js';
-import { UsageError } from '../../../errors.js';
-import { DEFAULT_LOGIN_TIMEOUT_MS } from '../../../oauth/login-flow.js';
+import { loginTimeoutMs } from '../../login-timeout.js';
 import { parseDuration } from '../../../util/duration.js';
 import { parsePort } from '../../port.js';
 import { openClient, type CliDeps } from '../../context.js';
@@ -24,17 +23,9 @@ export interface LoginOptions extends ServiceOptions {
 export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
   const client = openClient(options, deps);
   const port = options.port === undefined ? 0 : parsePort(String(options.port));
-  const timeoutSeconds =
-    options.timeout === undefined
-      ? DEFAULT_LOGIN_TIMEOUT_MS / 1000
-      : parseDuration(String(options.timeout), '--timeout');
-  if (!(timeoutSeconds > 0))
-    throw new UsageError(
-      `--timeout must be more than 0 seconds, got ${JSON.stringify(options.timeout)}`,
-      {
-        code: 'bad_duration',
-      },
-    );
+  const timeoutMs = loginTimeoutMs(
+    options.timeout === undefined ? undefined : String(options.timeout),
+  );
   const refreshMargin =
     options.refreshMargin === undefined
       ? undefined
@@ -50,7 +41,7 @@ export async function run(options: LoginOptions, deps: CliDeps): Promise<void> {
       pastedBesideBrowser: deps.stdin.isTTY === true,
       port,
       pkce: options.pkce !== false,
-      timeoutMs: timeoutSeconds * 1000,
+      timeoutMs,
       ...(refreshMargin === undefined ? {} : { refreshMargin }),
       insecureStorage: options.insecureStorage === true,
     });

@@ -1,0 +1,19 @@
+import { UsageError } from '../errors.js';
+import { DEFAULT_LOGIN_TIMEOUT_MS } from '../oauth/login-flow.js';
+import { parseDuration } from '../util/duration.js';
+
+/**
+ * `--timeout` of `login` and `check` in milliseconds: more than 0, and at most what Node's timers
+ * hold (2^31 - 1 ms, 24.8 days), past which a wait would end at once.
+ */
+export function loginTimeoutMs(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_LOGIN_TIMEOUT_MS;
+  const seconds = parseDuration(value, '--timeout');
+  if (!(seconds > 0 && seconds <= 24 * 86_400)) {
+    throw new UsageError(
+      `--timeout must be more than 0 seconds and at most 24 days, got ${JSON.stringify(value)}`,
+      { code: 'bad_duration' },
+    );
+  }
+  return seconds * 1000;
+}
