@@ -147,9 +147,10 @@ describe('authorization endpoint: consent page (SERVICE.md 4.1, SPEC §5)', () =
       expect(foreign.headers.get('location')).toBeNull();
       expect(await foreign.text()).toContain('was sent from another origin');
     }
-    // The mock's own page posts with the mock's own origin.
+    // The mock's own page posts with the mock's own origin; behind a proxy that ends TLS, https.
     const own = await post(mock.url);
     expect(own.status).toBe(302);
+    expect((await post(mock.url.replace('http:', 'https:'))).status).toBe(302);
     expect(own.headers.get('location')).toMatch(/^http:\/\/127\.0\.0\.1:9\/callback\?state=/);
   });
 });

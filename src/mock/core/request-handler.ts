@@ -148,7 +148,7 @@ export function createRequestHandler(
       return handleConsentSubmission(
         ctx,
         params,
-        from !== undefined && from !== request.origin ? from : undefined,
+        from !== undefined && !sameHost(from, request.origin) ? from : undefined,
       );
     }
     if (endpoint === 'authorize' || v.has('response_type')) {
@@ -290,4 +290,17 @@ export function createRequestHandler(
     }
     return Promise.resolve(finish(request, outcome, started, own));
   };
+}
+
+/**
+ * Whether a browser's Origin names the mock's own host: compared by host alone, since a proxy that
+ * ends TLS in front of the mock shows the page as https while the mock sees http. `null` (a
+ * sandboxed frame, a file) names none.
+ */
+function sameHost(origin: string, own: string): boolean {
+  try {
+    return new URL(origin).host === new URL(own).host;
+  } catch {
+    return false;
+  }
 }

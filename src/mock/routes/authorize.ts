@@ -218,11 +218,11 @@ function withClient(response: MockResponse, params: OAuthParams): MockResponse {
   return client === undefined ? response : explain(response, { client });
 }
 
-/** The consent form's POST: `decision=approve` with `user`, or `decision=deny` (SPEC §5). */
 /**
- * The consent form's submission. `foreignOrigin`: the Origin the browser named, when it is not
- * the mock's own: a page of another site posting the form (approving as any user, the code sent
- * wherever it says) is refused, as the control API refuses it (CSRF).
+ * The consent form's POST: `decision=approve` with `user`, or `decision=deny`. `foreignOrigin`:
+ * the Origin the browser named, when it is not the mock's own host: a page of another site
+ * posting the form (approving as any user, the code sent wherever it says) is refused, as the
+ * control API refuses it (CSRF).
  */
 export function handleConsentSubmission(
   ctx: MockContext,
