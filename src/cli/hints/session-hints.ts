@@ -59,6 +59,9 @@ export const sessionHint: HintRule = (code, facts) => {
     return 'choose another --port, or omit it for a free one';
   const profile = textOf(facts.profile);
   if (code === 'not_logged_in' && Array.isArray(facts.profiles)) return missingProfileHint(facts);
+  // A command that takes a token (rpc) names the way in of a CI job with no stored profile.
+  if (code === 'not_logged_in' && profile !== undefined && facts.tokenWayIn === true)
+    return `${loginHint(profile)}; without a stored profile (CI): DASVC_TOKEN and DASVC_BASE_URL`;
   if (SESSION_CODES.has(code) && profile !== undefined) return loginHint(profile);
   if (code === 'invalid_token' || code === 'insufficient_scope')
     return refusedTokenHint(code, facts);

@@ -1,6 +1,12 @@
 import type { ServiceOptions } from '../../service-options.js';
 import { jsonSyntaxProblem } from '../../../util/json-error.js';
-import { InterruptedError, ServiceError, UsageError } from '../../../errors.js';
+import {
+  DasvcError,
+  InterruptedError,
+  sameKind,
+  ServiceError,
+  UsageError,
+} from '../../../errors.js';
 import { buildCall, rpcErrorFrom, type ApiAnswer } from '../../../rpc/jsonrpc.js';
 import { paramFilePaths, parseParams, stringItems } from '../../../rpc/params.js';
 import { openClient, type CliDeps } from '../../context.js';
@@ -117,12 +123,23 @@ export async function run(options: RpcOptions, deps: CliDeps): Promise<void> {
   // The positional scope is the instance called, not the scope setting of a login.
   const client = openClient({ ...options, scope: undefined }, deps);
   const body = await buildBody(options, deps);
-  const answer = await client.send(options.scope, body);
+  const answer = await client.send(options.scope, body).catch((error: unknown) => {
+    throw withTokenWayIn(error);
+  });
   const hint =
     (await unknownMethodHint(answer, options.scope, options.method, () =>
       client.send(options.scope, buildCall('rpc.discover', undefined, 1)),
     )) ?? typedParamHint(answer, stringItems(options.paramItems));
   report(answer, Boolean(options.raw), deps, hint, Array.isArray(body));
+}
+
+/**
+ * Not logged in: `rpc` can also be given a token (SPEC §2, for CI with no stored profile), a fact
+ * its hint names beside the login.
+ */
+function withTokenWayIn(error: unknown): unknown {
+  if (!(error instanceof DasvcError) || error.code !== 'not_logged_in') return error;
+  return sameKind(error, error.message, { facts: { tokenWayIn: true } });
 }
 
 /**
