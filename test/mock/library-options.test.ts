@@ -13,8 +13,10 @@ const usage = (message: RegExp) =>
 
 describe('startMockServer, createMockApp and createMockHandlers with bad options', () => {
   it.each([
-    [{ port: 'abc' }, /--port \(option port\) must be 0–65535, got "abc"/],
-    [{ port: -1 }, /--port \(option port\) must be 0–65535, got -1/],
+    [{ port: 'abc' }, /--port \(option port\) must be a whole number from 0 to 65535, got "abc"/],
+    [{ port: -1 }, /--port \(option port\) must be a whole number from 0 to 65535, got -1/],
+    // A number written as a string is not one: the quotes in the message show it.
+    [{ port: '0' }, /--port \(option port\) must be a whole number from 0 to 65535, got "0"/],
     [{ port: 70000 }, /got 70000/],
     [{ port: 1.5 }, /got 1.5/],
     [{ host: '' }, /--host \(option host\)/],

@@ -42,9 +42,12 @@ export async function serveMock(options: MockOptions, env?: Env): Promise<MockSe
   const port = options.port ?? 8080;
   // node:http would take a string port for a pipe path, and throws RangeErrors of its own.
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new UsageError(`--port (option port) must be 0–65535, got ${JSON.stringify(port)}`, {
-      code: 'bad_port',
-    });
+    throw new UsageError(
+      `--port (option port) must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`,
+      {
+        code: 'bad_port',
+      },
+    );
   }
   const host = options.host ?? '127.0.0.1';
   if (typeof host !== 'string' || host === '') {
