@@ -15,6 +15,13 @@ import { observeAll, type Exchange, type ProxyTap } from './proxy-tap.js';
 const SMALL_BODY = 64 * 1024;
 
 /**
+ * The most of an answer the taps (--record, --validate) read, decoded too: as much as dasvc's
+ * client reads of one answer. A longer one streams on, unseen by them (nothing to record), and an
+ * endless one or a decompression bomb holds neither memory nor the event loop.
+ */
+const TAPPED_LIMIT = 64 * 1024 * 1024;
+
+/**
  * 502 (504 on a timeout) with an RFC 6749-shaped body naming the upstream, and the proxy of
  * HTTP(S)_PROXY when that refused the tunnel to it.
  */
@@ -101,6 +108,7 @@ export class Forwarding implements Dispatcher.DispatchHandler {
     const length = Number(rawHeader(this.headers, 'content-length') ?? Infinity);
     if (length <= SMALL_BODY || this.wantsBody) {
       this.chunks = [];
+      if (this.wantsBody) this.spillAt = TAPPED_LIMIT;
       return true;
     }
     // An unsized answer (chunked) the journal may explain is read whole while it stays small.
@@ -167,7 +175,11 @@ export class Forwarding implements Dispatcher.DispatchHandler {
       const headers = this.headers;
       exchange.responseHeader = (name) => rawHeader(headers, name);
       if (whole && this.wantsBody) {
-        exchange.responseBody = decodeBody(whole, rawHeader(headers, 'content-encoding'));
+        exchange.responseBody = decodeBody(
+          whole,
+          rawHeader(headers, 'content-encoding'),
+          TAPPED_LIMIT,
+        );
       }
       observeAll(this.upstream.taps, exchange);
     }

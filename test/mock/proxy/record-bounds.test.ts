@@ -4,7 +4,8 @@
 // folder keeps being written; params nested too deep to record are said.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../../src/mock/index.js';
@@ -16,6 +17,15 @@ import { scratchDir } from '../../helpers/scratch.js';
 /** About 5 MB of JSON: rows past the 1 MiB bound, and a total beside them. */
 const ROWS = Array.from({ length: 50_000 }, (_, i) => ({ id: i, name: `row number ${i}` }));
 const LONG_NAME = 'i'.repeat(300);
+
+/** A small gzip answer that decodes past what the taps read (64 MiB): a decompression bomb. */
+const BOMB = gzipSync(
+  Buffer.concat([
+    Buffer.from('{"jsonrpc":"2.0","id":1,"result":"'),
+    Buffer.alloc(65 * 1024 * 1024, 97),
+    Buffer.from('"}'),
+  ]),
+);
 
 let installation: Server;
 let installationUrl: string;
@@ -62,6 +72,11 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString());
+      if (body.method === 'bomb') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        res.end(BOMB);
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(Array.isArray(body) ? body.map(answer) : answer(body)));
     });
@@ -108,6 +123,18 @@ describe('--record bounds', () => {
     // A later call of the same instance is written beside the cut one.
     await rpc('crm', 'small', { n: 1 });
     expect(readFileSync(join(dir, 'instances', 'crm.openrpc.json'), 'utf8')).toContain('"small"');
+  });
+
+  it('a compressed answer that decodes past the bound passes on unread: nothing is recorded', async () => {
+    const res = await fetch(`${proxy.url}/webservice/json/bombs`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer any', 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'bomb', id: 1 }),
+    });
+    expect(res.status).toBe(200);
+    // The client gets the answer as sent (fetch decodes it).
+    expect((await res.arrayBuffer()).byteLength).toBe(65 * 1024 * 1024 + 36);
+    expect(existsSync(join(dir, 'instances', 'bombs.openrpc.json'))).toBe(false);
   });
 
   it('the folder with a truncated example loads and replays it', async () => {
