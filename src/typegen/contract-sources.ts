@@ -34,6 +34,9 @@ export function instanceOfDocument(
   try {
     return parseOpenRpcInstance(scope, document, `rpc.discover of ${scope}`);
   } catch (error) {
+    // A document nested deeper than a check can follow (the stack's end) is no usable one.
+    if (error instanceof RangeError)
+      return refuse(`it is nested too deep to check (${error.message})`);
     if (!(error instanceof FixtureProblem)) throw error;
     const line = (p: { pointer: string; message: string }) =>
       `${p.pointer === '' ? '' : `${p.pointer}: `}${p.message}`;

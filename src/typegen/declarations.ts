@@ -50,9 +50,10 @@ async function loadGenerator(): Promise<typeof Generator> {
  */
 export async function declarationsOf(instances: readonly InstanceFixture[]): Promise<string> {
   const { compile } = await loadGenerator();
-  const schema = apiSchema(instances) as Parameters<typeof compile>[0];
   let text: string;
   try {
+    // Inside: a chain of `$ref`s or a schema nested past the stack's end is the contract's.
+    const schema = apiSchema(instances) as Parameters<typeof compile>[0];
     text = await compile(schema, API_NAME, {
       // A member the schema does not declare is not there: `[k: string]: unknown` only where
       // `additionalProperties` says so, as one would write it by hand.
@@ -68,10 +69,14 @@ export async function declarationsOf(instances: readonly InstanceFixture[]): Pro
       $refOptions: { resolve: { external: false } },
     });
   } catch (error) {
-    throw new UsageError(
-      `cannot write types for this contract: ${(error as Error).message.split('\n')[0]}`,
-      { code: 'bad_contract', cause: error },
-    );
+    const why =
+      error instanceof RangeError
+        ? `its schemas nest or chain too deep (${error.message})`
+        : (error as Error).message.split('\n')[0];
+    throw new UsageError(`cannot write types for this contract: ${why}`, {
+      code: 'bad_contract',
+      cause: error,
+    });
   }
   // A blank line between declarations, which the generator leaves out (prettier keeps it). Control
   // characters a contract's texts carry (a description, an enum value) become escapes: in a

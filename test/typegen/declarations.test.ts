@@ -312,6 +312,46 @@ describe('declarationsOf', () => {
   });
 });
 
+describe('contracts past the stack', () => {
+  it('a chain of $refs too long to follow is a clear refusal, not a crash', async () => {
+    const schemas: Record<string, unknown> = { S5000: { type: 'string' } };
+    for (let i = 0; i < 5000; i += 1) schemas[`S${i}`] = { $ref: `#/components/schemas/S${i + 1}` };
+    const doc = {
+      ...documentOf('chain', [
+        {
+          name: 'chain',
+          params: [{ name: 'p', schema: { $ref: '#/components/schemas/S0' } }],
+          result: { name: 'r', schema: { $ref: '#/components/schemas/S0' } },
+        },
+      ]),
+      components: { schemas },
+    };
+    const error = await declarationsOf([instance('chain', doc)]).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      kind: 'usage',
+      code: 'bad_contract',
+      message: expect.stringMatching(
+        /^cannot write types for this contract: its schemas nest or chain too deep/,
+      ),
+    });
+  });
+
+  it('a document nested too deep to check is refused as such', () => {
+    const schema = JSON.parse(
+      `${'{"type":"array","items":'.repeat(20_000)}{"type":"string"}${'}'.repeat(20_000)}`,
+    ) as unknown;
+    const doc = documentOf('deep', [{ name: 'd', params: [], result: { name: 'r', schema } }]);
+    const said: string[] = [];
+    expect(() =>
+      instanceOfDocument('deep', doc, (problem) => {
+        said.push(problem);
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
+    expect(said[0]).toMatch(/^it is nested too deep to check/);
+  });
+});
+
 describe('instanceOfDocument', () => {
   it('refuses an answer that is no OpenRPC document, naming every problem', () => {
     const refuse = (problem: string): never => {
