@@ -195,65 +195,40 @@ describe('declarationsOf', () => {
   });
 
   it('declares no recorded method the installation never confirmed (-32601, an HTTP error, an invalid request)', async () => {
-    const refusal = (name: string) => ({
-      name: `${name} #1`,
-      params: [],
+    /** A method only --record wrote, with its examples (each marked as the recorder marks). */
+    const recorded = (name: string, examples: object[], params: object[] = []) => ({
+      name,
       'x-recorded': true,
-      'x-error': { code: -32601, message: 'Method not found' },
-    });
-    const doc = documentOf('r', [
-      {
-        name: 'r.gone',
-        'x-recorded': true,
+      params,
+      result: { name: 'result', schema: {} },
+      examples: examples.map((marks, i) => ({
+        name: `${name} #${i + 1}`,
         params: [],
-        result: { name: 'result', schema: {} },
-        examples: [refusal('r.gone')],
-      },
-      {
-        name: 'r.unreached',
         'x-recorded': true,
-        params: [{ name: 'x', required: false, schema: false }],
-        result: { name: 'result', schema: {} },
-        examples: [
+        ...marks,
+      })),
+    });
+    const notFound = { 'x-error': { code: -32601, message: 'Method not found' } };
+    const doc = documentOf('r', [
+      recorded('r.gone', [notFound]),
+      recorded(
+        'r.unreached',
+        [
           {
-            name: 'r.unreached #1',
             params: [{ name: 'x', value: 1 }],
-            'x-recorded': true,
             'x-http-status': 401,
             'x-error': { code: -32000, message: 'HTTP 401: invalid_token' },
           },
         ],
-      },
-      {
-        name: 'r.malformed',
-        'x-recorded': true,
-        params: [],
-        result: { name: 'result', schema: {} },
-        examples: [
-          {
-            name: 'r.malformed #1',
-            params: [],
-            'x-recorded': true,
-            'x-invalid-request': 'jsonrpc must be "2.0"',
-            'x-error': { code: -32600, message: 'Invalid Request' },
-          },
-        ],
-      },
-      {
-        name: 'r.kept',
-        'x-recorded': true,
-        params: [],
-        result: { name: 'result', schema: {} },
-        examples: [
-          refusal('r.kept'),
-          {
-            name: 'r.kept #2',
-            params: [],
-            'x-recorded': true,
-            result: { name: 'result', value: 1 },
-          },
-        ],
-      },
+        [{ name: 'x', required: false, schema: false }],
+      ),
+      recorded('r.malformed', [
+        {
+          'x-invalid-request': 'jsonrpc must be "2.0"',
+          'x-error': { code: -32600, message: 'Invalid Request' },
+        },
+      ]),
+      recorded('r.kept', [notFound, { result: { name: 'result', value: 1 } }]),
     ]);
     const text = await declarationsOf([instance('r', doc)]);
     expect(text).not.toContain('"r.gone"');
