@@ -6,7 +6,7 @@ import type { ClientDeps } from './client-deps.js';
 import { clientRefused } from './client-refused.js';
 import type { ResolvedSettings } from './resolve-settings.js';
 import { UsageError } from '../errors.js';
-import { MAX_DURATION_SECONDS } from '../util/duration.js';
+import { MAX_DURATION_SECONDS, MAX_TIMER_MS } from '../util/duration.js';
 
 /** Options of one login (SPEC §1 `client.login`, SPEC §3 `dasvc login`). */
 export interface LoginOptions {
@@ -171,8 +171,7 @@ function checkLoginOptions(options: LoginOptions): void {
   const { port, timeoutMs, refreshMargin } = options;
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535))
     throw bad('port', '--port', 'a whole number from 0 to 65535', port);
-  // Node's timers hold at most 2^31 - 1 ms (24.8 days): a longer wait would end at once.
-  if (timeoutMs !== undefined && !(timeoutMs > 0 && timeoutMs <= 2_147_483_647))
+  if (timeoutMs !== undefined && !(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS))
     throw bad('timeoutMs', '--timeout', 'above 0 and at most 24 days', timeoutMs);
   if (
     refreshMargin !== undefined &&

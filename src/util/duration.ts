@@ -1,5 +1,8 @@
 import { UsageError } from '../errors.js';
 
+/** The longest delay Node's timers hold (2^31 - 1 ms, 24.8 days): a longer one fires at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /** 100 years in seconds: the longest lifetime dasvc believes; every date it makes stays representable. */
 export const MAX_DURATION_SECONDS = 100 * 365.25 * 86_400;
 
