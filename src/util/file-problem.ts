@@ -1,16 +1,18 @@
-/** Why a file could not be read, in words: node's codes (ENOENT, EISDIR) are not for people. */
+/** What node's file-system codes mean, in words: ENOENT and its kind are not for people. */
+export const FILE_PROBLEMS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EISDIR: 'it is a folder',
+  ENOTDIR: 'a folder on its path is a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENAMETOOLONG: 'name too long for the file system',
+  ENOSPC: 'no space left on the device',
+  EROFS: 'read-only file system',
+};
+
+/** Why a file could not be read or written, in words; anything rarer in node's own. */
 export function fileProblem(error: unknown): string {
-  switch ((error as NodeJS.ErrnoException | undefined)?.code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EISDIR':
-      return 'it is a folder';
-    case 'ENOTDIR':
-      return 'a folder on its path is a file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    default:
-      return error instanceof Error ? error.message : String(error);
-  }
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== undefined && Object.hasOwn(FILE_PROBLEMS, code)) return FILE_PROBLEMS[code]!;
+  return error instanceof Error ? error.message : String(error);
 }

@@ -10,6 +10,7 @@ describe('fileProblem', () => {
     expect(fileProblem(failure('ENOTDIR'))).toBe('a folder on its path is a file');
     expect(fileProblem(failure('EACCES'))).toBe('permission denied');
     expect(fileProblem(failure('EPERM'))).toBe('permission denied');
+    expect(fileProblem(failure('ENOSPC'))).toBe('no space left on the device');
     expect(fileProblem(failure('EMFILE'))).toBe('EMFILE: what node says');
     expect(fileProblem('odd')).toBe('odd');
   });

@@ -2,6 +2,7 @@
 // and 0600, so the folder is complete at any moment, SIGINT/SIGTERM/SIGKILL included. A file that
 // cannot be written is one `record:` line, and the others still are. What it holds already is
 // read first: recording again adds to it.
+import { FILE_PROBLEMS } from '../../util/file-problem.js';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
@@ -22,13 +23,8 @@ export function jsonText(value: unknown): string {
 /** What a failed write says: the system's code and, for the usual ones, what it means. */
 function failure(error: unknown): string {
   const { code, message } = error as NodeJS.ErrnoException;
-  const meaning: Record<string, string> = {
-    ENAMETOOLONG: 'name too long for the file system',
-    ENOSPC: 'no space left on the device',
-    EACCES: 'permission denied',
-    EROFS: 'read-only file system',
-  };
-  return code === undefined ? message : meaning[code] ? `${code}, ${meaning[code]}` : code;
+  if (code === undefined) return message;
+  return Object.hasOwn(FILE_PROBLEMS, code) ? `${code}, ${FILE_PROBLEMS[code]}` : code;
 }
 
 /** The record folder: made when missing, written one file at a time. */
