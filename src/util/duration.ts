@@ -3,6 +3,21 @@ import { UsageError } from '../errors.js';
 /** The longest delay Node's timers hold (2^31 - 1 ms, 24.8 days): a longer one fires at once. */
 export const MAX_TIMER_MS = 2_147_483_647;
 
+/**
+ * A time limit given as text (`what` names the flag or variable), in ms: more than 0, and at
+ * most MAX_TIMER_MS, past which the wait would end at once.
+ */
+export function timerMs(text: string, what: string): number {
+  const seconds = parseDuration(text, what);
+  if (!(seconds > 0 && seconds * 1000 <= MAX_TIMER_MS)) {
+    throw new UsageError(
+      `${what} must be more than 0 seconds and at most 24 days, got ${JSON.stringify(text)}`,
+      { code: 'bad_duration' },
+    );
+  }
+  return seconds * 1000;
+}
+
 /** 100 years in seconds: the longest lifetime dasvc believes; every date it makes stays representable. */
 export const MAX_DURATION_SECONDS = 100 * 365.25 * 86_400;
 

@@ -55,6 +55,12 @@ describe('bad settings, not logged in: exit 2 and the one message', () => {
       { DASVC_HTTP_TIMEOUT: '0' },
       'DASVC_HTTP_TIMEOUT must be more than 0 seconds',
     ],
+    [
+      'regression: DASVC_HTTP_TIMEOUT=30d rpc (past what a timer holds, it ended at once)',
+      ['rpc', 'crm', 'contacts.list', '--token', 'x', '--base-url', 'http://127.0.0.1:9'],
+      { DASVC_HTTP_TIMEOUT: '30d' },
+      'DASVC_HTTP_TIMEOUT must be more than 0 seconds and at most 24 days, got "30d"',
+    ],
   ] as const)('%s', async (_name, args, env, message) => {
     const dir = freshConfigDir();
     const result = await runCli([...args], dir, { env });
