@@ -30,5 +30,9 @@ describe('control endpoints and cross-site requests', () => {
   it('accepts the same origin (the dashboard) and requests without Origin (scripts)', async () => {
     expect((await post('/_mock/reset', { origin: BASE })).status).toBe(200);
     expect((await post('/_mock/reset')).status).toBe(200);
+    // Behind a proxy that ends TLS the dashboard is https, the mock sees http: the same host.
+    expect((await post('/_mock/reset', { origin: 'https://127.0.0.1:8080' })).status).toBe(200);
+    // Another port is another host.
+    expect((await post('/_mock/reset', { origin: 'http://127.0.0.1:8081' })).status).toBe(403);
   });
 });

@@ -1,3 +1,4 @@
+import { foreignOrigin } from './foreign-origin.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { UsageError } from '../../errors.js';
 import { isObject } from '../../util/guards.js';
@@ -144,12 +145,7 @@ export function createRequestHandler(
     // consent submission, response_type (or the slash path) an authorization request.
     if (v.has('grant_type')) return handleTokenRequest(ctx, params, authorization, 'token');
     if (request.method === 'POST' && v.has('decision')) {
-      const from = request.header('origin');
-      return handleConsentSubmission(
-        ctx,
-        params,
-        from !== undefined && !sameHost(from, request.origin) ? from : undefined,
-      );
+      return handleConsentSubmission(ctx, params, foreignOrigin(request));
     }
     if (endpoint === 'authorize' || v.has('response_type')) {
       return handleAuthorizationRequest(ctx, params);
@@ -290,17 +286,4 @@ export function createRequestHandler(
     }
     return Promise.resolve(finish(request, outcome, started, own));
   };
-}
-
-/**
- * Whether a browser's Origin names the mock's own host: compared by host alone, since a proxy that
- * ends TLS in front of the mock shows the page as https while the mock sees http. `null` (a
- * sandboxed frame, a file) names none.
- */
-function sameHost(origin: string, own: string): boolean {
-  try {
-    return new URL(origin).host === new URL(own).host;
-  } catch {
-    return false;
-  }
 }

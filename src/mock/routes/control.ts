@@ -1,3 +1,4 @@
+import { foreignOrigin } from '../core/foreign-origin.js';
 import type { MockContext } from '../core/context.js';
 import { maskEntry, type Journal } from '../core/journal.js';
 import type { MockRequest, MockResponse } from '../core/types.js';
@@ -76,10 +77,8 @@ export async function handleControl(
       `the control API of a mock listening on loopback answers to 127.0.0.1, localhost or [::1] only, not to ${request.authority ?? request.header('host') ?? ''} (DNS rebinding)`,
     );
   }
-  // A page of another site may post a form here (no preflight for a simple POST); browsers name
-  // its origin, so a change of the mock's state asked from elsewhere is refused (CSRF).
-  const from = request.header('origin');
-  if (method !== 'GET' && from !== undefined && from !== request.origin) {
+  const from = method === 'GET' ? undefined : foreignOrigin(request);
+  if (from !== undefined) {
     return errorResponse(
       403,
       'forbidden',
