@@ -233,7 +233,19 @@ describe('rpcDiscover and tokenPath quirks', () => {
       expect(again.status, path).toBe(404);
     }
     // Authorization requests stay at both spellings.
-    expect(await m.code()).toMatch(/./);
+    for (const path of ['/webservice/authorize/', '/webservice/authorize']) {
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: 'demo-client',
+        redirect_uri: REDIRECT,
+        scope: 'crm',
+        state: 's-2',
+      });
+      const answer = await m.call(`${path}?${query.toString()}`);
+      expect(answer.status, path).toBe(302);
+      const location = new URL(answer.headers.get('location')!);
+      expect(location.searchParams.get('code'), path).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    }
     // Refresh and revoke stay where they were.
     expect((await m.refresh(body.refresh_token)).status).toBe(200);
   });

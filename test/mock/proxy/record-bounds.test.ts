@@ -27,6 +27,11 @@ const BOMB = gzipSync(
   ]),
 );
 
+const MIB_OF_A = Buffer.alloc(1024 * 1024, 97);
+/** Settles when the upstream's endless answer is closed (its client went away). */
+let endlessEnded: () => void = () => undefined;
+const endlessClosed = new Promise<void>((resolve) => (endlessEnded = resolve));
+
 let installation: Server;
 let installationUrl: string;
 let proxy: MockServer;
@@ -72,6 +77,21 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString());
+      if (body.method === 'endless') {
+        // Past what the taps read, then never an end: it ends when the client goes.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        for (let i = 0; i < 65; i += 1) res.write(MIB_OF_A);
+        res.on('close', () => endlessEnded());
+        return;
+      }
+      if (body.method === 'huge') {
+        // Chunked (no length known ahead), past what the taps read.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"jsonrpc":"2.0","id":1,"result":"');
+        for (let i = 0; i < 65; i += 1) res.write(MIB_OF_A);
+        res.end('"}');
+        return;
+      }
       if (body.method === 'bomb') {
         res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
         res.end(BOMB);
@@ -125,16 +145,37 @@ describe('--record bounds', () => {
     expect(readFileSync(join(dir, 'instances', 'crm.openrpc.json'), 'utf8')).toContain('"small"');
   });
 
-  it('a compressed answer that decodes past the bound passes on unread: nothing is recorded', async () => {
-    const res = await fetch(`${proxy.url}/webservice/json/bombs`, {
+  it('an answer past what the taps read, plain or decoded, passes on whole and is not recorded', async () => {
+    for (const [instance, method] of [
+      ['huges', 'huge'],
+      ['bombs', 'bomb'],
+    ]) {
+      const res = await fetch(`${proxy.url}/webservice/json/${instance}`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer any', 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', method, id: 1 }),
+      });
+      expect(res.status).toBe(200);
+      // The client gets the answer as sent (fetch decodes the compressed one).
+      expect((await res.arrayBuffer()).byteLength, method).toBe(65 * 1024 * 1024 + 36);
+      expect(existsSync(join(dir, 'instances', `${instance}.openrpc.json`)), method).toBe(false);
+    }
+  });
+
+  it('an endless answer streams on once past that bound, and ends upstream with its client', async () => {
+    const res = await fetch(`${proxy.url}/webservice/json/endless`, {
       method: 'POST',
       headers: { authorization: 'Bearer any', 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'bomb', id: 1 }),
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'endless', id: 1 }),
     });
     expect(res.status).toBe(200);
-    // The client gets the answer as sent (fetch decodes it).
-    expect((await res.arrayBuffer()).byteLength).toBe(65 * 1024 * 1024 + 36);
-    expect(existsSync(join(dir, 'instances', 'bombs.openrpc.json'))).toBe(false);
+    // Read without waiting for an end that never comes: the proxy holds no more than its bound.
+    const reader = res.body!.getReader();
+    let read = 0;
+    while (read < 65 * 1024 * 1024) read += (await reader.read()).value?.byteLength ?? 0;
+    await reader.cancel();
+    await endlessClosed;
+    expect(existsSync(join(dir, 'instances', 'endless.openrpc.json'))).toBe(false);
   });
 
   it('the folder with a truncated example loads and replays it', async () => {
