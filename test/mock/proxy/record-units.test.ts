@@ -211,6 +211,22 @@ describe('InstanceRecording', () => {
     expect(find.examples).toHaveLength(2);
   });
 
+  it('an invalid request teaches no schema, whatever it was answered', () => {
+    const r = new InstanceRecording('crm');
+    r.add('get', { id: 1 }, { result: { n: 'a' } });
+    // A lenient installation answered the invalid requests with its own error, or a result.
+    const marks = { invalidRequest: 'jsonrpc must be "2.0"' };
+    r.add('get', { id: 'x' }, { error: { code: -32010, message: 'no such' } }, marks);
+    r.add('get', { id: 2, extra: true }, { result: { n: 'b' } }, marks);
+    const method = (r.document(undefined).methods as Record<string, unknown>[])[0]!;
+    expect(method.params).toEqual([
+      { name: 'id', required: true, schema: { type: 'integer' } },
+      { name: 'extra', required: false, schema: false },
+    ]);
+    expect(method.result).toMatchObject({ schema: { required: ['n'] } });
+    expect(method.examples).toHaveLength(3);
+  });
+
   it('records a method seen only in notifications: its params shape the schemas, no example', () => {
     const r = new InstanceRecording('t');
     r.add('ping', { at: 1 }, undefined);

@@ -35,6 +35,8 @@ const CALLS: { scope: string; body: unknown }[] = [
   },
   // No valid JSON-RPC 2.0 request: refused (-32600), kept as that error, never replayed for a call.
   { scope: 'crm', body: { jsonrpc: '1.0', method: 'contacts.get', params: { id: 5 }, id: 6 } },
+  // The same, with the params of a valid call recorded above: kept apart, replacing nothing.
+  { scope: 'crm', body: { jsonrpc: '1.0', method: 'contacts.get', params: { id: 1 }, id: 7 } },
 ];
 
 function s256(verifier: string): string {
@@ -166,15 +168,23 @@ describe('--proxy --record', () => {
     const get = crm.methods.find((m: { name: string }) => m.name === 'contacts.get');
     expect(get.params).toEqual([{ name: 'id', required: true, schema: { type: 'integer' } }]);
     expect(get.result.schema).toMatchObject({ type: 'object', required: ['id', 'name', 'email'] });
-    // One pairing per distinct params: ids 1, 3 (an error) and 2; and the invalid request's
-    // refusal, marked, which changed no params schema (above).
-    expect(get.examples).toHaveLength(4);
+    // One pairing per distinct params: ids 1, 3 (an error) and 2; and the invalid requests'
+    // refusals, marked, which changed no params schema (above), the one with id 1 beside the
+    // valid call's answer rather than in its place.
+    expect(get.examples).toHaveLength(5);
+    expect(get.examples[0]).toMatchObject({ params: [{ name: 'id', value: 1 }], result: {} });
+    expect(get.examples[0]).not.toHaveProperty('x-invalid-request');
     expect(get.examples[1]['x-error']).toMatchObject({ code: expect.any(Number) });
-    expect(get.examples[3]).toMatchObject({
-      params: [{ name: 'id', value: 5 }],
-      'x-error': { code: -32600 },
-      'x-invalid-request': 'jsonrpc must be "2.0"',
-    });
+    for (const [i, id] of [
+      [3, 5],
+      [4, 1],
+    ] as const) {
+      expect(get.examples[i]).toMatchObject({
+        params: [{ name: 'id', value: id }],
+        'x-error': { code: -32600 },
+        'x-invalid-request': 'jsonrpc must be "2.0"',
+      });
+    }
     const list = crm.methods.find((m: { name: string }) => m.name === 'contacts.list');
     expect(list.examples).toHaveLength(1);
   });
@@ -276,6 +286,7 @@ describe('--proxy --record', () => {
       undefined,
       undefined,
       undefined,
+      'jsonrpc must be "2.0"',
       'jsonrpc must be "2.0"',
     ]);
     expect(folderText(dir)).not.toContain(CLIENT.secret);
