@@ -156,6 +156,28 @@ describe.runIf(secretServiceTestsRun())('the OS credential store (Secret Service
     expect(await keychain.delete('fine')).toBe(true);
   });
 
+  it('a change the config file cannot hold is refused before the store changes', async () => {
+    const { file } = await keychainProfile('guarded');
+    const before = readFileSync(file, 'utf8');
+    const error = await new ProfileStore(file)
+      .update((data) => {
+        const profile = data.profiles!.default!;
+        profile.tokens = { ...tokens, accessToken: 'a-new-access-token-0002' };
+        profile.refreshMargin = -5;
+      }, 'default')
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      kind: 'usage',
+      message: expect.stringContaining('was not written'),
+    });
+    // Neither the file nor the OS store's entry changed.
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(await new Keychain(file).get('default')).toEqual({
+      clientSecret: 'demo-secret',
+      tokens,
+    });
+  });
+
   it('logs in, calls, refreshes and logs out through the store; no secret in the file', async () => {
     const configDir = join(context.work, 'library');
     const options = { env: { DASVC_CONFIG_DIR: configDir }, send: appTransport(app) };
