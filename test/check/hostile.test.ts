@@ -164,7 +164,7 @@ describe.concurrent('dasvc check against hostile installations', () => {
     handler: Parameters<typeof createServer>[1],
     code: number,
     httpTimeout = '30s',
-  ): Promise<{ stdout: string; seen: Record<string, string> }> {
+  ): Promise<{ stdout: string; stderr: string; seen: Record<string, string> }> {
     const server = createServer(handler);
     const url = await listen(server);
     const dir = tempDir();
@@ -177,7 +177,7 @@ describe.concurrent('dasvc check against hostile installations', () => {
       expect(result.code, result.stderr).toBe(code);
       const seen = statuses(result.stdout);
       expect(Object.keys(seen).sort()).toEqual(ALL_IDS);
-      return { stdout: result.stdout, seen };
+      return { stdout: result.stdout, stderr: result.stderr, seen };
     } finally {
       await close(server);
       rmSync(dir, { recursive: true, force: true });
@@ -187,12 +187,15 @@ describe.concurrent('dasvc check against hostile installations', () => {
   describe('bad installations: each rule reports it, nothing crashes', () => {
     // The browser (none here) never came back: the check did not finish, exit 4 (the login's
     // timeout), with what it measured all the same.
-    it('one that answers HTML to everything', async () => {
-      const { stdout, seen } = await checkBadInstallation((req, res) => {
+    // A rule deviates before the authorization stops the check: exit 1, the stop said on stderr.
+    it('one that answers HTML to everything (exit 1: a rule deviates)', async () => {
+      const { stdout, stderr, seen } = await checkBadInstallation((req, res) => {
         req.resume();
         res.writeHead(200, { 'content-type': 'text/html' });
         res.end('<!doctype html><title>Welcome</title><p>It works!</p>');
-      }, 4);
+      }, 1);
+      expect(stderr).toMatch(/the check's authorization did not succeed/);
+      expect(stderr).toMatch(/^dasvc: \d+ rules? deviates? from the service's rules$/m);
       expect(seen['client.wrong-secret']).toBe('deviates');
       expect(seen['redirect.code-and-state']).toBe('skipped');
       expect(seen['jsonrpc.batch']).toBe('skipped');

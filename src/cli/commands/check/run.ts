@@ -196,7 +196,11 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
     const quirks = report.quirksOf(verdicts);
     writeOut(options.saveQuirks, `${JSON.stringify(quirks, null, 2)}\n`, '--save-quirks');
   }
-  const failure = refusal ?? endOf(probes, installation, verdicts);
+  // SPEC §7: exit 1 when a rule deviates, whatever stopped the check after it (said all the same);
+  // else the stop's own code, or no answer at all.
+  const deviation = deviationOf(verdicts);
+  if (deviation !== undefined && refusal !== undefined) deps.out.warn(refusal.message);
+  const failure = deviation ?? refusal ?? noAnswer(probes, installation);
   const document = report.reportJson(installation, verdicts);
   if (!deps.out.json) for (const line of report.reportLines(verdicts)) deps.out.line(line);
   else if (failure === undefined) deps.out.result(document);
@@ -205,20 +209,23 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
   if (failure !== undefined) throw answeredWith(failure, document);
 }
 
-/** The failure a check that ran to its end ends with, if any. */
-function endOf(
+/**
+ * Requests sent and none answered; a check whose rules sent none (`--only redirect.…`, or
+ * endpoints.token-path without a base URL) or met the installation through the browser is no
+ * network failure.
+ */
+function noAnswer(
   probes: { sent: number; answered: boolean },
   installation: string,
-  verdicts: readonly { status: string }[],
 ): DasvcError | undefined {
-  // Requests sent and none answered; a check whose rules sent none (`--only redirect.…`, or
-  // endpoints.token-path without a base URL) or met the installation through the browser is no
-  // network failure.
-  if (probes.sent > 0 && !probes.answered) {
-    return new NetworkError(`no answer from ${installation} to any request of the check`, {
-      code: 'no_answer',
-    });
-  }
+  if (probes.sent === 0 || probes.answered) return undefined;
+  return new NetworkError(`no answer from ${installation} to any request of the check`, {
+    code: 'no_answer',
+  });
+}
+
+/** The failure of a check where a rule deviates, if one does. */
+function deviationOf(verdicts: readonly { status: string }[]): DasvcError | undefined {
   const deviating = verdicts.filter((v) => v.status === 'deviates').length;
   if (deviating === 0) return undefined;
   return new ServiceError(
