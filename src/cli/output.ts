@@ -67,9 +67,12 @@ export class Output {
     this.stdout.write(`${safeJson(String(text))}\n`);
   }
 
-  /** A text result line on stdout. */
+  /**
+   * A text result line on stdout. It may hold what a service sent (a revocation's body, a check's
+   * observations): control characters are shown, not sent to the terminal (terminalText).
+   */
   line(text: string): void {
-    this.stdout.write(`${text}\n`);
+    this.stdout.write(`${terminalText(text)}\n`);
   }
 
   /**

@@ -2,7 +2,6 @@ import type { ServiceOptions } from '../../service-options.js';
 import type { TokenTypeHint } from '../../../oauth/token-request.js';
 import type { RevokeAnswer } from '../../../client/revoke.js';
 import { openClient, type CliDeps } from '../../context.js';
-import { terminalText } from '../../../util/printable.js';
 
 /** Options of `dasvc token revoke` (SPEC §3). */
 export interface TokenRevokeOptions extends ServiceOptions {
@@ -17,8 +16,7 @@ function showRevocation(deps: CliDeps, answer: RevokeAnswer, what: string): void
     deps.out.success(`${what}: revoked (the service sent no body)`);
     return;
   }
-  // The body as received, but nothing in it that a terminal acts on.
-  if (!deps.out.json) deps.out.line(terminalText(answer.text));
+  if (!deps.out.json) deps.out.line(answer.text);
   deps.out.success(`Revoked ${what}`);
 }
 
