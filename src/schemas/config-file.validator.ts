@@ -7,21 +7,14 @@ import type { SchemaValidator } from '../util/schema-check.js';
 import type { ConfigFile, KeychainEntry, ProfileName } from './config-file.js';
 
 
-export const validateConfigFile: SchemaValidator<ConfigFile> = validate52;
-const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"activeProfile":{"$ref":"#/$defs/profileName"},"profiles":{"type":"object","additionalProperties":{"$ref":"#/$defs/profile"}}},"$defs":{"profileName":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$","not":{"enum":["__proto__","constructor","prototype"]},"errorMessage":"is not a profile name"},"profile":{"type":"object","properties":{"baseUrl":{"type":"string"},"clientId":{"type":"string"},"clientSecret":{"type":"string"},"scope":{"type":"string"},"endpoints":{"type":"object","properties":{"authorize":{"type":"string"},"token":{"type":"string"},"refresh":{"type":"string"},"revoke":{"type":"string"},"api":{"type":"string"}},"additionalProperties":{"type":"string"}},"params":{"enum":["query","body"]},"refreshMargin":{"$ref":"#/$defs/seconds"},"tokens":{"$ref":"#/$defs/storedTokens"},"secrets":{"$ref":"#/$defs/secretsLocation"},"keychainEntry":{"const":true}}},"secretsLocation":{"enum":["keychain","file"]},"storedTokens":{"type":"object","required":["accessToken","refreshToken","expiresAt","obtainedAt"],"properties":{"accessToken":{"type":["string","null"]},"refreshToken":{"type":["string","null"]},"expiresAt":{"type":["number","null"],"if":{"type":"number"},"then":{"$ref":"#/$defs/time"}},"obtainedAt":{"$ref":"#/$defs/time"},"accessRevoked":{"type":"boolean"},"accessEnded":{"$ref":"#/$defs/accessEnded"},"refreshRefused":{"type":"boolean"},"endedAccess":{"type":"array","items":{"$ref":"#/$defs/endedAccess"}}}},"accessEnded":{"enum":["revoked","refused"]},"endedAccess":{"type":"object","required":["fingerprint","how","at"],"properties":{"fingerprint":{"type":"string"},"how":{"enum":["replaced","revoked"]},"at":{"$ref":"#/$defs/time"}}},"time":{"type":"number","allOf":[{"minimum":0,"maximum":8640000000000000,"errorMessage":"is out of range (epoch ms from 0 to 8640000000000000)"}]},"seconds":{"type":"number","allOf":[{"minimum":0,"maximum":3155760000,"errorMessage":"is out of range (seconds from 0 to 100 years)"}]},"keychainEntry":{"type":"object","properties":{"clientSecret":{"type":"string"},"tokens":{"$ref":"#/$defs/storedTokens"}}}}};
-const schema20 = {"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$","not":{"enum":["__proto__","constructor","prototype"]},"errorMessage":"is not a profile name"};
-const pattern3 = new RegExp("^[A-Za-z0-9._-]{1,64}$", "u");
+export const validateConfigFile: SchemaValidator<ConfigFile> = validate21;
+const schema6 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"activeProfile":{"$ref":"#/$defs/profileName"},"profiles":{"type":"object","additionalProperties":{"$ref":"#/$defs/profile"}}},"$defs":{"profileName":{"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$","not":{"enum":["__proto__","constructor","prototype"]},"errorMessage":"is not a profile name"},"profile":{"type":"object","properties":{"baseUrl":{"type":"string"},"clientId":{"type":"string"},"clientSecret":{"type":"string"},"scope":{"type":"string"},"endpoints":{"type":"object","properties":{"authorize":{"type":"string"},"token":{"type":"string"},"refresh":{"type":"string"},"revoke":{"type":"string"},"api":{"type":"string"}},"additionalProperties":{"type":"string"}},"params":{"enum":["query","body"]},"refreshMargin":{"$ref":"#/$defs/seconds"},"tokens":{"$ref":"#/$defs/storedTokens"},"secrets":{"$ref":"#/$defs/secretsLocation"},"keychainEntry":{"const":true}}},"secretsLocation":{"enum":["keychain","file"]},"storedTokens":{"type":"object","required":["accessToken","refreshToken","expiresAt","obtainedAt"],"properties":{"accessToken":{"type":["string","null"]},"refreshToken":{"type":["string","null"]},"expiresAt":{"type":["number","null"],"if":{"type":"number"},"then":{"$ref":"#/$defs/time"}},"obtainedAt":{"$ref":"#/$defs/time"},"accessRevoked":{"type":"boolean"},"accessEnded":{"$ref":"#/$defs/accessEnded"},"refreshRefused":{"type":"boolean"},"endedAccess":{"type":"array","items":{"$ref":"#/$defs/endedAccess"}}}},"accessEnded":{"enum":["revoked","refused"]},"endedAccess":{"type":"object","required":["fingerprint","how","at"],"properties":{"fingerprint":{"type":"string"},"how":{"enum":["replaced","revoked"]},"at":{"$ref":"#/$defs/time"}}},"time":{"type":"number","allOf":[{"minimum":0,"maximum":8640000000000000,"errorMessage":"is out of range (epoch ms from 0 to 8640000000000000)"}]},"seconds":{"type":"number","allOf":[{"minimum":0,"maximum":3155760000,"errorMessage":"is out of range (seconds from 0 to 100 years)"}]},"keychainEntry":{"type":"object","properties":{"clientSecret":{"type":"string"},"tokens":{"$ref":"#/$defs/storedTokens"}}}}};
+const schema7 = {"type":"string","pattern":"^[A-Za-z0-9._-]{1,64}$","not":{"enum":["__proto__","constructor","prototype"]},"errorMessage":"is not a profile name"};
+const pattern0 = new RegExp("^[A-Za-z0-9._-]{1,64}$", "u");
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 const _errs2 = errors;
 if(!(((data === "__proto__") || (data === "constructor")) || (data === "prototype"))){
@@ -36,7 +29,7 @@ errors++;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-validate53.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},schema:schema20.not,parentSchema:schema20,data}];
+validate22.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},schema:schema7.not,parentSchema:schema7,data}];
 return false;
 }
 else {
@@ -52,133 +45,101 @@ vErrors = null;
 }
 if(errors === 0){
 if(typeof data === "string"){
-if(!pattern3.test(data)){
-validate53.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},schema:"^[A-Za-z0-9._-]{1,64}$",parentSchema:schema20,data}];
+if(!pattern0.test(data)){
+validate22.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},schema:"^[A-Za-z0-9._-]{1,64}$",parentSchema:schema7,data}];
 return false;
 }
 }
 else {
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},schema:schema20.type,parentSchema:schema20,data}];
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},schema:schema7.type,parentSchema:schema7,data}];
 return false;
 }
 }
-validate53.errors = vErrors;
+validate22.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema21 = {"type":"object","properties":{"baseUrl":{"type":"string"},"clientId":{"type":"string"},"clientSecret":{"type":"string"},"scope":{"type":"string"},"endpoints":{"type":"object","properties":{"authorize":{"type":"string"},"token":{"type":"string"},"refresh":{"type":"string"},"revoke":{"type":"string"},"api":{"type":"string"}},"additionalProperties":{"type":"string"}},"params":{"enum":["query","body"]},"refreshMargin":{"$ref":"#/$defs/seconds"},"tokens":{"$ref":"#/$defs/storedTokens"},"secrets":{"$ref":"#/$defs/secretsLocation"},"keychainEntry":{"const":true}}};
-const schema22 = {"type":"number","allOf":[{"minimum":0,"maximum":3155760000,"errorMessage":"is out of range (seconds from 0 to 100 years)"}]};
+const schema8 = {"type":"object","properties":{"baseUrl":{"type":"string"},"clientId":{"type":"string"},"clientSecret":{"type":"string"},"scope":{"type":"string"},"endpoints":{"type":"object","properties":{"authorize":{"type":"string"},"token":{"type":"string"},"refresh":{"type":"string"},"revoke":{"type":"string"},"api":{"type":"string"}},"additionalProperties":{"type":"string"}},"params":{"enum":["query","body"]},"refreshMargin":{"$ref":"#/$defs/seconds"},"tokens":{"$ref":"#/$defs/storedTokens"},"secrets":{"$ref":"#/$defs/secretsLocation"},"keychainEntry":{"const":true}}};
+const schema9 = {"type":"number","allOf":[{"minimum":0,"maximum":3155760000,"errorMessage":"is out of range (seconds from 0 to 100 years)"}]};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!((typeof data == "number") && (isFinite(data)))){
-validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},schema:schema22.type,parentSchema:schema22,data}];
+validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},schema:schema9.type,parentSchema:schema9,data}];
 return false;
 }
 const _errs1 = errors;
 if(errors === _errs1){
 if((typeof data == "number") && (isFinite(data))){
 if(data > 3155760000 || isNaN(data)){
-validate56.errors = [{instancePath,schemaPath:"#/allOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3155760000},schema:3155760000,parentSchema:schema22.allOf[0],data}];
+validate25.errors = [{instancePath,schemaPath:"#/allOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3155760000},schema:3155760000,parentSchema:schema9.allOf[0],data}];
 return false;
 }
 else {
 if(data < 0 || isNaN(data)){
-validate56.errors = [{instancePath,schemaPath:"#/allOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},schema:0,parentSchema:schema22.allOf[0],data}];
+validate25.errors = [{instancePath,schemaPath:"#/allOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},schema:0,parentSchema:schema9.allOf[0],data}];
 return false;
 }
 }
 }
 }
-validate56.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema23 = {"type":"object","required":["accessToken","refreshToken","expiresAt","obtainedAt"],"properties":{"accessToken":{"type":["string","null"]},"refreshToken":{"type":["string","null"]},"expiresAt":{"type":["number","null"],"if":{"type":"number"},"then":{"$ref":"#/$defs/time"}},"obtainedAt":{"$ref":"#/$defs/time"},"accessRevoked":{"type":"boolean"},"accessEnded":{"$ref":"#/$defs/accessEnded"},"refreshRefused":{"type":"boolean"},"endedAccess":{"type":"array","items":{"$ref":"#/$defs/endedAccess"}}}};
-const schema24 = {"type":"number","allOf":[{"minimum":0,"maximum":8640000000000000,"errorMessage":"is out of range (epoch ms from 0 to 8640000000000000)"}]};
+const schema10 = {"type":"object","required":["accessToken","refreshToken","expiresAt","obtainedAt"],"properties":{"accessToken":{"type":["string","null"]},"refreshToken":{"type":["string","null"]},"expiresAt":{"type":["number","null"],"if":{"type":"number"},"then":{"$ref":"#/$defs/time"}},"obtainedAt":{"$ref":"#/$defs/time"},"accessRevoked":{"type":"boolean"},"accessEnded":{"$ref":"#/$defs/accessEnded"},"refreshRefused":{"type":"boolean"},"endedAccess":{"type":"array","items":{"$ref":"#/$defs/endedAccess"}}}};
+const schema11 = {"type":"number","allOf":[{"minimum":0,"maximum":8640000000000000,"errorMessage":"is out of range (epoch ms from 0 to 8640000000000000)"}]};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!((typeof data == "number") && (isFinite(data)))){
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},schema:schema24.type,parentSchema:schema24,data}];
+validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},schema:schema11.type,parentSchema:schema11,data}];
 return false;
 }
 const _errs1 = errors;
 if(errors === _errs1){
 if((typeof data == "number") && (isFinite(data))){
 if(data > 8640000000000000 || isNaN(data)){
-validate59.errors = [{instancePath,schemaPath:"#/allOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8640000000000000},schema:8640000000000000,parentSchema:schema24.allOf[0],data}];
+validate28.errors = [{instancePath,schemaPath:"#/allOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8640000000000000},schema:8640000000000000,parentSchema:schema11.allOf[0],data}];
 return false;
 }
 else {
 if(data < 0 || isNaN(data)){
-validate59.errors = [{instancePath,schemaPath:"#/allOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},schema:0,parentSchema:schema24.allOf[0],data}];
+validate28.errors = [{instancePath,schemaPath:"#/allOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},schema:0,parentSchema:schema11.allOf[0],data}];
 return false;
 }
 }
 }
 }
-validate59.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema25 = {"enum":["revoked","refused"]};
+const schema12 = {"enum":["revoked","refused"]};
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!((data === "revoked") || (data === "refused"))){
-validate62.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema25.enum},schema:schema25.enum,parentSchema:schema25,data}];
+validate31.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema12.enum},schema:schema12.enum,parentSchema:schema12,data}];
 return false;
 }
-validate62.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema26 = {"type":"object","required":["fingerprint","how","at"],"properties":{"fingerprint":{"type":"string"},"how":{"enum":["replaced","revoked"]},"at":{"$ref":"#/$defs/time"}}};
+const schema13 = {"type":"object","required":["fingerprint","how","at"],"properties":{"fingerprint":{"type":"string"},"how":{"enum":["replaced","revoked"]},"at":{"$ref":"#/$defs/time"}}};
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.fingerprint === undefined) && (missing0 = "fingerprint")) || ((data.how === undefined) && (missing0 = "how"))) || ((data.at === undefined) && (missing0 = "at"))){
-validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},schema:schema26.required,parentSchema:schema26,data}];
+validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},schema:schema13.required,parentSchema:schema13,data}];
 return false;
 }
 else {
@@ -186,7 +147,7 @@ if(data.fingerprint !== undefined){
 let data0 = data.fingerprint;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate64.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},schema:schema26.properties.fingerprint.type,parentSchema:schema26.properties.fingerprint,data:data0}];
+validate33.errors = [{instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},schema:schema13.properties.fingerprint.type,parentSchema:schema13.properties.fingerprint,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -199,7 +160,7 @@ if(data.how !== undefined){
 let data1 = data.how;
 const _errs3 = errors;
 if(!((data1 === "replaced") || (data1 === "revoked"))){
-validate64.errors = [{instancePath:instancePath+"/how",schemaPath:"#/properties/how/enum",keyword:"enum",params:{allowedValues: schema26.properties.how.enum},schema:schema26.properties.how.enum,parentSchema:schema26.properties.how,data:data1}];
+validate33.errors = [{instancePath:instancePath+"/how",schemaPath:"#/properties/how/enum",keyword:"enum",params:{allowedValues: schema13.properties.how.enum},schema:schema13.properties.how.enum,parentSchema:schema13.properties.how,data:data1}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -210,8 +171,8 @@ var valid0 = true;
 if(valid0){
 if(data.at !== undefined){
 const _errs4 = errors;
-if(!(validate59(data.at, {instancePath:instancePath+"/at",parentData:data,parentDataProperty:"at",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate28(data.at, {instancePath:instancePath+"/at",parentData:data,parentDataProperty:"at",rootData}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -224,31 +185,23 @@ var valid0 = true;
 }
 }
 else {
-validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema26.type,parentSchema:schema26,data}];
+validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema13.type,parentSchema:schema13,data}];
 return false;
 }
 }
-validate64.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":{"fingerprint":true,"how":true,"at":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.accessToken === undefined) && (missing0 = "accessToken")) || ((data.refreshToken === undefined) && (missing0 = "refreshToken"))) || ((data.expiresAt === undefined) && (missing0 = "expiresAt"))) || ((data.obtainedAt === undefined) && (missing0 = "obtainedAt"))){
-validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},schema:schema23.required,parentSchema:schema23,data}];
+validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},schema:schema10.required,parentSchema:schema10,data}];
 return false;
 }
 else {
@@ -256,7 +209,7 @@ if(data.accessToken !== undefined){
 let data0 = data.accessToken;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate58.errors = [{instancePath:instancePath+"/accessToken",schemaPath:"#/properties/accessToken/type",keyword:"type",params:{type: schema23.properties.accessToken.type},schema:schema23.properties.accessToken.type,parentSchema:schema23.properties.accessToken,data:data0}];
+validate27.errors = [{instancePath:instancePath+"/accessToken",schemaPath:"#/properties/accessToken/type",keyword:"type",params:{type: schema10.properties.accessToken.type},schema:schema10.properties.accessToken.type,parentSchema:schema10.properties.accessToken,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -269,7 +222,7 @@ if(data.refreshToken !== undefined){
 let data1 = data.refreshToken;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate58.errors = [{instancePath:instancePath+"/refreshToken",schemaPath:"#/properties/refreshToken/type",keyword:"type",params:{type: schema23.properties.refreshToken.type},schema:schema23.properties.refreshToken.type,parentSchema:schema23.properties.refreshToken,data:data1}];
+validate27.errors = [{instancePath:instancePath+"/refreshToken",schemaPath:"#/properties/refreshToken/type",keyword:"type",params:{type: schema10.properties.refreshToken.type},schema:schema10.properties.refreshToken.type,parentSchema:schema10.properties.refreshToken,data:data1}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -282,7 +235,7 @@ if(data.expiresAt !== undefined){
 let data2 = data.expiresAt;
 const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-validate58.errors = [{instancePath:instancePath+"/expiresAt",schemaPath:"#/properties/expiresAt/type",keyword:"type",params:{type: schema23.properties.expiresAt.type},schema:schema23.properties.expiresAt.type,parentSchema:schema23.properties.expiresAt,data:data2}];
+validate27.errors = [{instancePath:instancePath+"/expiresAt",schemaPath:"#/properties/expiresAt/type",keyword:"type",params:{type: schema10.properties.expiresAt.type},schema:schema10.properties.expiresAt.type,parentSchema:schema10.properties.expiresAt,data:data2}];
 return false;
 }
 const _errs7 = errors;
@@ -310,15 +263,15 @@ vErrors = null;
 }
 if(_valid0){
 const _errs10 = errors;
-if(!(validate59(data2, {instancePath:instancePath+"/expiresAt",parentData:data,parentDataProperty:"expiresAt",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate28(data2, {instancePath:instancePath+"/expiresAt",parentData:data,parentDataProperty:"expiresAt",rootData}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/expiresAt",schemaPath:"#/properties/expiresAt/if",keyword:"if",params:{failingKeyword: "then"},schema:schema23.properties.expiresAt.if,parentSchema:schema23.properties.expiresAt,data:data2};
+const err1 = {instancePath:instancePath+"/expiresAt",schemaPath:"#/properties/expiresAt/if",keyword:"if",params:{failingKeyword: "then"},schema:schema10.properties.expiresAt.if,parentSchema:schema10.properties.expiresAt,data:data2};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -326,7 +279,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate58.errors = vErrors;
+validate27.errors = vErrors;
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -337,8 +290,8 @@ var valid0 = true;
 if(valid0){
 if(data.obtainedAt !== undefined){
 const _errs11 = errors;
-if(!(validate59(data.obtainedAt, {instancePath:instancePath+"/obtainedAt",parentData:data,parentDataProperty:"obtainedAt",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate28(data.obtainedAt, {instancePath:instancePath+"/obtainedAt",parentData:data,parentDataProperty:"obtainedAt",rootData}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs11 === errors;
@@ -351,7 +304,7 @@ if(data.accessRevoked !== undefined){
 let data4 = data.accessRevoked;
 const _errs12 = errors;
 if(typeof data4 !== "boolean"){
-validate58.errors = [{instancePath:instancePath+"/accessRevoked",schemaPath:"#/properties/accessRevoked/type",keyword:"type",params:{type: "boolean"},schema:schema23.properties.accessRevoked.type,parentSchema:schema23.properties.accessRevoked,data:data4}];
+validate27.errors = [{instancePath:instancePath+"/accessRevoked",schemaPath:"#/properties/accessRevoked/type",keyword:"type",params:{type: "boolean"},schema:schema10.properties.accessRevoked.type,parentSchema:schema10.properties.accessRevoked,data:data4}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -362,8 +315,8 @@ var valid0 = true;
 if(valid0){
 if(data.accessEnded !== undefined){
 const _errs14 = errors;
-if(!(validate62(data.accessEnded, {instancePath:instancePath+"/accessEnded",parentData:data,parentDataProperty:"accessEnded",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+if(!(validate31(data.accessEnded, {instancePath:instancePath+"/accessEnded",parentData:data,parentDataProperty:"accessEnded",rootData}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs14 === errors;
@@ -376,7 +329,7 @@ if(data.refreshRefused !== undefined){
 let data6 = data.refreshRefused;
 const _errs15 = errors;
 if(typeof data6 !== "boolean"){
-validate58.errors = [{instancePath:instancePath+"/refreshRefused",schemaPath:"#/properties/refreshRefused/type",keyword:"type",params:{type: "boolean"},schema:schema23.properties.refreshRefused.type,parentSchema:schema23.properties.refreshRefused,data:data6}];
+validate27.errors = [{instancePath:instancePath+"/refreshRefused",schemaPath:"#/properties/refreshRefused/type",keyword:"type",params:{type: "boolean"},schema:schema10.properties.refreshRefused.type,parentSchema:schema10.properties.refreshRefused,data:data6}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -394,8 +347,8 @@ var valid2 = true;
 const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 const _errs19 = errors;
-if(!(validate64(data7[i0], {instancePath:instancePath+"/endedAccess/" + i0,parentData:data7,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+if(!(validate33(data7[i0], {instancePath:instancePath+"/endedAccess/" + i0,parentData:data7,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs19 === errors;
@@ -405,7 +358,7 @@ break;
 }
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/endedAccess",schemaPath:"#/properties/endedAccess/type",keyword:"type",params:{type: "array"},schema:schema23.properties.endedAccess.type,parentSchema:schema23.properties.endedAccess,data:data7}];
+validate27.errors = [{instancePath:instancePath+"/endedAccess",schemaPath:"#/properties/endedAccess/type",keyword:"type",params:{type: "array"},schema:schema10.properties.endedAccess.type,parentSchema:schema10.properties.endedAccess,data:data7}];
 return false;
 }
 }
@@ -424,54 +377,38 @@ var valid0 = true;
 }
 }
 else {
-validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema23.type,parentSchema:schema23,data}];
+validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema10.type,parentSchema:schema10,data}];
 return false;
 }
 }
-validate58.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":{"accessToken":true,"refreshToken":true,"expiresAt":true,"obtainedAt":true,"accessRevoked":true,"accessEnded":true,"refreshRefused":true,"endedAccess":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema27 = {"enum":["keychain","file"]};
+const schema14 = {"enum":["keychain","file"]};
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!((data === "keychain") || (data === "file"))){
-validate68.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema27.enum},schema:schema27.enum,parentSchema:schema27,data}];
+validate37.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema14.enum},schema:schema14.enum,parentSchema:schema14,data}];
 return false;
 }
-validate68.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.baseUrl !== undefined){
 let data0 = data.baseUrl;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},schema:schema21.properties.baseUrl.type,parentSchema:schema21.properties.baseUrl,data:data0}];
+validate24.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},schema:schema8.properties.baseUrl.type,parentSchema:schema8.properties.baseUrl,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -484,7 +421,7 @@ if(data.clientId !== undefined){
 let data1 = data.clientId;
 const _errs3 = errors;
 if(typeof data1 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/clientId",schemaPath:"#/properties/clientId/type",keyword:"type",params:{type: "string"},schema:schema21.properties.clientId.type,parentSchema:schema21.properties.clientId,data:data1}];
+validate24.errors = [{instancePath:instancePath+"/clientId",schemaPath:"#/properties/clientId/type",keyword:"type",params:{type: "string"},schema:schema8.properties.clientId.type,parentSchema:schema8.properties.clientId,data:data1}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -497,7 +434,7 @@ if(data.clientSecret !== undefined){
 let data2 = data.clientSecret;
 const _errs5 = errors;
 if(typeof data2 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/type",keyword:"type",params:{type: "string"},schema:schema21.properties.clientSecret.type,parentSchema:schema21.properties.clientSecret,data:data2}];
+validate24.errors = [{instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/type",keyword:"type",params:{type: "string"},schema:schema8.properties.clientSecret.type,parentSchema:schema8.properties.clientSecret,data:data2}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -510,7 +447,7 @@ if(data.scope !== undefined){
 let data3 = data.scope;
 const _errs7 = errors;
 if(typeof data3 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: "string"},schema:schema21.properties.scope.type,parentSchema:schema21.properties.scope,data:data3}];
+validate24.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: "string"},schema:schema8.properties.scope.type,parentSchema:schema8.properties.scope,data:data3}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -530,7 +467,7 @@ if(!(((((key0 === "authorize") || (key0 === "token")) || (key0 === "refresh")) |
 let data5 = data4[key0];
 const _errs12 = errors;
 if(typeof data5 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/endpoints/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpoints/additionalProperties/type",keyword:"type",params:{type: "string"},schema:schema21.properties.endpoints.additionalProperties.type,parentSchema:schema21.properties.endpoints.additionalProperties,data:data5}];
+validate24.errors = [{instancePath:instancePath+"/endpoints/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/endpoints/additionalProperties/type",keyword:"type",params:{type: "string"},schema:schema8.properties.endpoints.additionalProperties.type,parentSchema:schema8.properties.endpoints.additionalProperties,data:data5}];
 return false;
 }
 var valid1 = _errs12 === errors;
@@ -544,7 +481,7 @@ if(data4.authorize !== undefined){
 let data6 = data4.authorize;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/endpoints/authorize",schemaPath:"#/properties/endpoints/properties/authorize/type",keyword:"type",params:{type: "string"},schema:schema21.properties.endpoints.properties.authorize.type,parentSchema:schema21.properties.endpoints.properties.authorize,data:data6}];
+validate24.errors = [{instancePath:instancePath+"/endpoints/authorize",schemaPath:"#/properties/endpoints/properties/authorize/type",keyword:"type",params:{type: "string"},schema:schema8.properties.endpoints.properties.authorize.type,parentSchema:schema8.properties.endpoints.properties.authorize,data:data6}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -557,7 +494,7 @@ if(data4.token !== undefined){
 let data7 = data4.token;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/endpoints/token",schemaPath:"#/properties/endpoints/properties/token/type",keyword:"type",params:{type: "string"},schema:schema21.properties.endpoints.properties.token.type,parentSchema:schema21.properties.endpoints.properties.token,data:data7}];
+validate24.errors = [{instancePath:instancePath+"/endpoints/token",schemaPath:"#/properties/endpoints/properties/token/type",keyword:"type",params:{type: "string"},schema:schema8.properties.endpoints.properties.token.type,parentSchema:schema8.properties.endpoints.properties.token,data:data7}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -570,7 +507,7 @@ if(data4.refresh !== undefined){
 let data8 = data4.refresh;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/endpoints/refresh",schemaPath:"#/properties/endpoints/properties/refresh/type",keyword:"type",params:{type: "string"},schema:schema21.properties.endpoints.properties.refresh.type,parentSchema:schema21.properties.endpoints.properties.refresh,data:data8}];
+validate24.errors = [{instancePath:instancePath+"/endpoints/refresh",schemaPath:"#/properties/endpoints/properties/refresh/type",keyword:"type",params:{type: "string"},schema:schema8.properties.endpoints.properties.refresh.type,parentSchema:schema8.properties.endpoints.properties.refresh,data:data8}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -583,7 +520,7 @@ if(data4.revoke !== undefined){
 let data9 = data4.revoke;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/endpoints/revoke",schemaPath:"#/properties/endpoints/properties/revoke/type",keyword:"type",params:{type: "string"},schema:schema21.properties.endpoints.properties.revoke.type,parentSchema:schema21.properties.endpoints.properties.revoke,data:data9}];
+validate24.errors = [{instancePath:instancePath+"/endpoints/revoke",schemaPath:"#/properties/endpoints/properties/revoke/type",keyword:"type",params:{type: "string"},schema:schema8.properties.endpoints.properties.revoke.type,parentSchema:schema8.properties.endpoints.properties.revoke,data:data9}];
 return false;
 }
 var valid2 = _errs20 === errors;
@@ -596,7 +533,7 @@ if(data4.api !== undefined){
 let data10 = data4.api;
 const _errs22 = errors;
 if(typeof data10 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/endpoints/api",schemaPath:"#/properties/endpoints/properties/api/type",keyword:"type",params:{type: "string"},schema:schema21.properties.endpoints.properties.api.type,parentSchema:schema21.properties.endpoints.properties.api,data:data10}];
+validate24.errors = [{instancePath:instancePath+"/endpoints/api",schemaPath:"#/properties/endpoints/properties/api/type",keyword:"type",params:{type: "string"},schema:schema8.properties.endpoints.properties.api.type,parentSchema:schema8.properties.endpoints.properties.api,data:data10}];
 return false;
 }
 var valid2 = _errs22 === errors;
@@ -611,7 +548,7 @@ var valid2 = true;
 }
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/endpoints",schemaPath:"#/properties/endpoints/type",keyword:"type",params:{type: "object"},schema:schema21.properties.endpoints.type,parentSchema:schema21.properties.endpoints,data:data4}];
+validate24.errors = [{instancePath:instancePath+"/endpoints",schemaPath:"#/properties/endpoints/type",keyword:"type",params:{type: "object"},schema:schema8.properties.endpoints.type,parentSchema:schema8.properties.endpoints,data:data4}];
 return false;
 }
 }
@@ -625,7 +562,7 @@ if(data.params !== undefined){
 let data11 = data.params;
 const _errs24 = errors;
 if(!((data11 === "query") || (data11 === "body"))){
-validate55.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/enum",keyword:"enum",params:{allowedValues: schema21.properties.params.enum},schema:schema21.properties.params.enum,parentSchema:schema21.properties.params,data:data11}];
+validate24.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/enum",keyword:"enum",params:{allowedValues: schema8.properties.params.enum},schema:schema8.properties.params.enum,parentSchema:schema8.properties.params,data:data11}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -636,8 +573,8 @@ var valid0 = true;
 if(valid0){
 if(data.refreshMargin !== undefined){
 const _errs25 = errors;
-if(!(validate56(data.refreshMargin, {instancePath:instancePath+"/refreshMargin",parentData:data,parentDataProperty:"refreshMargin",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+if(!(validate25(data.refreshMargin, {instancePath:instancePath+"/refreshMargin",parentData:data,parentDataProperty:"refreshMargin",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs25 === errors;
@@ -648,8 +585,8 @@ var valid0 = true;
 if(valid0){
 if(data.tokens !== undefined){
 const _errs26 = errors;
-if(!(validate58(data.tokens, {instancePath:instancePath+"/tokens",parentData:data,parentDataProperty:"tokens",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(!(validate27(data.tokens, {instancePath:instancePath+"/tokens",parentData:data,parentDataProperty:"tokens",rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs26 === errors;
@@ -660,8 +597,8 @@ var valid0 = true;
 if(valid0){
 if(data.secrets !== undefined){
 const _errs27 = errors;
-if(!(validate68(data.secrets, {instancePath:instancePath+"/secrets",parentData:data,parentDataProperty:"secrets",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+if(!(validate37(data.secrets, {instancePath:instancePath+"/secrets",parentData:data,parentDataProperty:"secrets",rootData}))){
+vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs27 === errors;
@@ -674,7 +611,7 @@ if(data.keychainEntry !== undefined){
 let data15 = data.keychainEntry;
 const _errs28 = errors;
 if(true !== data15){
-validate55.errors = [{instancePath:instancePath+"/keychainEntry",schemaPath:"#/properties/keychainEntry/const",keyword:"const",params:{allowedValue: true},schema:true,parentSchema:schema21.properties.keychainEntry,data:data15}];
+validate24.errors = [{instancePath:instancePath+"/keychainEntry",schemaPath:"#/properties/keychainEntry/const",keyword:"const",params:{allowedValue: true},schema:true,parentSchema:schema8.properties.keychainEntry,data:data15}];
 return false;
 }
 var valid0 = _errs28 === errors;
@@ -693,32 +630,24 @@ var valid0 = true;
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema21.type,parentSchema:schema21,data}];
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema8.type,parentSchema:schema8,data}];
 return false;
 }
 }
-validate55.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"baseUrl":true,"clientId":true,"clientSecret":true,"scope":true,"endpoints":true,"params":true,"refreshMargin":true,"tokens":true,"secrets":true,"keychainEntry":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.activeProfile !== undefined){
 const _errs1 = errors;
-if(!(validate53(data.activeProfile, {instancePath:instancePath+"/activeProfile",parentData:data,parentDataProperty:"activeProfile",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+if(!(validate22(data.activeProfile, {instancePath:instancePath+"/activeProfile",parentData:data,parentDataProperty:"activeProfile",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -734,8 +663,8 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key0 in data1){
 const _errs5 = errors;
-if(!(validate55(data1[key0], {instancePath:instancePath+"/profiles/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+if(!(validate24(data1[key0], {instancePath:instancePath+"/profiles/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data1,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -745,7 +674,7 @@ break;
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/profiles",schemaPath:"#/properties/profiles/type",keyword:"type",params:{type: "object"},schema:schema19.properties.profiles.type,parentSchema:schema19.properties.profiles,data:data1}];
+validate21.errors = [{instancePath:instancePath+"/profiles",schemaPath:"#/properties/profiles/type",keyword:"type",params:{type: "object"},schema:schema6.properties.profiles.type,parentSchema:schema6.properties.profiles,data:data1}];
 return false;
 }
 }
@@ -757,35 +686,27 @@ var valid0 = true;
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema19.type,parentSchema:schema19,data}];
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema6.type,parentSchema:schema6,data}];
 return false;
 }
 }
-validate52.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"activeProfile":true,"profiles":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateKeychainEntry: SchemaValidator<KeychainEntry> = validate71;
-const schema28 = {"type":"object","properties":{"clientSecret":{"type":"string"},"tokens":{"$ref":"#/$defs/storedTokens"}}};
+export const validateKeychainEntry: SchemaValidator<KeychainEntry> = validate40;
+const schema15 = {"type":"object","properties":{"clientSecret":{"type":"string"},"tokens":{"$ref":"#/$defs/storedTokens"}}};
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.clientSecret !== undefined){
 let data0 = data.clientSecret;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate71.errors = [{instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/type",keyword:"type",params:{type: "string"},schema:schema28.properties.clientSecret.type,parentSchema:schema28.properties.clientSecret,data:data0}];
+validate40.errors = [{instancePath:instancePath+"/clientSecret",schemaPath:"#/properties/clientSecret/type",keyword:"type",params:{type: "string"},schema:schema15.properties.clientSecret.type,parentSchema:schema15.properties.clientSecret,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -796,8 +717,8 @@ var valid0 = true;
 if(valid0){
 if(data.tokens !== undefined){
 const _errs3 = errors;
-if(!(validate58(data.tokens, {instancePath:instancePath+"/tokens",parentData:data,parentDataProperty:"tokens",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(!(validate27(data.tokens, {instancePath:instancePath+"/tokens",parentData:data,parentDataProperty:"tokens",rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -808,27 +729,19 @@ var valid0 = true;
 }
 }
 else {
-validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema28.type,parentSchema:schema28,data}];
+validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},schema:schema15.type,parentSchema:schema15,data}];
 return false;
 }
 }
-validate71.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"clientSecret":true,"tokens":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateProfileName: SchemaValidator<ProfileName> = validate73;
+export const validateProfileName: SchemaValidator<ProfileName> = validate42;
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 const _errs2 = errors;
 if(!(((data === "__proto__") || (data === "constructor")) || (data === "prototype"))){
@@ -843,7 +756,7 @@ errors++;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-validate73.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},schema:schema20.not,parentSchema:schema20,data}];
+validate42.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},schema:schema7.not,parentSchema:schema7,data}];
 return false;
 }
 else {
@@ -859,17 +772,16 @@ vErrors = null;
 }
 if(errors === 0){
 if(typeof data === "string"){
-if(!pattern3.test(data)){
-validate73.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},schema:"^[A-Za-z0-9._-]{1,64}$",parentSchema:schema20,data}];
+if(!pattern0.test(data)){
+validate42.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},schema:"^[A-Za-z0-9._-]{1,64}$",parentSchema:schema7,data}];
 return false;
 }
 }
 else {
-validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},schema:schema20.type,parentSchema:schema20,data}];
+validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},schema:schema7.type,parentSchema:schema7,data}];
 return false;
 }
 }
-validate73.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"dynamicProps":false,"dynamicItems":false};
