@@ -1,4 +1,4 @@
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { ConfigFile, Profile, StoredTokens } from '../schemas/config-file.js';
@@ -13,7 +13,9 @@ import {
 import { openConfigWriter, type ConfigWriter } from './config-writer.js';
 import { checkProfileName, configFileShape, parseConfigFile } from './store-shape.js';
 import type { Env } from '../util/env.js';
+import { fileProblem } from '../util/file-problem.js';
 import { makeFolders } from '../util/make-folders.js';
+import { readRegularFile } from '../util/regular-file.js';
 
 // The config file's types derive from its schema (src/schemas/config-file.schema.json).
 /** The whole config file. */
@@ -73,10 +75,10 @@ export class ProfileStore {
   private readFile(): StoreData {
     let text: string;
     try {
-      text = readFileSync(this.file, 'utf8');
+      text = readRegularFile(this.file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw new UsageError(`cannot read config file ${this.file}: ${(error as Error).message}`, {
+      throw new UsageError(`cannot read config file ${this.file}: ${fileProblem(error)}`, {
         code: 'config_unreadable',
       });
     }

@@ -2,6 +2,7 @@
 export const FILE_PROBLEMS: Readonly<Record<string, string>> = {
   ENOENT: 'no such file',
   EISDIR: 'it is a folder',
+  ENOTREG: 'not a regular file',
   ENOTDIR: 'a folder on its path is a file',
   EACCES: 'permission denied',
   EPERM: 'permission denied',

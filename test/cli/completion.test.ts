@@ -3,7 +3,7 @@
 // own `complete -C`. The shells find `dasvc` on PATH, as an installed one would be found. Method
 // names come from a cache that a first TAB has a background process fill: each test waits for
 // that file (its own event, not a time), then TABs again.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -541,6 +541,28 @@ describe('dasvc __complete (what the scripts call)', () => {
     await runCliProcess(['__complete-refresh', 'default', 'crm'], dir);
     expect(readMethodCache(folder, 'default').scopes.crm?.methods.length).toBeGreaterThan(0);
     expect((await discovers('crm')) - before).toBe(1);
+  });
+
+  it('a FIFO in place of the config file, the method cache or users.json holds no TAB', async () => {
+    const fifo = (path: string) => execFileSync('mkfifo', [path]);
+    const empty = { code: 0, stdout: '', stderr: '' };
+    const noConfig = freshConfigDir();
+    fifo(join(noConfig, 'config.json'));
+    expect(
+      await runCliProcess(['__complete', '--shell=bash', '--', '--profile', ''], noConfig),
+    ).toEqual(empty);
+    // A cache that cannot be read is a miss: the lock a refresher holds keeps one from starting.
+    const dir = await loggedIn();
+    const folder = cacheFolder({ DASVC_CONFIG_DIR: dir });
+    makeCacheFolder(folder);
+    fifo(join(folder, 'default.json'));
+    await withFileLock(refreshLock(folder, 'default'), async () => {
+      expect(await completeMethods(dir, 'crm', '')).toEqual(empty);
+    });
+    const fixtures = scratchDir('dasvc-fixtures-');
+    fifo(join(fixtures, 'users.json'));
+    const users = ['mock', '--fixtures', fixtures, '--auto-approve', ''];
+    expect(await runCliProcess(['__complete', '--shell=bash', '--', ...users], dir)).toEqual(empty);
   });
 
   it('a script loaded before words were quoted gets only words that need no quoting', async () => {

@@ -1,6 +1,8 @@
 // Exit codes end to end (SPEC §4): one real process per code, the way a script sees them. The
 // other CLI tests run the same main in-process (test/helpers/cli.ts `runCli`); these prove that
 // what main returns is what the process exits with, and that stdout stays clean on failures.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   expectNoLeaksAfterAll,
@@ -36,6 +38,17 @@ describe('exit codes of a real process', () => {
     );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--params');
+    expect(result.stdout).toBe('');
+  });
+
+  it('2: a config file that is not a regular file (a FIFO) is refused at once, never waited on', async () => {
+    const dir = freshConfigDir();
+    execFileSync('mkfifo', [join(dir, 'config.json')]);
+    const result = await runCliProcess(['profile', 'list'], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `cannot read config file ${join(dir, 'config.json')}: not a regular file`,
+    );
     expect(result.stdout).toBe('');
   });
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { PassThrough } from 'node:stream';
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -60,7 +60,8 @@ export function freshConfigDir(): string {
 /** Remembers the tokens and secrets in a config dir so the leak scan can look for them. */
 export function collectSecrets(configDir: string): void {
   const file = join(configDir, 'config.json');
-  if (!existsSync(file)) return;
+  // A FIFO in its place (a test of that) would hold this read for ever.
+  if (!existsSync(file) || !statSync(file).isFile()) return;
   try {
     const data = JSON.parse(readFileSync(file, 'utf8')) as {
       profiles?: Record<string, Record<string, unknown>>;

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defaultFixturesDir } from '../../../mock/fixture-format/default-dir.js';
 import { apiUrlFor } from '../../../oauth/endpoints.js';
@@ -8,6 +7,7 @@ import { configFile } from '../../../store/config-path.js';
 import { activeProfileName, ProfileStore, type StoreData } from '../../../store/profile-store.js';
 import type { Profile } from '../../../schemas/config-file.js';
 import type { Env } from '../../../util/env.js';
+import { readRegularFile } from '../../../util/regular-file.js';
 import type { CompletedLine, CompletionSources } from './complete-words.js';
 import { cacheFolder, isFresh, readMethodCache, refreshUnderWay } from './method-cache.js';
 import { isPlausibleName } from './plausible-words.js';
@@ -84,7 +84,7 @@ export function storeSources(io: SourceIo): CompletionSources {
 function fixtureUsers(fixtures: string | undefined, env: Env): string[] {
   const dir = fixtures ? resolve(env.PWD ?? process.cwd(), fixtures) : defaultFixturesDir();
   try {
-    const users: unknown = JSON.parse(readFileSync(join(dir, 'users.json'), 'utf8'));
+    const users: unknown = JSON.parse(readRegularFile(join(dir, 'users.json')));
     if (typeof users !== 'object' || users === null || Array.isArray(users)) return [];
     return Object.keys(users).filter((name) => name !== '$schema' && isPlausibleName(name));
   } catch {

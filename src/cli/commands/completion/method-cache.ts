@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DiscoveredMethod } from '../../../rpc/discover.js';
 import { configDir } from '../../../store/config-path.js';
 import { isObject } from '../../../util/guards.js';
+import { readRegularFile } from '../../../util/regular-file.js';
 import type { Env } from '../../../util/env.js';
 import { writeWhole } from '../../../util/write-whole.js';
 import { isPlausibleName, isPlausibleParamName } from './plausible-words.js';
@@ -88,7 +89,7 @@ function keptMethods(methods: unknown): DiscoveredMethod[] {
 export function readMethodCache(folder: string, profile: string): MethodCache {
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(cacheFile(folder, profile), 'utf8'));
+    data = JSON.parse(readRegularFile(cacheFile(folder, profile)));
   } catch {
     data = undefined;
   }
