@@ -140,13 +140,18 @@ describe('a profile named that does not exist', () => {
       env: browserEnv(),
     });
     expect(login.code, login.stderr).toBe(0);
-    // rpc also takes a token: the way in of a CI job with no stored profile.
-    await expectSaid(['rpc', 'crm', 'contacts.list'], onlyWork, {
-      code: 3,
-      jsonCode: 'not_logged_in',
-      message: 'not logged in (profile default)',
-      hint: 'dasvc login; without a stored profile (CI): DASVC_TOKEN and DASVC_BASE_URL',
-    });
+    // rpc and types also take a token: the way in of a CI job with no stored profile.
+    for (const command of [
+      ['rpc', 'crm', 'contacts.list'],
+      ['types', 'crm'],
+    ]) {
+      await expectSaid(command, onlyWork, {
+        code: 3,
+        jsonCode: 'not_logged_in',
+        message: 'not logged in (profile default)',
+        hint: 'dasvc login; without a stored profile (CI): DASVC_TOKEN and DASVC_BASE_URL',
+      });
+    }
   });
 });
 

@@ -1,17 +1,12 @@
 import type { ServiceOptions } from '../../service-options.js';
 import { jsonSyntaxProblem } from '../../../util/json-error.js';
-import {
-  DasvcError,
-  InterruptedError,
-  sameKind,
-  ServiceError,
-  UsageError,
-} from '../../../errors.js';
+import { InterruptedError, ServiceError, UsageError } from '../../../errors.js';
 import { buildCall, rpcErrorFrom, type ApiAnswer } from '../../../rpc/jsonrpc.js';
 import { paramFilePaths, parseParams, stringItems } from '../../../rpc/params.js';
 import { openClient, type CliDeps } from '../../context.js';
 import { readInput } from '../../input.js';
 import { typedParamHint, unknownMethodHint } from '../../hints/method-hint.js';
+import { withTokenWayIn } from '../../hints/token-way-in.js';
 import { stdoutAnswered } from '../../output.js';
 import { shellWord } from '../../shell-word.js';
 import { fileProblem } from '../../../util/file-problem.js';
@@ -131,15 +126,6 @@ export async function run(options: RpcOptions, deps: CliDeps): Promise<void> {
       client.send(options.scope, buildCall('rpc.discover', undefined, 1)),
     )) ?? typedParamHint(answer, stringItems(options.paramItems));
   report(answer, Boolean(options.raw), deps, hint, Array.isArray(body));
-}
-
-/**
- * Not logged in: `rpc` can also be given a token (SPEC §2, for CI with no stored profile), a fact
- * its hint names beside the login.
- */
-function withTokenWayIn(error: unknown): unknown {
-  if (!(error instanceof DasvcError) || error.code !== 'not_logged_in') return error;
-  return sameKind(error, error.message, { facts: { tokenWayIn: true } });
 }
 
 /**

@@ -12,6 +12,7 @@ import { makeFolders } from '../../../util/make-folders.js';
 import { openClient, type CliDeps } from '../../context.js';
 import { answeredWith } from '../../output.js';
 import { shellWord } from '../../shell-word.js';
+import { withTokenWayIn } from '../../hints/token-way-in.js';
 
 /** Options of `dasvc types` (SPEC §10): the scopes and the flags. */
 export interface TypesOptions extends ServiceOptions {
@@ -74,7 +75,11 @@ async function instancesAt(options: TypesOptions, deps: CliDeps): Promise<Instan
   }
   const instances: InstanceFixture[] = [];
   for (const scope of new Set(scopes)) {
-    const answer = await client.send(scope, buildCall('rpc.discover', undefined, 1));
+    const answer = await client
+      .send(scope, buildCall('rpc.discover', undefined, 1))
+      .catch((error: unknown) => {
+        throw withTokenWayIn(error);
+      });
     const body = answer.kind === 'none' ? undefined : answer.body;
     const refused = rpcErrorFrom(
       body,
