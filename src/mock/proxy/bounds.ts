@@ -6,6 +6,13 @@
 /** Bytes of JSON one example's params, and its answer, may each take in the folder. */
 export const EXAMPLE_LIMIT = 1024 * 1024;
 
+/**
+ * The most of an answer the taps (--record, --validate) read, decoded too: as much as dasvc's
+ * client reads of one answer. A longer one streams on, unseen by them (nothing to record), and an
+ * endless one or a decompression bomb holds neither memory nor the event loop.
+ */
+export const TAPPED_LIMIT = 64 * 1024 * 1024;
+
 /** Levels of nesting kept: an array or object inside that many others is kept empty. */
 export const RECORD_DEPTH = 100;
 

@@ -7,19 +7,13 @@ import type { MockResponse } from '../core/types.js';
 import { jsonResponse } from '../core/responses.js';
 import { tunnelRefusal } from '../../http/network-error.js';
 import { answerHeaders, rawHeader } from './proxy-headers.js';
+import { TAPPED_LIMIT } from './bounds.js';
 import { decodeBody } from './decode-body.js';
 import type { AskedNote, ProxyNotes } from './proxy-note.js';
 import { observeAll, type Exchange, type ProxyTap } from './proxy-tap.js';
 
 /** Bodies up to this size (by Content-Length) are read whole before they are passed on. */
 const SMALL_BODY = 64 * 1024;
-
-/**
- * The most of an answer the taps (--record, --validate) read, decoded too: as much as dasvc's
- * client reads of one answer. A longer one streams on, unseen by them (nothing to record), and an
- * endless one or a decompression bomb holds neither memory nor the event loop.
- */
-const TAPPED_LIMIT = 64 * 1024 * 1024;
 
 /**
  * 502 (504 on a timeout) with an RFC 6749-shaped body naming the upstream, and the proxy of
@@ -174,12 +168,11 @@ export class Forwarding implements Dispatcher.DispatchHandler {
       exchange.status = this.status;
       const headers = this.headers;
       exchange.responseHeader = (name) => rawHeader(headers, name);
-      if (whole && this.wantsBody) {
-        exchange.responseBody = decodeBody(
-          whole,
-          rawHeader(headers, 'content-encoding'),
-          TAPPED_LIMIT,
-        );
+      if (this.wantsBody) {
+        const text =
+          whole && decodeBody(whole, rawHeader(headers, 'content-encoding'), TAPPED_LIMIT);
+        if (text === undefined) exchange.responseTooLarge = true;
+        else exchange.responseBody = text;
       }
       observeAll(this.upstream.taps, exchange);
     }

@@ -131,7 +131,7 @@ export class ProxyNotes {
     if (asked.api && status < 300 && encoding === undefined && !body.includes('"error"')) {
       return note;
     }
-    const text = decodeBody(body, encoding, ANSWER_LIMIT);
+    const text = decodeBody(body, encoding, ANSWER_LIMIT) ?? '';
     if (asked.api && status < 300) {
       const errors = rpcErrors(text);
       if (errors.length === 0) return note;

@@ -13,6 +13,8 @@ export interface Exchange {
   responseHeader(name: string): string | undefined;
   /** The answer's body as text (content-encoding undone), when a tap asked for it. */
   responseBody?: string;
+  /** A tap asked for the body, and it was longer (decoded too) than the taps read: not there. */
+  responseTooLarge?: boolean;
 }
 
 /** Something that watches the exchanges that pass (it must not change them). */

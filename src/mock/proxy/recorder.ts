@@ -97,6 +97,10 @@ export class Recorder implements ProxyTap {
     const instance = apiInstance(exchange.path);
     if (instance !== undefined && exchange.responseBody !== undefined) {
       this.record(instance, exchange);
+    } else if (instance !== undefined && exchange.responseTooLarge && NAME.test(instance)) {
+      // Never silent: an answer past what the taps read is said, with the methods it answered.
+      const names = [instance, ...new Set(callsOf(exchange).map((call) => call.method))];
+      this.warn(`${this.shown(names.join(' '))}: answer larger than 64 MiB; not recorded`);
     }
     // Written as calls pass: before the answer goes on, so that whoever reads DIR after the call
     // finds it there. Only what changed is written.

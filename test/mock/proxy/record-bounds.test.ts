@@ -1,7 +1,8 @@
 // SPEC §6 bounds of `--record`: an example past its size is recorded truncated (valid JSON, marked
 // x-truncated) with a `record:` line while the client gets the whole answer; a write that fails
 // (an instance name too long for the file system) is one `record:` line and the rest of the
-// folder keeps being written; params nested too deep to record are said.
+// folder keeps being written; params nested too deep to record are said, and so is an answer
+// too large to be read at all.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -159,6 +160,10 @@ describe('--record bounds', () => {
       // The client gets the answer as sent (fetch decodes the compressed one).
       expect((await res.arrayBuffer()).byteLength, method).toBe(65 * 1024 * 1024 + 36);
       expect(existsSync(join(dir, 'instances', `${instance}.openrpc.json`)), method).toBe(false);
+      // Never silent: the line names the call that was not recorded.
+      expect(warnings.filter((line) => line.startsWith(`record: ${instance} `))).toEqual([
+        `record: ${instance} ${method}: answer larger than 64 MiB; not recorded`,
+      ]);
     }
   });
 
@@ -176,6 +181,9 @@ describe('--record bounds', () => {
     await reader.cancel();
     await endlessClosed;
     expect(existsSync(join(dir, 'instances', 'endless.openrpc.json'))).toBe(false);
+    expect(warnings.filter((line) => line.startsWith('record: endless '))).toEqual([
+      'record: endless endless: answer larger than 64 MiB; not recorded',
+    ]);
   });
 
   it('the folder with a truncated example loads and replays it', async () => {
