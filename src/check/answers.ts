@@ -53,6 +53,7 @@ export function tokenWorked(exchange: Exchange): boolean | undefined {
  */
 export function unknownStanding(exchange: Exchange): string | undefined {
   if (tokenWorked(exchange) !== undefined) return undefined;
+  if (!exchange.response) return `the API did not answer (${exchange.error ?? 'unknown failure'})`;
   return `the API answered ${describeAnswer(exchange)}, which tells neither way whether the token works`;
 }
 
@@ -66,6 +67,8 @@ export function apiUnusable(exchange: Exchange): string | undefined {
   const status = exchange.response?.status;
   const rpcAnswer = isObject(body) && ('result' in body || isObject(body.error));
   if (rpcAnswer && status !== 401 && status !== 403) return undefined;
+  if (!exchange.response)
+    return `the API did not answer a call with a fresh access token (${exchange.error ?? 'unknown failure'})`;
   return `the fresh access token did not work at the API, which answered ${describeAnswer(exchange)}`;
 }
 

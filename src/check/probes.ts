@@ -33,6 +33,14 @@ export class Probes {
   answered = false;
   /** Requests sent so far. */
   sent = 0;
+  /**
+   * Calls to the API (which may live elsewhere, `--api-url`): how many, whether any got an HTTP
+   * answer, and why the first got none.
+   */
+  readonly apiCalls: { sent: number; answered: boolean; failure?: string } = {
+    sent: 0,
+    answered: false,
+  };
 
   constructor(
     private readonly send: SendFn,
@@ -114,14 +122,19 @@ export class Probes {
   }
 
   /** One POST to the API of `scope` with a raw body; `token` undefined sends no Authorization. */
-  api(scope: string, body: string, token: string | undefined): Promise<Exchange> {
+  async api(scope: string, body: string, token: string | undefined): Promise<Exchange> {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'application/json',
     };
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     const url = apiUrlFor(this.target.endpoints.api, scope);
-    return this.exchange({ method: 'POST', url, headers, body }, false);
+    const exchange = await this.exchange({ method: 'POST', url, headers, body }, false);
+    const calls = this.apiCalls;
+    calls.sent += 1;
+    if (exchange.response) calls.answered = true;
+    else calls.failure ??= exchange.error;
+    return exchange;
   }
 
   /** A JSON-RPC call of `method` (id 1) with `token`. */

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { RULES } from '../../src/check/rule-catalogue.js';
 import { startMockServer } from '../../src/mock/index.js';
 import { browserEnv, expectNoLeaksAfterAll, runCli, spawnCli } from '../helpers/cli.js';
-import { checkArgs, statuses } from '../helpers/check-mock.js';
+import { checkAgainstMock, checkArgs, cleanUp, statuses } from '../helpers/check-mock.js';
 
 expectNoLeaksAfterAll();
 
@@ -215,6 +215,40 @@ describe.concurrent('dasvc check against hostile installations', () => {
       const { stdout, seen } = await checkBadInstallation(() => undefined, 4, '300ms');
       expect(seen['revoke.unknown-token']).toBe('skipped');
       expect(stdout).toMatch(/no answer .*within 0.3 s/);
+    });
+
+    // The OAuth half answers and the API (at an address of its own) never does: the rules that
+    // need the API went unmeasured, which is no conformant installation.
+    it('one whose API alone never answers (exit 4, the OAuth rules measured, no quirks file)', async () => {
+      const silent = createServer(() => undefined);
+      const api = `${await listen(silent)}/{scope}`;
+      try {
+        const checked = await checkAgainstMock({}, () => ['--api-url', api], {
+          DASVC_HTTP_TIMEOUT: '300ms',
+        });
+        try {
+          const { result } = checked;
+          expectNoCrash(result.stderr);
+          expect(result.code, result.stderr).toBe(4);
+          expect(result.stderr).toMatch(
+            /^dasvc: the API did not answer any call of the check \(no answer from http:\/\/127\.0\.0\.1:\d+\/crm within 0\.3 s/m,
+          );
+          const seen = statuses(result.stdout);
+          expect(seen['refresh.rotation']).toBe('ok');
+          expect(seen['api.wrong-bearer']).toBe('skipped');
+          expect(result.stdout).toMatch(
+            /^skipped +jsonrpc\.batch +the API did not answer a call with a fresh access token \(no answer from/m,
+          );
+          expect(Object.values(seen)).not.toContain('deviates');
+          expect(checked.saved).toBeUndefined();
+          expect(checked.live).toEqual([]);
+        } finally {
+          cleanUp(checked);
+        }
+      } finally {
+        silent.closeAllConnections();
+        await close(silent);
+      }
     });
 
     /**

@@ -190,17 +190,18 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
   if (options.junit !== undefined) {
     writeOut(options.junit, report.reportJunit(installation, verdicts), '--junit');
   }
-  const refusal = stopped();
-  // A check stopped half-way measured too little to describe the installation's quirks.
-  if (options.saveQuirks !== undefined && refusal === undefined) {
+  // What kept rules from being measured: a stop, an installation or an API that never answered.
+  const unmeasured = stopped() ?? noAnswer(probes, installation) ?? apiNoAnswer(probes.apiCalls);
+  // A check that measured too little cannot describe the installation's quirks.
+  if (options.saveQuirks !== undefined && unmeasured === undefined) {
     const quirks = report.quirksOf(verdicts);
     writeOut(options.saveQuirks, `${JSON.stringify(quirks, null, 2)}\n`, '--save-quirks');
   }
-  // SPEC §7: exit 1 when a rule deviates, whatever stopped the check after it (said all the same);
-  // else the stop's own code, or no answer at all.
+  // SPEC §7: exit 1 when a rule deviates, whatever kept others from being measured (said all the
+  // same); else that failure's own code.
   const deviation = deviationOf(verdicts);
-  if (deviation !== undefined && refusal !== undefined) deps.out.warn(refusal.message);
-  const failure = deviation ?? refusal ?? noAnswer(probes, installation);
+  if (deviation !== undefined && unmeasured !== undefined) deps.out.warn(unmeasured.message);
+  const failure = deviation ?? unmeasured;
   const document = report.reportJson(installation, verdicts);
   if (!deps.out.json) for (const line of report.reportLines(verdicts)) deps.out.line(line);
   else if (failure === undefined) deps.out.result(document);
@@ -222,6 +223,22 @@ function noAnswer(
   return new NetworkError(`no answer from ${installation} to any request of the check`, {
     code: 'no_answer',
   });
+}
+
+/**
+ * API calls sent and none answered (the API may live apart from the OAuth endpoints): every rule
+ * that needs it went unmeasured, which is a network failure, not a conformant installation.
+ */
+function apiNoAnswer(calls: {
+  sent: number;
+  answered: boolean;
+  failure?: string;
+}): DasvcError | undefined {
+  if (calls.sent === 0 || calls.answered) return undefined;
+  return new NetworkError(
+    `the API did not answer any call of the check (${calls.failure ?? 'no answer'})`,
+    { code: 'no_answer' },
+  );
 }
 
 /** The failure of a check where a rule deviates, if one does. */
