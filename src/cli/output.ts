@@ -1,4 +1,5 @@
 import { NetworkError } from '../errors.js';
+import { restoreExact } from '../rpc/exact-numbers.js';
 import { safeJson, terminalText } from '../util/printable.js';
 import type { Styles } from '../util/styles.js';
 
@@ -63,8 +64,9 @@ export class Output {
         code: 'unexpected_response',
       });
     }
-    // A result holds what the service sent: escapes keep its value and the terminal quiet.
-    this.stdout.write(`${safeJson(String(text))}\n`);
+    // A result holds what the service sent: escapes keep its value and the terminal quiet, and
+    // its long numbers their digits (parseExact).
+    this.stdout.write(`${safeJson(restoreExact(String(text)))}\n`);
   }
 
   /**

@@ -8,6 +8,7 @@ import {
 } from '../errors.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { isObject } from '../util/guards.js';
+import { asParsed, restoreExact } from './exact-numbers.js';
 
 /** A JSON-RPC 2.0 request object (SERVICE.md §4.5, JSON-RPC 2.0 §4); no `id` makes it a notification. */
 export interface JsonRpcRequest {
@@ -47,7 +48,8 @@ export function buildApiRequest(url: string, accessToken: string, body: unknown)
  */
 function jsonText(body: unknown): string {
   try {
-    return JSON.stringify(body);
+    // Numbers the CLI read with parseExact go out digit for digit.
+    return restoreExact(JSON.stringify(body));
   } catch (error) {
     const why =
       error instanceof RangeError && /call stack/i.test(error.message)
@@ -58,7 +60,10 @@ function jsonText(body: unknown): string {
 }
 
 /** What came back: nothing (notification, HTTP 204) or the parsed response object/array. */
-export type ApiAnswer = { kind: 'none' } | { kind: 'json'; body: unknown };
+export type ApiAnswer =
+  | { kind: 'none' }
+  /** `text`: the body as it came, for a reader that keeps what JSON.parse rounds (parseExact). */
+  | { kind: 'json'; body: unknown; text: string };
 
 /**
  * A JSON-RPC error answer as an exception: `error <code>: <message>` (SPEC §3), exit 1, with the
@@ -111,7 +116,8 @@ function expectedIds(request: unknown): (string | number | null)[] {
   for (const call of calls) {
     // A member that is not a request object is answered with an error whose id is null (§5).
     if (!isObject(call)) ids.push(null);
-    else if ('id' in call) ids.push(call.id as string | number | null);
+    // An id read digit for digit (parseExact) is answered with the number JSON.parse reads.
+    else if ('id' in call) ids.push(asParsed(call.id) as string | number | null);
   }
   return ids;
 }
@@ -253,7 +259,7 @@ export function processApiResponse(
     }
     throw notExpected(status, problem);
   }
-  return { kind: 'json', body };
+  return { kind: 'json', body, text: response.text };
 }
 
 /** A body that is the JSON-RPC answer to `request` and holds an error, as an answer; else undefined. */
@@ -266,7 +272,7 @@ function rpcErrorAnswer(text: string, request: unknown): ApiAnswer | undefined {
   }
   const items = Array.isArray(body) ? body : [body];
   if (!items.some((item) => isObject(item) && 'error' in item)) return undefined;
-  return shapeProblem(body, request) === undefined ? { kind: 'json', body } : undefined;
+  return shapeProblem(body, request) === undefined ? { kind: 'json', body, text } : undefined;
 }
 
 /**

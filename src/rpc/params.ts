@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import { fileProblem } from '../util/file-problem.js';
 import { jsonSyntaxProblem } from '../util/json-error.js';
+import { parseExact } from './exact-numbers.js';
 
 /** How params items reach their inputs: files and stdin are read by the caller (I/O passed in). */
 export interface ParamsSources {
@@ -11,7 +12,7 @@ export interface ParamsSources {
 /** `typedParam`: the key of a `key:=json` item whose text this is (a hint names its other form). */
 function parseJsonText(text: string, where: string, typedParam?: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    return parseExact(text);
   } catch (error) {
     // Without V8's quote of the text: it is the user's input, and may hold escape sequences.
     throw new UsageError(`${where} is not valid JSON: ${jsonSyntaxProblem(error)}`, {

@@ -4,18 +4,23 @@ import { typedParamHint, unknownMethodHint } from '../../src/cli/hints/method-hi
 import { stringItems } from '../../src/rpc/params.js';
 import type { ApiAnswer } from '../../src/rpc/jsonrpc.js';
 
-const notFound: ApiAnswer = {
+/** An answer as the client gives it: the parsed body and its text. */
+const jsonAnswer = (body: unknown): ApiAnswer => ({
   kind: 'json',
-  body: { jsonrpc: '2.0', error: { code: -32601, message: 'Method not found' }, id: 1 },
-};
-const discovered: ApiAnswer = {
-  kind: 'json',
-  body: {
-    jsonrpc: '2.0',
-    result: { openrpc: '1.2.6', methods: [{ name: 'contacts.list' }, { name: 'deals.list' }] },
-    id: 1,
-  },
-};
+  body,
+  text: JSON.stringify(body),
+});
+
+const notFound: ApiAnswer = jsonAnswer({
+  jsonrpc: '2.0',
+  error: { code: -32601, message: 'Method not found' },
+  id: 1,
+});
+const discovered: ApiAnswer = jsonAnswer({
+  jsonrpc: '2.0',
+  result: { openrpc: '1.2.6', methods: [{ name: 'contacts.list' }, { name: 'deals.list' }] },
+  id: 1,
+});
 
 describe('unknownMethodHint (SPEC §3: -32601 names the nearest methods)', () => {
   it('names the nearest methods that rpc.discover lists', async () => {
@@ -31,10 +36,11 @@ describe('unknownMethodHint (SPEC §3: -32601 names the nearest methods)', () =>
     expect(await unknownMethodHint(notFound, 'crm', 'weather', async () => discovered)).toBe(
       'the nearest methods of crm: deals.list, contacts.list (dasvc rpc crm rpc.discover lists them all)',
     );
-    const none: ApiAnswer = {
-      kind: 'json',
-      body: { jsonrpc: '2.0', result: { openrpc: '1.2.6', methods: [] }, id: 1 },
-    };
+    const none: ApiAnswer = jsonAnswer({
+      jsonrpc: '2.0',
+      result: { openrpc: '1.2.6', methods: [] },
+      id: 1,
+    });
     expect(await unknownMethodHint(notFound, 'crm', 'weather', async () => none)).toBeUndefined();
   });
 
@@ -44,10 +50,11 @@ describe('unknownMethodHint (SPEC §3: -32601 names the nearest methods)', () =>
       asked++;
       return discovered;
     };
-    const other: ApiAnswer = {
-      kind: 'json',
-      body: { jsonrpc: '2.0', error: { code: -32602, message: 'Invalid params' }, id: 1 },
-    };
+    const other: ApiAnswer = jsonAnswer({
+      jsonrpc: '2.0',
+      error: { code: -32602, message: 'Invalid params' },
+      id: 1,
+    });
     expect(await unknownMethodHint(other, 'crm', 'contact.list', discover)).toBeUndefined();
     expect(await unknownMethodHint({ kind: 'none' }, 'crm', 'x', discover)).toBeUndefined();
     expect(await unknownMethodHint(notFound, 'crm', undefined, discover)).toBeUndefined();
@@ -72,10 +79,8 @@ describe('unknownMethodHint (SPEC §3: -32601 names the nearest methods)', () =>
 });
 
 describe('typedParamHint (a -32602 for a param given as a k=v string)', () => {
-  const invalid = (data: unknown, message = 'Invalid params'): ApiAnswer => ({
-    kind: 'json',
-    body: { jsonrpc: '2.0', error: { code: -32602, message, data }, id: 1 },
-  });
+  const invalid = (data: unknown, message = 'Invalid params'): ApiAnswer =>
+    jsonAnswer({ jsonrpc: '2.0', error: { code: -32602, message, data }, id: 1 });
   const items = (...list: string[]) => stringItems(list);
 
   it('hints k:=v when the error says that param must be a number, boolean, array or object', () => {

@@ -156,6 +156,7 @@ describe('JSON-RPC request and response (SERVICE.md §4.5)', () => {
     expect(processApiResponse(res(200, '{"jsonrpc":"2.0","result":1,"id":1}'), 'x')).toEqual({
       kind: 'json',
       body: { jsonrpc: '2.0', result: 1, id: 1 },
+      text: '{"jsonrpc":"2.0","result":1,"id":1}',
     });
   });
   it('turns a JSON-RPC error object into "error <code>: <message>"', () => {
@@ -190,7 +191,11 @@ describe('processApiResponse with the request it answers (JSON-RPC 2.0 §5–6)'
   it('accepts the answer to the call, by id, result or error', () => {
     expect(
       processApiResponse(res(200, '{"jsonrpc":"2.0","result":null,"id":1}'), 'x', call),
-    ).toEqual({ kind: 'json', body: { jsonrpc: '2.0', result: null, id: 1 } });
+    ).toEqual({
+      kind: 'json',
+      body: { jsonrpc: '2.0', result: null, id: 1 },
+      text: '{"jsonrpc":"2.0","result":null,"id":1}',
+    });
     const error = '{"jsonrpc":"2.0","error":{"code":-32600,"message":"bad"},"id":null}';
     expect(processApiResponse(res(200, error), 'x', call).kind).toBe('json');
   });
@@ -253,6 +258,7 @@ describe('processApiResponse with the request it answers (JSON-RPC 2.0 §5–6)'
     expect(processApiResponse(res(500, internal), 'x', call)).toEqual({
       kind: 'json',
       body: JSON.parse(internal),
+      text: internal,
     });
     // A result, an OAuth-shaped body or another call's answer with a 5xx stays the 5xx.
     for (const text of [

@@ -2,6 +2,7 @@ import type { ServiceOptions } from '../../service-options.js';
 import { jsonSyntaxProblem } from '../../../util/json-error.js';
 import { InterruptedError, ServiceError, UsageError } from '../../../errors.js';
 import { buildCall, rpcErrorFrom, type ApiAnswer } from '../../../rpc/jsonrpc.js';
+import { parseExact } from '../../../rpc/exact-numbers.js';
 import { paramFilePaths, parseParams, stringItems } from '../../../rpc/params.js';
 import { openClient, type CliDeps } from '../../context.js';
 import { readInput } from '../../input.js';
@@ -80,7 +81,7 @@ async function buildBody(options: RpcOptions, deps: CliDeps): Promise<unknown> {
     const text = await readText(deps, String(flags.batch), 'the batch');
     let batch: unknown;
     try {
-      batch = JSON.parse(text);
+      batch = parseExact(text);
     } catch (error) {
       throw new UsageError(`the batch is not valid JSON: ${jsonSyntaxProblem(error)}`, {
         code: 'bad_params',
@@ -147,8 +148,10 @@ function report(
     return;
   }
   const response = answer.body;
+  // What is printed keeps every number as the service wrote it (parseExact).
+  const shown = parseExact(answer.text, { value: response }) as typeof response;
   if (Array.isArray(response)) {
-    deps.out.result(response);
+    deps.out.result(shown);
     const failed = response.filter((item) => rpcErrorFrom(item) !== undefined).length;
     if (failed > 0) {
       throw stdoutAnswered(
@@ -161,7 +164,7 @@ function report(
     return;
   }
   const error = rpcErrorFrom(response, hint);
-  if (raw) deps.out.result(response);
+  if (raw) deps.out.result(shown);
   if (error) throw raw ? stdoutAnswered(error) : error;
-  if (!raw) deps.out.result((response as { result?: unknown }).result ?? null);
+  if (!raw) deps.out.result((shown as { result?: unknown }).result ?? null);
 }
