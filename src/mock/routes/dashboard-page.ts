@@ -77,7 +77,10 @@ ul { margin: .25rem 0; padding-left: 1.25rem; }
   white-space: nowrap; }
 `;
 
-/** The page around the style and the script (hashes of both go in its CSP). */
+/**
+ * The page around the style and the script (hashes of both go in its CSP). Its lines are not
+ * indented: the page ships as written, and whitespace between its elements shows nothing.
+ */
 export function dashboardHtml(style: string, script: string): string {
   return `<!doctype html>
 <html lang="en">
@@ -90,84 +93,84 @@ export function dashboardHtml(style: string, script: string): string {
 </head>
 <body>
 <header>
-  <h1>dasvc mock</h1>
-  <div><span class="muted">Virtual clock</span> <time id="clock-now" class="mono">…</time>
-    <span id="clock-offset" class="muted"></span></div>
-  <form id="advance-form" aria-label="Advance the virtual clock">
-    <label for="advance-by">Advance by</label>
-    <input id="advance-by" name="advance" required placeholder="1h" value="1h"
-      aria-describedby="advance-help">
-    <span id="advance-help" class="sr-only">A duration such as 90s, 15m, 1h or 30d</span>
-    <button type="submit">Advance</button>
-  </form>
-  <button type="button" id="reset" class="danger">Reset mock</button>
-  <p id="status" role="status" aria-live="polite"></p>
+<h1>dasvc mock</h1>
+<div><span class="muted">Virtual clock</span> <time id="clock-now" class="mono">…</time>
+<span id="clock-offset" class="muted"></span></div>
+<form id="advance-form" aria-label="Advance the virtual clock">
+<label for="advance-by">Advance by</label>
+<input id="advance-by" name="advance" required placeholder="1h" value="1h"
+aria-describedby="advance-help">
+<span id="advance-help" class="sr-only">A duration such as 90s, 15m, 1h or 30d</span>
+<button type="submit">Advance</button>
+</form>
+<button type="button" id="reset" class="danger">Reset mock</button>
+<p id="status" role="status" aria-live="polite"></p>
 </header>
 <main>
-  <section id="journal-panel" aria-labelledby="journal-title">
-    <h2 id="journal-title">Requests <span id="journal-count" class="muted"></span></h2>
-    <div class="row">
-      <div class="field"><label for="journal-filter">Show</label><select id="journal-filter">
-        <option value="all">all requests</option>
-        <option value="refused">refusals only</option>
-      </select></div>
-      <div class="field"><label for="journal-find">Find</label><input id="journal-find"
-        type="search" autocomplete="off" placeholder="path, method, user, client, code…"
-        aria-describedby="journal-help"></div>
-      <button type="button" id="journal-clear">Clear journal</button>
-      <span id="journal-help" class="muted">One line a request. Click a row, or Enter on it, for
-        the whole of it; arrow keys move between rows.</span>
-    </div>
-    <div class="scroll" role="region" aria-label="Request journal, newest first">
-    <table id="journal-table">
-      <caption class="sr-only">Requests the mock answered, newest first, with the reason of each refusal</caption>
-      <colgroup><col class="time"><col class="req"><col class="status"><col class="ms"><col class="rpc">
-        <col class="user"><col class="client"><col class="reason"></colgroup>
-      <thead><tr><th scope="col">Time</th><th scope="col">Request</th><th scope="col">Status</th>
-        <th scope="col">ms</th><th scope="col">RPC</th><th scope="col">User</th>
-        <th scope="col">Client</th><th scope="col">Reason</th></tr></thead>
-      <tbody id="journal"></tbody>
-    </table>
-    </div>
-  </section>
-  <div class="side">
-  <section aria-labelledby="grants-title">
-    <h2 id="grants-title" tabindex="-1">Grants</h2>
-    <div class="scroll">
-    <table>
-      <caption class="sr-only">Authorizations with a live token; expiry on the virtual clock</caption>
-      <thead><tr><th scope="col">User</th><th scope="col">Client</th><th scope="col">Scope</th>
-        <th scope="col">Access token</th><th scope="col"><span class="sr-only">Action</span></th></tr></thead>
-      <tbody id="grants"></tbody>
-    </table>
-    </div>
-    <p id="grants-empty" class="muted">No grants.</p>
-  </section>
-  <section aria-labelledby="faults-title">
-    <h2 id="faults-title">Faults</h2>
-    <ul id="faults"></ul>
-    <p id="faults-empty" class="muted">No faults pending.</p>
-    <form id="fault-form" aria-label="Add a fault">
-      <label for="fault-kind">Kind<select id="fault-kind" name="kind">
-        <option value="error">HTTP error</option><option value="latency">latency</option>
-        <option value="drop">dropped connection</option></select></label>
-      <label for="fault-count">Next N requests<input id="fault-count" name="count" type="number"
-        min="1" value="1" required></label>
-      <label for="fault-status">Status<input id="fault-status" name="status" type="number"
-        min="400" max="599" value="500"></label>
-      <label for="fault-ms">Latency ms<input id="fault-ms" name="ms" type="number" min="0"
-        value="1000"></label>
-      <label for="fault-path">Path prefix<input id="fault-path" name="path" placeholder="/webservice/json/"></label>
-      <button type="submit">Add fault</button>
-    </form>
-    <button type="button" id="faults-clear">Clear faults</button>
-  </section>
-  <section aria-labelledby="quirks-title">
-    <h2 id="quirks-title">Quirks in force</h2>
-    <ul id="quirks"></ul>
-    <p id="quirks-empty" class="muted">None: the mock answers as documented.</p>
-  </section>
-  </div>
+<section id="journal-panel" aria-labelledby="journal-title">
+<h2 id="journal-title">Requests <span id="journal-count" class="muted"></span></h2>
+<div class="row">
+<div class="field"><label for="journal-filter">Show</label><select id="journal-filter">
+<option value="all">all requests</option>
+<option value="refused">refusals only</option>
+</select></div>
+<div class="field"><label for="journal-find">Find</label><input id="journal-find"
+type="search" autocomplete="off" placeholder="path, method, user, client, code…"
+aria-describedby="journal-help"></div>
+<button type="button" id="journal-clear">Clear journal</button>
+<span id="journal-help" class="muted">One line a request. Click a row, or Enter on it, for
+the whole of it; arrow keys move between rows.</span>
+</div>
+<div class="scroll" role="region" aria-label="Request journal, newest first">
+<table id="journal-table">
+<caption class="sr-only">Requests the mock answered, newest first, with the reason of each refusal</caption>
+<colgroup><col class="time"><col class="req"><col class="status"><col class="ms"><col class="rpc">
+<col class="user"><col class="client"><col class="reason"></colgroup>
+<thead><tr><th scope="col">Time</th><th scope="col">Request</th><th scope="col">Status</th>
+<th scope="col">ms</th><th scope="col">RPC</th><th scope="col">User</th>
+<th scope="col">Client</th><th scope="col">Reason</th></tr></thead>
+<tbody id="journal"></tbody>
+</table>
+</div>
+</section>
+<div class="side">
+<section aria-labelledby="grants-title">
+<h2 id="grants-title" tabindex="-1">Grants</h2>
+<div class="scroll">
+<table>
+<caption class="sr-only">Authorizations with a live token; expiry on the virtual clock</caption>
+<thead><tr><th scope="col">User</th><th scope="col">Client</th><th scope="col">Scope</th>
+<th scope="col">Access token</th><th scope="col"><span class="sr-only">Action</span></th></tr></thead>
+<tbody id="grants"></tbody>
+</table>
+</div>
+<p id="grants-empty" class="muted">No grants.</p>
+</section>
+<section aria-labelledby="faults-title">
+<h2 id="faults-title">Faults</h2>
+<ul id="faults"></ul>
+<p id="faults-empty" class="muted">No faults pending.</p>
+<form id="fault-form" aria-label="Add a fault">
+<label for="fault-kind">Kind<select id="fault-kind" name="kind">
+<option value="error">HTTP error</option><option value="latency">latency</option>
+<option value="drop">dropped connection</option></select></label>
+<label for="fault-count">Next N requests<input id="fault-count" name="count" type="number"
+min="1" value="1" required></label>
+<label for="fault-status">Status<input id="fault-status" name="status" type="number"
+min="400" max="599" value="500"></label>
+<label for="fault-ms">Latency ms<input id="fault-ms" name="ms" type="number" min="0"
+value="1000"></label>
+<label for="fault-path">Path prefix<input id="fault-path" name="path" placeholder="/webservice/json/"></label>
+<button type="submit">Add fault</button>
+</form>
+<button type="button" id="faults-clear">Clear faults</button>
+</section>
+<section aria-labelledby="quirks-title">
+<h2 id="quirks-title">Quirks in force</h2>
+<ul id="quirks"></ul>
+<p id="quirks-empty" class="muted">None: the mock answers as documented.</p>
+</section>
+</div>
 </main>
 <noscript><p>The dashboard needs JavaScript; the JSON endpoints under /_mock/ work without it.</p></noscript>
 <script>${script}</script>
