@@ -236,7 +236,7 @@ describe('a broken OpenRPC document', () => {
   it.each([
     [
       { ...DOC, openrpc: '3.0.0' },
-      /shop\.openrpc\.json: \/openrpc: unknown value "3\.0\.0" \(allowed: "1\.3\.2", .*"1\.2\.2", and 18 more\)/,
+      /shop\.openrpc\.json: \/openrpc: "3\.0\.0" is not an OpenRPC 1\.x version \(1\.0\.0, /,
     ],
     [
       {
@@ -293,6 +293,28 @@ describe('a broken OpenRPC document', () => {
       });
     } finally {
       rmSync(broken, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('any OpenRPC 1.x version', () => {
+  it('loads documents of versions later than the meta-schema package lists (1.4.1)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'dasvc-openrpc-'));
+    try {
+      mkdirSync(join(folder, 'instances'));
+      writeFileSync(join(folder, 'clients.txt'), 'c:s\n');
+      writeFileSync(join(folder, 'users.json'), '{"u":{"instances":["shop"]}}');
+      for (const openrpc of ['1.4.1', '1.10.0']) {
+        writeFileSync(
+          join(folder, 'instances', 'shop.openrpc.json'),
+          JSON.stringify({ ...DOC, openrpc }),
+        );
+        const { startMockServer } = await import('../../../src/mock/index.js');
+        const server = await startMockServer({ fixtures: folder, port: 0 });
+        await server.close();
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });
