@@ -65,13 +65,13 @@ function documented(schema: JsonSchema, description?: string, deprecated?: boole
 export function apiSchema(instances: readonly InstanceFixture[]): JsonSchema {
   const sorted = [...instances].sort((a, b) => compare(a.name, b.name));
   const schemas = new PortableSchemas();
-  const properties: Record<string, unknown> = {};
-  for (const instance of sorted) {
-    properties[instance.name] = instanceSchema(
-      instance,
-      schemas.portableIn(instance.name, instance.document),
-    );
-  }
+  // Defined, not assigned: an instance named `__proto__` is an instance like any other.
+  const properties: Record<string, unknown> = Object.fromEntries(
+    sorted.map((instance) => [
+      instance.name,
+      instanceSchema(instance, schemas.portableIn(instance.name, instance.document)),
+    ]),
+  );
   return {
     title: API_NAME,
     description:

@@ -251,6 +251,21 @@ describe('declarationsOf', () => {
     expect(method(text, 'ShopMethods', 'orders.get')).toContain('result: ShopOrder;');
   });
 
+  it('declares an instance named __proto__ like any other', async () => {
+    const text = await declarationsOf([
+      instance(
+        '__proto__',
+        documentOf('Proto', [
+          { name: 'm', params: [], result: { name: 'r', schema: { type: 'string' } } },
+        ]),
+      ),
+      instance('shop', documentOf('Shop', [])),
+    ]);
+    const api = declaration(text, 'Api');
+    expect(api).toMatch(/^ {2}__proto__: \w+;$/m);
+    expect(api).toMatch(/^ {2}shop: \w+;$/m);
+  });
+
   it('writes nothing a contract says as code: comments closed, tsType dropped, keys quoted', async () => {
     const hostile = documentOf('x', [
       {
