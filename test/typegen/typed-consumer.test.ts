@@ -190,6 +190,10 @@ createMockHandlers<Api>({
   // @ts-expect-error a list answers contacts.list
   methods: { crm: { 'contacts.list': () => 'none' } },
 });
+createMockApp<Api>({
+  // @ts-expect-error rpc.discover is the contract's own: no override answers it
+  methods: { crm: { 'rpc.discover': () => ({ openrpc: '1.2.6', info: { title: 't', version: '1' }, methods: [] }) } },
+});
 createMockApp({ methods: { anything: { goes: ({ params }) => params } } });
 `;
 

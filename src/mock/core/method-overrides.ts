@@ -39,10 +39,17 @@ export type MethodHandler<
       context: MethodContext<NamedParamsOf<A, S, M>, Extract<S, string>>,
     ) => ResultOf<A, S, M> | Promise<ResultOf<A, S, M>>;
 
-/** The `methods` option: per instance, per method, the function that answers it. */
+/**
+ * The `methods` option: per instance, per method, the function that answers it; no `rpc.` name
+ * (rpc.discover is the contract's own, and the mock refuses one).
+ */
 export type MethodOverrides<A = Untyped> = [A] extends [Untyped]
   ? Record<string, Record<string, MethodHandler>>
-  : { [S in ScopeOf<A>]?: { [M in MethodOf<A, S>]?: MethodHandler<A, S, M> } };
+  : {
+      [S in ScopeOf<A>]?: {
+        [M in Exclude<MethodOf<A, S>, `rpc.${string}`>]?: MethodHandler<A, S, M>;
+      };
+    };
 
 /** The overrides by instance and method, as the API route looks them up. */
 export type OverrideTable = Map<string, Map<string, (context: MethodContext) => unknown>>;
