@@ -82,9 +82,10 @@ export function anyWhereUnsaid(schema: JsonSchema): JsonSchema {
     (members !== undefined && !(isObject(members) && Object.keys(members).length === 0)) ||
     'patternProperties' in schema;
   // An object closed to every member is the empty object, which the generator would write `{}`
-  // (any value but null in TypeScript).
-  if (schema.type === 'object' && !declared && schema.additionalProperties === false)
-    return { ...schema, tsType: NO_MEMBERS };
+  // (any value but null in TypeScript); `["object"]` and `["object", "null"]` alike.
+  const closed = !declared && schema.additionalProperties === false;
+  if (closed && types.includes('object') && types.every((t) => t === 'object' || t === 'null'))
+    return { ...schema, tsType: types.includes('null') ? `${NO_MEMBERS} | null` : NO_MEMBERS };
   const noMembers = !declared && !('additionalProperties' in schema);
   if (types.includes('object') && noMembers) {
     // Members it requires without describing them are there all the same, of any value.

@@ -176,6 +176,16 @@ describe('declarationsOf', () => {
             required: true,
             schema: { type: 'object', additionalProperties: false },
           },
+          {
+            name: 'ca',
+            required: true,
+            schema: { type: ['object'], additionalProperties: false },
+          },
+          {
+            name: 'cn',
+            required: true,
+            schema: { type: ['object', 'null'], additionalProperties: false },
+          },
         ],
         result: { name: 'r', schema: { description: 'any' } },
       },
@@ -190,6 +200,8 @@ describe('declarationsOf', () => {
     expect(entry).toMatch(/ {6}u: \{\n {8}\[k: string\]: unknown;\n {6}\} \| null;/);
     expect(entry).toMatch(/ {6}r: \{\n {8}a: unknown;\n {8}\[k: string\]: unknown;\n {6}\};/);
     expect(entry).toMatch(/ {6}c: \{ \[k: string\]: never \};/);
+    expect(entry).toMatch(/ {6}ca: \{ \[k: string\]: never \};/);
+    expect(entry).toMatch(/ {6}cn: \{ \[k: string\]: never \} \| null;/);
     expect(text).toContain('export type Inner = unknown;');
     expect(entry).toMatch(/ {4}result: unknown;/);
   });
