@@ -45,6 +45,49 @@ async function loadGenerator(): Promise<typeof Generator> {
 }
 
 /**
+ * The generator calls `schema.hasOwnProperty(…)` on the objects it walks: a member of that name
+ * (a param, a property, a method, a schema's name) would hide the method and stop it. Such keys
+ * go in under a stand-in, which the output then names as they are; as a type name the generator
+ * capitalizes it.
+ */
+const OWN = 'hasOwnProperty';
+const STAND_IN = `${OWN}_dasvcStandIn`;
+/** The stand-in as the generator makes a type's name of it. */
+const TYPE_STAND_IN = 'HasOwnPropertyDasvcStandIn';
+
+/** `name`, or `name1`, `name2`, …: the first that `text` does not use yet. */
+function unusedName(text: string, name: string): string {
+  let candidate = name;
+  for (let n = 1; new RegExp(`\\b${candidate}\\b`).test(text); n++) candidate = `${name}${n}`;
+  return candidate;
+}
+
+/**
+ * `value` with every member named OWN under the stand-in, and so every name that says it. An
+ * object met twice gives one copy: the generator declares a schema it meets again by identity
+ * once (the `rpc.discover` result of every instance).
+ */
+function withStandIns(value: unknown, copies = new Map<object, unknown>()): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (copies.has(value)) return copies.get(value);
+  const named = (name: unknown) => (name === OWN ? STAND_IN : name);
+  const copy: unknown = Array.isArray(value)
+    ? value.map((item) => withStandIns(item, copies))
+    : Object.fromEntries(
+        Object.entries(value).map(([key, member]) => [
+          named(key),
+          key === 'required' && Array.isArray(member)
+            ? member.map(named)
+            : key === '$ref' && typeof member === 'string'
+              ? member.replace(/\/hasOwnProperty(?=\/|$)/g, `/${STAND_IN}`)
+              : withStandIns(member, copies),
+        ]),
+      );
+  copies.set(value, copy);
+  return copy;
+}
+
+/**
  * The declarations of `instances`, prettier-formatted: the same contract gives the same bytes
  * (instances and methods sorted by name; no time, path or version written).
  */
@@ -53,7 +96,7 @@ export async function declarationsOf(instances: readonly InstanceFixture[]): Pro
   let text: string;
   try {
     // Inside: a chain of `$ref`s or a schema nested past the stack's end is the contract's.
-    const schema = apiSchema(instances) as Parameters<typeof compile>[0];
+    const schema = withStandIns(apiSchema(instances)) as Parameters<typeof compile>[0];
     text = await compile(schema, API_NAME, {
       // A member the schema does not declare is not there: `[k: string]: unknown` only where
       // `additionalProperties` says so, as one would write it by hand.
@@ -82,5 +125,10 @@ export async function declarationsOf(instances: readonly InstanceFixture[]): Pro
   // characters a contract's texts carry (a description, an enum value) become escapes: in a
   // comment they are text, in a string literal the same value, and neither drives the terminal
   // that shows the file.
+  // A type of that name may be declared already (a schema named HasOwnProperty): the stand-in's
+  // type takes the next free name rather than merge with it.
+  text = text
+    .replaceAll(TYPE_STAND_IN, unusedName(text, 'HasOwnProperty'))
+    .replaceAll(STAND_IN, OWN);
   return terminalText(text.replace(/\n}\n(?=\/\*\*|export )/g, '\n}\n\n'));
 }

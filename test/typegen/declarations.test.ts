@@ -263,6 +263,54 @@ describe('declarationsOf', () => {
     expect(method(text, 'ShopMethods', 'orders.get')).toContain('result: ShopOrder;');
   });
 
+  it('declares params, properties, methods and schemas named hasOwnProperty as they are', async () => {
+    const doc = {
+      ...documentOf('Own', [
+        {
+          name: 'hasOwnProperty',
+          params: [{ name: 'hasOwnProperty', required: true, schema: { type: 'string' } }],
+          result: { name: 'r', schema: { $ref: '#/components/schemas/hasOwnProperty' } },
+        },
+      ]),
+      components: {
+        schemas: {
+          hasOwnProperty: {
+            type: 'object',
+            required: ['hasOwnProperty'],
+            properties: { hasOwnProperty: { type: 'integer' } },
+          },
+        },
+      },
+    };
+    const text = await declarationsOf([instance('own', doc)]);
+    expect(text).not.toContain('dasvcStandIn');
+    expect(text).not.toContain('DasvcStandIn');
+    const methods = declaration(text, 'OwnMethods');
+    expect(methods).toMatch(/^ {2}hasOwnProperty: \{$/m);
+    expect(methods).toMatch(/^ {10}hasOwnProperty: string;$/m);
+    expect(methods).toMatch(/^ {4}result: HasOwnProperty;$/m);
+    expect(declaration(text, 'HasOwnProperty')).toContain('  hasOwnProperty: number;');
+    // Beside a schema named HasOwnProperty, each keeps a type of its own.
+    const both = structuredClone(doc) as typeof doc & {
+      components: { schemas: Record<string, unknown> };
+    };
+    both.components.schemas.HasOwnProperty = {
+      type: 'object',
+      required: ['y'],
+      properties: { y: { type: 'string' } },
+    };
+    both.methods.push({
+      name: 'other',
+      params: [],
+      result: { name: 'r', schema: { $ref: '#/components/schemas/HasOwnProperty' } },
+    });
+    const apart = await declarationsOf([instance('own', both)]);
+    // Two names, not one interface declared twice (which TypeScript would merge).
+    expect(new Set(apart.match(/^export interface HasOwnProperty\w* /gm))).toEqual(
+      new Set(['export interface HasOwnProperty ', 'export interface HasOwnProperty1 ']),
+    );
+  });
+
   it('declares an instance named __proto__ like any other', async () => {
     const text = await declarationsOf([
       instance(
@@ -276,6 +324,10 @@ describe('declarationsOf', () => {
     const api = declaration(text, 'Api');
     expect(api).toMatch(/^ {2}__proto__: \w+;$/m);
     expect(api).toMatch(/^ {2}shop: \w+;$/m);
+    // Every instance's rpc.discover answers the one OpenRpcDocument.
+    expect(text.match(/^export interface OpenRpcDocument\w* /gm)).toEqual([
+      'export interface OpenRpcDocument ',
+    ]);
   });
 
   it('writes nothing a contract says as code: comments closed, tsType dropped, keys quoted', async () => {
