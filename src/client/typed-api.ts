@@ -45,14 +45,16 @@ export type ErrorOf<A, S extends keyof A, M extends keyof A[S]> = A[S][M] extend
 
 /**
  * Params by name, as the mock hands them to a computed method or an override (it binds params
- * given by position to their names); a method that takes them by position only has no names
- * in its declaration.
+ * given by position to their names): a method that takes them by position only declares those
+ * names as `paramsByName`; one without either has none to give.
  */
-export type NamedParamsOf<A, S extends keyof A, M extends keyof A[S]> = [
-  Exclude<ParamsOf<A, S, M>, readonly unknown[]>,
-] extends [never]
-  ? Record<string, unknown>
-  : Exclude<ParamsOf<A, S, M>, readonly unknown[]>;
+export type NamedParamsOf<A, S extends keyof A, M extends keyof A[S]> = A[S][M] extends {
+  paramsByName: infer N;
+}
+  ? N
+  : [Exclude<ParamsOf<A, S, M>, readonly unknown[]>] extends [never]
+    ? Record<string, unknown>
+    : Exclude<ParamsOf<A, S, M>, readonly unknown[]>;
 
 /** Whether params may be left out: a method whose params are all optional. */
 type ParamsOptional<P> = [Record<never, never>] extends [P]

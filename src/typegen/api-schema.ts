@@ -140,23 +140,37 @@ function instanceSchema(
   };
 }
 
-/** One method's `{ params, result, errors? }`: params by name and/or by position, as declared. */
+/**
+ * One method's `{ params, result, errors? }`: params by name and/or by position, as declared. A
+ * method that takes them by position only also has `paramsByName`: the names its params are
+ * bound to, as the mock hands them to a computed method or an override.
+ */
 function entry(
   byName: JsonSchema | undefined,
   byPosition: JsonSchema | undefined,
   result: JsonSchema,
   errors?: JsonSchema,
+  paramsByName?: JsonSchema,
 ): JsonSchema {
   const forms = [byName, byPosition].filter((f): f is JsonSchema => f !== undefined);
   return {
     type: 'object',
     additionalProperties: false,
-    required: ['params', 'result'],
+    required: ['params', 'result', ...(paramsByName === undefined ? [] : ['paramsByName'])],
     properties: {
       // One form alone is still a union of one: a tuple's own `@minItems` comment is dropped.
       params: { anyOf: forms },
       result,
       ...(errors === undefined ? {} : { errors }),
+      ...(paramsByName === undefined
+        ? {}
+        : {
+            paramsByName: {
+              ...paramsByName,
+              description:
+                'The params by name, as a computed method or an override of the mock receives them.',
+            },
+          }),
     },
   };
 }
@@ -177,14 +191,14 @@ function methodSchema(
     .map((p) => p.name)
     .filter((n) => !method.positionalNames?.includes(n));
   const required = (n: string) => param(n).required;
-  const objectForm = (): JsonSchema =>
-    names.length === 0
+  const objectForm = (of = names): JsonSchema =>
+    of.length === 0
       ? fixed(NO_MEMBERS)
       : {
           type: 'object',
           additionalProperties: false,
-          required: names.filter(required),
-          properties: Object.fromEntries(names.map((n) => [n, paramSchema(n)])),
+          required: of.filter(required),
+          properties: Object.fromEntries(of.map((n) => [n, paramSchema(n)])),
         };
   const tupleForm = (): JsonSchema => {
     if (slots.length === 0) return fixed('[]');
@@ -208,7 +222,7 @@ function methodSchema(
       ? { anyOf: method.errors.map(errorSchema) }
       : undefined;
   return {
-    ...entry(byName, byPosition, resultSchema, errors),
+    ...entry(byName, byPosition, resultSchema, errors, byName ? undefined : objectForm(slots)),
     ...docOf(docText(method.summary, method.description), deprecatedIn(instance, method)),
   };
 }

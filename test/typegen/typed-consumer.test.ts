@@ -92,9 +92,20 @@ export async function wrong(): Promise<void> {
 
 /** The hand-written document's constructs, as a TypeScript user meets them. */
 const SHOP = `import { dasvc, type ErrorOf } from 'dasvc';
+import type { MethodHandler } from 'dasvc/mock';
 import type { Api, Category, Order, Record } from './shop-api.js';
 
 const shop = dasvc<Api>({ store: 'memory' });
+
+// A method taken by position only: its override gets the params by their declared names.
+export const search: MethodHandler<Api, 'shop', 'orders.search'> = ({ params }) => {
+  const query: string = params.query;
+  const limit: number | undefined = params.limit;
+  void [query, limit];
+  return [];
+};
+// @ts-expect-error no such param
+export const searchWrong: MethodHandler<Api, 'shop', 'orders.search'> = ({ params }) => params.nope;
 
 export async function constructs(): Promise<void> {
   const order: Order = await shop.rpc('shop', 'orders.get', { id: 1, expand: ['items'] });
