@@ -124,9 +124,55 @@ export class PortableSchemas {
   private readonly definitions = new Map<string, JsonSchema>();
   private readonly keys = new Map<string, string>();
 
-  /** The definitions to put at `#/definitions`, in the order they were reached. */
+  /**
+   * The definitions to put at `#/definitions`, in the order they were reached. One that is itself
+   * again with no object or array between (`A` a `$ref` to `B` and `B` to `A`, `S` any of `S`
+   * or null) is no TypeScript type (the generator stops, or writes an alias of itself): it is any
+   * value, saying why.
+   */
   all(): Record<string, JsonSchema> {
-    return Object.fromEntries(this.definitions);
+    const byRef = new Map(
+      [...this.definitions.keys()].map((key) => [`#/definitions/${escapeSegment(key)}`, key]),
+    );
+    /** The definitions `schema` is one of, or the same as, with nothing around them. */
+    const aliased = (schema: unknown): string[] => {
+      if (!isObject(schema)) return [];
+      const ref = typeof schema.$ref === 'string' ? byRef.get(schema.$ref) : undefined;
+      return [
+        ...(ref === undefined ? [] : [ref]),
+        ...[...LIST].flatMap((key) => {
+          const list = schema[key];
+          return Array.isArray(list) ? list.flatMap(aliased) : [];
+        }),
+      ];
+    };
+    const cycleFrom = (start: string): string[] | undefined => {
+      const seen = new Set<string>();
+      const walk = (key: string, path: string[]): string[] | undefined => {
+        for (const next of aliased(this.definitions.get(key))) {
+          if (next === start) return [...path, next];
+          if (seen.has(next)) continue;
+          seen.add(next);
+          const found = walk(next, [...path, next]);
+          if (found) return found;
+        }
+        return undefined;
+      };
+      return walk(start, [start]);
+    };
+    return Object.fromEntries(
+      [...this.definitions].map(([key, schema]) => {
+        const cycle = cycleFrom(key);
+        return [
+          key,
+          cycle === undefined
+            ? schema
+            : unknownBecause(
+                `${cycle.join(' → ')}: a schema that is itself again with no object or array between`,
+              ),
+        ];
+      }),
+    );
   }
 
   /** Copies schemas of `document` (an instance's; none for the fixtures' own format). */

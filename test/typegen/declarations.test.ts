@@ -311,6 +311,50 @@ describe('declarationsOf', () => {
     );
   });
 
+  it('types a schema that is itself again with no object or array between as unknown, saying why', async () => {
+    const doc = {
+      ...documentOf('Loop', [
+        {
+          name: 'a',
+          params: [],
+          result: { name: 'r', schema: { $ref: '#/components/schemas/A' } },
+        },
+        {
+          name: 's',
+          params: [],
+          result: { name: 'r', schema: { $ref: '#/components/schemas/S' } },
+        },
+        {
+          name: 't',
+          params: [],
+          result: { name: 'r', schema: { $ref: '#/components/schemas/T' } },
+        },
+      ]),
+      components: {
+        schemas: {
+          A: { $ref: '#/components/schemas/B' },
+          B: { $ref: '#/components/schemas/A' },
+          S: { anyOf: [{ $ref: '#/components/schemas/S' }, { type: 'null' }] },
+          // Through an array: a type like any recursive one.
+          T: {
+            anyOf: [
+              { type: 'array', items: { $ref: '#/components/schemas/T' } },
+              { type: 'integer' },
+            ],
+          },
+        },
+      },
+    };
+    const text = await declarationsOf([instance('loop', doc)]);
+    expect(text).toContain(
+      ' * A → B → A: a schema that is itself again with no object or array between\n */\nexport type A = unknown;',
+    );
+    expect(text).toContain(
+      ' * S → S: a schema that is itself again with no object or array between\n */\nexport type S = unknown;',
+    );
+    expect(text).toContain('export type T = T[] | number;');
+  });
+
   it('declares an instance named __proto__ like any other', async () => {
     const text = await declarationsOf([
       instance(
