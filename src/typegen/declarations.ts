@@ -130,5 +130,11 @@ export async function declarationsOf(instances: readonly InstanceFixture[]): Pro
   text = text
     .replaceAll(TYPE_STAND_IN, unusedName(text, 'HasOwnProperty'))
     .replaceAll(STAND_IN, OWN);
+  // The generator's note on a `patternProperties` member names its schema, `undefined` for one
+  // written inline: the pattern is what a reader needs.
+  text = text.replace(
+    /^( *)\* This interface was referenced by `[^`\n]*`'s JSON-Schema definition\n *\* via the `patternProperty` (".*")\.$/gm,
+    '$1* Members whose name matches $2.',
+  );
   return terminalText(text.replace(/\n}\n(?=\/\*\*|export )/g, '\n}\n\n'));
 }

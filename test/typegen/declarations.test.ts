@@ -355,6 +355,24 @@ describe('declarationsOf', () => {
     expect(text).toContain('export type T = T[] | number;');
   });
 
+  it('says which names a patternProperties member takes', async () => {
+    const doc = documentOf('Pat', [
+      {
+        name: 'p',
+        params: [],
+        result: {
+          name: 'r',
+          schema: { type: 'object', patternProperties: { '^x-': { type: 'string' } } },
+        },
+      },
+    ]);
+    const text = await declarationsOf([instance('pat', doc)]);
+    expect(text).toContain(
+      '       * Members whose name matches "^x-".\n       */\n      [k: string]: string;',
+    );
+    expect(text).not.toContain('undefined');
+  });
+
   it('declares an instance named __proto__ like any other', async () => {
     const text = await declarationsOf([
       instance(
