@@ -1,5 +1,6 @@
 // What changed between two files of declarations written by `dasvc types` (`--check`): instances
-// and methods added or removed, params, results or errors changed. Pure. It reads the layout the
+// and methods added or removed, params, results or errors changed, or only their descriptions.
+// Pure. It reads the layout the
 // generator and prettier give (members of an interface two spaces in, theirs four), so it
 // compares files written by dasvc, not declarations edited by hand.
 import { API_NAME } from './api-schema.js';
@@ -8,7 +9,8 @@ import { API_NAME } from './api-schema.js';
 export interface ContractChange {
   scope: string;
   method?: string;
-  change: 'added' | 'removed' | 'params' | 'result' | 'errors';
+  /** `description`: only what its comments say changed (of the method, or of the instance). */
+  change: 'added' | 'removed' | 'params' | 'result' | 'errors' | 'description';
 }
 
 /** The top-level declarations of a file, by name: their text, doc comments included. */
@@ -115,17 +117,44 @@ function meaning(text: string, named: Map<string, string>): string {
 interface Parsed {
   /** Methods by scope, each method's parts (params, result, errors) by name. */
   scopes: Map<string, Map<string, Map<string, string>>>;
+  /** Each scope's text and every declaration it names, comments included; each method's too. */
+  documented: Map<string, { scope: string; methods: Map<string, string> }>;
   named: Map<string, string>;
+}
+
+/**
+ * A text and every declaration it names, directly or not, with their doc comments (a `//` line,
+ * a note added by hand, is no part of what the contract says).
+ */
+function described(text: string, named: Map<string, string>): string {
+  const docs = (t: string) =>
+    t
+      .split('\n')
+      .filter((line) => !line.trim().startsWith('//'))
+      .join('\n');
+  const reached = new Set<string>();
+  const visit = (t: string) => {
+    for (const id of t.match(/[A-Za-z_$][\w$]*/g) ?? []) {
+      if (named.has(id) && !reached.has(id)) {
+        reached.add(id);
+        visit(named.get(id)!);
+      }
+    }
+  };
+  visit(text);
+  return [text, ...[...reached].sort().map((id) => named.get(id)!)].map(docs).join('\n');
 }
 
 function parse(text: string): Parsed {
   const named = declarations(text.replace(/\r\n/g, '\n'));
   const scopes: Parsed['scopes'] = new Map();
+  const documented: Parsed['documented'] = new Map();
   const api = named.get(API_NAME);
-  if (api === undefined) return { scopes, named };
+  if (api === undefined) return { scopes, documented, named };
   for (const [scopeKey, lines] of members(api.split('\n'), 2)) {
     const typeName = /:\s*([A-Za-z_$][\w$]*);/.exec(lines.join(' '))?.[1];
     const methods = new Map<string, Map<string, string>>();
+    const texts = new Map<string, string>();
     const body = typeName === undefined ? undefined : named.get(typeName);
     for (const [methodKey, methodLines] of members(body?.split('\n') ?? [], 2)) {
       const parts = new Map<string, string>();
@@ -133,10 +162,16 @@ function parse(text: string): Parsed {
         parts.set(part, partLines.join('\n'));
       }
       methods.set(keyText(methodKey), parts);
+      texts.set(keyText(methodKey), described(methodLines.join('\n'), named));
     }
     scopes.set(keyText(scopeKey), methods);
+    // The instance's own comments: those of its interface, less its methods'.
+    const own = (body ?? '').split('\n').filter((line) => /^(\/\*\*| \*|export )/.test(line));
+    // The interface's closing brace (and the blank line after it) follow its last member.
+    const member = lines.filter((line) => line !== '}' && line.trim() !== '');
+    documented.set(keyText(scopeKey), { scope: [...member, ...own].join('\n'), methods: texts });
   }
-  return { scopes, named };
+  return { scopes, documented, named };
 }
 
 /**
@@ -155,6 +190,9 @@ export function contractChanges(before: string, after: string): ContractChange[]
       changes.push({ scope, change: was ? 'removed' : 'added' });
       continue;
     }
+    const wasDoc = old.documented.get(scope)!;
+    const isDoc = now.documented.get(scope)!;
+    if (wasDoc.scope !== isDoc.scope) changes.push({ scope, change: 'description' });
     const methods = [...new Set([...was.keys(), ...is.keys()])].sort();
     for (const method of methods) {
       const before = was.get(method);
@@ -163,12 +201,15 @@ export function contractChanges(before: string, after: string): ContractChange[]
         changes.push({ scope, method, change: before ? 'removed' : 'added' });
         continue;
       }
+      const count = changes.length;
       for (const part of ['params', 'result', 'errors'] as const) {
         const a = before.get(part) ?? '';
         const b = after.get(part) ?? '';
         if (meaning(a, old.named) !== meaning(b, now.named))
           changes.push({ scope, method, change: part });
       }
+      if (changes.length === count && wasDoc.methods.get(method) !== isDoc.methods.get(method))
+        changes.push({ scope, method, change: 'description' });
     }
   }
   return changes;

@@ -136,6 +136,25 @@ describe('dasvc types', () => {
     expect(readFileSync(out, 'utf8')).toBe((await types(['--from', FIXTURES])).stdout);
   });
 
+  it('--check names what only a description changed, and the instance of it', async () => {
+    const out = join(scratchDir('dasvc-types-'), 'api.d.ts');
+    expect((await types(['--from', FIXTURES, '--out', out])).code).toBe(0);
+    const dir = copyFixtures();
+    const file = join(dir, 'instances/crm.json');
+    const crm = JSON.parse(readFileSync(file, 'utf8')) as {
+      description?: string;
+      methods: { name: string; summary?: string }[];
+    };
+    crm.description = 'Another description.';
+    crm.methods[0]!.summary = 'Another summary.';
+    writeFileSync(file, JSON.stringify(crm));
+    const check = await types(['--from', dir, '--check', out]);
+    expect(check).toMatchObject({
+      code: 1,
+      stdout: `crm: description changed\ncrm ${crm.methods[0]!.name}: description changed\n`,
+    });
+  });
+
   it('reads an OpenRPC document, named after its file or the scope given', async () => {
     const dir = scratchDir('dasvc-types-');
     const file = join(dir, 'shop.openrpc.json');

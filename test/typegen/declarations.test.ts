@@ -535,7 +535,7 @@ describe('contractChanges', () => {
     ]);
   });
 
-  it('lists instances added and removed, and nothing for descriptions alone', async () => {
+  it('lists instances added and removed, and descriptions alone as such', async () => {
     const fixtures = [...loadFixtures(undefined, true).instances.values()];
     const shop = await declarationsOf([instance('shop', base())]);
     expect(contractChanges(shop, await declarationsOf(fixtures))).toEqual([
@@ -543,12 +543,22 @@ describe('contractChanges', () => {
       { scope: 'shop', change: 'removed' },
       { scope: 'wiki', change: 'added' },
     ]);
+    // A method's summary (orders.get's), and the description of a type two methods return.
     expect(
       await changes((doc) => {
         doc.methods[0]!.summary = 'Another summary';
         doc.components!.schemas.Order!.description = 'Described otherwise.';
       }),
-    ).toEqual([]);
+    ).toEqual([
+      { scope: 'shop', method: 'orders.get', change: 'description' },
+      { scope: 'shop', method: 'orders.search', change: 'description' },
+    ]);
+    // The instance's own description.
+    expect(
+      await changes((doc) => {
+        doc.info.description = 'Another shop.';
+      }),
+    ).toEqual([{ scope: 'shop', change: 'description' }]);
     expect(contractChanges(shop, shop)).toEqual([]);
     // A note added by hand, at the end or between declarations, changes no method.
     const noted = shop.replace(/\nexport /, '\n// kept by hand\nexport ');

@@ -132,7 +132,10 @@ function writeDeclarations(file: string, text: string): boolean {
 
 /** The line of one change, as `--check` lists them. */
 function changeLine(change: ContractChange): string {
-  if (change.method === undefined) return `${change.scope}: instance ${change.change}`;
+  if (change.method === undefined)
+    return change.change === 'description'
+      ? `${change.scope}: description changed`
+      : `${change.scope}: instance ${change.change}`;
   if (change.change === 'added' || change.change === 'removed')
     return `${change.scope}: method ${change.method} ${change.change}`;
   return `${change.scope} ${change.method}: ${change.change} changed`;
