@@ -64,7 +64,11 @@ function documented(schema: JsonSchema, description?: string, deprecated?: boole
 /** The combined schema of every instance, sorted by scope: the same contract, the same schema. */
 export function apiSchema(instances: readonly InstanceFixture[]): JsonSchema {
   const sorted = [...instances].sort((a, b) => compare(a.name, b.name));
-  const schemas = new PortableSchemas();
+  // A first pass finds the names several documents use: those are named by scope in each.
+  const probe = new PortableSchemas();
+  for (const instance of sorted)
+    instanceSchema(instance, probe.portableIn(instance.name, instance.document));
+  const schemas = new PortableSchemas(probe.sharedNames());
   // Defined, not assigned: an instance named `__proto__` is an instance like any other.
   const properties: Record<string, unknown> = Object.fromEntries(
     sorted.map((instance) => [

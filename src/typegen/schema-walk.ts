@@ -117,12 +117,22 @@ function nameOf(pointer: string): string {
 /**
  * The portable schemas of every document: `portableIn(document)` copies that document's schemas,
  * and `definitions()` holds every schema their references reach (each once, cycles included),
- * under a name of its own across documents: the first `Order` is `Order`, another document's is
- * `<scope>.Order`.
+ * under a name of its own across documents: `Order` where one document has an `Order`, and
+ * `<scope>.Order` for each of the names in `shared` (those of several documents), so that no
+ * document's `Order` takes the name from another's as instances come and go.
  */
 export class PortableSchemas {
   private readonly definitions = new Map<string, JsonSchema>();
   private readonly keys = new Map<string, string>();
+  /** The scopes whose references reached each name. */
+  private readonly reached = new Map<string, Set<string>>();
+
+  constructor(private readonly shared: ReadonlySet<string> = new Set()) {}
+
+  /** The names that the references of more than one scope reached. */
+  sharedNames(): Set<string> {
+    return new Set([...this.reached].filter(([, scopes]) => scopes.size > 1).map(([n]) => n));
+  }
 
   /**
    * The definitions to put at `#/definitions`, in the order they were reached. One that is itself
@@ -222,9 +232,12 @@ export class PortableSchemas {
     let key = this.keys.get(id);
     if (key === undefined) {
       const name = nameOf(ref.slice(1));
-      key = name;
+      if (!this.reached.has(name)) this.reached.set(name, new Set());
+      this.reached.get(name)!.add(scope);
+      const own = this.shared.has(name);
+      key = own ? `${scope}.${name}` : name;
       for (let n = 2; this.taken(key); n++)
-        key = n === 2 ? `${scope}.${name}` : `${scope}.${name}${n}`;
+        key = n === 2 && !own ? `${scope}.${name}` : `${scope}.${name}${n}`;
       this.keys.set(id, key);
       // Taken before it is converted: a schema that refers to itself finds its own name.
       this.definitions.set(key, {});

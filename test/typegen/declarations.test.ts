@@ -249,7 +249,7 @@ describe('declarationsOf', () => {
     expect(method(text, 'RMethods', 'r.kept')).toContain('result: unknown;');
   });
 
-  it('names the same schema name of two instances apart, the first as it is', async () => {
+  it('names a schema name of two instances by scope in each, whatever else comes and goes', async () => {
     const other = structuredClone(EVERY_CONSTRUCT);
     other.info.title = 'Outlet';
     other.components!.schemas.Order!.properties!.id = { type: 'string' };
@@ -257,10 +257,19 @@ describe('declarationsOf', () => {
       instance('shop', EVERY_CONSTRUCT),
       instance('outlet', other),
     ]);
-    // outlet sorts first: its Order is `Order`, shop's `ShopOrder`.
-    expect(declaration(text, 'Order')).toContain('  id: string;');
+    // No instance's Order is `Order`: another instance's would take its place as they change.
+    expect(text).not.toContain('export interface Order ');
+    expect(declaration(text, 'OutletOrder')).toContain('  id: string;');
     expect(declaration(text, 'ShopOrder')).toContain('  id: number;');
     expect(method(text, 'ShopMethods', 'orders.get')).toContain('result: ShopOrder;');
+    // A name of one instance alone stays as it is; an instance added before it takes nothing.
+    const alone = await declarationsOf([instance('shop', EVERY_CONSTRUCT)]);
+    expect(declaration(alone, 'Order')).toContain('  id: number;');
+    const added = await declarationsOf([
+      instance('shop', EVERY_CONSTRUCT),
+      instance('aaa', documentOf('Aaa', [])),
+    ]);
+    expect(contractChanges(alone, added)).toEqual([{ scope: 'aaa', change: 'added' }]);
   });
 
   it('declares params, properties, methods and schemas named hasOwnProperty as they are', async () => {
