@@ -16,6 +16,14 @@ export function parseCallback(query: URLSearchParams, expectedState: string): Ca
   if (code === null && error === null) {
     return { kind: 'ignored', reason: 'no code and no error in the redirect' };
   }
+  // RFC 6749 §3.1: no parameter more than once. Which of two values counts is anyone's guess.
+  const twice = ['state', 'code', 'error'].find((name) => query.getAll(name).length > 1);
+  if (twice !== undefined) {
+    throw new AuthError(
+      `the redirect carried ${twice} more than once; refused (nothing was exchanged)`,
+      { code: 'repeated_parameter', facts: { refusedBy: 'redirect', parameter: twice } },
+    );
+  }
   const state = query.get('state');
   if (state === null || !safeEqual(state, expectedState)) {
     throw new AuthError(
@@ -26,9 +34,9 @@ export function parseCallback(query: URLSearchParams, expectedState: string): Ca
   if (error !== null) {
     const description = query.get('error_description');
     // The service's words on the message's one line, as in token-response.ts.
-    const said = `${printable(error)}${description ? ` (${printable(description)})` : ''}`;
+    const said = `${printable(error) || 'an empty error'}${description ? ` (${printable(description)})` : ''}`;
     throw new AuthError(`authorization failed: ${said}`, {
-      code: error,
+      code: error || 'authorization_failed',
       detail: description ?? undefined,
       facts: { refusedBy: 'redirect' },
     });
@@ -38,7 +46,11 @@ export function parseCallback(query: URLSearchParams, expectedState: string): Ca
 
 /** Reads a pasted redirect URL (SPEC §3 `--no-browser`); undefined when the text is not a URL. */
 export function parsePastedRedirect(text: string): URLSearchParams | undefined {
-  const trimmed = text.trim();
+  // As terminals and chat tools often wrap a URL: in quotes or angle brackets.
+  const trimmed = text
+    .trim()
+    .replace(/^(?:"(.*)"|'(.*)'|<(.*)>)$/s, '$1$2$3')
+    .trim();
   if (trimmed === '') return undefined;
   try {
     return new URL(trimmed).searchParams;

@@ -235,6 +235,26 @@ describe('usage (exit 2)', () => {
     const login = await thrown(() => startLoopback(taken, async () => ({ status: 200, html: '' })));
     expect(login).toMatchObject({ code: 'listen_failed', facts: { errno: 'EADDRINUSE' } });
     expect(hintFor(login)).toBe('choose another --port, or omit it for a free one');
+    // A port this user may not take (below 1024 without privileges): said so.
+    const privileged = new UsageError('cannot listen on 127.0.0.1:80: EACCES', {
+      code: 'listen_failed',
+      facts: { port: 80, errno: 'EACCES' },
+    });
+    expect(hintFor(privileged)).toBe(
+      'ports below 1024 need privileges: choose another --port, or omit it for a free one',
+    );
+  });
+
+  it('a redirect with a parameter twice: log in again, and what it may mean', () => {
+    let refused: unknown;
+    try {
+      parseCallback(new URLSearchParams('state=S&state=T&code=C'), 'S');
+    } catch (error) {
+      refused = error;
+    }
+    expect(hintFor(refused as DasvcError)).toBe(
+      'start again with dasvc login and paste the redirect as the browser shows it; if this repeats, someone may be forging redirects',
+    );
   });
 
   it('an unknown user of the fixtures', () => {

@@ -93,4 +93,36 @@ describe('pasted redirect URLs and callback queries (SPEC §3 login)', () => {
     expect(outcomes.code).toBeGreaterThan(10);
     expect(outcomes.other).toBeGreaterThan(10);
   });
+
+  it('refuses a redirect that carries state, code or error twice, whichever value comes first', () => {
+    for (const query of [
+      'state=S&state=forged&code=C',
+      'state=forged&state=S&code=C',
+      'state=S&code=C&code=other',
+      'state=S&error=access_denied&error=server_error',
+    ]) {
+      expect(() => parseCallback(new URLSearchParams(query), 'S'), query).toThrow(
+        expect.objectContaining({ code: 'repeated_parameter', exitCode: 3 }),
+      );
+    }
+  });
+
+  it('says an empty error for what it is', () => {
+    expect(() => parseCallback(new URLSearchParams('state=S&error='), 'S')).toThrow(
+      expect.objectContaining({
+        code: 'authorization_failed',
+        message: 'authorization failed: an empty error',
+      }),
+    );
+  });
+
+  it('reads a pasted redirect wrapped in quotes or angle brackets as the redirect', () => {
+    const url = 'http://127.0.0.1:5000/callback?state=S&code=C';
+    for (const pasted of [`"${url}"`, `'${url}'`, `<${url}>`, ` < ${url} > `]) {
+      expect(parseCallback(parsePastedRedirect(pasted)!, 'S'), pasted).toEqual({
+        kind: 'code',
+        code: 'C',
+      });
+    }
+  });
 });

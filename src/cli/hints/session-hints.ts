@@ -19,6 +19,10 @@ const LOGIN_FAILURES: Record<string, [fact: string, hint: string]> = {
     'refusedBy',
     'start again with dasvc login; if this repeats, someone may be forging redirects',
   ],
+  repeated_parameter: [
+    'parameter',
+    'start again with dasvc login and paste the redirect as the browser shows it; if this repeats, someone may be forging redirects',
+  ],
   no_authorization_page: [
     'authorizeUrl',
     'check --authorize-url (or --base-url): the installation shows no authorization page there',
@@ -57,6 +61,8 @@ export const sessionHint: HintRule = (code, facts) => {
   // The login's loopback listener; the mock's names its host (mock-hints.ts).
   if (code === 'listen_failed' && facts.errno === 'EADDRINUSE' && facts.host === undefined)
     return 'choose another --port, or omit it for a free one';
+  if (code === 'listen_failed' && facts.errno === 'EACCES' && facts.host === undefined)
+    return 'ports below 1024 need privileges: choose another --port, or omit it for a free one';
   const profile = textOf(facts.profile);
   if (code === 'not_logged_in' && Array.isArray(facts.profiles)) return missingProfileHint(facts);
   // A command that takes a token (rpc) names the way in of a CI job with no stored profile.
