@@ -179,7 +179,7 @@ export async function runLoginFlow(
       () =>
         settle.reject(
           new NetworkError(
-            `login timed out: no authorization arrived within ${Math.round(options.timeoutMs / 1000)} s`,
+            `login timed out: no authorization arrived within ${+(options.timeoutMs / 1000).toFixed(3)} s`,
             { code: 'login_timeout', facts: { timeoutSeconds: options.timeoutMs / 1000 } },
           ),
         ),

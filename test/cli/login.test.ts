@@ -145,13 +145,19 @@ describe('dasvc login', () => {
 
   it('times out with a clear message (exit 4) and closes the listener', async () => {
     const dir = freshConfigDir();
-    const result = await runCli([...loginArgs(manual.url), '--timeout', '1'], dir, {
+    const result = await runCli([...loginArgs(manual.url), '--timeout', '0.5'], dir, {
       env: browserEnv('none'),
     });
     expect(result.code).toBe(4);
-    expect(result.stderr).toMatch(/login timed out: no authorization arrived within 1 s/);
+    // The time given, not rounded to a second it never waited.
+    expect(result.stderr).toMatch(/login timed out: no authorization arrived within 0\.5 s/);
     const redirect = new URL(authorizationUrlIn(result.stderr)!).searchParams.get('redirect_uri')!;
     await expect(fetch(redirect)).rejects.toThrow();
+    // Written as a person reads it, not as a binary fraction prints.
+    const short = await runCli([...loginArgs(manual.url), '--timeout', '13ms'], dir, {
+      env: browserEnv('none'),
+    });
+    expect(short.stderr).toMatch(/no authorization arrived within 0\.013 s\n/);
   });
 
   it('with --no-browser, accepts the redirect URL pasted on stdin (after a junk line)', async () => {
