@@ -174,6 +174,22 @@ for (const { file } of PARTS) {
 }
 
 // 3. Helper libraries.
+/**
+ * Modules a vendored library requires that dasvc never has it use, each met by the one of Node
+ * that the library's own API takes instead: proper-lockfile's default `fs` is graceful-fs, which
+ * also rewires the process's `fs.close` as it loads; dasvc always passes proper-lockfile an `fs`
+ * of its own (src/store/file-lock.ts), built on node:fs.
+ */
+const UNUSED_DEFAULTS = { 'graceful-fs': 'node:fs' };
+const unusedDefaults = {
+  name: 'unused-defaults',
+  setup(b) {
+    b.onResolve({ filter: /^graceful-fs$/ }, ({ path }) => ({
+      path: UNUSED_DEFAULTS[path],
+      external: true,
+    }));
+  },
+};
 const libraries = [...code];
 for (const [name, file] of Object.entries(VENDORED)) {
   libraries.push(
@@ -181,6 +197,7 @@ for (const [name, file] of Object.entries(VENDORED)) {
       ...common,
       stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: root },
       outfile: `${dist}/vendor/${file}`,
+      plugins: [unusedDefaults],
     }),
   );
 }
