@@ -27,6 +27,7 @@ import {
 import { methodsOf } from '../../src/rpc/discover.js';
 import { scratchDir } from '../helpers/scratch.js';
 import {
+  completesFiles,
   completeWords,
   type CompletedLine,
   type CompletionSources,
@@ -301,6 +302,31 @@ describe('what __complete prints for each shell', () => {
       word: 'rpc',
       words: ['rpc'],
     });
+    // A script that reads the `# files` line says so.
+    expect(parseCompleteRequest(['--shell=zsh', '--files', '--', 'rpc', ''])).toEqual({
+      shell: 'zsh',
+      files: true,
+      word: '',
+      words: ['rpc', ''],
+    });
+  });
+
+  it("names a file's word, where the shell's own file names answer: file flags and key=@file", async () => {
+    const root = await buildProgram(['node', 'dasvc']);
+    const files = (...words: string[]) => completesFiles(root, words);
+    expect(files('rpc', 'crm', '--batch', '')).toBe(true);
+    expect(files('rpc', 'crm', '--batch=ca')).toBe(true);
+    expect(files('mock', '--fixtures', './f')).toBe(true);
+    expect(files('types', '--out', '')).toBe(true);
+    expect(files('rpc', 'crm', 'contacts.get', 'id:=@')).toBe(true);
+    // A method, a param name, a URL, a command without arguments: no file names.
+    expect(files('rpc', 'crm', '')).toBe(false);
+    expect(files('rpc', 'crm', 'contacts.get', '')).toBe(false);
+    expect(files('login', '--base-url', '')).toBe(false);
+    expect(files('check', '')).toBe(false);
+    // key=@file is rpc's: another command's word is no param.
+    expect(files('types', 'id=@')).toBe(false);
+    expect(files('')).toBe(false);
   });
 });
 

@@ -323,6 +323,18 @@ function sharedSession(shell: Shell) {
   };
 }
 
+/**
+ * Words typed in the repository's root (the shells' folder): a file's name is completed as one
+ * only where the command takes a file; elsewhere a TAB that has no candidate offers nothing.
+ */
+const FILE_CASES: [typed: string, word: string][] = [
+  ['dasvc rpc crm --batch CHANGEL', 'CHANGELOG.md'],
+  ['dasvc types --out=CHANGEL', '--out=CHANGELOG.md'],
+  ['dasvc rpc crm m id=@CHANGEL', 'id=@CHANGELOG.md'],
+  ['dasvc rpc crm CHANGEL', 'CHANGEL'],
+  ['dasvc check CHANGEL', 'CHANGEL'],
+];
+
 // Missing shells are a failure in CI (.ci/run installs zsh and fish), a skip elsewhere.
 describe.each(['bash', 'zsh', 'fish'] as const)('%s completion', (shell) => {
   const session = sharedSession(shell);
@@ -381,6 +393,32 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion', (shell) => {
       expect(params).toContain('touch');
       expect(params).not.toMatch(/a b|k=v|-f=/);
       expect(existsSync(marker)).toBe(false);
+    },
+  );
+
+  it.skipIf(!present(shell))(
+    "the shell's own file names for a file, none where a TAB has nothing to offer",
+    SHELL_TEST,
+    async () => {
+      if (shell === 'fish') {
+        const answers = await fishCompletes(
+          FILE_CASES.map(([typed]) => typed),
+          session.dir(),
+        );
+        expect(answers).toEqual([
+          ['CHANGELOG.md'],
+          ['--out=CHANGELOG.md'],
+          ['id=@CHANGELOG.md'],
+          [],
+          [],
+        ]);
+        return;
+      }
+      const term = await session.terminal();
+      for (const [typed, word] of FILE_CASES) {
+        const screen = await wordsAfterTab(term, typed);
+        expect(screen, typed).toContain(`<${typed.split(' ').at(-2)}>\r\n<${word}>\r\n`);
+      }
     },
   );
 });

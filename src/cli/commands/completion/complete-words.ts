@@ -34,7 +34,7 @@ const OPTION_VALUES: Record<string, string[]> = {
   '--hint': ['access_token', 'refresh_token'],
 };
 
-/** Positional arguments by command path and position; undefined → none (the shell offers files). */
+/** Positional arguments by command path and position; undefined → none (nothing is offered). */
 const ARGUMENTS: Record<
   string,
   (
@@ -100,20 +100,11 @@ function byPrefix(candidates: Candidate[], prefix: string): Candidate[] {
 
 const words = (values: string[]): Candidate[] => values.map((value) => ({ value }));
 
-/**
- * The completions of the last word of `line` (the words after the program name, the last one
- * being completed, possibly ''), from the commander program itself (SPEC §3 `dasvc completion`):
- * commands, flags, flag values, profile names, the profile's scopes (after `rpc` and `types`, and
- * for `--scope`), a scope's method names, and a method's param names (`id=`) after it. Only
- * candidates that start with the last word are returned.
- */
-export async function completeWords(
+/** The words before the one being completed, read as commander would: the command, options, arguments. */
+function readLine(
   root: Command,
-  line: readonly string[],
-  sources: CompletionSources,
-): Promise<Candidate[]> {
-  const before = line.slice(0, -1);
-  const current = line.at(-1) ?? '';
+  before: readonly string[],
+): { command: Command; state: CompletedLine; pending: Option | undefined; afterDashes: boolean } {
   let command = root;
   const state: CompletedLine = { path: [], options: new Map(), positional: [] };
   let pending: Option | undefined;
@@ -141,6 +132,45 @@ export async function completeWords(
       state.path.push(sub.name());
     } else state.positional.push(word);
   }
+
+  return { command, state, pending, afterDashes };
+}
+
+/** A value placeholder that names a path: the shell completes file names there. */
+const PATH_VALUE = /<(file|dir|path)\b/;
+
+/**
+ * Whether the word being completed is a file's name (a path option's value, `key=@file`), where
+ * the shell's own file-name completion answers; anywhere else a script offers files at no TAB.
+ */
+export function completesFiles(root: Command, line: readonly string[]): boolean {
+  const current = line.at(-1) ?? '';
+  const { command, state, pending, afterDashes } = readLine(root, line.slice(0, -1));
+  const takesPath = (option: Option | undefined) =>
+    option !== undefined && PATH_VALUE.test(option.flags);
+  if (pending) return takesPath(pending);
+  if (!afterDashes && current.startsWith('--') && current.includes('=')) {
+    const [name] = current.split('=', 1) as [string];
+    return takesPath(optionsAt(command, root).find((o) => o.long === name));
+  }
+  // `key=@file`: a param of `dasvc rpc` read from a file.
+  return state.path.join(' ') === 'rpc' && /=@/.test(current);
+}
+
+/**
+ * The completions of the last word of `line` (the words after the program name, the last one
+ * being completed, possibly ''), from the commander program itself (SPEC §3 `dasvc completion`):
+ * commands, flags, flag values, profile names, the profile's scopes (after `rpc` and `types`, and
+ * for `--scope`), a scope's method names, and a method's param names (`id=`) after it. Only
+ * candidates that start with the last word are returned.
+ */
+export async function completeWords(
+  root: Command,
+  line: readonly string[],
+  sources: CompletionSources,
+): Promise<Candidate[]> {
+  const current = line.at(-1) ?? '';
+  const { command, state, pending, afterDashes } = readLine(root, line.slice(0, -1));
 
   if (pending) return byPrefix(words(await optionValues(pending.long!, sources, state)), current);
   if (!afterDashes && current.startsWith('--') && current.includes('=')) {

@@ -3,17 +3,22 @@ import type { Writer } from '../../output.js';
 import { shapeHelp } from '../../help-text.js';
 import { buildProgram } from '../../program.js';
 import { bashReplies, dequoteBash } from './bash-words.js';
-import { completeWords, type Candidate } from './complete-words.js';
+import { completesFiles, completeWords, type Candidate } from './complete-words.js';
 import { storeSources } from './completion-sources.js';
 import { isPlausibleWord, needsNoQuoting } from './plausible-words.js';
 
 /** The shell a completion script quotes for, as it tells `__complete` with `--shell=`. */
 type Shell = 'bash' | 'zsh' | 'fish';
 
-/** What a completion script asks: `__complete [--shell=S] [--word=W] -- <words…>`. */
+/** What a completion script asks: `__complete [--shell=S] [--files] [--word=W] -- <words…>`. */
 export interface CompleteRequest {
   /** Absent: a script that quotes nothing (one loaded before words were quoted). */
   shell?: Shell;
+  /**
+   * The script reads the FILES line: it offers the shell's file names only when told (a script
+   * loaded before then offers them whenever nothing else is printed).
+   */
+  files?: boolean;
   /** bash: the part of the last word that readline replaces (words are cut at `=` and `:`). */
   word: string;
   /** The words after the program name, the last one being completed; as typed for bash. */
@@ -30,10 +35,17 @@ export function parseCompleteRequest(args: readonly string[]): CompleteRequest {
   const shell = valueOf('shell');
   return {
     ...(shell === 'bash' || shell === 'zsh' || shell === 'fish' ? { shell } : {}),
+    ...(options.includes('--files') ? { files: true } : {}),
     word: valueOf('word') ?? words.at(-1) ?? '',
     words,
   };
 }
+
+/**
+ * The line that tells a script the word is a file's name, to complete as the shell does: no
+ * candidate holds a space.
+ */
+export const FILES = '# files';
 
 /** One line per candidate, tab, description: what the zsh and fish scripts read. */
 function lineOf({ value, description }: Candidate): string {
@@ -91,6 +103,7 @@ export async function completeLine(
       refill: io.refill ?? startRefresher,
     });
     const lines = outputLines(await completeWords(root, words, sources), request);
+    if (request.files && completesFiles(root, words)) lines.push(FILES);
     if (lines.length > 0) io.stdout.write(`${lines.join('\n')}\n`);
   } catch {
     // Completion says nothing rather than an error in the middle of the user's command line.
