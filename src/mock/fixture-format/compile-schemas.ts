@@ -1,7 +1,7 @@
 // The params and result schemas of a fixtures folder, compiled once it is read; the results it
 // writes down checked against them, and the example pairings that contradict them told.
 import { isObject } from '../../util/guards.js';
-import { escapeSegment } from '../../util/json-pointer.js';
+import { escapeSegment, pointerKeys, valueAt } from '../../util/json-pointer.js';
 import { printable } from '../../util/printable.js';
 import { fixtureError, fixtureLine, shownFile } from './fixture-files.js';
 import type { Fixtures, InstanceFixture, MethodFixture } from './fixture-format.js';
@@ -35,7 +35,23 @@ export function compileSchemas(fixtures: Fixtures): void {
     ),
   );
   const compiler = descriptors.length === 0 ? undefined : createSchemaCompiler();
+  const checked = new Set<unknown>();
   for (const [instance, descriptor] of descriptors) {
+    // ajv finds what every object inherits too (`#/components/schemas/constructor` would take
+    // any value): a schema's reference must name a member of the document's own.
+    const document = instance.document;
+    const dangling =
+      danglingRef(descriptor.schema, descriptor.schemaPointer ?? '', document) ??
+      (checked.has(document) ? undefined : danglingInComponents(document));
+    checked.add(document);
+    if (dangling) {
+      throw fixtureError(
+        dir,
+        instance.file,
+        `"$ref" ${dangling.ref} points at nothing`,
+        dangling.pointer,
+      );
+    }
     try {
       descriptor.check = compiler!.compile(descriptor.schema!, instance.document);
     } catch (error) {
@@ -131,6 +147,80 @@ function contradictions(method: MethodFixture): ExampleProblem[] {
     if (problem !== undefined) tell(example.pointer, problem);
   }
   return problems;
+}
+
+/** Keywords whose value is one schema, a list of schemas, or schemas by name (draft-07). */
+const ONE_SCHEMA = [
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'else',
+  'if',
+  'items',
+  'not',
+  'propertyNames',
+  'then',
+];
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'items', 'oneOf'];
+const SCHEMA_MAPS = ['definitions', 'dependencies', 'patternProperties', 'properties'];
+
+/**
+ * The first `$ref` in the schema `value` (following its subschemas only: data, `x-` members and
+ * a schema with an `$id` of its own are not the document's) that names nothing of `document`'s
+ * own which could be a schema.
+ */
+function danglingRef(
+  value: unknown,
+  pointer: string,
+  document: Record<string, unknown> | undefined,
+): { ref: string; pointer: string } | undefined {
+  if (!isObject(value) || value.$id !== undefined) return undefined;
+  const ref = value.$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/')) {
+    let target: unknown = true;
+    try {
+      target = valueAt(document, pointerKeys(ref.slice(1), decodeURIComponent));
+    } catch {
+      // A "%" escape that decodes to no text: ajv says so itself.
+    }
+    if (!isObject(target) && typeof target !== 'boolean')
+      return { ref, pointer: `${pointer}/$ref` };
+  }
+  const at = (key: string) => `${pointer}/${escapeSegment(key)}`;
+  const subschemas: [unknown, string][] = [
+    ...ONE_SCHEMA.map((key): [unknown, string] => [value[key], at(key)]),
+    ...SCHEMA_LISTS.flatMap((key) => {
+      const list = value[key];
+      return Array.isArray(list)
+        ? list.map((item, i): [unknown, string] => [item, `${at(key)}/${i}`])
+        : [];
+    }),
+    ...SCHEMA_MAPS.flatMap((key) => {
+      const map = value[key];
+      return isObject(map)
+        ? Object.entries(map).map(([name, item]): [unknown, string] => [
+            item,
+            `${at(key)}/${escapeSegment(name)}`,
+          ])
+        : [];
+    }),
+  ];
+  for (const [schema, where] of subschemas) {
+    const found = danglingRef(schema, where, document);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The first dangling `$ref` of the schemas of a document's components. */
+function danglingInComponents(document: Record<string, unknown> | undefined) {
+  const schemas = isObject(document?.components) ? document.components.schemas : undefined;
+  if (!isObject(schemas)) return undefined;
+  for (const [name, schema] of Object.entries(schemas)) {
+    const found = danglingRef(schema, `/components/schemas/${escapeSegment(name)}`, document);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**

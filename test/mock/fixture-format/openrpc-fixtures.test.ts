@@ -251,6 +251,64 @@ describe('a broken OpenRPC document', () => {
       /\/methods\/0\/params\/0: "\$ref" #\/constructor points at nothing/,
     ],
     [
+      // Under a property named like a keyword, and outside the components, alike.
+      {
+        ...DOC,
+        methods: [
+          {
+            name: 'x',
+            params: [
+              {
+                name: 'q',
+                schema: {
+                  properties: { enum: { $ref: '#/components/schemas/constructor' } },
+                },
+              },
+            ],
+            result: { name: 'r', schema: {} },
+          },
+        ],
+      },
+      /\/methods\/0\/params\/0\/schema\/properties\/enum\/\$ref: "\$ref" #\/components\/schemas\/constructor points at nothing/,
+    ],
+    [
+      {
+        ...DOC,
+        methods: [
+          {
+            name: 'x',
+            params: [{ name: 'q', schema: { $ref: '#/info/constructor' } }],
+            result: { name: 'r', schema: {} },
+          },
+        ],
+      },
+      /"\$ref" #\/info\/constructor points at nothing/,
+    ],
+    [
+      // Nor of its components, in a schema: ajv would take what it finds there for a schema.
+      {
+        ...DOC,
+        methods: [
+          {
+            name: 'x',
+            params: [{ name: 'q', schema: { $ref: '#/components/schemas/constructor' } }],
+            result: { name: 'r', schema: {} },
+          },
+        ],
+      },
+      /\/methods\/0\/params\/0\/schema\/\$ref: "\$ref" #\/components\/schemas\/constructor points at nothing/,
+    ],
+    [
+      {
+        ...DOC,
+        components: {
+          ...DOC.components,
+          schemas: { ...DOC.components.schemas, Odd: { $ref: '#/components/schemas/toString' } },
+        },
+      },
+      /\/components\/schemas\/Odd\/\$ref: "\$ref" #\/components\/schemas\/toString points at nothing/,
+    ],
+    [
       // A fragment is percent-decoded before it is followed: a bad escape is the file's problem.
       {
         ...DOC,
@@ -313,6 +371,39 @@ describe('any OpenRPC 1.x version', () => {
         const server = await startMockServer({ fixtures: folder, port: 0 });
         await server.close();
       }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('data that holds a "$ref" member', () => {
+  it('loads: enum, const, default and examples values are data, not references', async () => {
+    const data = { $ref: '#/components/schemas/Nope' };
+    const folder = mkdtempSync(join(tmpdir(), 'dasvc-openrpc-'));
+    try {
+      mkdirSync(join(folder, 'instances'));
+      writeFileSync(join(folder, 'clients.txt'), 'c:s\n');
+      writeFileSync(join(folder, 'users.json'), '{"u":{"instances":["shop"]}}');
+      const doc = {
+        ...DOC,
+        methods: [
+          {
+            name: 'x',
+            params: [
+              { name: 'a', schema: { enum: [data] } },
+              { name: 'b', schema: { const: data } },
+              { name: 'c', schema: { type: 'object', default: data, examples: [data] } },
+            ],
+            result: { name: 'r', schema: {} },
+          },
+        ],
+        components: { ...DOC.components, examples: { Ref: { name: 'ref', value: data } } },
+      };
+      writeFileSync(join(folder, 'instances', 'shop.openrpc.json'), JSON.stringify(doc));
+      const { startMockServer } = await import('../../../src/mock/index.js');
+      const server = await startMockServer({ fixtures: folder, port: 0 });
+      await server.close();
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
