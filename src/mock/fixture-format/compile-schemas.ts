@@ -59,10 +59,15 @@ export function compileSchemas(fixtures: Fixtures): void {
         const where = patternPointer(descriptor, instance.document, error.pattern);
         throw fixtureError(dir, instance.file, error.message, where);
       }
+      // ajv follows a `$ref` that is the schema itself again (A → A, A → B → A) without end.
+      const why =
+        error instanceof RangeError
+          ? 'its $refs lead back to themselves with nothing between, or it nests too deep'
+          : (error as Error).message;
       throw fixtureError(
         dir,
         instance.file,
-        `invalid JSON Schema: ${(error as Error).message}${draftHint(descriptor.schema)}`,
+        `invalid JSON Schema: ${why}${draftHint(descriptor.schema)}`,
         descriptor.schemaPointer,
       );
     }

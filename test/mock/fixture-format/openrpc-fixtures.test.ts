@@ -64,6 +64,12 @@ const DOC = {
       params: [{ name: 'id', required: true, schema: { type: 'string' } }],
       result: { name: 'status', schema: { enum: ['open', 'paid'] } },
     },
+    {
+      // A schema that is itself again first (any of an integer or itself): a string never ends.
+      name: 'orders.count',
+      params: [{ name: 'n', required: true, schema: { $ref: '#/components/schemas/Count' } }],
+      result: { name: 'n', schema: {} },
+    },
   ],
   components: {
     contentDescriptors: {
@@ -88,6 +94,7 @@ const DOC = {
       },
     },
     schemas: {
+      Count: { anyOf: [{ type: 'integer' }, { $ref: '#/components/schemas/Count' }] },
       Item: {
         type: 'object',
         required: ['sku', 'quantity'],
@@ -232,6 +239,17 @@ describe('an OpenRPC document as fixtures', () => {
   });
 });
 
+describe('schemas past what can be checked', () => {
+  it('a value its schema cannot check without end is -32602, not an internal error', async () => {
+    // An integer passes the check (no example answers it: -32001).
+    expect((await call('orders.count', { n: 3 })).error).toMatchObject({ code: -32001 });
+    expect((await call('orders.count', { n: 'three' })).error).toMatchObject({
+      code: -32602,
+      data: 'n could not be checked: nested too deep',
+    });
+  });
+});
+
 describe('a broken OpenRPC document', () => {
   it.each([
     [
@@ -283,6 +301,17 @@ describe('a broken OpenRPC document', () => {
         ],
       },
       /"\$ref" #\/info\/constructor points at nothing/,
+    ],
+    [
+      // A schema that is itself again with nothing between: ajv would follow it without end.
+      {
+        ...DOC,
+        components: {
+          ...DOC.components,
+          schemas: { ...DOC.components.schemas, Item: { $ref: '#/components/schemas/Item' } },
+        },
+      },
+      /\/methods\/0\/params\/1\/schema: invalid JSON Schema: its \$refs lead back to themselves/,
     ],
     [
       // Nor of its components, in a schema: ajv would take what it finds there for a schema.
