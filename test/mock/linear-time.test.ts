@@ -86,7 +86,7 @@ describe('no input holds the mock', () => {
       'a patternProperties key',
       'keys',
       { [EVIL_INPUT]: 1 },
-      'v must NOT have additional properties',
+      `v must NOT have additional properties (${JSON.stringify(EVIL_INPUT)})`,
     ],
   ])(
     '%s that backtracking would take for ever on: -32602 at once',
