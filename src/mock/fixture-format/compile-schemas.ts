@@ -53,7 +53,11 @@ export function compileSchemas(fixtures: Fixtures): void {
       );
     }
     try {
-      descriptor.check = compiler!.compile(descriptor.schema!, instance.document);
+      descriptor.check = compiler!.compile(
+        descriptor.schema!,
+        instance.document,
+        descriptor.schemaPointer,
+      );
     } catch (error) {
       if (error instanceof UnsupportedPatternError) {
         const where = patternPointer(descriptor, instance.document, error.pattern);

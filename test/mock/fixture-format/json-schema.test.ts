@@ -66,6 +66,28 @@ describe('createSchemaCompiler (ajv, full JSON Schema)', () => {
       'p/id must be >= 5',
       undefined,
     ]);
+    // By pointer into the document, as fixtures compile an OpenRPC document's schemas: the same
+    // pointer in two documents is two validators, the same document one.
+    const at = (minimum: number) => ({
+      methods: [{ params: [{ schema: ref }] }],
+      ...doc(minimum),
+    });
+    const pointer = '/methods/0/params/0/schema';
+    const [p2, p5, p2again] = [at(2), at(5), at(2)].map((d) =>
+      createSchemaCompiler().compile(ref, d, pointer),
+    );
+    expect([p2!({ id: 3 }, 'p'), p5!({ id: 3 }, 'p'), p2again!({ id: 1 }, 'p')]).toEqual([
+      undefined,
+      'p/id must be >= 5',
+      'p/id must be >= 2',
+    ]);
+    // Past the documents one ajv takes, a new one takes the next; what was compiled keeps working.
+    for (let minimum = 10; minimum < 80; minimum++)
+      createSchemaCompiler().compile(ref, at(minimum), pointer);
+    expect([p2!({ id: 3 }, 'p'), p5!({ id: 3 }, 'p')]).toEqual([undefined, 'p/id must be >= 5']);
+    expect(createSchemaCompiler().compile(ref, at(5), pointer)({ id: 3 }, 'p')).toBe(
+      'p/id must be >= 5',
+    );
     // One `$id` with two meanings (two fixture folders in one process): each keeps its own.
     const first = (await createSchemaCompiler()).compile({ $id: 'urn:dasvc:test', type: 'string' });
     const second = (await createSchemaCompiler()).compile({

@@ -406,6 +406,96 @@ describe('any OpenRPC 1.x version', () => {
   });
 });
 
+describe('a schema "$ref" anywhere in the document', () => {
+  it('resolves against the document, as OpenRPC means it, not only into its components', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'dasvc-openrpc-'));
+    try {
+      mkdirSync(join(folder, 'instances'));
+      writeFileSync(join(folder, 'clients.txt'), 'c:s\n');
+      writeFileSync(join(folder, 'users.json'), '{"u":{"instances":["shop"]}}');
+      const doc = {
+        openrpc: '1.2.6',
+        info: { title: 'Shop', version: '1' },
+        'x-defs': { Count: { type: 'integer', minimum: 1 } },
+        components: {
+          contentDescriptors: {
+            // Two keys that one escape tells apart: "My%20P" is written "My%2520P" in a $ref.
+            'My P': { name: 'p', required: true, schema: { type: 'integer' } },
+            'My%20P': { name: 'p', required: true, schema: { type: 'string' } },
+          },
+          schemas: { S: { type: 'integer', 'x-meta': { $ref: '#/components/schemas/Nope' } } },
+        },
+        methods: [
+          {
+            name: 'a',
+            params: [{ name: 'n', required: true, schema: { $ref: '#/x-defs/Count' } }],
+            result: { name: 'r', schema: {} },
+          },
+          {
+            name: 'b',
+            params: [
+              { name: 'm', required: true, schema: { $ref: '#/methods/0/params/0/schema' } },
+            ],
+            result: { name: 'r', schema: {} },
+          },
+          {
+            name: 'c',
+            params: [{ $ref: '#/components/contentDescriptors/My%20P' }],
+            result: { name: 'r', schema: {} },
+          },
+          {
+            // A schema with an $id of its own; extension data that holds a "$ref" (no schema).
+            name: 'd',
+            params: [
+              {
+                name: 's',
+                required: true,
+                schema: {
+                  $id: 'urn:dasvc:test:own-id',
+                  'x-meta': { $ref: '#/components/schemas/Nope' },
+                  $ref: '#/components/schemas/S',
+                },
+              },
+            ],
+            result: { name: 'r', schema: {} },
+          },
+        ],
+      };
+      writeFileSync(join(folder, 'instances', 'shop.openrpc.json'), JSON.stringify(doc));
+      const shop = createMockApp({ fixtures: folder, autoApprove: 'u' });
+      const minted = await shop(
+        new Request(`${BASE}/_mock/tokens`, {
+          method: 'POST',
+          body: JSON.stringify({ user: 'u', scope: 'shop', clientId: 'c' }),
+        }),
+      );
+      const { access_token: bearer } = (await minted.json()) as { access_token: string };
+      const ask = async (method: string, params: unknown) => {
+        const res = await shop(
+          new Request(`${BASE}/webservice/json/shop`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${bearer}` },
+            body: JSON.stringify({ jsonrpc: '2.0', method, id: 1, params }),
+          }),
+        );
+        return ((await res.json()) as { error?: { code: number; data?: unknown } }).error;
+      };
+      expect(await ask('a', { n: 0 })).toEqual({
+        code: -32602,
+        message: 'Invalid params',
+        data: 'n must be >= 1',
+      });
+      expect(await ask('b', { m: 'x' })).toMatchObject({ code: -32602, data: 'm must be integer' });
+      expect(await ask('c', { p: 'x' })).toMatchObject({ code: -32602, data: 'p must be integer' });
+      expect(await ask('d', { s: 'x' })).toMatchObject({ code: -32602, data: 's must be integer' });
+      // Valid: no schema stands in the way (nothing is recorded to answer them).
+      expect(await ask('a', { n: 2 })).toMatchObject({ code: -32001 });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('data that holds a "$ref" member', () => {
   it('loads: enum, const, default and examples values are data, not references', async () => {
     const data = { $ref: '#/components/schemas/Nope' };
