@@ -51,7 +51,13 @@ _${name}_complete() {
   # After key=@ bash would complete host names: the file names are completed here, readline
   # replacing the word from its @.
   if ((files)) && [[ \${words[\${#words[@]}-1]} == *=@* ]]; then
-    while IFS= read -r line; do COMPREPLY+=("@$line"); done < <(compgen -f -- "\${word#@}")
+    local name
+    while IFS= read -r line; do
+      printf -v name '%q' "$line"
+      [[ -d $line ]] && name+=/
+      COMPREPLY+=("@$name")
+    done < <(compgen -f -- "\${word##*@}")
+    [[ \${#COMPREPLY[@]} -eq 1 && \${COMPREPLY[0]} == */ ]] && compopt -o nospace 2>/dev/null
   fi
   # A param name (id=) is followed by its value, not by a space.
   if [[ \${#COMPREPLY[@]} -eq 1 && \${COMPREPLY[0]} == *= ]]; then
@@ -111,9 +117,9 @@ function __${name}_complete
     set -l found (${name} __complete --shell=fish --files -- (commandline -opc)[2..-1] $current 2>/dev/null)
     if contains -- '# files' $found
         # The file's name is what follows --flag= or key=@.
-        set -l token (commandline -ct)
-        set -l head (string match -r -- '^[^=]*=@?' $token)
-        __fish_complete_path (string replace -r -- '^[^=]*=@?' '' $token) | string replace -r -- '^' "$head"
+        set -l token (commandline -ct | string unescape)
+        set -l head (string match -r -- '^.*=@|^[^=]*=' $token)
+        __fish_complete_path (string replace -r -- '^.*=@|^[^=]*=' '' $token) | string replace -r -- '^' "$head"
     else if test (count $found) -gt 0
         printf '%s\\n' $found
     end
