@@ -148,6 +148,16 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A fixtures folder of one instance, shop, whose document is `doc` (user u, client c:s). */
+function shopFolder(doc: unknown): string {
+  const folder = scratchDir('dasvc-openrpc-');
+  mkdirSync(join(folder, 'instances'));
+  writeFileSync(join(folder, 'clients.txt'), 'c:s\n');
+  writeFileSync(join(folder, 'users.json'), '{"u":{"instances":["shop"]}}');
+  writeFileSync(join(folder, 'instances', 'shop.openrpc.json'), JSON.stringify(doc));
+  return folder;
+}
+
 async function call(method: string, params?: unknown): Promise<Record<string, unknown>> {
   const res = await app(
     new Request(`${BASE}/webservice/json/shop`, {
@@ -367,165 +377,124 @@ describe('a broken OpenRPC document', () => {
       /\/methods\/0\/params\/0\/schema: invalid JSON Schema: .*2020-12.* \(dasvc reads JSON Schema draft-07, the draft of OpenRPC 1\.x\)/,
     ],
   ])('names the file, the JSON pointer and the problem (%#)', async (doc, message) => {
-    const broken = mkdtempSync(join(tmpdir(), 'dasvc-openrpc-'));
-    try {
-      mkdirSync(join(broken, 'instances'));
-      writeFileSync(join(broken, 'clients.txt'), 'c:s\n');
-      writeFileSync(join(broken, 'users.json'), '{"u":{"instances":["shop"]}}');
-      writeFileSync(join(broken, 'instances', 'shop.openrpc.json'), JSON.stringify(doc));
-      const { startMockServer } = await import('../../../src/mock/index.js');
-      await expect(startMockServer({ fixtures: broken, port: 0 })).rejects.toMatchObject({
-        exitCode: 2,
-        message: expect.stringMatching(message),
-      });
-    } finally {
-      rmSync(broken, { recursive: true, force: true });
-    }
+    const { startMockServer } = await import('../../../src/mock/index.js');
+    await expect(startMockServer({ fixtures: shopFolder(doc), port: 0 })).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(message),
+    });
   });
 });
 
 describe('any OpenRPC 1.x version', () => {
   it('loads documents of versions later than the meta-schema package lists (1.4.1)', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'dasvc-openrpc-'));
-    try {
-      mkdirSync(join(folder, 'instances'));
-      writeFileSync(join(folder, 'clients.txt'), 'c:s\n');
-      writeFileSync(join(folder, 'users.json'), '{"u":{"instances":["shop"]}}');
-      for (const openrpc of ['1.4.1', '1.10.0']) {
-        writeFileSync(
-          join(folder, 'instances', 'shop.openrpc.json'),
-          JSON.stringify({ ...DOC, openrpc }),
-        );
-        const { startMockServer } = await import('../../../src/mock/index.js');
-        const server = await startMockServer({ fixtures: folder, port: 0 });
-        await server.close();
-      }
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
+    const { startMockServer } = await import('../../../src/mock/index.js');
+    for (const openrpc of ['1.4.1', '1.10.0']) {
+      const server = await startMockServer({ fixtures: shopFolder({ ...DOC, openrpc }), port: 0 });
+      await server.close();
     }
   });
 });
 
 describe('a schema "$ref" anywhere in the document', () => {
   it('resolves against the document, as OpenRPC means it, not only into its components', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'dasvc-openrpc-'));
-    try {
-      mkdirSync(join(folder, 'instances'));
-      writeFileSync(join(folder, 'clients.txt'), 'c:s\n');
-      writeFileSync(join(folder, 'users.json'), '{"u":{"instances":["shop"]}}');
-      const doc = {
-        openrpc: '1.2.6',
-        info: { title: 'Shop', version: '1' },
-        'x-defs': { Count: { type: 'integer', minimum: 1 } },
-        components: {
-          contentDescriptors: {
-            // Two keys that one escape tells apart: "My%20P" is written "My%2520P" in a $ref.
-            'My P': { name: 'p', required: true, schema: { type: 'integer' } },
-            'My%20P': { name: 'p', required: true, schema: { type: 'string' } },
-          },
-          schemas: { S: { type: 'integer', 'x-meta': { $ref: '#/components/schemas/Nope' } } },
+    const doc = {
+      openrpc: '1.2.6',
+      info: { title: 'Shop', version: '1' },
+      'x-defs': { Count: { type: 'integer', minimum: 1 } },
+      components: {
+        contentDescriptors: {
+          // Two keys that one escape tells apart: "My%20P" is written "My%2520P" in a $ref.
+          'My P': { name: 'p', required: true, schema: { type: 'integer' } },
+          'My%20P': { name: 'p', required: true, schema: { type: 'string' } },
         },
-        methods: [
-          {
-            name: 'a',
-            params: [{ name: 'n', required: true, schema: { $ref: '#/x-defs/Count' } }],
-            result: { name: 'r', schema: {} },
-          },
-          {
-            name: 'b',
-            params: [
-              { name: 'm', required: true, schema: { $ref: '#/methods/0/params/0/schema' } },
-            ],
-            result: { name: 'r', schema: {} },
-          },
-          {
-            name: 'c',
-            params: [{ $ref: '#/components/contentDescriptors/My%20P' }],
-            result: { name: 'r', schema: {} },
-          },
-          {
-            // A schema with an $id of its own; extension data that holds a "$ref" (no schema).
-            name: 'd',
-            params: [
-              {
-                name: 's',
-                required: true,
-                schema: {
-                  $id: 'urn:dasvc:test:own-id',
-                  'x-meta': { $ref: '#/components/schemas/Nope' },
-                  $ref: '#/components/schemas/S',
-                },
+        schemas: { S: { type: 'integer', 'x-meta': { $ref: '#/components/schemas/Nope' } } },
+      },
+      methods: [
+        {
+          name: 'a',
+          params: [{ name: 'n', required: true, schema: { $ref: '#/x-defs/Count' } }],
+          result: { name: 'r', schema: {} },
+        },
+        {
+          name: 'b',
+          params: [{ name: 'm', required: true, schema: { $ref: '#/methods/0/params/0/schema' } }],
+          result: { name: 'r', schema: {} },
+        },
+        {
+          name: 'c',
+          params: [{ $ref: '#/components/contentDescriptors/My%20P' }],
+          result: { name: 'r', schema: {} },
+        },
+        {
+          // A schema with an $id of its own; extension data that holds a "$ref" (no schema).
+          name: 'd',
+          params: [
+            {
+              name: 's',
+              required: true,
+              schema: {
+                $id: 'urn:dasvc:test:own-id',
+                'x-meta': { $ref: '#/components/schemas/Nope' },
+                $ref: '#/components/schemas/S',
               },
-            ],
-            result: { name: 'r', schema: {} },
-          },
-        ],
-      };
-      writeFileSync(join(folder, 'instances', 'shop.openrpc.json'), JSON.stringify(doc));
-      const shop = createMockApp({ fixtures: folder, autoApprove: 'u' });
-      const minted = await shop(
-        new Request(`${BASE}/_mock/tokens`, {
+            },
+          ],
+          result: { name: 'r', schema: {} },
+        },
+      ],
+    };
+    const shop = createMockApp({ fixtures: shopFolder(doc), autoApprove: 'u' });
+    const minted = await shop(
+      new Request(`${BASE}/_mock/tokens`, {
+        method: 'POST',
+        body: JSON.stringify({ user: 'u', scope: 'shop', clientId: 'c' }),
+      }),
+    );
+    const { access_token: bearer } = (await minted.json()) as { access_token: string };
+    const ask = async (method: string, params: unknown) => {
+      const res = await shop(
+        new Request(`${BASE}/webservice/json/shop`, {
           method: 'POST',
-          body: JSON.stringify({ user: 'u', scope: 'shop', clientId: 'c' }),
+          headers: { authorization: `Bearer ${bearer}` },
+          body: JSON.stringify({ jsonrpc: '2.0', method, id: 1, params }),
         }),
       );
-      const { access_token: bearer } = (await minted.json()) as { access_token: string };
-      const ask = async (method: string, params: unknown) => {
-        const res = await shop(
-          new Request(`${BASE}/webservice/json/shop`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${bearer}` },
-            body: JSON.stringify({ jsonrpc: '2.0', method, id: 1, params }),
-          }),
-        );
-        return ((await res.json()) as { error?: { code: number; data?: unknown } }).error;
-      };
-      expect(await ask('a', { n: 0 })).toEqual({
-        code: -32602,
-        message: 'Invalid params',
-        data: 'n must be >= 1',
-      });
-      expect(await ask('b', { m: 'x' })).toMatchObject({ code: -32602, data: 'm must be integer' });
-      expect(await ask('c', { p: 'x' })).toMatchObject({ code: -32602, data: 'p must be integer' });
-      expect(await ask('d', { s: 'x' })).toMatchObject({ code: -32602, data: 's must be integer' });
-      // Valid: no schema stands in the way (nothing is recorded to answer them).
-      expect(await ask('a', { n: 2 })).toMatchObject({ code: -32001 });
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
+      return ((await res.json()) as { error?: { code: number; data?: unknown } }).error;
+    };
+    expect(await ask('a', { n: 0 })).toEqual({
+      code: -32602,
+      message: 'Invalid params',
+      data: 'n must be >= 1',
+    });
+    expect(await ask('b', { m: 'x' })).toMatchObject({ code: -32602, data: 'm must be integer' });
+    expect(await ask('c', { p: 'x' })).toMatchObject({ code: -32602, data: 'p must be integer' });
+    expect(await ask('d', { s: 'x' })).toMatchObject({ code: -32602, data: 's must be integer' });
+    // Valid: no schema stands in the way (nothing is recorded to answer them).
+    expect(await ask('a', { n: 2 })).toMatchObject({ code: -32001 });
   });
 });
 
 describe('data that holds a "$ref" member', () => {
   it('loads: enum, const, default and examples values are data, not references', async () => {
     const data = { $ref: '#/components/schemas/Nope' };
-    const folder = mkdtempSync(join(tmpdir(), 'dasvc-openrpc-'));
-    try {
-      mkdirSync(join(folder, 'instances'));
-      writeFileSync(join(folder, 'clients.txt'), 'c:s\n');
-      writeFileSync(join(folder, 'users.json'), '{"u":{"instances":["shop"]}}');
-      const doc = {
-        ...DOC,
-        methods: [
-          {
-            name: 'x',
-            params: [
-              { name: 'a', schema: { enum: [data] } },
-              { name: 'b', schema: { const: data } },
-              { name: 'c', schema: { type: 'object', default: data, examples: [data] } },
-            ],
-            result: { name: 'r', schema: {} },
-          },
-        ],
-        components: { ...DOC.components, examples: { Ref: { name: 'ref', value: data } } },
-      };
-      writeFileSync(join(folder, 'instances', 'shop.openrpc.json'), JSON.stringify(doc));
-      const { startMockServer } = await import('../../../src/mock/index.js');
-      const server = await startMockServer({ fixtures: folder, port: 0 });
-      await server.close();
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
+    const doc = {
+      ...DOC,
+      methods: [
+        {
+          name: 'x',
+          params: [
+            { name: 'a', schema: { enum: [data] } },
+            { name: 'b', schema: { const: data } },
+            { name: 'c', schema: { type: 'object', default: data, examples: [data] } },
+          ],
+          result: { name: 'r', schema: {} },
+        },
+      ],
+      components: { ...DOC.components, examples: { Ref: { name: 'ref', value: data } } },
+    };
+    const { startMockServer } = await import('../../../src/mock/index.js');
+    const server = await startMockServer({ fixtures: shopFolder(doc), port: 0 });
+    await server.close();
   });
 });
 
