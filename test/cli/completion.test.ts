@@ -424,6 +424,17 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion', (shell) => {
         const shown = shell === 'zsh' ? word.replace(/\/$/, '') : word;
         expect(screen, typed).toContain(`<${typed.split(' ').at(-2)}>\r\n<${shown}>\r\n`);
       }
+      // Nothing typed after key=@, in a folder of one file with a space in its name: the whole
+      // name, quoted as one word.
+      const folder = scratchDir('dasvc-at-');
+      writeFileSync(join(folder, 'the params.json'), '{}');
+      await entered(term, `cd '${folder}'; echo MOVED''-5\r`, 'MOVED-5');
+      try {
+        const screen = await wordsAfterTab(term, 'dasvc rpc crm m id=@');
+        expect(screen).toContain('<m>\r\n<id=@the params.json>\r\n');
+      } finally {
+        await entered(term, `cd - >/dev/null; echo BACK''-6\r`, 'BACK-6');
+      }
     },
   );
 });
