@@ -2,13 +2,12 @@
 // the mock; a pattern that engine cannot run stops the start naming file and JSON pointer. The
 // checks below would outlast the test's time limit on a backtracking engine (or on ajv's pairwise
 // `uniqueItems`), so their passing is the proof: no clock is read.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMockApp, startMockServer, type MockApp } from '../../src/mock/index.js';
 import { UsageError } from '../../src/errors.js';
 import { runDasvc } from '../helpers/mock-process.js';
-import { scratchDir } from '../helpers/scratch.js';
+import { bearerOf, openRpcFolder } from '../helpers/openrpc-folder.js';
 
 const BASE = 'http://mock.test';
 /** Exponential for a backtracking engine: every split of the a's is tried before failing. */
@@ -19,16 +18,6 @@ function documentWith(methods: unknown[], components: Record<string, unknown> = 
   return { openrpc: '1.2.6', info: { title: 'lin', version: '1' }, methods, components };
 }
 
-/** A folder with one instance `lin` made of `doc`, a user `u` who may reach it. */
-function folderWith(doc: unknown): string {
-  const dir = scratchDir('dasvc-linear-');
-  mkdirSync(join(dir, 'instances'));
-  writeFileSync(join(dir, 'clients.txt'), 'c:s\n');
-  writeFileSync(join(dir, 'users.json'), '{"u":{"instances":["lin"]}}');
-  writeFileSync(join(dir, 'instances', 'lin.openrpc.json'), JSON.stringify(doc));
-  return dir;
-}
-
 const method = (name: string, schema: unknown) => ({
   name,
   params: [{ name: 'v', required: true, schema }],
@@ -37,17 +26,11 @@ const method = (name: string, schema: unknown) => ({
 
 /** `call(method, params)` on instance lin of a mock made from `doc`, as user u. */
 function mockOf(doc: unknown): { app: MockApp; call: (m: string, p: unknown) => Promise<unknown> } {
-  const app = createMockApp({ fixtures: folderWith(doc) });
+  const app = createMockApp({ fixtures: openRpcFolder('lin', doc) });
   let token: string | undefined;
   const call = async (name: string, params: unknown) => {
     if (token === undefined) {
-      const minted = await app(
-        new Request(`${BASE}/_mock/tokens`, {
-          method: 'POST',
-          body: JSON.stringify({ user: 'u', scope: 'lin' }),
-        }),
-      );
-      token = ((await minted.json()) as { access_token: string }).access_token;
+      token = await bearerOf(app, 'lin', BASE);
     }
     const res = await app(
       new Request(`${BASE}/webservice/json/lin`, {
@@ -163,7 +146,7 @@ describe('a pattern the linear-time engine cannot run', () => {
   it.each(cases)(
     '%s stops the start naming file and JSON pointer',
     async (_what, doc, pointer, problem) => {
-      const dir = folderWith(doc);
+      const dir = openRpcFolder('lin', doc);
       const error = await startMockServer({ fixtures: dir, port: 0 }).then(
         () => new Error('it started'),
         (e: unknown) => e,
@@ -180,7 +163,7 @@ describe('a pattern the linear-time engine cannot run', () => {
 
   it('dasvc mock exits 2 naming it', async () => {
     const [, doc, pointer] = cases[0];
-    const r = await runDasvc(['mock', '--port', '0', '--fixtures', folderWith(doc)]);
+    const r = await runDasvc(['mock', '--port', '0', '--fixtures', openRpcFolder('lin', doc)]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`lin.openrpc.json: ${pointer}: pattern "x(?=y)" cannot run`);
   });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockApp, type MockApp } from '../../../src/mock/index.js';
 import { InstanceRecording } from '../../../src/mock/proxy/recording.js';
 import { scratchDir } from '../../helpers/scratch.js';
+import { bearerOf, openRpcFolder } from '../../helpers/openrpc-folder.js';
 
 const BASE = 'http://mock.test';
 
@@ -147,16 +148,6 @@ afterAll(async () => {
   await app.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** A fixtures folder of one instance, shop, whose document is `doc` (user u, client c:s). */
-function shopFolder(doc: unknown): string {
-  const folder = scratchDir('dasvc-openrpc-');
-  mkdirSync(join(folder, 'instances'));
-  writeFileSync(join(folder, 'clients.txt'), 'c:s\n');
-  writeFileSync(join(folder, 'users.json'), '{"u":{"instances":["shop"]}}');
-  writeFileSync(join(folder, 'instances', 'shop.openrpc.json'), JSON.stringify(doc));
-  return folder;
-}
 
 async function call(method: string, params?: unknown): Promise<Record<string, unknown>> {
   const res = await app(
@@ -378,7 +369,9 @@ describe('a broken OpenRPC document', () => {
     ],
   ])('names the file, the JSON pointer and the problem (%#)', async (doc, message) => {
     const { startMockServer } = await import('../../../src/mock/index.js');
-    await expect(startMockServer({ fixtures: shopFolder(doc), port: 0 })).rejects.toMatchObject({
+    await expect(
+      startMockServer({ fixtures: openRpcFolder('shop', doc), port: 0 }),
+    ).rejects.toMatchObject({
       exitCode: 2,
       message: expect.stringMatching(message),
     });
@@ -389,7 +382,10 @@ describe('any OpenRPC 1.x version', () => {
   it('loads documents of versions later than the meta-schema package lists (1.4.1)', async () => {
     const { startMockServer } = await import('../../../src/mock/index.js');
     for (const openrpc of ['1.4.1', '1.10.0']) {
-      const server = await startMockServer({ fixtures: shopFolder({ ...DOC, openrpc }), port: 0 });
+      const server = await startMockServer({
+        fixtures: openRpcFolder('shop', { ...DOC, openrpc }),
+        port: 0,
+      });
       await server.close();
     }
   });
@@ -443,14 +439,8 @@ describe('a schema "$ref" anywhere in the document', () => {
         },
       ],
     };
-    const shop = createMockApp({ fixtures: shopFolder(doc), autoApprove: 'u' });
-    const minted = await shop(
-      new Request(`${BASE}/_mock/tokens`, {
-        method: 'POST',
-        body: JSON.stringify({ user: 'u', scope: 'shop', clientId: 'c' }),
-      }),
-    );
-    const { access_token: bearer } = (await minted.json()) as { access_token: string };
+    const shop = createMockApp({ fixtures: openRpcFolder('shop', doc), autoApprove: 'u' });
+    const bearer = await bearerOf(shop, 'shop', BASE);
     const ask = async (method: string, params: unknown) => {
       const res = await shop(
         new Request(`${BASE}/webservice/json/shop`, {
@@ -493,7 +483,7 @@ describe('data that holds a "$ref" member', () => {
       components: { ...DOC.components, examples: { Ref: { name: 'ref', value: data } } },
     };
     const { startMockServer } = await import('../../../src/mock/index.js');
-    const server = await startMockServer({ fixtures: shopFolder(doc), port: 0 });
+    const server = await startMockServer({ fixtures: openRpcFolder('shop', doc), port: 0 });
     await server.close();
   });
 });

@@ -4,9 +4,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMockApp, startMockServer, type MockApp } from '../../../src/mock/index.js';
+import { createMockApp, startMockServer } from '../../../src/mock/index.js';
 import { UsageError } from '../../../src/errors.js';
 import { runDasvc, startMockInProcess } from '../../helpers/mock-process.js';
+import { bearerOf, openRpcFolder } from '../../helpers/openrpc-folder.js';
 import { scratchDir } from '../../helpers/scratch.js';
 
 const BASE = 'http://mock.test';
@@ -67,28 +68,8 @@ const ILLUSTRATED = {
   },
 };
 
-/** A folder with one instance `notes` made of `doc`, and a user `u` who may reach it. */
-function folderWith(doc: unknown): string {
-  const dir = scratchDir('dasvc-meta-');
-  mkdirSync(join(dir, 'instances'));
-  writeFileSync(join(dir, 'clients.txt'), 'c:s\n');
-  writeFileSync(join(dir, 'users.json'), '{"u":{"instances":["notes"]}}');
-  writeFileSync(join(dir, 'instances', 'notes.openrpc.json'), JSON.stringify(doc, null, 2));
-  return dir;
-}
-
-async function bearer(app: MockApp): Promise<string> {
-  const minted = await app(
-    new Request(`${BASE}/_mock/tokens`, {
-      method: 'POST',
-      body: JSON.stringify({ user: 'u', scope: 'notes' }),
-    }),
-  );
-  return ((await minted.json()) as { access_token: string }).access_token;
-}
-
 describe('a valid document whose examples contradict their schemas', () => {
-  const dir = folderWith(ILLUSTRATED);
+  const dir = openRpcFolder('notes', ILLUSTRATED);
   const file = join(dir, 'instances', 'notes.openrpc.json');
   const warned: string[] = [];
   const app = createMockApp({ fixtures: dir, warn: (line) => warned.push(line) });
@@ -98,7 +79,7 @@ describe('a valid document whose examples contradict their schemas', () => {
     const res = await app(
       new Request(`${BASE}/webservice/json/notes`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${await bearer(app)}` },
+        headers: { authorization: `Bearer ${await bearerOf(app, 'notes', BASE)}` },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
       }),
     );
@@ -212,7 +193,7 @@ const BROKEN = {
 };
 
 describe('a document that fails the OpenRPC meta-schema', () => {
-  const dir = folderWith(BROKEN);
+  const dir = openRpcFolder('notes', BROKEN);
   const file = join(dir, 'instances', 'notes.openrpc.json');
   const expected = [
     `fixture ${file}: /info: needs "version" (5 problems)`,
