@@ -3,6 +3,8 @@
 // levels is kept, so that the recording's memory and every later write stay small whatever the
 // installation answers. Pure. docs/design/record-bounds.md says why these shapes and sizes.
 
+import { RESPONSE_LIMIT } from '../../http/response-limit.js';
+
 /** Bytes of JSON one example's params, and its answer, may each take in the folder. */
 export const EXAMPLE_LIMIT = 1024 * 1024;
 
@@ -11,7 +13,7 @@ export const EXAMPLE_LIMIT = 1024 * 1024;
  * client reads of one answer. A longer one streams on, unseen by them (nothing to record), and an
  * endless one or a decompression bomb holds neither memory nor the event loop.
  */
-export const TAPPED_LIMIT = 64 * 1024 * 1024;
+export const TAPPED_LIMIT = RESPONSE_LIMIT;
 
 /** Levels of nesting kept: an array or object inside that many others is kept empty. */
 export const RECORD_DEPTH = 100;

@@ -6,6 +6,8 @@ import { isObject } from '../../util/guards.js';
 import { NAME } from '../fixture-format/fixture-format.js';
 import { OPENRPC_SUFFIX } from '../fixture-format/instance-files.js';
 import { parseBasicAuth } from '../routes/oauth-params.js';
+import { sizeText } from '../../util/bounded-bytes.js';
+import { TAPPED_LIMIT } from './bounds.js';
 import { boundCall } from './bounded-call.js';
 import type { Masking } from './pairings.js';
 import { InstanceRecording } from './recording.js';
@@ -100,7 +102,9 @@ export class Recorder implements ProxyTap {
     } else if (instance !== undefined && exchange.responseTooLarge && NAME.test(instance)) {
       // Never silent: an answer past what the taps read is said, with the methods it answered.
       const names = [instance, ...new Set(callsOf(exchange).map((call) => call.method))];
-      this.warn(`${this.shown(names.join(' '))}: answer larger than 64 MiB; not recorded`);
+      this.warn(
+        `${this.shown(names.join(' '))}: answer larger than ${sizeText(TAPPED_LIMIT)}; not recorded`,
+      );
     }
     // Written as calls pass: before the answer goes on, so that whoever reads DIR after the call
     // finds it there. Only what changed is written.
