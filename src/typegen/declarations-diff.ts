@@ -96,14 +96,22 @@ function code(text: string): string {
     .join('\n');
 }
 
+/** Text without the lines that are a `//` comment (a note added by hand), doc comments kept. */
+function withoutNotes(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !line.trim().startsWith('//'))
+    .join('\n');
+}
+
 /**
- * What a part of a method means: its own text and that of every declaration it names, directly
- * or through others (a result typed `Contact` changes when `Contact` does, or when it is renamed).
+ * `text` and every declaration it names, directly or through others, each seen through `view`
+ * (which also decides what names count).
  */
-function meaning(text: string, named: Map<string, string>): string {
+function withNamed(text: string, named: Map<string, string>, view: (t: string) => string): string {
   const reached = new Set<string>();
   const visit = (t: string) => {
-    for (const id of code(t).match(/[A-Za-z_$][\w$]*/g) ?? []) {
+    for (const id of view(t).match(/[A-Za-z_$][\w$]*/g) ?? []) {
       if (named.has(id) && !reached.has(id)) {
         reached.add(id);
         visit(named.get(id)!);
@@ -111,7 +119,20 @@ function meaning(text: string, named: Map<string, string>): string {
     }
   };
   visit(text);
-  return [code(text), ...[...reached].sort().map((id) => code(named.get(id)!))].join('\n');
+  return [text, ...[...reached].sort().map((id) => named.get(id)!)].map(view).join('\n');
+}
+
+/**
+ * What a part of a method means: its own code and that of every declaration it names (a result
+ * typed `Contact` changes when `Contact` does, or when it is renamed).
+ */
+function meaning(text: string, named: Map<string, string>): string {
+  return withNamed(text, named, code);
+}
+
+/** What a method says, doc comments included: its text and every declaration it names. */
+function described(text: string, named: Map<string, string>): string {
+  return withNamed(text, named, withoutNotes);
 }
 
 interface Parsed {
@@ -120,29 +141,6 @@ interface Parsed {
   /** Each scope's text and every declaration it names, comments included; each method's too. */
   documented: Map<string, { scope: string; methods: Map<string, string> }>;
   named: Map<string, string>;
-}
-
-/**
- * A text and every declaration it names, directly or not, with their doc comments (a `//` line,
- * a note added by hand, is no part of what the contract says).
- */
-function described(text: string, named: Map<string, string>): string {
-  const docs = (t: string) =>
-    t
-      .split('\n')
-      .filter((line) => !line.trim().startsWith('//'))
-      .join('\n');
-  const reached = new Set<string>();
-  const visit = (t: string) => {
-    for (const id of t.match(/[A-Za-z_$][\w$]*/g) ?? []) {
-      if (named.has(id) && !reached.has(id)) {
-        reached.add(id);
-        visit(named.get(id)!);
-      }
-    }
-  };
-  visit(text);
-  return [text, ...[...reached].sort().map((id) => named.get(id)!)].map(docs).join('\n');
 }
 
 function parse(text: string): Parsed {
