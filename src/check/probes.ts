@@ -29,18 +29,10 @@ export class Probes {
   readonly obtained = new Map<string, TokenTypeHint>();
   /** OAuth error answers seen (for errors.shape). */
   readonly oauthErrors: Exchange[] = [];
-  /** Whether any request got an HTTP answer at all. */
-  answered = false;
-  /** Requests sent so far. */
-  sent = 0;
-  /**
-   * Calls to the API (which may live elsewhere, `--api-url`): how many, whether any got an HTTP
-   * answer, and why the first got none.
-   */
-  readonly apiCalls: { sent: number; answered: boolean; failure?: string } = {
-    sent: 0,
-    answered: false,
-  };
+  /** Every request of the run. */
+  readonly requests = new AnswerCount();
+  /** Calls to the API, which may live elsewhere (`--api-url`). */
+  readonly apiCalls = new AnswerCount();
 
   constructor(
     private readonly send: SendFn,
@@ -50,14 +42,13 @@ export class Probes {
   /** Sends one request and records it; only Ctrl-C throws. */
   async exchange(request: HttpRequest, oauth: boolean): Promise<Exchange> {
     let exchange: Exchange;
-    this.sent += 1;
     try {
       exchange = { request, response: await this.send(request) };
-      this.answered = true;
     } catch (error) {
       if (error instanceof InterruptedError) throw error;
       exchange = { request, error: error instanceof Error ? error.message : String(error) };
     }
+    this.requests.count(exchange);
     if (oauth) this.note(exchange);
     return exchange;
   }
@@ -130,16 +121,31 @@ export class Probes {
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     const url = apiUrlFor(this.target.endpoints.api, scope);
     const exchange = await this.exchange({ method: 'POST', url, headers, body }, false);
-    const calls = this.apiCalls;
-    calls.sent += 1;
-    if (exchange.response) calls.answered = true;
-    else calls.failure ??= exchange.error;
+    this.apiCalls.count(exchange);
     return exchange;
   }
 
   /** A JSON-RPC call of `method` (id 1) with `token`. */
   call(scope: string, method: string, token: string | undefined): Promise<Exchange> {
     return this.api(scope, JSON.stringify({ jsonrpc: '2.0', method, id: 1 }), token);
+  }
+}
+
+/** Requests sent, whether any got an HTTP answer, and why the first that got none did not. */
+export class AnswerCount {
+  sent = 0;
+  answered = false;
+  failure: string | undefined;
+
+  count(exchange: Exchange): void {
+    this.sent += 1;
+    if (exchange.response) this.answered = true;
+    else this.failure ??= exchange.error ?? 'no answer';
+  }
+
+  /** Some were sent and none was answered. */
+  get unanswered(): boolean {
+    return this.sent > 0 && !this.answered;
   }
 }
 

@@ -31,7 +31,7 @@ export function startCheck(
   let stoppedBy: DasvcError | undefined;
   const done = (async () => {
     await noAuthorizationPhase(run);
-    if (run.probes.sent > 0 && !run.probes.answered) {
+    if (run.probes.requests.unanswered) {
       // Nothing answered: no login can succeed either, and waiting for one (up to --timeout)
       // would tell nothing more. The caller ends with exit 4 (SPEC §4).
       run.skip(needAuthorization, 'no answer from the installation');

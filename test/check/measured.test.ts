@@ -175,6 +175,6 @@ describe("the login flow's own authorization request (a GET through the check's 
     expect(page.status).toBeGreaterThanOrEqual(400);
     expect(probes.lastLoginExchange).toBeUndefined();
     expect(probes.oauthErrors).toEqual([]);
-    expect(probes.answered).toBe(true);
+    expect(probes.requests.answered).toBe(true);
   });
 });

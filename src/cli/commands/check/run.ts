@@ -11,6 +11,7 @@ import {
 import { createHttpClient } from '../../../http/http-client.js';
 import { normalizeScope } from '../../../oauth/authorization-url.js';
 import type { Endpoints } from '../../../oauth/endpoints.js';
+import type { Probes } from '../../../check/probes.js';
 import { runLoginFlow } from '../../../oauth/login-flow.js';
 import { loginTimeoutMs } from '../../login-timeout.js';
 import { parseDuration } from '../../../util/duration.js';
@@ -191,7 +192,7 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
     writeOut(options.junit, report.reportJunit(installation, verdicts), '--junit');
   }
   // What kept rules from being measured: a stop, an installation or an API that never answered.
-  const unmeasured = stopped() ?? noAnswer(probes, installation) ?? apiNoAnswer(probes.apiCalls);
+  const unmeasured = stopped() ?? noAnswer(probes, installation);
   // A check that measured too little cannot describe the installation's quirks.
   if (options.saveQuirks !== undefined && unmeasured === undefined) {
     const quirks = report.quirksOf(verdicts);
@@ -211,34 +212,23 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
 }
 
 /**
- * Requests sent and none answered; a check whose rules sent none (`--only redirect.…`, or
- * endpoints.token-path without a base URL) or met the installation through the browser is no
- * network failure.
+ * Requests sent and none answered: by the installation (a check whose rules sent none, or that
+ * met the installation through the browser alone, is no network failure), or by its API, which
+ * may live apart (every rule that needs it went unmeasured: no conformant installation).
  */
-function noAnswer(
-  probes: { sent: number; answered: boolean },
-  installation: string,
-): DasvcError | undefined {
-  if (probes.sent === 0 || probes.answered) return undefined;
-  return new NetworkError(`no answer from ${installation} to any request of the check`, {
-    code: 'no_answer',
-  });
-}
-
-/**
- * API calls sent and none answered (the API may live apart from the OAuth endpoints): every rule
- * that needs it went unmeasured, which is a network failure, not a conformant installation.
- */
-function apiNoAnswer(calls: {
-  sent: number;
-  answered: boolean;
-  failure?: string;
-}): DasvcError | undefined {
-  if (calls.sent === 0 || calls.answered) return undefined;
-  return new NetworkError(
-    `the API did not answer any call of the check (${calls.failure ?? 'no answer'})`,
-    { code: 'no_answer' },
-  );
+function noAnswer(probes: Probes, installation: string): DasvcError | undefined {
+  if (probes.requests.unanswered) {
+    return new NetworkError(`no answer from ${installation} to any request of the check`, {
+      code: 'no_answer',
+    });
+  }
+  if (probes.apiCalls.unanswered) {
+    return new NetworkError(
+      `the API did not answer any call of the check (${probes.apiCalls.failure})`,
+      { code: 'no_answer' },
+    );
+  }
+  return undefined;
 }
 
 /** The failure of a check where a rule deviates, if one does. */
