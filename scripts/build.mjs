@@ -184,7 +184,8 @@ const UNUSED_DEFAULTS = { 'graceful-fs': 'node:fs' };
 const unusedDefaults = {
   name: 'unused-defaults',
   setup(b) {
-    b.onResolve({ filter: /^graceful-fs$/ }, ({ path }) => ({
+    const names = Object.keys(UNUSED_DEFAULTS).join('|');
+    b.onResolve({ filter: new RegExp(`^(${names})$`) }, ({ path }) => ({
       path: UNUSED_DEFAULTS[path],
       external: true,
     }));
