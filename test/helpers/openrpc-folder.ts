@@ -26,3 +26,21 @@ export async function bearerOf(app: MockApp, scope: string, base: string): Promi
   );
   return ((await minted.json()) as { access_token: string }).access_token;
 }
+
+/** One JSON-RPC call of `method` to `scope` at the mock `app`, as user `u`: the answer's body. */
+export async function callAt(
+  app: MockApp,
+  scope: string,
+  method: string,
+  params: unknown,
+  base: string,
+): Promise<Record<string, unknown>> {
+  const res = await app(
+    new Request(`${base}/webservice/json/${scope}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await bearerOf(app, scope, base)}` },
+      body: JSON.stringify({ jsonrpc: '2.0', method, id: 1, ...(params ? { params } : {}) }),
+    }),
+  );
+  return (await res.json()) as Record<string, unknown>;
+}

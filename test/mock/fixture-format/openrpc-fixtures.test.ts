@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockApp, type MockApp } from '../../../src/mock/index.js';
 import { InstanceRecording } from '../../../src/mock/proxy/recording.js';
 import { scratchDir } from '../../helpers/scratch.js';
-import { bearerOf, openRpcFolder } from '../../helpers/openrpc-folder.js';
+import { bearerOf, callAt, openRpcFolder } from '../../helpers/openrpc-folder.js';
 
 const BASE = 'http://mock.test';
 
@@ -304,6 +304,20 @@ describe('a broken OpenRPC document', () => {
       /"\$ref" #\/info\/constructor points at nothing/,
     ],
     [
+      // A member that is no schema (a string) is nothing a schema can point at.
+      {
+        ...DOC,
+        methods: [
+          {
+            name: 'x',
+            params: [{ name: 'q', schema: { $ref: '#/info/title' } }],
+            result: { name: 'r', schema: {} },
+          },
+        ],
+      },
+      /"\$ref" #\/info\/title points at nothing/,
+    ],
+    [
       // A schema that is itself again with nothing between: ajv would follow it without end.
       {
         ...DOC,
@@ -380,13 +394,13 @@ describe('a broken OpenRPC document', () => {
 
 describe('any OpenRPC 1.x version', () => {
   it('loads documents of versions later than the meta-schema package lists (1.4.1)', async () => {
-    const { startMockServer } = await import('../../../src/mock/index.js');
     for (const openrpc of ['1.4.1', '1.10.0']) {
-      const server = await startMockServer({
-        fixtures: openRpcFolder('shop', { ...DOC, openrpc }),
-        port: 0,
+      const app = createMockApp({ fixtures: openRpcFolder('shop', { ...DOC, openrpc }) });
+      // Loaded: its methods answer, and rpc.discover gives the document as written.
+      expect(await callAt(app, 'shop', 'rpc.discover', undefined, BASE)).toMatchObject({
+        result: { openrpc },
       });
-      await server.close();
+      await app.close();
     }
   });
 });
@@ -437,6 +451,22 @@ describe('a schema "$ref" anywhere in the document', () => {
           ],
           result: { name: 'r', schema: {} },
         },
+        {
+          // A schema with an $id of its own refers within itself: its #/definitions are its own.
+          name: 'e',
+          params: [
+            {
+              name: 'v',
+              required: true,
+              schema: {
+                $id: 'urn:dasvc:test:inner',
+                definitions: { X: { type: 'integer' } },
+                $ref: '#/definitions/X',
+              },
+            },
+          ],
+          result: { name: 'r', schema: {} },
+        },
       ],
     };
     const shop = createMockApp({ fixtures: openRpcFolder('shop', doc), autoApprove: 'u' });
@@ -459,6 +489,7 @@ describe('a schema "$ref" anywhere in the document', () => {
     expect(await ask('b', { m: 'x' })).toMatchObject({ code: -32602, data: 'm must be integer' });
     expect(await ask('c', { p: 'x' })).toMatchObject({ code: -32602, data: 'p must be integer' });
     expect(await ask('d', { s: 'x' })).toMatchObject({ code: -32602, data: 's must be integer' });
+    expect(await ask('e', { v: 'x' })).toMatchObject({ code: -32602, data: 'v must be integer' });
     // Valid: no schema stands in the way (nothing is recorded to answer them).
     expect(await ask('a', { n: 2 })).toMatchObject({ code: -32001 });
   });
@@ -482,9 +513,13 @@ describe('data that holds a "$ref" member', () => {
       ],
       components: { ...DOC.components, examples: { Ref: { name: 'ref', value: data } } },
     };
-    const { startMockServer } = await import('../../../src/mock/index.js');
-    const server = await startMockServer({ fixtures: openRpcFolder('shop', doc), port: 0 });
-    await server.close();
+    const app = createMockApp({ fixtures: openRpcFolder('shop', doc) });
+    // Loaded, and the data is data: a value equal to it passes enum and const.
+    const answer = await callAt(app, 'shop', 'x', { a: data, b: data }, BASE);
+    expect(answer.error).toMatchObject({ code: -32001 });
+    const refused = await callAt(app, 'shop', 'x', { a: 1 }, BASE);
+    expect(refused.error).toMatchObject({ code: -32602 });
+    await app.close();
   });
 });
 

@@ -147,6 +147,14 @@ describe('--record bounds', () => {
   });
 
   it('an answer past what the taps read, plain or decoded, passes on whole and is not recorded', async () => {
+    // An instance that no folder could hold (its name is none) is not told of either.
+    const odd = await fetch(`${proxy.url}/webservice/json/odd%20name`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer any', 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'huge', id: 1 }),
+    });
+    expect((await odd.arrayBuffer()).byteLength).toBe(65 * 1024 * 1024 + 36);
+    expect(warnings.filter((line) => line.includes('odd'))).toEqual([]);
     for (const [instance, method] of [
       ['huges', 'huge'],
       ['bombs', 'bomb'],
