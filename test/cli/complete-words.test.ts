@@ -326,6 +326,8 @@ describe('what __complete prints for each shell', () => {
     expect(files('check', '')).toBe(false);
     // key=@file is rpc's: another command's word is no param.
     expect(files('types', 'id=@')).toBe(false);
+    // After --, a word is an argument, not a flag's value.
+    expect(files('rpc', 'crm', '--', '--batch=ca')).toBe(false);
     expect(files('')).toBe(false);
   });
 });

@@ -619,6 +619,21 @@ describe('dasvc __complete (what the scripts call)', () => {
     expect(await runCliProcess(['__complete', '--shell=bash', '--', ...users], dir)).toEqual(empty);
   });
 
+  it("tells a file's word only to a script that reads the line (--files)", async () => {
+    const dir = freshConfigDir();
+    const line = ['--', 'rpc', 'crm', '--batch', ''];
+    expect(await runCliProcess(['__complete', '--shell=bash', '--files', ...line], dir)).toEqual({
+      code: 0,
+      stdout: '# files\n',
+      stderr: '',
+    });
+    expect(await runCliProcess(['__complete', '--shell=bash', ...line], dir)).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+  });
+
   it('a script loaded before words were quoted gets only words that need no quoting', async () => {
     const dir = await loggedIn();
     await completeMethods(dir, 'odd', 'q');
