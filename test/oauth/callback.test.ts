@@ -118,7 +118,14 @@ describe('pasted redirect URLs and callback queries (SPEC §3 login)', () => {
 
   it('reads a pasted redirect wrapped in quotes or angle brackets as the redirect', () => {
     const url = 'http://127.0.0.1:5000/callback?state=S&code=C';
-    for (const pasted of [`"${url}"`, `'${url}'`, `<${url}>`, ` < ${url} > `]) {
+    // A bare query is read so too, its wrapper's spaces aside.
+    for (const pasted of [
+      `"${url}"`,
+      `'${url}'`,
+      `<${url}>`,
+      ` < ${url} > `,
+      '< ?state=S&code=C >',
+    ]) {
       expect(parseCallback(parsePastedRedirect(pasted)!, 'S'), pasted).toEqual({
         kind: 'code',
         code: 'C',
