@@ -94,6 +94,10 @@ describe('the CLI file', () => {
       'dist/dasvc.cjs',
       'dist/vendor/proper-lockfile.cjs',
     ]);
+    // Without graceful-fs, its default fs (dasvc hands it one): the process's fs stays as it is.
+    const lockLibrary = readFileSync(join(ROOT, 'dist/vendor/proper-lockfile.cjs'), 'utf8');
+    expect(lockLibrary).not.toMatch(/gracefulify|graceful-fs/);
+    expect(readFileSync(join(ROOT, 'dist/LICENSES.txt'), 'utf8')).not.toContain('graceful-fs');
     expect(refreshed.stderr).toMatch(CONF);
     const after = JSON.parse(readFileSync(join(due, 'config.json'), 'utf8'));
     expect(after.profiles.default.tokens.refreshToken).not.toBe(
