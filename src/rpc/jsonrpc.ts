@@ -9,6 +9,7 @@ import {
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { isObject } from '../util/guards.js';
 import { asParsed, restoreExact } from './exact-numbers.js';
+import { isStackOverflow } from '../util/stack-overflow.js';
 
 /** A JSON-RPC 2.0 request object (SERVICE.md §4.5, JSON-RPC 2.0 §4); no `id` makes it a notification. */
 export interface JsonRpcRequest {
@@ -51,10 +52,7 @@ function jsonText(body: unknown): string {
     // Numbers the CLI read with parseExact go out digit for digit.
     return restoreExact(JSON.stringify(body));
   } catch (error) {
-    const why =
-      error instanceof RangeError && /call stack/i.test(error.message)
-        ? 'they are nested too deep'
-        : (error as Error).message;
+    const why = isStackOverflow(error) ? 'they are nested too deep' : (error as Error).message;
     throw new UsageError(`the params cannot be sent as JSON: ${why}`, { code: 'bad_params' });
   }
 }

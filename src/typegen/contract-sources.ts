@@ -14,6 +14,7 @@ import { readJson, withFile } from '../mock/fixture-format/fixture-files.js';
 import { loadFixtures } from '../mock/fixture-format/load-fixtures.js';
 import { parseOpenRpcInstance } from '../mock/fixture-format/openrpc-format.js';
 import { isObject } from '../util/guards.js';
+import { isStackOverflow } from '../util/stack-overflow.js';
 
 /** One instance from its document: OpenRPC, or the fixtures' own instance format. */
 function parseDocument(name: string, document: unknown, file: string): InstanceFixture {
@@ -35,8 +36,7 @@ export function instanceOfDocument(
     return parseOpenRpcInstance(scope, document, `rpc.discover of ${scope}`);
   } catch (error) {
     // A document nested deeper than a check can follow (the stack's end) is no usable one.
-    if (error instanceof RangeError)
-      return refuse(`it is nested too deep to check (${error.message})`);
+    if (isStackOverflow(error)) return refuse(`it is nested too deep to check (${error.message})`);
     if (!(error instanceof FixtureProblem)) throw error;
     const line = (p: { pointer: string; message: string }) =>
       `${p.pointer === '' ? '' : `${p.pointer}: `}${p.message}`;

@@ -8,6 +8,7 @@ import type { Fixtures, InstanceFixture, MethodFixture } from './fixture-format.
 import type { ContentDescriptor, ExampleProblem } from './descriptors.js';
 import { createSchemaCompiler } from './json-schema.js';
 import { UnsupportedPatternError } from './linear-time.js';
+import { isStackOverflow } from '../../util/stack-overflow.js';
 
 /** Why a schema naming another draft is refused: OpenRPC 1.x schemas are draft-07. */
 function draftHint(schema: unknown): string {
@@ -64,10 +65,9 @@ export function compileSchemas(fixtures: Fixtures): void {
         throw fixtureError(dir, instance.file, error.message, where);
       }
       // ajv follows a `$ref` that is the schema itself again (A → A, A → B → A) without end.
-      const why =
-        error instanceof RangeError
-          ? 'its $refs lead back to themselves with nothing between, or it nests too deep'
-          : (error as Error).message;
+      const why = isStackOverflow(error)
+        ? 'its $refs lead back to themselves with nothing between, or it nests too deep'
+        : (error as Error).message;
       throw fixtureError(
         dir,
         instance.file,
