@@ -1,9 +1,6 @@
-import { UsageError } from '../errors.js';
+import { checkPort } from '../util/port.js';
 
-/** `--port N` of `login` and `mock`: digits only, 0–65535 (0 picks a free port). */
+/** `--port N` of `login`, `check` and `mock`: digits only (not " 80", "1e3" or "8080.0"). */
 export function parsePort(text: string): number {
-  if (!/^\d{1,5}$/.test(text) || Number(text) > 65_535) {
-    throw new UsageError(`--port must be 0–65535, got "${text}"`, { code: 'bad_port' });
-  }
-  return Number(text);
+  return checkPort(/^\d{1,5}$/.test(text) ? Number(text) : text, '--port');
 }

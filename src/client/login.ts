@@ -6,7 +6,8 @@ import type { ClientDeps } from './client-deps.js';
 import { clientRefused } from './client-refused.js';
 import type { ResolvedSettings } from './resolve-settings.js';
 import { UsageError } from '../errors.js';
-import { MAX_DURATION_SECONDS, MAX_TIMER_MS } from '../util/duration.js';
+import { isTimerMs, MAX_DURATION_SECONDS } from '../util/duration.js';
+import { checkPort } from '../util/port.js';
 
 /** Options of one login (SPEC §1 `client.login`, SPEC §3 `dasvc login`). */
 export interface LoginOptions {
@@ -169,9 +170,8 @@ function checkLoginOptions(options: LoginOptions): void {
       facts: { option },
     });
   const { port, timeoutMs, refreshMargin } = options;
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535))
-    throw bad('port', '--port', 'a whole number from 0 to 65535', port);
-  if (timeoutMs !== undefined && !(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS))
+  if (port !== undefined) checkPort(port, 'port (--port)');
+  if (timeoutMs !== undefined && !isTimerMs(timeoutMs))
     throw bad('timeoutMs', '--timeout', 'above 0 and at most 24 days', timeoutMs);
   if (
     refreshMargin !== undefined &&

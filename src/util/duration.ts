@@ -3,13 +3,18 @@ import { UsageError } from '../errors.js';
 /** The longest delay Node's timers hold (2^31 - 1 ms, 24.8 days): a longer one fires at once. */
 export const MAX_TIMER_MS = 2_147_483_647;
 
+/** A wait Node's timers hold as given: more than 0 ms, at most MAX_TIMER_MS. */
+export function isTimerMs(ms: number): boolean {
+  return ms > 0 && ms <= MAX_TIMER_MS;
+}
+
 /**
  * A time limit given as text (`what` names the flag or variable), in ms: more than 0, and at
  * most MAX_TIMER_MS, past which the wait would end at once.
  */
 export function timerMs(text: string, what: string): number {
   const seconds = parseDuration(text, what);
-  if (!(seconds > 0 && seconds * 1000 <= MAX_TIMER_MS)) {
+  if (!isTimerMs(seconds * 1000)) {
     throw new UsageError(
       `${what} must be more than 0 seconds and at most 24 days, got ${JSON.stringify(text)}`,
       { code: 'bad_duration' },

@@ -15,4 +15,12 @@ describe('parsePort (login --port, mock --port)', () => {
   it.each([' 80', '1e3', '65536', '-1', 'http', '', '8080.0'])('refuses %j', (text) => {
     expect(() => parsePort(text)).toThrow(UsageError);
   });
+
+  it('says what a port is, in the words the library uses too', () => {
+    expect(() => parsePort('65536')).toThrow(
+      /^--port must be a whole number from 0 to 65535, got 65536$/,
+    );
+    expect(() => parsePort('1e3')).toThrow(/^--port must be .*, got "1e3"$/);
+    expect(() => parsePort('-1')).toThrow(expect.objectContaining({ code: 'bad_port' }));
+  });
 });

@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { checkPort } from '../../util/port.js';
 import type { Untyped } from '../../client/typed-api.js';
 import type { Env } from '../../util/env.js';
 import type { MockOptions } from '../core/types.js';
@@ -39,16 +40,7 @@ export function startMockServer<A = Untyped>(options: MockOptions<A> = {}): Prom
 
 /** startMockServer, the proxy's variables read from `env` (a `dasvc mock` run's own) when given. */
 export async function serveMock(options: MockOptions, env?: Env): Promise<MockServer> {
-  const port = options.port ?? 8080;
-  // node:http would take a string port for a pipe path, and throws RangeErrors of its own.
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new UsageError(
-      `--port (option port) must be a whole number from 0 to 65535, got ${JSON.stringify(port)}`,
-      {
-        code: 'bad_port',
-      },
-    );
-  }
+  const port = checkPort(options.port ?? 8080, '--port (option port)');
   const host = options.host ?? '127.0.0.1';
   if (typeof host !== 'string' || host === '') {
     throw new UsageError(
