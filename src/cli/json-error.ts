@@ -29,21 +29,14 @@ export function jsonErrorDocument(
     ...(fields.hint ? { hint: fields.hint } : {}),
     ...(fields.rpc ? { rpc: fields.rpc } : {}),
   };
+  const text = (member: object) =>
+    safeJson(
+      JSON.stringify({ ...answer, error: member }, null, answer === undefined ? undefined : indent),
+    );
   try {
-    return safeJson(
-      JSON.stringify({ ...answer, error }, null, answer === undefined ? undefined : indent),
-    );
+    return text(error);
   } catch (problem) {
-    const rpc = fields.rpc && {
-      ...fields.rpc,
-      data: `(cannot be shown: ${(problem as Error).message})`,
-    };
-    return safeJson(
-      JSON.stringify(
-        { ...answer, error: { ...error, rpc } },
-        null,
-        answer === undefined ? undefined : indent,
-      ),
-    );
+    const data = `(cannot be shown: ${(problem as Error).message})`;
+    return text({ ...error, rpc: fields.rpc && { ...fields.rpc, data } });
   }
 }
