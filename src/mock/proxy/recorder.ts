@@ -91,7 +91,9 @@ export class Recorder implements ProxyTap {
   }
 
   observe(exchange: Exchange): void {
-    for (const id of clientIds(exchange)) {
+    // A client the installation refused (an unknown id, 400 or 401) would be one the replay
+    // accepts: only ids of answers that were no HTTP error are kept.
+    for (const id of exchange.status < 400 ? clientIds(exchange) : []) {
       if (this.clients.has(id)) continue;
       this.clients.set(id, RECORDED_SECRET);
       this.clientsDirty = true;

@@ -129,6 +129,27 @@ beforeAll(async () => {
       body: new URLSearchParams({ token: pair.refresh_token, token_type_hint: 'refresh_token' }),
     });
     expect(await revoke.json()).toEqual({ result: 'Token revoked' });
+    // Clients the installation refused are none the replay may accept.
+    const stranger = new URL(`${proxy.url}/webservice/authorize/`);
+    stranger.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: 'stranger',
+      redirect_uri: REDIRECT,
+      scope: 'crm',
+      state: 'x'.repeat(16),
+    }).toString();
+    expect((await fetch(stranger, { redirect: 'manual' })).status).toBe(400);
+    const unknown = await fetch(`${proxy.url}/webservice/authorize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: 'no-such-token',
+        client_id: 'impostor',
+        client_secret: 'impostor-secret',
+      }),
+    });
+    expect(unknown.status).toBe(401);
     // The control endpoints stay local: the proxy's journal saw the calls.
     const journal = (await (await fetch(`${proxy.url}/_mock/journal`)).json()) as {
       entries: { path: string }[];
@@ -156,6 +177,7 @@ describe('--proxy --record', () => {
     const fixtures = loadFixtures(dir);
     expect([...fixtures.instances.keys()]).toEqual(['crm', 'wiki']);
     expect(fixtures.users.get('recorded')?.instances).toEqual(new Set(['crm', 'wiki']));
+    expect([...fixtures.clients.keys()]).toEqual(['demo-client']);
     expect(fixtures.clients.get('demo-client')).toEqual({
       id: 'demo-client',
       secret: 'recorded-secret',
