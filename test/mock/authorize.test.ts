@@ -145,7 +145,10 @@ describe('authorization endpoint: consent page (SERVICE.md 4.1, SPEC §5)', () =
       const foreign = await post(origin);
       expect(foreign.status, origin).toBe(400);
       expect(foreign.headers.get('location')).toBeNull();
-      expect(await foreign.text()).toContain('was sent from another origin');
+      const page = await foreign.text();
+      expect(page).toContain('was sent from another origin');
+      expect(page).toContain('not sent from the consent page of this mock');
+      expect(page).not.toContain('could not be trusted');
     }
     // The mock's own page posts with the mock's own origin; behind a proxy that ends TLS, https.
     const own = await post(mock.url);
@@ -168,7 +171,9 @@ describe('authorization endpoint: refusals', () => {
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await res.text()).toContain('Authorization error');
+    const page = await res.text();
+    expect(page).toContain('Authorization error');
+    expect(page).toContain('because its client or redirect URI could not be trusted');
   });
 
   it('a repeated client_id is an error page too', async () => {
@@ -237,6 +242,17 @@ describe('authorization endpoint: refusals', () => {
     const html = await res.text();
     expect(html).toContain('invalid_request');
     expect(html).toContain('parameter state is not valid UTF-8 percent-encoding');
+    // The page says why there is no redirect: not the client nor the redirect URI.
+    expect(html).toContain('a parameter it would carry back could not be sent unchanged');
+    expect(html).not.toContain('could not be trusted');
+    // Another parameter: the reason is its own.
+    for (const [name, reason] of [
+      ['scope', 'a parameter of it could not be read'],
+      ['client_id', 'its client or redirect URI could not be trusted'],
+    ]) {
+      const page = await get(`${mock.url}/webservice/authorize/?${q}&state=s&${name}=%FF`);
+      expect(await page.text(), name).toContain(`because ${reason}.`);
+    }
     // The consent submission too, and nothing is issued.
     const post = await fetch(`${mock.url}/webservice/authorize/`, {
       method: 'POST',

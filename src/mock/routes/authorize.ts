@@ -1,7 +1,7 @@
 import type { ClientFixture } from '../fixture-format/fixture-format.js';
 import type { MockContext } from '../core/context.js';
 import type { MockResponse } from '../core/types.js';
-import { renderConsentPage, renderErrorPage } from './consent-page.js';
+import { renderConsentPage, renderErrorPage, type NotRedirected } from './consent-page.js';
 import { buildRedirect, redirectUriProblem } from './redirect-uri.js';
 import { decodeComponent, type OAuthParams } from './oauth-params.js';
 import { explain, htmlResponse, redirectResponse } from '../core/responses.js';
@@ -41,8 +41,8 @@ function echoable(raw: string | undefined, state: string): string | undefined {
   return decodeComponent(raw) === state ? raw : undefined;
 }
 
-function errorPage(error: string, description: string): MockResponse {
-  return explain(htmlResponse(400, renderErrorPage(error, description)), {
+function errorPage(error: string, description: string, because?: NotRedirected): MockResponse {
+  return explain(htmlResponse(400, renderErrorPage(error, description, because)), {
     code: error,
     reason: description,
   });
@@ -78,6 +78,11 @@ function validate(ctx: MockContext, params: OAuthParams): MockResponse | Authori
     return errorPage(
       'invalid_request',
       `parameter ${params.malformed} is not valid UTF-8 percent-encoding`,
+      params.malformed === 'state'
+        ? 'unechoable'
+        : ['client_id', 'redirect_uri'].includes(params.malformed)
+          ? 'untrusted'
+          : 'unreadable',
     );
   }
   for (const name of ['client_id', 'redirect_uri']) {
@@ -233,6 +238,7 @@ export function handleConsentSubmission(
     return errorPage(
       'invalid_request',
       `the consent form was sent from another origin (${foreignOrigin}); nothing was approved`,
+      'foreign',
     );
   }
   return withClient(decide(ctx, params), params);

@@ -79,12 +79,25 @@ ${options}
   );
 }
 
-/** An authorization error that must not be redirected (RFC 6749 §4.1.2.1). */
-export function renderErrorPage(error: string, description: string): string {
+/** Why an error page is not redirected: the reasons RFC 6749 §4.1.2.1 and the mock keep to. */
+const NOT_REDIRECTED = {
+  untrusted: 'its client or redirect URI could not be trusted',
+  unechoable: 'a parameter it would carry back could not be sent unchanged',
+  unreadable: 'a parameter of it could not be read',
+  foreign: 'the consent form was not sent from the consent page of this mock',
+} as const;
+export type NotRedirected = keyof typeof NOT_REDIRECTED;
+
+/** An authorization error that must not be redirected, saying why (`because`). */
+export function renderErrorPage(
+  error: string,
+  description: string,
+  because: NotRedirected = 'untrusted',
+): string {
   return page(
     'Authorization error — dasvc mock',
     `<h1>Authorization error</h1>
 <p class="error" role="alert"><code>${escapeHtml(error)}</code>: ${escapeHtml(description)}</p>
-<p class="note">The request was not redirected back to the application because its client or redirect URI could not be trusted.</p>`,
+<p class="note">The request was not redirected back to the application because ${NOT_REDIRECTED[because]}.</p>`,
   );
 }
