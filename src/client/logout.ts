@@ -37,7 +37,16 @@ export async function logout(
     failures: [],
     forgotten: false,
   };
-  if (!tokens) return outcome;
+  if (!tokens) {
+    // No tokens (a `revoke --all`, an ended session forgotten), yet the client secret may be kept:
+    // it goes all the same (SPEC §9).
+    const { profile } = await session.withSecrets();
+    if (deps.profiles && profile?.clientSecret !== undefined) {
+      await forgetClientSecret(deps, name);
+      outcome.forgotten = true;
+    }
+    return outcome;
+  }
   // Settings of another installation are the user's to fix, not a failure to revoke, unless
   // `forget` asks to forget the tokens here anyway (sending nothing).
   const elsewhere = session.settings().otherInstallation('tokens');
@@ -77,17 +86,23 @@ export async function logout(
   // still be valid there) unless `forget`; what it confirmed revoked is forgotten either way.
   if (outcome.failures.length === 0 || options.forget) {
     await forgetTokens(deps.tokens, name, 'all');
-    // SPEC §9: logout deletes the secrets wherever they are, the client secret too (the OS
-    // store's entry goes); the profile keeps its settings, so a login needs only the secret.
-    await deps.profiles?.update((data) => {
-      const profile = data.profiles?.[name];
-      if (profile) delete profile.clientSecret;
-    });
+    await forgetClientSecret(deps, name);
     outcome.forgotten = true;
     return outcome;
   }
   if (outcome.revoked.access_token) await forgetTokens(deps.tokens, name, 'access', deps.now());
   throw keptTokens(name, outcome.failures[0]!.error);
+}
+
+/**
+ * SPEC §9: logout deletes the secrets wherever they are, the client secret too (the OS store's
+ * entry goes); the profile keeps its settings, so a login needs only the secret.
+ */
+async function forgetClientSecret(deps: ProfileSession['deps'], name: string): Promise<void> {
+  await deps.profiles?.update((data) => {
+    const profile = data.profiles?.[name];
+    if (profile) delete profile.clientSecret;
+  });
 }
 
 /** The failure of a logout that kept the tokens: the first failure's kind and code, its cause. */

@@ -131,6 +131,14 @@ describe.runIf(secretServiceTestsRun())('secrets in the OS credential store', ()
     expect(readFileSync(file, 'utf8')).not.toContain('demo-secret');
     expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default.clientId).toBe('demo-client');
 
+    // Tokens revoked with --all leave the entry the client secret alone: logout takes that too.
+    expect((await cli(loginArgs(mock.url), dir, { env: browserEnv() })).code).toBe(0);
+    expect((await cli(['token', 'revoke', '--all'], dir)).code).toBe(0);
+    expect(await entry(dir)).toEqual({ clientSecret: 'demo-secret' });
+    const secretOnly = await cli(['logout'], dir);
+    expect(secretOnly.stderr).toContain('its client secret is forgotten');
+    expect(await entry(dir)).toBeUndefined();
+
     const removed = await cli(['profile', 'remove', 'default'], dir);
     expect(removed.code, removed.stderr).toBe(0);
     expect(await entry(dir)).toBeUndefined();

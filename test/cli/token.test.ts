@@ -315,6 +315,17 @@ describe('dasvc token', () => {
     expect((await runCli(['token', 'status'], dir)).code).toBe(3);
     const again = await runCli(['logout'], dir);
     expect(again.code).toBe(0);
+    expect(again.stderr).toContain('nothing to do');
+
+    // Tokens revoked and forgotten by `token revoke --all`: the client secret still goes.
+    const revokedAll = await loggedIn();
+    expect((await runCli(['token', 'revoke', '--all'], revokedAll)).code).toBe(0);
+    expect(readFileSync(join(revokedAll, 'config.json'), 'utf8')).toContain('demo-secret');
+    const secretOnly = await runCli(['--json', 'logout'], revokedAll);
+    expect(secretOnly.code, secretOnly.stderr).toBe(0);
+    expect(JSON.parse(secretOnly.stdout)).toMatchObject({ loggedIn: false, forgotten: true });
+    expect(secretOnly.stderr).toContain('its client secret is forgotten');
+    expect(readFileSync(join(revokedAll, 'config.json'), 'utf8')).not.toContain('demo-secret');
 
     const offline = await loggedIn();
     // Its installation drops the connections (a logout never revokes at another one).

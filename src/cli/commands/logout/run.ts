@@ -16,9 +16,11 @@ export async function run(options: LogoutOptions, deps: CliDeps): Promise<void> 
   const outcome = await client.logout({ forget: options.forget === true });
   const name = outcome.profile;
   if (!outcome.loggedIn) {
-    if (deps.out.json)
-      deps.out.result({ profile: name, loggedIn: false, revoked: {}, forgotten: false });
-    deps.out.info(`Not logged in (profile ${name}); nothing to do.`);
+    const { forgotten } = outcome;
+    if (deps.out.json) deps.out.result({ profile: name, loggedIn: false, revoked: {}, forgotten });
+    deps.out.info(
+      `Not logged in (profile ${name}); ${forgotten ? 'its client secret is forgotten' : 'nothing to do'}.`,
+    );
     return;
   }
   for (const { kind, error } of outcome.failures) {
