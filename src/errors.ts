@@ -148,6 +148,18 @@ export class InterruptedError extends DasvcError {
   }
 }
 
+// The bundle shortens class names: each error class keeps its own, which Node prints with an
+// uncaught error (`UsageError [UsageError]: …` rather than a letter) and a caller may read.
+for (const [Kind, name] of [
+  [DasvcError, 'DasvcError'],
+  [ServiceError, 'ServiceError'],
+  [UsageError, 'UsageError'],
+  [AuthError, 'AuthError'],
+  [NetworkError, 'NetworkError'],
+  [InterruptedError, 'InterruptedError'],
+] as const)
+  Object.defineProperty(Kind, 'name', { value: name });
+
 /**
  * Whether a request failed on the way rather than being refused: no answer at all (the network,
  * a timeout), or a 5xx. A refusal (an OAuth or HTTP 4xx error) or an answer that came but was not

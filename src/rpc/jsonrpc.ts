@@ -75,6 +75,11 @@ export class JsonRpcError extends ServiceError {
     super(message, options);
   }
 
+  static {
+    // As the classes of errors.ts: its own name, not the letter the bundle gives it.
+    Object.defineProperty(this, 'name', { value: 'JsonRpcError' });
+  }
+
   /** The error of a JSON-RPC error object as the service answered it. */
   static of(rpc: JsonRpcErrorObject, hint?: string): JsonRpcError {
     return new JsonRpcError(`error ${rpc.code}: ${rpc.message}`, {

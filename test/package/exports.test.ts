@@ -55,7 +55,7 @@ const client = dasvc({ baseUrl: mock.url, clientId: 'demo-client', clientSecret:
 const contact = await client.rpc('crm', 'contacts.get', { id: 1 });
 let refused = '';
 try { await client.rpc('crm', 'contacts.get', { id: 3 }); }
-catch (e) { refused = e instanceof DasvcError ? e.kind : String(e); }
+catch (e) { refused = e instanceof DasvcError ? e.kind + ' ' + e.constructor.name : String(e); }
 await client.revoke({ hint: 'access_token' });
 let revoked = '';
 try { await client.rpc('crm', 'contacts.list'); }
@@ -79,11 +79,29 @@ console.log(JSON.stringify({ name: contact.name, refused, revoked,
     expect(result.code, result.out).toBe(0);
     expect(JSON.parse(result.out.trim().split('\n').pop()!)).toEqual({
       name: 'Ada Lovelace',
-      refused: 'service',
+      // The class keeps its name in the bundle: Node prints it so.
+      refused: 'service JsonRpcError',
       revoked: 'auth',
       discover: 401,
       token: [400, 'invalid_grant'],
     });
+  });
+  it('an uncaught error names its class and shows one short line of the bundle, not its start', async () => {
+    writeFileSync(
+      join(project, 'uncaught.mjs'),
+      `import { dasvc, DasvcError } from 'dasvc';
+console.error('classes:', DasvcError.name);
+dasvc({ baseUrl: 'ftp://x.test' });
+`,
+    );
+    const result = await run(process.execPath, ['uncaught.mjs']);
+    expect(result.code).toBe(1);
+    expect(result.out).toContain('classes: DasvcError');
+    expect(result.out).toMatch(
+      /^UsageError: base URL .* must be http or https: ftp:\/\/x\.test\/?$/m,
+    );
+    // Node prints the line the error was thrown from: a minified bundle's would be tens of KB.
+    expect(result.out.length).toBeLessThan(8000);
   });
   // The shipped declarations are type-checked from the installed tarball, under node16 and
   // bundler resolution, in test/package/packed-install.test.ts.
