@@ -40,16 +40,24 @@ export async function logout(
   if (!tokens) {
     // No tokens (a `revoke --all`, an ended session forgotten), yet the client secret may be kept:
     // it goes all the same (SPEC §9).
+    if (!deps.profiles) return outcome;
     const { profile } = await session.withSecrets();
-    if (deps.profiles && profile?.clientSecret !== undefined) {
+    if (profile?.clientSecret !== undefined) {
       await forgetClientSecret(deps, name);
       outcome.forgotten = true;
     }
     return outcome;
   }
   // Settings of another installation are the user's to fix, not a failure to revoke, unless
-  // `forget` asks to forget the tokens here anyway (sending nothing).
-  const elsewhere = session.settings().otherInstallation('tokens');
+  // `forget` asks to forget the tokens here anyway (sending nothing); so are settings that cannot
+  // be read at all (a profile an earlier version stored with a URL refused now).
+  let elsewhere: DasvcError | undefined;
+  try {
+    elsewhere = session.settings().otherInstallation('tokens');
+  } catch (error) {
+    if (!(error instanceof DasvcError) || !options.forget) throw error;
+    elsewhere = error;
+  }
   if (elsewhere && !options.forget) throw elsewhere;
   let settings: ResolvedSettings | undefined;
   await session.withSecrets();

@@ -12,6 +12,26 @@ export interface Endpoints {
   api: string;
 }
 
+/**
+ * A user name or password in a URL would be sent as HTTP Basic authentication beside the client's
+ * own (its secret, or the bearer token), and shown wherever the URL is.
+ */
+const NO_USERINFO =
+  'must not carry a user name or password (dasvc authenticates with the client id and secret, and the bearer token)';
+
+/**
+ * A URL as a message shows it, its password masked however it was written (`http:u:pw@h` and
+ * ` http://u:pw@h` are URLs too); text that is no URL, from its first `:` after `//` to its last `@`.
+ */
+function shownUrl(text: string, parsed: URL | undefined): string {
+  if (parsed === undefined)
+    return JSON.stringify(text.replace(/^([^@]*?\/\/[^/@:]*):[^@]*@/, '$1:[redacted]@'));
+  if (parsed.password === '') return parsed.href;
+  const copy = new URL(parsed.href);
+  copy.password = 'x';
+  return copy.href.replace(':x@', ':[redacted]@');
+}
+
 /** Base URL without trailing slashes ("trailing slash tolerated", SPEC §2); rejects non-http(s). */
 export function normalizeBaseUrl(baseUrl: string): string {
   const trimmed = baseUrl.trim().replace(/\/+$/, '');
@@ -19,11 +39,19 @@ export function normalizeBaseUrl(baseUrl: string): string {
   try {
     parsed = new URL(trimmed);
   } catch {
-    throw new UsageError(`base URL is not a URL: ${JSON.stringify(baseUrl)}`, { code: 'bad_url' });
+    throw new UsageError(`base URL is not a URL: ${shownUrl(baseUrl, undefined)}`, {
+      code: 'bad_url',
+    });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new UsageError(`base URL must be http or https: ${trimmed}`, { code: 'bad_url' });
+    throw new UsageError(`base URL must be http or https: ${shownUrl(trimmed, parsed)}`, {
+      code: 'bad_url',
+    });
   }
+  if (parsed.username !== '' || parsed.password !== '')
+    throw new UsageError(`base URL ${NO_USERINFO}: ${shownUrl(trimmed, parsed)}`, {
+      code: 'bad_url',
+    });
   // SERVICE.md appends paths to it: a query or fragment would swallow them (`/?x=1/webservice/…`).
   if (parsed.search !== '' || parsed.hash !== '' || /[?#]/.test(trimmed)) {
     throw new UsageError(
@@ -55,11 +83,13 @@ export function checkEndpoint(name: keyof Endpoints, url: string): string {
   try {
     parsed = new URL(url.replace('{scope}', 'scope'));
   } catch {
-    throw bad(`is not a URL: ${JSON.stringify(url)}`);
+    throw bad(`is not a URL: ${shownUrl(url, undefined)}`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw bad(`must be http or https: ${url}`);
+    throw bad(`must be http or https: ${shownUrl(url, parsed)}`);
   }
+  if (parsed.username !== '' || parsed.password !== '')
+    throw bad(`${NO_USERINFO}: ${shownUrl(url, parsed)}`);
   if (name === 'api' && !url.includes('{scope}')) {
     throw bad('must contain {scope}, e.g. https://host/webservice/json/{scope}');
   }

@@ -343,6 +343,20 @@ describe('dasvc token', () => {
     expect(forgotten.stderr).toMatch(/could not be reached/);
     expect(forgotten.stderr).toMatch(/Logged out locally/);
     expect((await runCli(['token', 'status'], offline)).code).toBe(3);
+
+    // A profile stored with a URL this version refuses (a password in it): --forget still works.
+    const old = await loggedIn();
+    const file = join(old, 'config.json');
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    data.profiles.default.baseUrl = data.profiles.default.baseUrl.replace('//', '//u:PW-9@');
+    writeFileSync(file, JSON.stringify(data));
+    const refused = await runCli(['logout'], old);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).not.toContain('PW-9');
+    const forgot = await runCli(['logout', '--forget'], old);
+    expect(forgot.code, forgot.stderr).toBe(0);
+    expect(forgot.stderr).not.toContain('PW-9');
+    expect(storedTokens(old)).toBeUndefined();
   });
 });
 

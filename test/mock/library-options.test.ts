@@ -25,6 +25,11 @@ describe('startMockServer, createMockApp and createMockHandlers with bad options
       /cannot listen on nonexistent\.invalid:0: (ENOTFOUND|EAI_AGAIN)/,
     ],
     [{ port: 0, codeTtl: true }, /--code-ttl \(option codeTtl\) must be a duration/],
+    // A credential of the mock's own would only be shown, in 502 answers and the log.
+    [
+      { port: 0, proxy: 'http://user:PW-123@127.0.0.1:9' },
+      /^--proxy must not carry a user name or password: the mock sends none of its own$/,
+    ],
   ])('startMockServer(%j) rejects with a usage error naming it', async (options, message) => {
     const starting = startMockServer(options as never);
     // A server that wrongly started is closed all the same.

@@ -21,6 +21,11 @@ describe('checkEndpoint (SPEC §2 endpoint overrides)', () => {
       /--revoke-url \/ DASVC_REVOKE_URL must be http or https/,
     ],
     ['api', 'http://gw.example/api/rpc', /--api-url \/ DASVC_API_URL must contain \{scope\}/],
+    [
+      'token',
+      ' https:me:PW-123@idp.example/token',
+      /--token-url \/ DASVC_TOKEN_URL must not carry a user name or password .*me:\[redacted\]@/,
+    ],
   ] as const)('refuses a bad %s URL naming the flag and the variable', (name, url, message) => {
     expect(() => checkEndpoint(name, url)).toThrow(UsageError);
     expect(() => checkEndpoint(name, url)).toThrow(message);

@@ -38,6 +38,24 @@ describe('endpoints (SERVICE.md §4)', () => {
     for (const url of ['http://h:1/?x=1', 'http://h:1/base#frag', 'http://h:1/?'])
       expect(() => normalizeBaseUrl(url), url).toThrow(/must not carry a query or fragment/);
   });
+  it('refuses a user name or password in the base URL, and never shows the password', () => {
+    // However it is written: URL parsers take `http:u:pw@h` and a leading space too.
+    for (const url of [
+      'http://u:PW-123@h:1',
+      'http://u@h:1/base',
+      'ftp://u:PW-123@h',
+      'http:u:PW-123@h',
+      'http:\\\\u:PW-123@h',
+      ' http://u:PW-123@h',
+      'http://u:PW-123/x@h',
+    ])
+      expect(() => normalizeBaseUrl(url), url).toThrow(
+        expect.objectContaining({ message: expect.not.stringContaining('PW-123') }),
+      );
+    expect(() => normalizeBaseUrl('http://u:PW-123@h:1')).toThrow(
+      /must not carry a user name or password .*: http:\/\/u:\[redacted\]@h:1\/$/,
+    );
+  });
   it('fills the API template and refuses scopes that would change the path', () => {
     expect(apiUrlFor('https://g/api/{scope}/rpc', 'crm')).toBe('https://g/api/crm/rpc');
     expect(() => apiUrlFor('https://g/{scope}', '../admin')).toThrow(UsageError);

@@ -34,6 +34,11 @@ export function checkProxyOptions(options: MockOptions): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw usage(`--proxy must be an http(s) URL, got ${url.protocol}`);
   }
+  // The mock forwards its clients' own credentials; one of its own would only be shown, in every
+  // 502 answer and log line that names the upstream.
+  if (url.username !== '' || url.password !== '') {
+    throw usage('--proxy must not carry a user name or password: the mock sends none of its own');
+  }
   if (url.search !== '' || url.hash !== '') {
     throw usage('--proxy is a base URL: no query, no fragment');
   }
