@@ -1,6 +1,5 @@
 import { closeSync, constants, createReadStream, open, openSync, statSync } from 'node:fs';
 import { Socket } from 'node:net';
-import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { InterruptedError, UsageError } from '../errors.js';
 import { readBounded, sizeText } from '../util/bounded-bytes.js';
@@ -9,22 +8,51 @@ import type { Input } from './io.js';
 // Every read of what a person gives a command as input: stdin (piped, or pasted lines) and the
 // files named on the command line, FIFOs included. Each gives way to Ctrl-C (`signal`).
 
+/** The longest pasted line kept: a redirect URL is a few hundred characters, a long one a few KiB. */
+export const PASTED_LINE_LIMIT = 64 * 1024;
+
+/**
+ * What stands for a line past PASTED_LINE_LIMIT: no redirect, so the reader says so, while the
+ * line itself is not kept (a stream with no line end, `/dev/zero`, would fill memory).
+ */
+export const LINE_TOO_LONG = `(a line longer than ${PASTED_LINE_LIMIT / 1024} KiB)`;
+
+/** The lines of a text stream, each at most PASTED_LINE_LIMIT characters (LINE_TOO_LONG else). */
+async function* boundedLines(stream: Readable): AsyncGenerator<string> {
+  let line = '';
+  let tooLong = false;
+  stream.setEncoding('utf8');
+  for await (const chunk of stream as AsyncIterable<string>) {
+    const parts = chunk.split('\n');
+    const rest = parts.pop()!;
+    for (const part of parts) {
+      const whole = line + part;
+      yield tooLong || whole.length > PASTED_LINE_LIMIT ? LINE_TOO_LONG : whole.replace(/\r$/, '');
+      line = '';
+      tooLong = false;
+    }
+    if (tooLong) continue;
+    if (line.length + rest.length > PASTED_LINE_LIMIT) {
+      line = '';
+      tooLong = true;
+    } else line += rest;
+  }
+  if (tooLong) yield LINE_TOO_LONG;
+  else if (line !== '') yield line.replace(/\r$/, '');
+}
+
 /**
  * The lines typed or piped on stdin (a pasted redirect URL), and how to let go of stdin after:
  * process.stdin would otherwise keep the process alive.
  */
 export function stdinLines(input: Input): { lines: AsyncIterable<string>; release(): void } {
   const stream = input instanceof Readable ? input : Readable.from(input);
-  const rl = createInterface({ input: stream, terminal: false });
-  // Lines are kept from now on, not from the reader's first `for await`: a redirect URL piped in
-  // (or pasted) while the login is still starting would otherwise be read and dropped.
-  const iterator = rl[Symbol.asyncIterator]();
+  // Nothing is read before the reader asks: a redirect URL piped in (or pasted) while the login
+  // still starts waits in the stream, and is the first line then.
+  const iterator = boundedLines(stream);
   return {
     lines: { [Symbol.asyncIterator]: () => iterator },
-    release: () => {
-      rl.close();
-      stream.destroy();
-    },
+    release: () => stream.destroy(),
   };
 }
 

@@ -58,6 +58,9 @@ export function waitForPerson(
     );
 }
 
+/** How many pasted lines that are no redirect are answered, each with why. */
+const ANSWERED_LINES = 10;
+
 /** Reads pasted redirects until one is taken (false) or the lines end (true). */
 async function readPasted(
   lines: AsyncIterable<string>,
@@ -65,20 +68,28 @@ async function readPasted(
   tell: (message: string) => void,
   finished: () => boolean,
 ): Promise<boolean> {
+  // A person pastes a few wrong lines; a stream of them (`yes | dasvc login`) gets a few answers.
+  let answered = 0;
+  const refuse = (message: string) => {
+    answered += 1;
+    if (answered <= ANSWERED_LINES) tell(message);
+    if (answered === ANSWERED_LINES)
+      tell('Further lines that are no redirect are read without an answer.');
+  };
   try {
     for await (const line of lines) {
       if (finished()) return false;
       if (line.trim() === '') continue;
       const query = parsePastedRedirect(line);
       if (query === undefined) {
-        tell(
+        refuse(
           'That is not a redirect URL; paste the whole address from the browser, starting with http.',
         );
         continue;
       }
       try {
         if (accept(query, line.trim()) === 'ignored')
-          tell('That address carries neither a code nor an error; try again.');
+          refuse('That address carries neither a code nor an error; try again.');
         else return false;
       } catch {
         return false;

@@ -143,6 +143,29 @@ describe('waiting for the person', () => {
     }
   });
 
+  it('a stream of lines that are no redirect gets ten answers, then one that says so', async () => {
+    const app = createMockApp({ autoApprove: 'alice', log: () => undefined });
+    try {
+      const flood: AsyncIterable<string> = {
+        async *[Symbol.asyncIterator]() {
+          for (let i = 0; i < 1000; i++) yield i % 2 ? 'y' : 'http://127.0.0.1:9/callback?x=1';
+        },
+      };
+      const { result, told } = flow(appTransport(app), { openBrowser: undefined, pasted: flood });
+      await result;
+      const answers = told.slice(2, -1);
+      expect(answers).toHaveLength(11);
+      expect(answers.slice(0, 2)).toEqual([
+        'That address carries neither a code nor an error; try again.',
+        'That is not a redirect URL; paste the whole address from the browser, starting with http.',
+      ]);
+      expect(answers.at(-1)).toBe('Further lines that are no redirect are read without an answer.');
+      expect(told.at(-1)).toBe('The service approved at once, without a consent page.');
+    } finally {
+      await app.close();
+    }
+  });
+
   it('no browser to open: said, and a pasted redirect completes the login', async () => {
     const app = createMockApp({ log: () => undefined });
     const pasted: string[] = [];

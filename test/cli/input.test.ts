@@ -1,0 +1,61 @@
+// The lines a login reads pasted redirects from (src/cli/input.ts): split as a terminal or a pipe
+// sends them, and bounded, so that a stream with no line end fills no memory.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { LINE_TOO_LONG, PASTED_LINE_LIMIT, stdinLines } from '../../src/cli/input.js';
+
+/** The lines of what `write` sends, in chunks, once the stream ends. */
+async function linesOf(write: (stream: PassThrough) => void): Promise<string[]> {
+  const stream = new PassThrough();
+  const { lines, release } = stdinLines(stream);
+  write(stream);
+  stream.end();
+  const out: string[] = [];
+  for await (const line of lines) out.push(line);
+  release();
+  return out;
+}
+
+describe('stdinLines', () => {
+  it('splits lines across chunks, CRLF or LF, and keeps a last line with no end', async () => {
+    const lines = await linesOf((s) => {
+      for (const chunk of ['http://a/cb?co', 'de=1\r', '\n\nsecond\nthi', 'rd']) s.write(chunk);
+    });
+    expect(lines).toEqual(['http://a/cb?code=1', '', 'second', 'third']);
+  });
+
+  it('a line past the limit is one LINE_TOO_LONG, and the lines after it are read', async () => {
+    const lines = await linesOf((s) => {
+      s.write('x'.repeat(PASTED_LINE_LIMIT));
+      s.write('\nexact\n');
+      for (let i = 0; i < 40; i++) s.write('y'.repeat(16 * 1024));
+      s.write('\nafter\n');
+      s.write('z'.repeat(PASTED_LINE_LIMIT + 1));
+    });
+    expect(lines).toEqual([
+      'x'.repeat(PASTED_LINE_LIMIT),
+      'exact',
+      LINE_TOO_LONG,
+      'after',
+      LINE_TOO_LONG,
+    ]);
+  });
+
+  it('reads through 64 MiB with no line end to the line after it', async () => {
+    const stream = new PassThrough();
+    const { lines, release } = stdinLines(stream);
+    const first = lines[Symbol.asyncIterator]().next();
+    // 64 MiB with no line end: read through, none of it kept, then one line.
+    const chunk = 'z'.repeat(1024 * 1024);
+    for (let i = 0; i < 64; i++) {
+      if (!stream.write(chunk)) await new Promise((resolve) => stream.once('drain', resolve));
+    }
+    stream.write('\nhttp://127.0.0.1:9/callback?code=c&state=s\n');
+    expect(await first).toEqual({ value: LINE_TOO_LONG, done: false });
+    expect(await lines[Symbol.asyncIterator]().next()).toEqual({
+      value: 'http://127.0.0.1:9/callback?code=c&state=s',
+      done: false,
+    });
+    release();
+  });
+});
