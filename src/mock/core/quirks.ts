@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { QUIRK_MEMBERS, type Quirks } from '../../schemas/quirks.js';
 import { validateQuirks } from '../../schemas/quirks.validator.js';
 import { unescapeSegment } from '../../util/json-pointer.js';
 import { checkSchema } from '../../util/schema-check.js';
 import type { MockResponse } from './types.js';
+import { readRegularFile } from '../../util/regular-file.js';
+import { fileProblem } from '../../util/file-problem.js';
 
 /** SERVICE.md 4.2: where the token endpoint is when no quirk moves it. */
 const DEFAULT_TOKEN_PATH = '/webservice/authorize';
@@ -30,9 +31,9 @@ export function parseQuirks(value: unknown, source = 'quirks'): Quirks {
 function loadQuirksFile(file: string): Quirks {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFile(file);
   } catch (error) {
-    throw new UsageError(`cannot read the quirks file ${file}: ${(error as Error).message}`, {
+    throw new UsageError(`cannot read the quirks file ${file}: ${fileProblem(error)}`, {
       code: 'bad_quirks',
       cause: error,
     });

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { validateStateChange, validateStateFile } from '../../schemas/state-file.validator.js';
 import { jsonSyntaxProblem } from '../../util/json-error.js';
@@ -7,6 +6,8 @@ import { checkSchema, type SchemaValidator } from '../../util/schema-check.js';
 import type { SchemaProblem } from '../../util/schema-problem.js';
 import { snapshotOf, type StateSnapshot } from './state-snapshot.js';
 import type { StateChange } from '../../schemas/state-file.js';
+import { readRegularFile } from '../../util/regular-file.js';
+import { fileProblem } from '../../util/file-problem.js';
 
 /** A problem as the message tells it: the JSON pointer first, when there is one. */
 const told = ({ pointer, problem }: SchemaProblem) =>
@@ -98,10 +99,10 @@ function parseSnapshot(file: string, text: string): StateSnapshot {
 export function loadStateFile(file: string): StateSnapshot | undefined {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UsageError(`cannot read state file ${file}: ${(error as Error).message}`, {
+    throw new UsageError(`cannot read state file ${file}: ${fileProblem(error)}`, {
       code: 'bad_state_file',
     });
   }

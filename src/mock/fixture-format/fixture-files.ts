@@ -1,16 +1,17 @@
 // Reading one fixture file, and the usage error that names it: `fixture <file>: <JSON pointer>:
 // <problem>`, the file named under the folder as the user gave it.
-import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../../errors.js';
+import { fileProblem } from '../../util/file-problem.js';
 import { jsonSyntaxProblem } from '../../util/json-error.js';
 import { fail, FixtureProblem } from './descriptors.js';
+import { readRegularFile } from '../../util/regular-file.js';
 
 export function readText(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularFile(file);
   } catch (error) {
-    return fail(`cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    return fail(`cannot read it (${fileProblem(error)})`);
   }
 }
 

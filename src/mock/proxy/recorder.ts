@@ -1,6 +1,5 @@
 // `--record DIR`: what passes the proxy becomes a fixtures folder that `--fixtures DIR` reads as
 // it is (record-folder.ts reads and writes it); recording again into DIR adds to it.
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isObject } from '../../util/guards.js';
 import { NAME } from '../fixture-format/fixture-format.js';
@@ -19,6 +18,7 @@ import type { Exchange, ProxyTap } from './proxy-tap.js';
 import { apiInstance, callsOf } from './taps.js';
 import { schemaBeside } from '../fixture-format/schema-beside.js';
 import { jsonText, readPastRecording, RecordFolder } from './record-folder.js';
+import { readRegularFile } from '../../util/regular-file.js';
 
 /** The secret of every recorded client: the real ones are never written. */
 const RECORDED_SECRET = 'recorded-secret';
@@ -208,7 +208,7 @@ export class Recorder implements ProxyTap {
   private holdsNewSecret(name: string): boolean {
     const file = join(this.dir, 'instances', `${name}${OPENRPC_SUFFIX}`);
     try {
-      const text = readFileSync(file, 'utf8');
+      const text = readRegularFile(file);
       return this.options.secrets.maskText(text) !== text;
     } catch {
       return true;

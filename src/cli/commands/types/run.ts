@@ -13,6 +13,7 @@ import { openClient, type CliDeps } from '../../context.js';
 import { answeredWith } from '../../output.js';
 import { shellWord } from '../../shell-word.js';
 import { withTokenWayIn } from '../../hints/token-way-in.js';
+import { readRegularFile } from '../../../util/regular-file.js';
 
 /** Options of `dasvc types` (SPEC §10): the scopes and the flags. */
 export interface TypesOptions extends ServiceOptions {
@@ -105,7 +106,7 @@ async function instancesAt(options: TypesOptions, deps: CliDeps): Promise<Instan
  */
 function readDeclarations(file: string): string | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UsageError(`--check: cannot read ${file}: ${fileProblem(error)}`, {
