@@ -1,5 +1,5 @@
 import { NetworkError } from '../errors.js';
-import { restoreExact } from '../rpc/exact-numbers.js';
+import { restoreExact } from '../util/exact-numbers.js';
 import { safeJson, terminalText } from '../util/printable.js';
 import type { Styles } from '../util/styles.js';
 

@@ -8,7 +8,7 @@ import {
 } from '../errors.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { isObject } from '../util/guards.js';
-import { asParsed, restoreExact } from './exact-numbers.js';
+import { asParsed, restoreExact } from '../util/exact-numbers.js';
 import { isStackOverflow } from '../util/stack-overflow.js';
 
 /** A JSON-RPC 2.0 request object (SERVICE.md §4.5, JSON-RPC 2.0 §4); no `id` makes it a notification. */

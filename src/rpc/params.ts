@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { fileProblem } from '../util/file-problem.js';
 import { jsonSyntaxProblem } from '../util/json-error.js';
-import { parseExact } from './exact-numbers.js';
+import { parseExact } from '../util/exact-numbers.js';
 
 /** How params items reach their inputs: files and stdin are read by the caller (I/O passed in). */
 export interface ParamsSources {

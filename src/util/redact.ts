@@ -1,3 +1,5 @@
+import { parseExact, restoreExact } from './exact-numbers.js';
+
 /** OAuth parameter names (SERVICE.md 4, RFC 6749, RFC 7636) whose values are secrets. */
 export const SECRET_NAMES = new Set([
   'client_secret',
@@ -169,7 +171,8 @@ export function redactBody(body: string, contentType = ''): string {
   if (body === '') return body;
   if (contentType.includes('application/x-www-form-urlencoded')) return redactQuery(body);
   try {
-    return JSON.stringify(redactJson(JSON.parse(body)));
+    // Digit for digit: a trace shows the long numbers that were sent, not a double's rounding.
+    return restoreExact(JSON.stringify(redactJson(parseExact(body))));
   } catch {
     return contentType.includes('text/') ? body : `<${Buffer.byteLength(body)} bytes>`;
   }

@@ -70,6 +70,13 @@ describe('redaction', () => {
     expect(redactBody('\u0000\u0001binary', 'application/octet-stream')).toBe('<8 bytes>');
   });
 
+  it('shows a JSON body with its long numbers digit for digit, as they were sent', () => {
+    const body = '{"params":{"id":12345678901234567890,"password":98765432109876543210,"x":1e400}}';
+    expect(redactBody(body, 'application/json')).toBe(
+      `{"params":{"id":12345678901234567890,"password":"${REDACTED}","x":1e400}}`,
+    );
+  });
+
   it('masks secret members of a body excerpt, even one cut in the middle of a value', () => {
     const body =
       '{"jsonrpc":"2.0","params":{"Password":"hunter2","pin":1,"token" : 12345,"n":"x"}}';

@@ -2,7 +2,7 @@ import type { ServiceOptions } from '../../service-options.js';
 import { jsonSyntaxProblem } from '../../../util/json-error.js';
 import { InterruptedError, ServiceError, UsageError } from '../../../errors.js';
 import { buildCall, rpcErrorFrom, type ApiAnswer } from '../../../rpc/jsonrpc.js';
-import { parseExact } from '../../../rpc/exact-numbers.js';
+import { parseExact } from '../../../util/exact-numbers.js';
 import { paramFilePaths, parseParams, stringItems } from '../../../rpc/params.js';
 import { openClient, type CliDeps } from '../../context.js';
 import { readInput } from '../../input.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseExact, restoreExact } from '../../src/rpc/exact-numbers.js';
+import { parseExact, restoreExact } from '../../src/util/exact-numbers.js';
 
 /** Through the CLI's round: read exactly, then written as JSON. */
 const roundTrip = (text: string, indent?: number) =>
