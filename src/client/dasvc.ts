@@ -6,7 +6,8 @@ import { ProfileStore } from '../store/profile-store.js';
 import { fileTokenStore, memoryTokenStore } from '../store/token-store.js';
 import { Client } from './client.js';
 import type { Tell } from './client-deps.js';
-import type { SettingOptions } from './settings.js';
+import { SETTINGS, type SettingOptions } from './settings.js';
+import { checkLibraryOptions, type OptionKind } from '../util/library-options.js';
 import type { TypedCalls, Untyped } from './typed-api.js';
 import type { Env } from '../util/env.js';
 
@@ -51,12 +52,29 @@ export type DasvcClient<A = Untyped> = Pick<
 > &
   ([A] extends [Untyped] ? Pick<Client, 'rpc' | 'batch'> : TypedCalls<A>);
 
+/** The options dasvc() knows: the settings, checked as they are resolved, and its own. */
+const DASVC_OPTIONS: Record<keyof DasvcOptions, OptionKind> = {
+  ...(Object.fromEntries(Object.keys(SETTINGS).map((key) => [key, 'checked'])) as Record<
+    keyof SettingOptions,
+    OptionKind
+  >),
+  params: 'checked',
+  configDir: 'string',
+  store: 'checked',
+  tell: 'function',
+  env: 'object',
+  send: 'function',
+  maxResponseBytes: 'checked',
+  now: 'function',
+};
+
 /**
  * Creates the programmatic client (SPEC §1): the CLI's own core, settings resolved and checked
  * here (a bad one throws a DasvcError of kind `usage` naming the option), tokens in the profiles
  * file shared with the CLI (or in memory), refreshed when due and after a 401.
  */
 export function dasvc<A = Untyped>(options: DasvcOptions = {}): DasvcClient<A> {
+  checkLibraryOptions(options, DASVC_OPTIONS, 'dasvc()');
   const env = options.env ?? process.env;
   if (options.store !== undefined && options.store !== 'file' && options.store !== 'memory')
     throw new UsageError(`store must be "file" or "memory", got ${JSON.stringify(options.store)}`, {

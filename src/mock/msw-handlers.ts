@@ -1,6 +1,7 @@
 import type * as Msw from 'msw';
 import type { HttpHandler } from 'msw';
 import { UsageError } from '../errors.js';
+import { isObject } from '../util/guards.js';
 import type { Untyped } from '../client/typed-api.js';
 import type { MockOptions } from './core/types.js';
 import { createMockApp } from './index.js';
@@ -44,7 +45,7 @@ export interface MockHandlersOptions<A = Untyped> extends Omit<
 export async function mswExports() {
   const { http } = await loadMsw();
   function createMockHandlers<A = Untyped>(options: MockHandlersOptions<A>): HttpHandler[] {
-    const { baseUrl, ...rest } = options;
+    const { baseUrl, ...rest } = isObject(options) ? options : ({} as typeof options);
     const base = URL.canParse(String(baseUrl)) ? new URL(String(baseUrl)) : undefined;
     if (!base || (base.protocol !== 'http:' && base.protocol !== 'https:')) {
       throw new UsageError(

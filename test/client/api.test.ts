@@ -145,6 +145,27 @@ describe('programmatic client status() (SPEC §1, like token status)', () => {
   });
 });
 
+describe('dasvc() from JavaScript, with no types to catch a slip', () => {
+  it('a misspelt option is a usage error, not a silent fall back to the variable', () => {
+    const env = { DASVC_BASE_URL: 'http://127.0.0.1:9' };
+    expect(() => dasvc({ baseURL: 'http://127.0.0.1:1', env } as never)).toThrow(
+      expect.objectContaining({
+        kind: 'usage',
+        message: 'dasvc(): unknown option "baseURL" (did you mean baseUrl?)',
+      }),
+    );
+    for (const [options, message] of [
+      [null, /^dasvc\(\): its options must be an object, got null$/],
+      [{ tell: 'x' }, /option tell must be a function, got "x"$/],
+      [{ configDir: 5 }, /option configDir must be a string, got 5$/],
+      [{ send: {} }, /option send must be a function/],
+    ] as const)
+      expect(() => dasvc(options as never)).toThrow(
+        expect.objectContaining({ kind: 'usage', message: expect.stringMatching(message) }),
+      );
+  });
+});
+
 describe('programmatic client logout (SPEC §1, §3)', () => {
   it('fails with a DasvcError and keeps the tokens when revoking fails; forget: true forgets them', async () => {
     const client = dasvc({

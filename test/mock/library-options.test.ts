@@ -59,6 +59,28 @@ describe('startMockServer, createMockApp and createMockHandlers with bad options
     }
   });
 
+  it('a JavaScript caller: no options object, an unknown option, a value of another kind', async () => {
+    for (const [options, message] of [
+      [null, /^the mock: its options must be an object, got null$/],
+      [{ fixture: 'x' }, /^the mock: unknown option "fixture" \(did you mean fixtures\?\)$/],
+      [{ log: 'x' }, /^the mock: option log must be a function, got "x"$/],
+      [{ fixtures: 5 }, /^the mock: option fixtures must be a string, got 5$/],
+      [{ basePath: 5 }, /option basePath must be a string/],
+      [{ proxy: 10n }, /option proxy must be a string, got a bigint/],
+    ] as const) {
+      expect(() => createMockApp(options as never), String(message)).toThrow(usage(message));
+      const starting = startMockServer(
+        (options === null ? null : { port: 0, ...(options as object) }) as never,
+      );
+      starting.then(
+        (s) => s.close(),
+        () => undefined,
+      );
+      await expect(starting).rejects.toEqual(usage(message));
+    }
+    expect(() => createMockHandlers(undefined as never)).toThrow(usage(/^baseUrl must be/));
+  });
+
   it('createMockApp names the option of a bad duration', () => {
     expect(() => createMockApp({ accessTtl: 0 })).toThrow(
       usage(/--access-ttl \(option accessTtl\) must be between 1s and 100 years/),

@@ -3,7 +3,7 @@ import { checkPort } from '../../util/port.js';
 import type { Untyped } from '../../client/typed-api.js';
 import type { Env } from '../../util/env.js';
 import type { MockOptions } from '../core/types.js';
-import { createMockCore } from '../core/mock-core.js';
+import { checkMockOptions, createMockCore } from '../core/mock-core.js';
 import type { FixtureWarning } from '../fixture-format/fixture-format.js';
 import { serveNode } from './node-server.js';
 import { parseServerTimeouts } from './server-timeouts.js';
@@ -40,6 +40,7 @@ export function startMockServer<A = Untyped>(options: MockOptions<A> = {}): Prom
 
 /** startMockServer, the proxy's variables read from `env` (a `dasvc mock` run's own) when given. */
 export async function serveMock(options: MockOptions, env?: Env): Promise<MockServer> {
+  checkMockOptions(options);
   const port = checkPort(options.port ?? 8080, '--port (option port)');
   const host = options.host ?? '127.0.0.1';
   if (typeof host !== 'string' || host === '') {

@@ -15,6 +15,7 @@ import { loadStateFile } from './state-file.js';
 import { StateJournal } from './state-journal.js';
 import { checkProxyOptions } from '../proxy/proxy-options.js';
 import { checkMethodOverrides } from './method-overrides.js';
+import { checkLibraryOptions, type OptionKind } from '../../util/library-options.js';
 
 /** The mock as one handler over MockRequest, plus what the adapters need around it. */
 export interface MockCore {
@@ -39,6 +40,40 @@ function parseLifetime(input: string | number, flag: string): number {
     });
   }
   return seconds;
+}
+
+/** The options the mock knows, as the library takes them (SPEC §1): each flag's camelCase. */
+const MOCK_OPTIONS: Record<keyof MockOptions, OptionKind> = {
+  port: 'checked',
+  host: 'checked',
+  fixtures: 'string',
+  autoApprove: 'string',
+  codeTtl: 'checked',
+  accessTtl: 'checked',
+  refreshTtl: 'checked',
+  stateFile: 'string',
+  log: 'function',
+  onRequest: 'function',
+  quiet: 'boolean',
+  journalSize: 'checked',
+  now: 'function',
+  headersTimeout: 'checked',
+  requestTimeout: 'checked',
+  basePath: 'string',
+  proxy: 'string',
+  record: 'string',
+  recordUser: 'string',
+  validate: 'boolean',
+  scrub: 'checked',
+  warn: 'function',
+  verbose: 'boolean',
+  quirks: 'checked',
+  methods: 'checked',
+};
+
+/** The options of startMockServer and createMockApp, checked before any is used. */
+export function checkMockOptions(options: unknown): void {
+  checkLibraryOptions(options, MOCK_OPTIONS, 'the mock');
 }
 
 /**

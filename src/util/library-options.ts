@@ -1,0 +1,51 @@
+import { UsageError } from '../errors.js';
+import { isObject } from './guards.js';
+
+/**
+ * What one option of a library function takes when given: a value of that `typeof` (`object`: a
+ * plain object), or `checked` where the function checks the value itself, with words of its own.
+ */
+export type OptionKind = 'string' | 'boolean' | 'function' | 'object' | 'checked';
+
+/** A value as a message may name it: its JSON where it has one, else its type. */
+function shown(value: unknown): string {
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return value === null || typeof value === 'boolean' || typeof value === 'number'
+    ? String(value)
+    : Array.isArray(value)
+      ? 'an array'
+      : `a ${typeof value}`;
+}
+
+/**
+ * The options object a JavaScript caller gave a library function (`where`), checked before it is
+ * used: an object or nothing; no option the function does not know (a misspelt `baseURL` would
+ * otherwise leave `baseUrl` to a variable, and the client's secret with it); and each value of
+ * the kind its option takes. Usage errors naming the option.
+ */
+export function checkLibraryOptions(
+  options: unknown,
+  known: Readonly<Record<string, OptionKind>>,
+  where: string,
+): void {
+  const bad = (message: string) => new UsageError(`${where}: ${message}`, { code: 'bad_option' });
+  if (options === undefined) return;
+  if (!isObject(options)) throw bad(`its options must be an object, got ${shown(options)}`);
+  for (const [name, value] of Object.entries(options)) {
+    const kind = Object.hasOwn(known, name) ? known[name] : undefined;
+    if (kind === undefined) {
+      const lower = name.toLowerCase();
+      const near = Object.keys(known).find((k) => {
+        const other = k.toLowerCase();
+        return other === lower || other.startsWith(lower) || lower.startsWith(other);
+      });
+      throw bad(`unknown option ${JSON.stringify(name)}${near ? ` (did you mean ${near}?)` : ''}`);
+    }
+    if (value === undefined || kind === 'checked') continue;
+    if (kind === 'object' ? !isObject(value) : typeof value !== kind)
+      throw bad(
+        `option ${name} must be ${kind === 'object' ? 'an' : 'a'} ${kind}, got ${shown(value)}`,
+      );
+  }
+}
