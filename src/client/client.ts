@@ -14,6 +14,20 @@ import { batchCall, rpcCall, type BatchCall, type BatchResult } from './rpc-call
 import { currentTokens, type TokenOptions } from './session.js';
 import type { SettingOptions } from './settings.js';
 import type { SessionStatus } from './status.js';
+import { checkLibraryOptions, type OptionKind } from '../util/library-options.js';
+
+/** What login() takes; the values it checks itself keep their own messages. */
+const LOGIN_OPTIONS: Record<keyof LoginOptions, OptionKind> = {
+  openBrowser: 'checked',
+  noBrowser: 'boolean',
+  pasted: 'object',
+  pastedBesideBrowser: 'boolean',
+  port: 'checked',
+  pkce: 'boolean',
+  timeoutMs: 'checked',
+  refreshMargin: 'checked',
+  insecureStorage: 'boolean',
+};
 
 /**
  * The one client of the CLI and the library (SPEC §1): settings resolved by the table (options >
@@ -80,11 +94,13 @@ export class Client {
     options: RevokeOptions = {},
     onRevoked?: (kind: TokenTypeHint, answer: RevokeAnswer | null) => void,
   ): Promise<RevokeOutcome> {
+    checkLibraryOptions(options, { token: 'checked', hint: 'checked', all: 'boolean' }, 'revoke()');
     return revokeTokens(this.profile, options, onRevoked);
   }
 
   /** Logs out (SPEC §3 `logout`); see logout. */
   async logout(options: { forget?: boolean } = {}): Promise<LogoutOutcome> {
+    checkLibraryOptions(options, { forget: 'boolean' }, 'logout()');
     return logout(this.profile, options);
   }
 
@@ -93,6 +109,7 @@ export class Client {
    * stored (in the profiles file, or in this client alone with `store: 'memory'`).
    */
   async login(options: LoginOptions = {}): Promise<LoginOutcome> {
+    checkLibraryOptions(options, LOGIN_OPTIONS, 'login()');
     const { deps } = this.profile;
     const { name } = await this.profile.withSecrets();
     // Loaded on use: the flow's listener and PKCE stay off the rpc path.

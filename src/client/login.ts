@@ -7,6 +7,7 @@ import { clientRefused } from './client-refused.js';
 import type { ResolvedSettings } from './resolve-settings.js';
 import { UsageError } from '../errors.js';
 import { isTimerMs, MAX_DURATION_SECONDS } from '../util/duration.js';
+import { shown } from '../util/library-options.js';
 import { checkPort } from '../util/port.js';
 
 /** Options of one login (SPEC §1 `client.login`, SPEC §3 `dasvc login`). */
@@ -169,7 +170,12 @@ function checkLoginOptions(options: LoginOptions): void {
       code: `bad_${flag.replace(/^--/, '').replace(/-/g, '_')}`,
       facts: { option },
     });
-  const { port, timeoutMs, refreshMargin } = options;
+  const { port, timeoutMs, refreshMargin, openBrowser } = options;
+  if (openBrowser !== undefined && !['boolean', 'function'].includes(typeof openBrowser))
+    throw new UsageError(
+      `login(): option openBrowser must be a boolean or a function, got ${shown(openBrowser)}`,
+      { code: 'bad_option' },
+    );
   if (port !== undefined) checkPort(port, 'port (--port)');
   if (timeoutMs !== undefined && !isTimerMs(timeoutMs))
     throw bad('timeoutMs', '--timeout', 'above 0 and at most 24 days', timeoutMs);

@@ -1,5 +1,6 @@
 import { UsageError, type JsonRpcErrorObject } from '../errors.js';
 import { buildCall, rpcErrorFrom, type ApiAnswer } from '../rpc/jsonrpc.js';
+import { isObject } from '../util/guards.js';
 
 /** One call of a batch (`client.batch`): ids are given in order, 1…n. */
 export interface BatchCall {
@@ -36,7 +37,14 @@ export async function batchCall(
 ): Promise<BatchResult[]> {
   if (!Array.isArray(calls) || calls.length === 0)
     throw new UsageError('batch: give a non-empty array of calls', { code: 'bad_params' });
-  const body = calls.map((c, i) => callOf(c.method, c.params, i + 1, c.notify));
+  // Array.from, not map: a hole in the array is a call too, and none is skipped.
+  const body = Array.from(calls, (c: unknown, i) => {
+    if (!isObject(c))
+      throw new UsageError(`batch: call ${i + 1} must be an object with a method`, {
+        code: 'bad_params',
+      });
+    return callOf(c.method, c.params, i + 1, c.notify === true);
+  });
   const answer = await send(scope, body);
   // A batch refused as a whole is one error object (JSON-RPC 2.0 §6), not an array (the answer
   // check lets nothing else through).

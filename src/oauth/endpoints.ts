@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { shown } from '../util/library-options.js';
 
 /** Where the OAuth placement of parameters goes: the query string (SERVICE.md §4) or a form body (RFC 6749). */
 export type ParamsPlacement = 'query' | 'body';
@@ -99,9 +100,15 @@ export function checkEndpoint(name: keyof Endpoints, url: string): string {
 /** The API URL of one scope (SERVICE.md §4.5: the scope name is the last path segment). */
 export function apiUrlFor(template: string, scope: string): string {
   // `.` and `..` are path segments a URL removes: the call would go to another path.
-  if (!/^[A-Za-z0-9._~-]+$/.test(scope) || scope === '.' || scope === '..') {
+  // A JavaScript caller's `undefined` or `['crm']` would pass the test as the text it becomes.
+  if (
+    typeof scope !== 'string' ||
+    !/^[A-Za-z0-9._~-]+$/.test(scope) ||
+    scope === '.' ||
+    scope === '..'
+  ) {
     throw new UsageError(
-      `scope must be one instance ID (letters, digits, . _ ~ -; not . nor ..): ${JSON.stringify(scope)}`,
+      `scope must be one instance ID (letters, digits, . _ ~ -; not . nor ..): ${shown(scope)}`,
       {
         code: 'bad_scope',
       },

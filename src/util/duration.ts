@@ -5,7 +5,7 @@ export const MAX_TIMER_MS = 2_147_483_647;
 
 /** A wait Node's timers hold as given: more than 0 ms, at most MAX_TIMER_MS. */
 export function isTimerMs(ms: number): boolean {
-  return ms > 0 && ms <= MAX_TIMER_MS;
+  return typeof ms === 'number' && ms > 0 && ms <= MAX_TIMER_MS;
 }
 
 /**

@@ -8,14 +8,13 @@ import { isObject } from './guards.js';
 export type OptionKind = 'string' | 'boolean' | 'function' | 'object' | 'checked';
 
 /** A value as a message may name it: its JSON where it has one, else its type. */
-function shown(value: unknown): string {
+export function shown(value: unknown): string {
   if (typeof value === 'string')
     return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  return value === null || typeof value === 'boolean' || typeof value === 'number'
-    ? String(value)
-    : Array.isArray(value)
-      ? 'an array'
-      : `a ${typeof value}`;
+  if (value == null || typeof value === 'boolean' || typeof value === 'number')
+    return String(value);
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /**

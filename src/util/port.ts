@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { shown } from './library-options.js';
 
 /**
  * A port to listen on, from the CLI or the library: a whole number from 0 (any free port) to
@@ -7,8 +8,7 @@ import { UsageError } from '../errors.js';
 export function checkPort(value: unknown, what: string): number {
   if (Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65_535)
     return value as number;
-  throw new UsageError(
-    `${what} must be a whole number from 0 to 65535, got ${JSON.stringify(value) ?? String(value)}`,
-    { code: 'bad_port' },
-  );
+  throw new UsageError(`${what} must be a whole number from 0 to 65535, got ${shown(value)}`, {
+    code: 'bad_port',
+  });
 }

@@ -166,6 +166,55 @@ describe('dasvc() from JavaScript, with no types to catch a slip', () => {
   });
 });
 
+describe("the client's methods from JavaScript", () => {
+  it('refuse what no typed caller could pass, as usage errors, sending nothing', async () => {
+    const seen: string[] = [];
+    const send: SendFn = (request) => {
+      seen.push(request.url);
+      return Promise.reject(new Error('nothing may be sent'));
+    };
+    const client = dasvc({ ...settings(), token: 'a-token', send, store: 'memory' });
+    const holed = new Array<{ method: string }>(2);
+    holed[1] = { method: 'contacts.list' };
+    const cases: [() => Promise<unknown>, RegExp][] = [
+      [
+        () => client.revoke({ token: 5 as never }),
+        /option token\) must be a string, got a number$/,
+      ],
+      [() => client.revoke({ token: 'a b' }), /option token\) has a space/],
+      [() => client.revoke(null as never), /^revoke\(\): its options must be an object/],
+      [() => client.revoke({ all: 'x' as never }), /^revoke\(\): option all must be a boolean/],
+      [() => client.logout({ forget: 'x' as never }), /^logout\(\): option forget must be a/],
+      [() => client.login(null as never), /^login\(\): its options must be an object/],
+      [
+        () => client.login({ openBrowser: 'firefox' as never }),
+        /^login\(\): option openBrowser must be a boolean or a function, got "firefox"$/,
+      ],
+      [() => client.login({ port: 10n as never }), /^port \(--port\) must be .*, got a bigint$/],
+      [() => client.login({ timeoutMs: Symbol() as never }), /^timeoutMs \(--timeout\) must be/],
+      [
+        () => client.rpc(undefined as never, 'contacts.list'),
+        /^scope must be one instance ID.*: undefined$/,
+      ],
+      [() => client.rpc(['crm'] as never, 'contacts.list'), /^scope must be .*: an array$/],
+      [
+        () => client.batch('crm', [null] as never),
+        /^batch: call 1 must be an object with a method$/,
+      ],
+      // A hole is a call too: none is skipped (results would no longer line up with calls).
+      [() => client.batch('crm', holed), /^batch: call 1 must be/],
+    ];
+    for (const [call, message] of cases) {
+      const error = await call().catch((e: unknown) => e);
+      expect(error, String(message)).toMatchObject({
+        kind: 'usage',
+        message: expect.stringMatching(message),
+      });
+    }
+    expect(seen).toEqual([]);
+  });
+});
+
 describe('programmatic client logout (SPEC §1, §3)', () => {
   it('fails with a DasvcError and keeps the tokens when revoking fails; forget: true forgets them', async () => {
     const client = dasvc({
