@@ -12,7 +12,7 @@ import type { RevokeAnswer } from './revoke.js';
 import { revokeTokens, type RevokeOptions, type RevokeOutcome } from './revoke-tokens.js';
 import { batchCall, rpcCall, type BatchCall, type BatchResult } from './rpc-calls.js';
 import { currentTokens, type TokenOptions } from './session.js';
-import type { SettingOptions } from './settings.js';
+import { SETTINGS, type SettingKey, type SettingOptions, type SettingSpec } from './settings.js';
 import type { SessionStatus } from './status.js';
 import { checkLibraryOptions, type OptionKind } from '../util/library-options.js';
 
@@ -40,6 +40,27 @@ export class Client {
 
   constructor(options: SettingOptions, deps: ClientDeps) {
     this.profile = new ProfileSession(options, deps);
+  }
+
+  /**
+   * What console.log and JSON.stringify show of a client: the settings it was given (options and
+   * variables), never a secret among them, nor what it holds besides (tokens, the environment).
+   */
+  toJSON(): Record<string, string> {
+    const shown: Record<string, string> = {};
+    for (const [key, spec] of Object.entries(SETTINGS) as [SettingKey, SettingSpec][]) {
+      const given = spec.secret ? undefined : this.profile.given.explicit(key);
+      if (given !== undefined) shown[key] = given.value;
+    }
+    return shown;
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](
+    _depth: number,
+    options: object,
+    inspect: (value: unknown, options: object) => string,
+  ): string {
+    return `DasvcClient ${inspect(this.toJSON(), options)}`;
   }
 
   /** The profile's name: option > DASVC_PROFILE > the file's active profile > `default`. */

@@ -1,5 +1,6 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { inspect } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExitCode, NetworkError, ServiceError } from '../../src/errors.js';
@@ -163,6 +164,30 @@ describe('dasvc() from JavaScript, with no types to catch a slip', () => {
       expect(() => dasvc(options as never)).toThrow(
         expect.objectContaining({ kind: 'usage', message: expect.stringMatching(message) }),
       );
+  });
+});
+
+describe('a client shown by console.log or JSON.stringify', () => {
+  it('shows the settings it was given, never a secret nor what it holds', () => {
+    const client = dasvc({
+      ...settings(),
+      clientSecret: 'S3CRET-XYZ',
+      token: 'TOKEN-ABC-123',
+      store: 'memory',
+      env: { DASVC_API_URL: 'http://127.0.0.1:9/x/{scope}', HOME: '/home/someone' },
+    });
+    const shown = [inspect(client, { depth: 10, showHidden: true }), JSON.stringify(client)];
+    for (const text of shown) {
+      expect(text).not.toMatch(/S3CRET-XYZ|TOKEN-ABC-123|home\/someone/);
+      expect(text).toContain('http://127.0.0.1:9/x/{scope}');
+    }
+    expect(shown[0]).toMatch(/^DasvcClient \{\n {2}baseUrl: /);
+    expect(JSON.parse(shown[1]!)).toEqual({
+      baseUrl: settings().baseUrl,
+      clientId: settings().clientId,
+      scope: settings().scope,
+      apiUrl: 'http://127.0.0.1:9/x/{scope}',
+    });
   });
 });
 
