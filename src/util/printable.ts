@@ -1,3 +1,5 @@
+import { shown } from './library-options.js';
+import { isStackOverflow } from './stack-overflow.js';
 /* eslint-disable no-control-regex -- control characters are what these patterns are about */
 
 /**
@@ -51,8 +53,10 @@ export function shownJson(value: unknown, max = 60): string {
   let text: string;
   try {
     text = JSON.stringify(value) ?? String(value);
-  } catch {
-    return `an ${Array.isArray(value) ? 'array' : typeof value} nested too deep to show`;
+  } catch (error) {
+    // Deeper than the stack goes; else a cycle or a BigInt, named by what it is.
+    if (!isStackOverflow(error)) return shown(value);
+    return `${Array.isArray(value) ? 'an array' : 'an object'} nested too deep to show`;
   }
   return printable(text.length > max ? `${text.slice(0, max)}…` : text);
 }
