@@ -114,7 +114,7 @@ export class MockState extends ExpiryStore {
     }
     if (grant.refresh) {
       this.tokens.delete(grant.refresh);
-      // Kept until its own expiry only so that a reuse is recognised and the grant revoked.
+      // Kept until its own expiry only so that a reuse is recognised.
       const rotated = {
         grantId: record.grantId,
         expiresAt: grant.refreshExpiresAt ?? record.expiresAt,

@@ -1,7 +1,7 @@
 /**
  * Rotated refresh tokens remembered per grant, newest first out last: enough to recognise the
  * reuse of a recent one (SERVICE.md 4.3), while a grant refreshed many times holds only these.
- * An older one is simply unknown (invalid_grant, without ending the grant).
+ * An older one is simply unknown (invalid_grant as well, said otherwise).
  */
 export const ROTATED_PER_GRANT = 8;
 
@@ -13,7 +13,8 @@ export interface RotatedRecord {
 
 /**
  * Refresh tokens already exchanged → their grant, kept until their own expiry only so that a
- * reuse is recognised (and the grant revoked), at most ROTATED_PER_GRANT per grant.
+ * reuse is recognised (refused as used, or taken with the oldRefreshTokenAccepted quirk), at most
+ * ROTATED_PER_GRANT per grant.
  */
 export class RotatedTokens {
   private readonly byToken = new Map<string, RotatedRecord>();

@@ -7,11 +7,11 @@ import { explain, oauthError } from '../core/responses.js';
 import { missing } from './client-auth.js';
 
 /**
- * SERVICE.md 4.3: before the access token expires; rotation; a reused old refresh token ends the
- * grant. The quirks refreshRotation, oldRefreshTokenAccepted, refreshAfterExpiry (SPEC §7) bend it,
+ * SERVICE.md 4.3: before the access token expires; rotation; a used refresh token is refused, and
+ * the pair that replaced it keeps working (SPEC §5). The quirks refreshRotation, oldRefreshTokenAccepted, refreshAfterExpiry (SPEC §7) bend it,
  * each as its row of the table says and together as the rows compose: refreshRotation false hands
  * the same refresh token back, which is then a used one, so without oldRefreshTokenAccepted it
- * refreshes once (SPEC §7's round trip needs the two apart; `dasvc check` writes both for an
+ * refreshes once, its access token working on (SPEC §7's round trip needs the two apart; `dasvc check` writes both for an
  * installation whose refresh token never changes and keeps working).
  */
 export function refresh(
@@ -48,15 +48,7 @@ export function refresh(
   }
   // Used: rotated away, or (refreshRotation false) handed back unchanged by an earlier refresh.
   const used = record.rotated === true || grant.refreshUsed === true;
-  if (used && ctx.quirks.oldRefreshTokenAccepted !== true) {
-    ctx.state.revokeGrant(
-      record.grantId,
-      'revoked: a used refresh token of its authorization was presented again',
-    );
-    return oauthError(
-      'invalid_grant',
-      'refresh token already used; every token of this authorization is revoked',
-    );
-  }
+  if (used && ctx.quirks.oldRefreshTokenAccepted !== true)
+    return oauthError('invalid_grant', 'refresh token already used');
   return ctx.state.rotate(record, ctx.quirks.refreshRotation === false);
 }
