@@ -33,7 +33,8 @@ async function worksAt(app: MockApp, accessToken: string): Promise<boolean> {
 }
 
 /** The status of a refresh with this refresh token, asked of the app in-process. */
-async function refreshStatusAt(app: MockApp, refreshToken: string): Promise<number> {
+/** The answer to a refresh: its status and, for a refusal, why. */
+async function refreshAt(app: MockApp, refreshToken: string): Promise<string> {
   const query = form({
     client_id: DEMO.id,
     client_secret: DEMO.secret,
@@ -43,8 +44,8 @@ async function refreshStatusAt(app: MockApp, refreshToken: string): Promise<numb
   const response = await app(
     new Request(`${APP}/webservice/authorize/refresh_token?${query}`, { method: 'POST' }),
   );
-  await response.arrayBuffer();
-  return response.status;
+  const body = (await response.json()) as { error_description?: string };
+  return `${response.status} ${body.error_description ?? ''}`.trim();
 }
 
 /** Runs `job` over `items`, `width` at a time. */
@@ -91,7 +92,8 @@ describe('--state-file as a journal: answered tokens survive, a bad file is said
       const works = await pool([...minted, rotated], 16, (t) => worksAt(second, t.access_token));
       expect(works.filter((w) => !w).length).toBe(0);
       // The rotation is kept too: the old refresh token is refused as used, the new pair works on.
-      expect(await refreshStatusAt(second, oldRefresh)).toBe(400);
+      // Known as used (an unknown token would be refused as unknown, expired or revoked).
+      expect(await refreshAt(second, oldRefresh)).toBe('400 refresh token already used');
       expect(await worksAt(second, rotated.access_token)).toBe(true);
     } finally {
       await second.close();

@@ -1,6 +1,6 @@
 // `kill -9` during `dasvc token refresh` must not lose the session. The service rotates
 // the pair when it answers; a CLI killed between that answer and its write would keep the old
-// refresh token, whose next use is a reuse that revokes the grant. The CLI readies the write
+// refresh token, whose next use is a reuse, refused: the session would be lost. The CLI readies the write
 // before sending (config read, conf loaded and opened) and stores the pair in the transport's
 // callback the moment the answer is whole: this test kills it at random moments of its life and
 // counts the sessions that no longer refresh.
