@@ -153,7 +153,7 @@ const code = await bundleParts({
     // Lines of a few hundred characters, not tens of kilobytes: Node prints the line an uncaught
     // error was thrown from, and a library user's terminal would get the whole bundle's start.
     // The vendored libraries' errors are dasvc's to catch: their files keep their long lines.
-    lineLimit: 800,
+    lineLimit: 1000,
     // The sources are ES modules, strict by nature; CommonJS has no import.meta: the file's own
     // URL stands for it (src/package-root.ts finds the package one folder up, from src/ and dist/),
     // worked out when first asked for, as most files of a run never ask.

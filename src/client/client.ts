@@ -15,12 +15,13 @@ import { currentTokens, type TokenOptions } from './session.js';
 import { SETTINGS, type SettingKey, type SettingOptions, type SettingSpec } from './settings.js';
 import type { SessionStatus } from './status.js';
 import { checkLibraryOptions, type OptionKind } from '../util/library-options.js';
+import { redactUrl } from '../util/redact.js';
 
 /** What login() takes; the values it checks itself keep their own messages. */
 const LOGIN_OPTIONS: Record<keyof LoginOptions, OptionKind> = {
   openBrowser: 'checked',
   noBrowser: 'boolean',
-  pasted: 'object',
+  pasted: 'checked',
   pastedBesideBrowser: 'boolean',
   port: 'checked',
   pkce: 'boolean',
@@ -50,7 +51,8 @@ export class Client {
     const shown: Record<string, string> = {};
     for (const [key, spec] of Object.entries(SETTINGS) as [SettingKey, SettingSpec][]) {
       const given = spec.secret ? undefined : this.profile.given.explicit(key);
-      if (given !== undefined) shown[key] = given.value;
+      // A URL's secret query parameters (`?access_token=`) are masked as in a trace.
+      if (given !== undefined) shown[key] = redactUrl(given.value);
     }
     return shown;
   }

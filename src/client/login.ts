@@ -170,12 +170,16 @@ function checkLoginOptions(options: LoginOptions): void {
       code: `bad_${flag.replace(/^--/, '').replace(/-/g, '_')}`,
       facts: { option },
     });
-  const { port, timeoutMs, refreshMargin, openBrowser } = options;
+  const { port, timeoutMs, refreshMargin, openBrowser, pasted } = options;
+  const option = (name: string, must: string, value: unknown) =>
+    new UsageError(`login(): option ${name} must be ${must}, got ${shown(value)}`, {
+      code: 'bad_option',
+    });
   if (openBrowser !== undefined && !['boolean', 'function'].includes(typeof openBrowser))
-    throw new UsageError(
-      `login(): option openBrowser must be a boolean or a function, got ${shown(openBrowser)}`,
-      { code: 'bad_option' },
-    );
+    throw option('openBrowser', 'a boolean or a function', openBrowser);
+  // Lines read as they come (`for await`): a stream, or any async iterable of strings.
+  if (pasted !== undefined && typeof Object(pasted)[Symbol.asyncIterator] !== 'function')
+    throw option('pasted', 'an async iterable of lines', pasted);
   if (port !== undefined) checkPort(port, 'port (--port)');
   if (timeoutMs !== undefined && !isTimerMs(timeoutMs))
     throw bad('timeoutMs', '--timeout', 'above 0 and at most 24 days', timeoutMs);

@@ -39,10 +39,11 @@ export async function batchCall(
     throw new UsageError('batch: give a non-empty array of calls', { code: 'bad_params' });
   // Array.from, not map: a hole in the array is a call too, and none is skipped.
   const body = Array.from(calls, (c: unknown, i) => {
-    if (!isObject(c))
-      throw new UsageError(`batch: call ${i + 1} must be an object with a method`, {
-        code: 'bad_params',
-      });
+    if (!isObject(c) || (c.notify !== undefined && typeof c.notify !== 'boolean'))
+      throw new UsageError(
+        `batch: call ${i + 1} must be an object with a method (and notify true or false)`,
+        { code: 'bad_params' },
+      );
     return callOf(c.method, c.params, i + 1, c.notify === true);
   });
   const answer = await send(scope, body);

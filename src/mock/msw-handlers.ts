@@ -53,6 +53,15 @@ export async function mswExports() {
         { code: 'bad_url' },
       );
     }
+    // Options of the server (or set here from baseUrl) mean nothing to handlers: refused, not lost.
+    const unused = ['port', 'host', 'basePath'].find((name) => Object.hasOwn(rest, name));
+    if (unused !== undefined)
+      throw new UsageError(
+        `createMockHandlers() takes no ${unused}: baseUrl says where it answers`,
+        {
+          code: 'bad_option',
+        },
+      );
     const basePath = base.pathname.replace(/\/+$/, '');
     const app = createMockApp<A>({ ...rest, basePath });
     const origin = `${base.origin}${basePath}`;

@@ -174,19 +174,22 @@ describe('a client shown by console.log or JSON.stringify', () => {
       clientSecret: 'S3CRET-XYZ',
       token: 'TOKEN-ABC-123',
       store: 'memory',
-      env: { DASVC_API_URL: 'http://127.0.0.1:9/x/{scope}', HOME: '/home/someone' },
+      env: {
+        DASVC_API_URL: 'http://127.0.0.1:9/x/{scope}?access_token=QUERY-SECRET',
+        HOME: '/home/someone',
+      },
     });
     const shown = [inspect(client, { depth: 10, showHidden: true }), JSON.stringify(client)];
     for (const text of shown) {
-      expect(text).not.toMatch(/S3CRET-XYZ|TOKEN-ABC-123|home\/someone/);
-      expect(text).toContain('http://127.0.0.1:9/x/{scope}');
+      expect(text).not.toMatch(/S3CRET-XYZ|TOKEN-ABC-123|QUERY-SECRET|home\/someone/);
+      expect(text).toContain('http://127.0.0.1:9/x/{scope}?access_token=[redacted]');
     }
     expect(shown[0]).toMatch(/^DasvcClient \{\n {2}baseUrl: /);
     expect(JSON.parse(shown[1]!)).toEqual({
       baseUrl: settings().baseUrl,
       clientId: settings().clientId,
       scope: settings().scope,
-      apiUrl: 'http://127.0.0.1:9/x/{scope}',
+      apiUrl: 'http://127.0.0.1:9/x/{scope}?access_token=[redacted]',
     });
   });
 });
@@ -224,10 +227,18 @@ describe("the client's methods from JavaScript", () => {
       [() => client.rpc(['crm'] as never, 'contacts.list'), /^scope must be .*: an array$/],
       [
         () => client.batch('crm', [null] as never),
-        /^batch: call 1 must be an object with a method$/,
+        /^batch: call 1 must be an object with a method \(and notify true or false\)$/,
       ],
       // A hole is a call too: none is skipped (results would no longer line up with calls).
       [() => client.batch('crm', holed), /^batch: call 1 must be/],
+      [
+        () => client.batch('crm', [{ method: 'contacts.list', notify: 'yes' as never }]),
+        /^batch: call 1 must be/,
+      ],
+      [
+        () => client.login({ pasted: {} as never }),
+        /^login\(\): option pasted must be an async iterable of lines, got an object$/,
+      ],
     ];
     for (const [call, message] of cases) {
       const error = await call().catch((e: unknown) => e);

@@ -79,6 +79,11 @@ describe('startMockServer, createMockApp and createMockHandlers with bad options
       await expect(starting).rejects.toEqual(usage(message));
     }
     expect(() => createMockHandlers(undefined as never)).toThrow(usage(/^baseUrl must be/));
+    // The server's options mean nothing to handlers: refused rather than dropped.
+    expect(() => createMockHandlers({ baseUrl: 'http://x.test', port: 1 } as never)).toThrow(
+      usage(/^createMockHandlers\(\) takes no port: baseUrl says where it answers$/),
+    );
+    expect(() => createMockApp({ journalSize: '5' as never })).toThrow(usage(/got "5"$/));
   });
 
   it('createMockApp names the option of a bad duration', () => {

@@ -15,7 +15,7 @@ import { loadStateFile } from './state-file.js';
 import { StateJournal } from './state-journal.js';
 import { checkProxyOptions } from '../proxy/proxy-options.js';
 import { checkMethodOverrides } from './method-overrides.js';
-import { checkLibraryOptions, type OptionKind } from '../../util/library-options.js';
+import { checkLibraryOptions, shown, type OptionKind } from '../../util/library-options.js';
 
 /** The mock as one handler over MockRequest, plus what the adapters need around it. */
 export interface MockCore {
@@ -91,7 +91,7 @@ export function createMockCore(options: MockOptions = {}, env?: Env): MockCore {
   const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
   if (!(Number.isInteger(journalSize) && journalSize >= 1 && journalSize <= MAX_JOURNAL_SIZE)) {
     throw new UsageError(
-      `--journal-size must be a whole number from 1 to ${MAX_JOURNAL_SIZE}, got ${String(options.journalSize)}`,
+      `--journal-size must be a whole number from 1 to ${MAX_JOURNAL_SIZE}, got ${shown(options.journalSize)}`,
       { code: 'bad_journal_size' },
     );
   }
