@@ -41,7 +41,7 @@ export async function batchCall(
   const body = Array.from(calls, (c: unknown, i) => {
     if (!isObject(c) || (c.notify !== undefined && typeof c.notify !== 'boolean'))
       throw new UsageError(
-        `batch: call ${i + 1} must be an object with a method (and notify true or false)`,
+        `batch: call ${i + 1} must be an object with a method (and a boolean notify)`,
         { code: 'bad_params' },
       );
     return callOf(c.method, c.params, i + 1, c.notify === true);

@@ -1,4 +1,5 @@
-import { AuthError, NetworkError, ServiceError } from '../errors.js';
+import { AuthError, NetworkError, ServiceError, snakeCode } from '../errors.js';
+import { AUTH_ERRORS } from './token-response.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { isObject } from '../util/guards.js';
 import { pageText } from '../util/html-text.js';
@@ -64,9 +65,9 @@ export function processProbeResponse(
   const said = words === '' ? '' : `: ${words}`;
   if (status >= 500)
     throw new ServiceError(`the authorization endpoint failed (HTTP ${status})${said}`, options);
-  // An error page that names no OAuth error and is no refusal of the client (a 404 where the
-  // installation has no authorization endpoint) is not the answer expected there.
-  if (code === `http_${status}` && status !== 401 && status !== 403)
+  // An error page that names no OAuth error and is no refusal of the client, or a 404 whatever its
+  // body (the installation has no authorization endpoint there), is not the answer expected.
+  if ((code === `http_${status}` || status === 404) && status !== 401 && status !== 403)
     throw new NetworkError(
       `no authorization page at ${authorizationUrl.split('?')[0]} (HTTP ${status})${said}`,
       {
@@ -76,7 +77,11 @@ export function processProbeResponse(
       },
     );
   // Which endpoint refused: a client refused here was refused by its id, no secret being sent yet.
-  throw new AuthError(`the authorization endpoint refused the request (HTTP ${status})${said}`, {
+  // As at the token endpoint, only a refusal of the client or the user is authentication (exit 3);
+  // another OAuth error (invalid_request, unsupported_response_type) is the service's (exit 1).
+  const Kind =
+    AUTH_ERRORS.has(snakeCode(code)) || status === 401 || status === 403 ? AuthError : ServiceError;
+  throw new Kind(`the authorization endpoint refused the request (HTTP ${status})${said}`, {
     ...options,
     facts: { endpoint: 'authorization' },
   });

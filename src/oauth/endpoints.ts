@@ -17,7 +17,7 @@ export interface Endpoints {
  * A user name or password in a URL would be sent as HTTP Basic authentication beside the client's
  * own (its secret, or the bearer token), and shown wherever the URL is.
  */
-const NO_USERINFO = 'must not carry a user name or password (dasvc sends credentials of its own)';
+const NO_USERINFO = 'must not carry a user name or password';
 
 /**
  * A URL as a message shows it, its password masked however it was written (`http:u:pw@h` and

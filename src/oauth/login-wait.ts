@@ -73,8 +73,7 @@ async function readPasted(
   const refuse = (message: string) => {
     answered += 1;
     if (answered <= ANSWERED_LINES) tell(message);
-    if (answered === ANSWERED_LINES)
-      tell('Further lines that are no redirect are read without an answer.');
+    if (answered === ANSWERED_LINES) tell('Further lines that are no redirect get no answer.');
   };
   try {
     for await (const line of lines) {

@@ -12,7 +12,8 @@ export interface TokenSet {
   obtainedAt: number;
 }
 
-const AUTH_ERRORS = new Set([
+/** The OAuth error codes that are about authentication or authorization (SPEC §4: exit 3). */
+export const AUTH_ERRORS: ReadonlySet<string> = new Set([
   'invalid_grant',
   'invalid_client',
   'unauthorized_client',

@@ -227,7 +227,7 @@ describe("the client's methods from JavaScript", () => {
       [() => client.rpc(['crm'] as never, 'contacts.list'), /^scope must be .*: an array$/],
       [
         () => client.batch('crm', [null] as never),
-        /^batch: call 1 must be an object with a method \(and notify true or false\)$/,
+        /^batch: call 1 must be an object with a method \(and a boolean notify\)$/,
       ],
       // A hole is a call too: none is skipped (results would no longer line up with calls).
       [() => client.batch('crm', holed), /^batch: call 1 must be/],

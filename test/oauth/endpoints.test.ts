@@ -24,7 +24,7 @@ describe('checkEndpoint (SPEC §2 endpoint overrides)', () => {
     [
       'token',
       ' https:me:PW-123@idp.example/token',
-      /--token-url \/ DASVC_TOKEN_URL must not carry a user name or password .*me:\[redacted\]@/,
+      /--token-url \/ DASVC_TOKEN_URL must not carry a user name or password: .*me:\[redacted\]@/,
     ],
   ] as const)('refuses a bad %s URL naming the flag and the variable', (name, url, message) => {
     expect(() => checkEndpoint(name, url)).toThrow(UsageError);

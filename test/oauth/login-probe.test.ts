@@ -105,6 +105,26 @@ describe('the probe’s answer (processProbeResponse)', () => {
     }
   });
 
+  it('an OAuth error about no client or user is the service’s (exit 1), as at the token endpoint', () => {
+    const json = { 'content-type': 'application/json' };
+    for (const [code, Kind] of [
+      ['invalid_request', ServiceError],
+      ['unsupported_response_type', ServiceError],
+      ['server_error', ServiceError],
+      ['access_denied', AuthError],
+      ['invalid_scope', AuthError],
+      ['Invalid-Client', AuthError],
+    ] as const) {
+      const error = refusal(answer(400, json, `{"error":"${code}"}`));
+      expect(error, code).toBeInstanceOf(Kind);
+      expect(error).toMatchObject({ exitCode: Kind === AuthError ? 3 : 1 });
+    }
+    // A 404 is no authorization page there, whatever its body says.
+    const missing = refusal(answer(404, json, '{"error":"not_found"}'));
+    expect(missing).toBeInstanceOf(NetworkError);
+    expect(missing).toMatchObject({ code: 'no_authorization_page', exitCode: 4 });
+  });
+
   it('a 4xx page naming no OAuth error is no authorization page (exit 4); a 401/403 a refusal (3)', () => {
     const error = refusal(answer(404, { 'content-type': 'text/html' }, '<h1>Not Found</h1>'));
     expect(error).toBeInstanceOf(NetworkError);

@@ -159,7 +159,7 @@ describe('waiting for the person', () => {
         'That address carries neither a code nor an error; try again.',
         'That is not a redirect URL; paste the whole address from the browser, starting with http.',
       ]);
-      expect(answers.at(-1)).toBe('Further lines that are no redirect are read without an answer.');
+      expect(answers.at(-1)).toBe('Further lines that are no redirect get no answer.');
       expect(told.at(-1)).toBe('The service approved at once, without a consent page.');
     } finally {
       await app.close();

@@ -53,7 +53,7 @@ describe('endpoints (SERVICE.md §4)', () => {
         expect.objectContaining({ message: expect.not.stringContaining('PW-123') }),
       );
     expect(() => normalizeBaseUrl('http://u:PW-123@h:1')).toThrow(
-      /must not carry a user name or password .*: http:\/\/u:\[redacted\]@h:1\/$/,
+      /must not carry a user name or password: http:\/\/u:\[redacted\]@h:1\/$/,
     );
   });
   it('fills the API template and refuses scopes that would change the path', () => {
