@@ -28,6 +28,8 @@ interface LockOwner {
 }
 
 const OWNER_FILE = 'owner.json';
+/** proper-lockfile's staleness, for a lock it must never remove itself. */
+const NEVER_STALE = 2 ** 31 - 1;
 const DEFAULT_STALE_MS = 5000;
 
 /** Who we are, for the waiters: pid, host, and the command words (never a flag value: no secret). */
@@ -123,12 +125,52 @@ function holderGone(owner: Partial<LockOwner> | undefined): boolean {
   }
 }
 
-/** The lock path's own time (a symlink's, not its target's). */
-function mtimeOf(path: string): number | undefined {
+/** What is at the lock's path (a symlink itself, not its target): which one, and its time. */
+interface Stamp {
+  ino: number;
+  mtimeMs: number;
+}
+
+function stampOf(path: string): Stamp | undefined {
   try {
-    return fs.lstatSync(path).mtimeMs;
+    const { ino, mtimeMs } = fs.lstatSync(path);
+    return { ino, mtimeMs };
   } catch {
     return undefined;
+  }
+}
+
+const sameStamp = (a: Stamp | undefined, b: Stamp | undefined) =>
+  a !== undefined && b !== undefined && a.ino === b.ino && a.mtimeMs === b.mtimeMs;
+
+/**
+ * Removes the lock judged abandoned (`judged`), unless it is no longer that one. Waiters that
+ * judged it together must not each remove what is there: the first would take the lock, and the
+ * next remove that new lock, and both would hold one. So the removal is done by one waiter at a
+ * time, under a second lock (`<path>.takeover`, an atomic mkdir held for a look and an rmdir),
+ * after looking again: a lock that changed hands meanwhile is left alone. A takeover lock older
+ * than `staleMs` was left by a waiter killed within those few steps, and is removed.
+ */
+export async function removeAbandoned(
+  path: string,
+  judged: Stamp,
+  staleMs: number,
+  now: () => number,
+): Promise<void> {
+  const guard = `${path}.takeover`;
+  try {
+    fs.mkdirSync(guard);
+  } catch {
+    const left = stampOf(guard);
+    if (left !== undefined && now() - left.mtimeMs > staleMs)
+      fs.rmSync(guard, { force: true, recursive: true });
+    return;
+  }
+  try {
+    if (sameStamp(stampOf(path), judged))
+      await new Promise<void>((resolve) => lockFs.rmdir(path, () => resolve()));
+  } finally {
+    fs.rmSync(guard, { force: true, recursive: true });
   }
 }
 
@@ -169,14 +211,16 @@ export async function withFileLock<T>(
   const noticeMs = options.noticeMs ?? 1000;
   const started = now();
   let told = false;
-  let watched: { mtimeMs: number; since: number } | undefined;
+  let watched: { stamp: Stamp; since: number } | undefined;
   let release!: () => Promise<void>;
   for (;;) {
     try {
       release = await lock(path, {
         lockfilePath: path,
         realpath: false,
-        stale: staleMs,
+        // Never stale to proper-lockfile, whose removal of a stale lock is not one waiter's at a
+        // time: abandoned locks are removed here (removeAbandoned).
+        stale: NEVER_STALE,
         update: 1000,
         retries: 0,
         fs: lockFs,
@@ -192,20 +236,20 @@ export async function withFileLock<T>(
         });
       }
     }
-    const mtimeMs = mtimeOf(path);
+    const stamp = stampOf(path);
     // Its holder is dead (kill -9), or stopped refreshing it whatever its time says (a clock
     // stepped back): take it over, unless it changed hands meanwhile.
     const abandoned =
-      mtimeMs !== undefined &&
+      stamp !== undefined &&
       (holderGone(readOwner(path)) ||
-        (mtimeMs === watched?.mtimeMs && now() - watched.since > staleMs));
-    if (abandoned && mtimeOf(path) === mtimeMs) {
-      await new Promise<void>((resolve) => lockFs.rmdir(path, () => resolve()));
+        (sameStamp(stamp, watched?.stamp) && now() - watched!.since > staleMs));
+    if (abandoned) {
+      await removeAbandoned(path, stamp, staleMs, now);
       watched = undefined;
       continue;
     }
-    if (mtimeMs !== watched?.mtimeMs)
-      watched = mtimeMs === undefined ? undefined : { mtimeMs, since: now() };
+    if (!sameStamp(stamp, watched?.stamp))
+      watched = stamp === undefined ? undefined : { stamp, since: now() };
     const waited = now() - started;
     if (!told && waited >= noticeMs && options.onWait) {
       told = true;

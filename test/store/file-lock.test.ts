@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import {
   existsSync,
+  lstatSync,
   lutimesSync,
   mkdirSync,
   mkdtempSync,
@@ -11,12 +12,12 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { withFileLock } from '../../src/store/file-lock.js';
+import { removeAbandoned, withFileLock } from '../../src/store/file-lock.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dasvc-lock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,6 +43,71 @@ async function holdLock(path: string): Promise<{ holder: Promise<void>; release:
 
 /** Runs fn under the lock and says it got it (the stale lock was taken over). */
 const take = (path: string) => withFileLock(path, async () => 'taken');
+
+/** A lock directory with an owner that is alive (pid 1) and a time long past. */
+function staleLock(path: string): void {
+  mkdirSync(path);
+  writeFileSync(join(path, 'owner.json'), JSON.stringify({ pid: 1, host: hostname(), since: 1 }));
+  utimesSync(path, new Date(1000), new Date(1000));
+}
+
+const stampAt = (path: string) => {
+  const { ino, mtimeMs } = lstatSync(path);
+  return { ino, mtimeMs };
+};
+
+describe('removeAbandoned: one waiter at a time takes an abandoned lock over', () => {
+  it('removes the lock judged abandoned, and leaves one that changed hands since', async () => {
+    const path = lockPath();
+    staleLock(path);
+    const judged = stampAt(path);
+    // Another waiter took it over first: its own lock now stands there.
+    rmSync(path, { recursive: true });
+    mkdirSync(path);
+    await removeAbandoned(path, judged, 5000, Date.now);
+    expect(existsSync(path)).toBe(true);
+    await removeAbandoned(path, stampAt(path), 5000, Date.now);
+    expect(existsSync(path)).toBe(false);
+    expect(existsSync(`${path}.takeover`)).toBe(false);
+  });
+
+  it('removes nothing while another waiter takes over; a takeover left by a kill is cleared', async () => {
+    const path = lockPath();
+    staleLock(path);
+    const judged = stampAt(path);
+    mkdirSync(`${path}.takeover`);
+    await removeAbandoned(path, judged, 5000, Date.now);
+    expect(existsSync(path)).toBe(true);
+    // Older than the staleness: its waiter died within the takeover.
+    utimesSync(`${path}.takeover`, new Date(1000), new Date(1000));
+    await removeAbandoned(path, judged, 5000, Date.now);
+    expect(existsSync(`${path}.takeover`)).toBe(false);
+    await removeAbandoned(path, judged, 5000, Date.now);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('many waiters on one abandoned lock: one holder at a time', async () => {
+    const path = lockPath();
+    staleLock(path);
+    let inside = 0;
+    let most = 0;
+    await Promise.all(
+      Array.from({ length: 12 }, () =>
+        withFileLock(
+          path,
+          async () => {
+            inside++;
+            most = Math.max(most, inside);
+            await new Promise((done) => setTimeout(done, 20));
+            inside--;
+          },
+          { staleMs: 2000 },
+        ),
+      ),
+    );
+    expect(most).toBe(1);
+  });
+});
 
 // The stale cases wait out the 5 s staleness each; side by side they take 5 s in all.
 describe.concurrent('withFileLock (proper-lockfile)', () => {
