@@ -2,7 +2,7 @@ import { DasvcError, NetworkError, sameKind } from '../errors.js';
 import type { TokenTypeHint } from '../oauth/token-request.js';
 import type { ProfileSession } from './profile-session.js';
 import type { ResolvedSettings } from './resolve-settings.js';
-import { revokeToken } from './revoke.js';
+import { forgetRevokedPair, revokeToken } from './revoke.js';
 import { forgetTokens, usableAccessToken } from './session.js';
 
 /** What `logout` did (best effort: the tokens are forgotten even when revoking failed). */
@@ -93,7 +93,7 @@ export async function logout(
   // SPEC §3: when the service could not be reached or refused, the tokens are kept (they may
   // still be valid there) unless `forget`; what it confirmed revoked is forgotten either way.
   if (outcome.failures.length === 0 || options.forget) {
-    await forgetTokens(deps.tokens, name, 'all');
+    await forgetRevokedPair(deps, settings, name, tokens.refreshToken, options.forget === true);
     await forgetClientSecret(deps, name);
     outcome.forgotten = true;
     return outcome;

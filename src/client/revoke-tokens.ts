@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { TokenTypeHint } from '../oauth/token-request.js';
 import type { ProfileSession } from './profile-session.js';
-import { revokeToken, type RevokeAnswer } from './revoke.js';
+import { forgetRevokedPair, revokeToken, type RevokeAnswer } from './revoke.js';
 import { sessionError } from './session-errors.js';
 import { forgetTokens, usableAccessToken } from './session.js';
 import { badSetting, checkSetting, SETTINGS } from './settings.js';
@@ -100,7 +100,8 @@ export async function revokeTokens(
   } finally {
     // What the service confirmed is forgotten even when a later call failed; a revoked refresh
     // token ends its access token too (RFC 7009 §2.1).
-    if (outcome.revoked.refresh_token) await forgetTokens(deps.tokens, name, 'all');
+    if (outcome.revoked.refresh_token)
+      await forgetRevokedPair(deps, settings, name, tokens.refreshToken, false);
     else if (outcome.revoked.access_token)
       await forgetTokens(deps.tokens, name, 'access', deps.now());
   }

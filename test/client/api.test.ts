@@ -252,6 +252,42 @@ describe("the client's methods from JavaScript", () => {
 });
 
 describe('programmatic client logout (SPEC §1, §3)', () => {
+  it.each(['logout', 'revoke all'] as const)(
+    '%s: a pair that a refresh elsewhere stored meanwhile is revoked too',
+    async (how) => {
+      const own = await startMockServer({ port: 0, autoApprove: 'bob', log: () => undefined });
+      const configDir = mkdtempSync(join(tmpdir(), 'dasvc-api-'));
+      try {
+        const on = { ...settings(), baseUrl: own.url, configDir };
+        const elsewhere = dasvc(on);
+        await elsewhere.login({ openBrowser: approve });
+        // Another process refreshes just as the pair it read is revoked.
+        const transport = createHttpClient({ env: {} });
+        let raced = false;
+        const send: SendFn = async (request) => {
+          if (!raced && request.url.includes('/revoke')) {
+            raced = true;
+            await elsewhere.refresh();
+          }
+          return transport(request);
+        };
+        const client = dasvc({ ...on, send });
+        if (how === 'logout')
+          expect(await client.logout()).toMatchObject({ loggedIn: true, forgotten: true });
+        else await client.revoke({ all: true });
+        expect(raced).toBe(true);
+        const { grants } = (await (await fetch(`${own.url}/_mock/grants`)).json()) as {
+          grants: unknown[];
+        };
+        expect(grants).toEqual([]);
+        expect(await elsewhere.status()).toMatchObject({ loggedIn: false });
+      } finally {
+        rmSync(configDir, { recursive: true, force: true });
+        await own.close();
+      }
+    },
+  );
+
   it('fails with a DasvcError and keeps the tokens when revoking fails; forget: true forgets them', async () => {
     const client = dasvc({
       ...settings(),
