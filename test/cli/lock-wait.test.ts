@@ -24,20 +24,26 @@ import {
 const mock = startMockForCli();
 expectNoLeaksAfterAll();
 
+/** The config folder's lock held in this process, until `release`. */
+async function holdingLock(dir: string): Promise<{ release: () => void; holder: Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((done) => (release = done));
+  let entered!: () => void;
+  const inside = new Promise<void>((done) => (entered = done));
+  const holder = withFileLock(join(dir, 'config.json.lock'), async () => {
+    entered();
+    await released;
+  });
+  await inside;
+  return { release, holder };
+}
+
 describe('the store lock seen from the CLI', () => {
   it('a command kept waiting 1 s says once on stderr who holds the lock and since when, then goes on', async () => {
     const dir = freshConfigDir();
     const login = await runCli(loginArgs(mock.url), dir, { env: browserEnv() });
     expect(login.code, login.stderr).toBe(0);
-    let release!: () => void;
-    const released = new Promise<void>((done) => (release = done));
-    let entered!: () => void;
-    const inside = new Promise<void>((done) => (entered = done));
-    const holder = withFileLock(join(dir, 'config.json.lock'), async () => {
-      entered();
-      await released;
-    });
-    await inside;
+    const { release, holder } = await holdingLock(dir);
     const refresh = await runCli(['token', 'refresh'], dir, {
       // Let go of the lock once the notice is out (never write to its stdin).
       inputWhen: (stderr) => {
@@ -54,6 +60,35 @@ describe('the store lock seen from the CLI', () => {
       ),
     );
     expect(refresh.stderr.match(/waiting for the lock/g)).toHaveLength(1);
+  });
+
+  it('profile use of a profile removed while it waited for the lock: refused, nothing changed', async () => {
+    const dir = freshConfigDir();
+    for (const args of [loginArgs(mock.url), ['--profile', 'x', ...loginArgs(mock.url)]]) {
+      const login = await runCli(args, dir, { env: browserEnv() });
+      expect(login.code, login.stderr).toBe(0);
+    }
+    const file = join(dir, 'config.json');
+    const { release, holder } = await holdingLock(dir);
+    const use = await runCli(['profile', 'use', 'x'], dir, {
+      // It read the profiles and waits: `profile remove x` runs meanwhile, as another process.
+      inputWhen: (stderr) => {
+        if (stderr.includes('waiting for the lock')) {
+          const data = JSON.parse(readFileSync(file, 'utf8'));
+          delete data.profiles.x;
+          writeFileSync(file, JSON.stringify(data));
+          release();
+        }
+        return undefined;
+      },
+    });
+    release();
+    await holder;
+    expect(use.code).toBe(2);
+    expect(use.stderr).toContain('no profile named "x"');
+    const after = JSON.parse(readFileSync(file, 'utf8'));
+    expect(after.activeProfile ?? 'default').toBe('default');
+    expect(Object.keys(after.profiles)).toEqual(['default']);
   });
 
   it('regression: a symlink at the lock path (dangling, or to a directory elsewhere) is recovered; its target is not touched', async () => {

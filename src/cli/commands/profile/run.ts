@@ -98,12 +98,13 @@ export async function run(options: ProfileOptions, deps: CliDeps): Promise<void>
     return;
   }
   const name = target === undefined ? active : checkProfileName(target, `profile ${action}`);
-  const profile = Object.hasOwn(profiles, name) ? profiles[name] : undefined;
-  if (!profile)
-    throw new UsageError(`no profile named ${JSON.stringify(name)}`, {
+  const noSuchProfile = () =>
+    new UsageError(`no profile named ${JSON.stringify(name)}`, {
       code: 'no_such_profile',
       hint: 'dasvc profile list',
     });
+  const profile = Object.hasOwn(profiles, name) ? profiles[name] : undefined;
+  if (!profile) throw noSuchProfile();
   if (action === 'show') {
     await deps.store.loadSecrets(profile, name);
     const view = summary(name, profile, name === active, deps.now());
@@ -122,6 +123,8 @@ export async function run(options: ProfileOptions, deps: CliDeps): Promise<void>
     return;
   }
   await deps.store.update((fresh) => {
+    // Under the lock, as it is now: a `profile remove` may have run since it was read.
+    if (!Object.hasOwn(fresh.profiles ?? {}, name)) throw noSuchProfile();
     if (action === 'use') fresh.activeProfile = name;
     else {
       delete fresh.profiles?.[name];
