@@ -38,9 +38,12 @@ export async function logout(
     forgotten: false,
   };
   if (!tokens) {
+    if (!deps.profiles) return outcome;
+    // A profile named that is none of those stored (a typo) is said, not logged out of.
+    const unknown = session.load().profile === undefined ? session.notLoggedIn() : undefined;
+    if (unknown?.facts.profiles !== undefined) throw unknown;
     // No tokens (a `revoke --all`, an ended session forgotten), yet the client secret may be kept:
     // it goes all the same (SPEC §9).
-    if (!deps.profiles) return outcome;
     const { profile } = await session.withSecrets();
     if (profile?.clientSecret !== undefined) {
       await forgetClientSecret(deps, name);

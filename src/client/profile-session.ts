@@ -111,7 +111,7 @@ export class ProfileSession {
   }
 
   /** Not logged in, naming the profiles that exist when the one named is none of them. */
-  private notLoggedIn(): DasvcError {
+  notLoggedIn(): DasvcError {
     const { name, profile } = this.load();
     if (profile !== undefined || !this.deps.profiles) return notLoggedIn(name);
     const named = this.given.explicit('profile');

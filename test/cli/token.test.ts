@@ -316,6 +316,10 @@ describe('dasvc token', () => {
     const again = await runCli(['logout'], dir);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('nothing to do');
+    // A profile that is none of those stored (a typo) is said, as the other commands say it.
+    const typo = await runCli(['--profile', 'defualt', 'logout'], dir);
+    expect(typo.code).toBe(3);
+    expect(typo.stderr).toContain('there is no profile of that name; the profiles are default');
 
     // Tokens revoked and forgotten by `token revoke --all`: the client secret still goes.
     const revokedAll = await loggedIn();
