@@ -55,7 +55,8 @@ function oauthErrorFor(response: HttpResponse, what: string): Error {
       typeof body.error_description === 'string' ? body.error_description : undefined;
     // The service's words on the message's one line: a line break would forge a line of dasvc's.
     const message = `${what} refused: ${printable(body.error)}${description ? ` (${printable(description)})` : ''} [HTTP ${status}]`;
-    const options = { code: body.error, status, detail: description };
+    const facts = { request: what, status };
+    const options = { code: body.error, status, detail: description, facts };
     // Classified as the code is kept: in snake_case (`Invalid-Grant` is invalid_grant).
     if (AUTH_ERRORS.has(snakeCode(body.error)) || status === 401 || status === 403)
       return new AuthError(message, options);
@@ -69,6 +70,7 @@ function oauthErrorFor(response: HttpResponse, what: string): Error {
   return new NetworkError(`${what}: unexpected answer (HTTP ${status}, not the JSON expected)`, {
     code: 'unexpected_response',
     status,
+    facts: { request: what, status },
   });
 }
 

@@ -25,6 +25,7 @@ import {
   UsageError,
 } from '../../src/errors.js';
 import { networkErrorFrom } from '../../src/http/network-error.js';
+import { processTokenResponse } from '../../src/oauth/token-response.js';
 import { proxySettings } from '../../src/http/proxy.js';
 import { ResponseTooLargeError } from '../../src/http/response-limit.js';
 import { parseQuirks } from '../../src/mock/core/quirks.js';
@@ -466,6 +467,34 @@ describe('service (exit 1) and interrupted (exit 130)', () => {
       facts: { profile: 'default', scope: 'crn', granted: 'crm wiki' },
     });
     expect(hintFor(error)).toBe('did you mean crm? (profile default was granted scope crm wiki)');
+  });
+
+  it("an OAuth endpoint answering 404, as JSON or as a page: the endpoint's URL to check", () => {
+    const refused = (what: string, text: string, type: string) => {
+      try {
+        processTokenResponse(
+          { status: 404, headers: { 'content-type': type }, text },
+          0,
+          what,
+          null,
+        );
+      } catch (error) {
+        return error as DasvcError;
+      }
+      throw new Error('not refused');
+    };
+    const json = refused('token request', '{"error":"not_found"}', 'application/json');
+    expect(json).toBeInstanceOf(ServiceError);
+    expect(hintFor(json)).toBe('is the base URL or --token-url right?');
+    const page = refused('refresh request', '<h1>Not Found</h1>', 'text/html');
+    expect(page).toBeInstanceOf(NetworkError);
+    expect(hintFor(page)).toBe('is the base URL or --refresh-url right?');
+    // Another status is no missing endpoint.
+    const busy = new ServiceError('x', {
+      code: 'x',
+      facts: { request: 'token request', status: 400 },
+    });
+    expect(hintFor(busy)).toBeUndefined();
   });
 
   it('a JSON-RPC error and Ctrl-C have none', () => {

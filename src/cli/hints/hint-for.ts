@@ -4,7 +4,7 @@ import { demoHint } from './demo-hints.js';
 import type { CauseOf, HintRule } from './facts.js';
 import { logoutHint } from './logout-hints.js';
 import { mockHint } from './mock-hints.js';
-import { networkHint } from './network-hints.js';
+import { endpointHint, networkHint } from './network-hints.js';
 import { paramsHint } from './params-hints.js';
 import { sessionHint } from './session-hints.js';
 import { storeHint } from './store-hints.js';
@@ -21,6 +21,7 @@ const AREAS: readonly HintRule[] = [
   demoHint,
   sessionHint,
   networkHint,
+  endpointHint,
   storeHint,
   mockHint,
   typesHint,

@@ -3,6 +3,24 @@ import type { HintRule } from './facts.js';
 
 const PROXY_HINT = 'check HTTP_PROXY / HTTPS_PROXY, or list the host in NO_PROXY';
 
+/** The flag of the endpoint each OAuth request goes to (src/oauth/token-response.ts names them). */
+const ENDPOINT_FLAGS: Record<string, string> = {
+  'token request': '--token-url',
+  'refresh request': '--refresh-url',
+  'revoke request': '--revoke-url',
+};
+
+/**
+ * An OAuth request answered 404, as JSON or as a page: nothing is there, so the URL is what to
+ * check, as for the API.
+ */
+export const endpointHint: HintRule = (_code, facts) => {
+  const flag = typeof facts.request === 'string' ? ENDPOINT_FLAGS[facts.request] : undefined;
+  return flag !== undefined && facts.status === 404
+    ? `is the base URL or ${flag} right?`
+    : undefined;
+};
+
 /**
  * The network (src/http/network-error.ts): a failure at the proxy is the proxy variables' to fix;
  * one at the service names what to check, and DASVC_HTTP_TIMEOUT where more time may do.
