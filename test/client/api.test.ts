@@ -37,13 +37,19 @@ const consent = async (url: string) => {
   await fetch((await redirectAfterConsent(url))!);
 };
 
+/** A transport that must not be used: what was sent to it, for a test to find empty. */
+function sendingNothing(): { seen: string[]; send: SendFn } {
+  const seen: string[] = [];
+  const send: SendFn = (request) => {
+    seen.push(request.url);
+    return Promise.reject(new Error('nothing may be sent'));
+  };
+  return { seen, send };
+}
+
 describe('programmatic client (export `dasvc`)', () => {
   it("refuses bad login options before anything is sent, naming the option and the CLI's flag", async () => {
-    const seen: string[] = [];
-    const send: SendFn = (request) => {
-      seen.push(request.url);
-      return Promise.reject(new Error('nothing may be sent'));
-    };
+    const { seen, send } = sendingNothing();
     const configDir = mkdtempSync(join(tmpdir(), 'dasvc-api-'));
     try {
       const client = dasvc({ ...settings(), configDir, send });
@@ -196,11 +202,7 @@ describe('a client shown by console.log or JSON.stringify', () => {
 
 describe("the client's methods from JavaScript", () => {
   it('refuse what no typed caller could pass, as usage errors, sending nothing', async () => {
-    const seen: string[] = [];
-    const send: SendFn = (request) => {
-      seen.push(request.url);
-      return Promise.reject(new Error('nothing may be sent'));
-    };
+    const { seen, send } = sendingNothing();
     const client = dasvc({ ...settings(), token: 'a-token', send, store: 'memory' });
     const holed = new Array<{ method: string }>(2);
     holed[1] = { method: 'contacts.list' };

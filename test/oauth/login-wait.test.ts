@@ -9,6 +9,15 @@ import { consentForm } from '../helpers/cli-browser.mjs';
 import { appTransport } from '../helpers/in-process.js';
 import { flow } from '../helpers/login-flow-run.js';
 
+/** Lines pasted one after the other, then the end of the input. */
+function pastedLines(lines: string[]): AsyncIterable<string> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      yield* lines;
+    },
+  };
+}
+
 describe('waiting for the person', () => {
   it('an auto-approving service and no browser: the probe’s own redirect completes the login', async () => {
     const app = createMockApp({ autoApprove: 'alice', log: () => undefined });
@@ -126,12 +135,10 @@ describe('waiting for the person', () => {
   it('--no-browser: pasted lines first; the probe’s redirect once they end', async () => {
     const app = createMockApp({ autoApprove: 'alice', log: () => undefined });
     try {
-      const ended: AsyncIterable<string> = {
-        async *[Symbol.asyncIterator]() {
-          yield 'not a redirect';
-        },
-      };
-      const { result, told } = flow(appTransport(app), { openBrowser: undefined, pasted: ended });
+      const { result, told } = flow(appTransport(app), {
+        openBrowser: undefined,
+        pasted: pastedLines(['not a redirect']),
+      });
       await result;
       expect(told.slice(1)).toEqual([
         'Waiting for the redirect; or paste the address your browser was sent to and press Enter:',
@@ -146,12 +153,13 @@ describe('waiting for the person', () => {
   it('a stream of lines that are no redirect gets ten answers, then one that says so', async () => {
     const app = createMockApp({ autoApprove: 'alice', log: () => undefined });
     try {
-      const flood: AsyncIterable<string> = {
-        async *[Symbol.asyncIterator]() {
-          for (let i = 0; i < 1000; i++) yield i % 2 ? 'y' : 'http://127.0.0.1:9/callback?x=1';
-        },
-      };
-      const { result, told } = flow(appTransport(app), { openBrowser: undefined, pasted: flood });
+      const flood = Array.from({ length: 1000 }, (_, i) =>
+        i % 2 ? 'y' : 'http://127.0.0.1:9/callback?x=1',
+      );
+      const { result, told } = flow(appTransport(app), {
+        openBrowser: undefined,
+        pasted: pastedLines(flood),
+      });
       await result;
       const answers = told.slice(2, -1);
       expect(answers).toHaveLength(11);
