@@ -83,6 +83,15 @@ export interface Document {
  * name, by position and either, required and optional, declared errors, a reference to a
  * schema outside the document (not fetched), and a schema named as a global type (`Record`).
  */
+/** A method with no params whose result is the components' schema `schema`. */
+export function returning(name: string, schema: string, result = 'r') {
+  return {
+    name,
+    params: [],
+    result: { name: result, schema: { $ref: `#/components/schemas/${schema}` } },
+  };
+}
+
 export const EVERY_CONSTRUCT: Document = {
   openrpc: '1.2.6',
   info: { title: 'Shop', version: '2.0.0', description: 'Orders and their items.' },
@@ -135,16 +144,8 @@ export const EVERY_CONSTRUCT: Document = {
       ],
       result: { name: 'ok', schema: { const: true } },
     },
-    {
-      name: 'catalog.tree',
-      params: [],
-      result: { name: 'root', schema: { $ref: '#/components/schemas/Category' } },
-    },
-    {
-      name: 'records.latest',
-      params: [],
-      result: { name: 'record', schema: { $ref: '#/components/schemas/Record' } },
-    },
+    returning('catalog.tree', 'Category', 'root'),
+    returning('records.latest', 'Record', 'record'),
     {
       name: 'meta.labels',
       params: [],

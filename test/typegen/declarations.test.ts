@@ -8,7 +8,7 @@ import { parseOpenRpcInstance } from '../../src/mock/fixture-format/openrpc-form
 import { instanceOfDocument } from '../../src/typegen/contract-sources.js';
 import { contractChanges } from '../../src/typegen/declarations-diff.js';
 import { BANNER, declarationsOf } from '../../src/typegen/declarations.js';
-import { EVERY_CONSTRUCT } from '../helpers/typegen.js';
+import { EVERY_CONSTRUCT, returning } from '../helpers/typegen.js';
 
 const instance = (name: string, doc: unknown): InstanceFixture =>
   parseOpenRpcInstance(name, structuredClone(doc), `${name}.openrpc.json`);
@@ -308,11 +308,7 @@ describe('declarationsOf', () => {
       required: ['y'],
       properties: { y: { type: 'string' } },
     };
-    both.methods.push({
-      name: 'other',
-      params: [],
-      result: { name: 'r', schema: { $ref: '#/components/schemas/HasOwnProperty' } },
-    });
+    both.methods.push(returning('other', 'HasOwnProperty'));
     const apart = await declarationsOf([instance('own', both)]);
     // Two names, not one interface declared twice (which TypeScript would merge).
     expect(new Set(apart.match(/^export interface HasOwnProperty\w* /gm))).toEqual(
@@ -322,23 +318,7 @@ describe('declarationsOf', () => {
 
   it('types a schema that is itself again with no object or array between as unknown, saying why', async () => {
     const doc = {
-      ...documentOf('Loop', [
-        {
-          name: 'a',
-          params: [],
-          result: { name: 'r', schema: { $ref: '#/components/schemas/A' } },
-        },
-        {
-          name: 's',
-          params: [],
-          result: { name: 'r', schema: { $ref: '#/components/schemas/S' } },
-        },
-        {
-          name: 't',
-          params: [],
-          result: { name: 'r', schema: { $ref: '#/components/schemas/T' } },
-        },
-      ]),
+      ...documentOf('Loop', [returning('a', 'A'), returning('s', 'S'), returning('t', 'T')]),
       components: {
         schemas: {
           A: { $ref: '#/components/schemas/B' },

@@ -251,6 +251,12 @@ describe('schemas past what can be checked', () => {
   });
 });
 
+/** DOC with one method whose one param's schema is a `$ref` to `ref`. */
+function withParamRef(ref: string) {
+  const method = { name: 'x', params: [{ name: 'q', schema: { $ref: ref } }] };
+  return { ...DOC, methods: [{ ...method, result: { name: 'r', schema: {} } }] };
+}
+
 describe('a broken OpenRPC document', () => {
   it.each([
     [
@@ -290,31 +296,10 @@ describe('a broken OpenRPC document', () => {
       },
       /\/methods\/0\/params\/0\/schema\/properties\/enum\/\$ref: "\$ref" #\/components\/schemas\/constructor points at nothing/,
     ],
-    [
-      {
-        ...DOC,
-        methods: [
-          {
-            name: 'x',
-            params: [{ name: 'q', schema: { $ref: '#/info/constructor' } }],
-            result: { name: 'r', schema: {} },
-          },
-        ],
-      },
-      /"\$ref" #\/info\/constructor points at nothing/,
-    ],
+    [withParamRef('#/info/constructor'), /"\$ref" #\/info\/constructor points at nothing/],
     [
       // A member that is no schema (a string) is nothing a schema can point at.
-      {
-        ...DOC,
-        methods: [
-          {
-            name: 'x',
-            params: [{ name: 'q', schema: { $ref: '#/info/title' } }],
-            result: { name: 'r', schema: {} },
-          },
-        ],
-      },
+      withParamRef('#/info/title'),
       /"\$ref" #\/info\/title points at nothing/,
     ],
     [
@@ -330,16 +315,7 @@ describe('a broken OpenRPC document', () => {
     ],
     [
       // Nor of its components, in a schema: ajv would take what it finds there for a schema.
-      {
-        ...DOC,
-        methods: [
-          {
-            name: 'x',
-            params: [{ name: 'q', schema: { $ref: '#/components/schemas/constructor' } }],
-            result: { name: 'r', schema: {} },
-          },
-        ],
-      },
+      withParamRef('#/components/schemas/constructor'),
       /\/methods\/0\/params\/0\/schema\/\$ref: "\$ref" #\/components\/schemas\/constructor points at nothing/,
     ],
     [
