@@ -7,7 +7,7 @@ import { clientRefused } from './client-refused.js';
 import type { ResolvedSettings } from './resolve-settings.js';
 import { UsageError } from '../errors.js';
 import { isTimerMs, MAX_DURATION_SECONDS } from '../util/duration.js';
-import { shown } from '../util/library-options.js';
+import { shown } from '../util/printable.js';
 import { checkPort } from '../util/port.js';
 
 /** Options of one login (SPEC §1 `client.login`, SPEC §3 `dasvc login`). */

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { shown } from '../util/library-options.js';
+import { shown } from '../util/printable.js';
 
 /** Where the OAuth placement of parameters goes: the query string (SERVICE.md §4) or a form body (RFC 6749). */
 export type ParamsPlacement = 'query' | 'body';

@@ -1,21 +1,12 @@
 import { UsageError } from '../errors.js';
 import { isObject } from './guards.js';
+import { shown } from './printable.js';
 
 /**
  * What one option of a library function takes when given: a value of that `typeof` (`object`: a
  * plain object), or `checked` where the function checks the value itself, with words of its own.
  */
 export type OptionKind = 'string' | 'boolean' | 'function' | 'object' | 'checked';
-
-/** A value as a message may name it: its JSON where it has one, else its type. */
-export function shown(value: unknown): string {
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (value == null || typeof value === 'boolean' || typeof value === 'number')
-    return String(value);
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
 
 /**
  * The options object a JavaScript caller gave a library function (`where`), checked before it is

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { shown } from './library-options.js';
+import { shown } from './printable.js';
 
 /**
  * A port to listen on, from the CLI or the library: a whole number from 0 (any free port) to

@@ -1,4 +1,3 @@
-import { shown } from './library-options.js';
 import { isStackOverflow } from './stack-overflow.js';
 /* eslint-disable no-control-regex -- control characters are what these patterns are about */
 
@@ -43,6 +42,17 @@ export function terminalText(text: string): string {
 /** JSON text for stdout, a terminal's or not: the same value, with nothing a terminal acts on. */
 export function safeJson(text: string): string {
   return escaped(text, JSON_UNESCAPED);
+}
+
+/** A value as a message may name it: its JSON where it has one, else its type. */
+export function shown(value: unknown): string {
+  // JSON.stringify leaves C1, line and bidirectional controls as they are: printable escapes them.
+  if (typeof value === 'string')
+    return printable(JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value));
+  if (value == null || typeof value === 'boolean' || typeof value === 'number')
+    return String(value);
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /**

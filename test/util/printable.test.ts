@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shownJson } from '../../src/util/printable.js';
+import { shown, shownJson } from '../../src/util/printable.js';
 
 describe('shownJson', () => {
   it('quotes a value as JSON, cut at its length and made printable', () => {
@@ -16,5 +16,18 @@ describe('shownJson', () => {
     cycle.self = cycle;
     expect(shownJson(cycle)).toBe('an object');
     expect(shownJson(10n)).toBe('a bigint');
+  });
+});
+
+describe('shown', () => {
+  it('names a value by its JSON when short, else by its type; never a control character', () => {
+    expect(shown('x')).toBe('"x"');
+    expect(shown('y'.repeat(50))).toBe(`"${'y'.repeat(40)}…"`);
+    expect(shown('a\u202eb\u0085')).toBe('"a\\u202eb\\u0085"');
+    expect(shown(5)).toBe('5');
+    expect(shown(null)).toBe('null');
+    expect(shown([1])).toBe('an array');
+    expect(shown({})).toBe('an object');
+    expect(shown(10n)).toBe('a bigint');
   });
 });

@@ -15,7 +15,8 @@ import { loadStateFile } from './state-file.js';
 import { StateJournal } from './state-journal.js';
 import { checkProxyOptions } from '../proxy/proxy-options.js';
 import { checkMethodOverrides } from './method-overrides.js';
-import { checkLibraryOptions, shown, type OptionKind } from '../../util/library-options.js';
+import { checkLibraryOptions, type OptionKind } from '../../util/library-options.js';
+import { shown } from '../../util/printable.js';
 
 /** The mock as one handler over MockRequest, plus what the adapters need around it. */
 export interface MockCore {
