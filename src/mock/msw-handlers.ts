@@ -30,10 +30,7 @@ async function loadMsw(): Promise<typeof Msw> {
  * Options of createMockHandlers: where the fake service lives, plus the mock's options; `A`, the
  * `Api` of `dasvc types`, types the `methods` answered before the fixtures (SPEC §10).
  */
-export interface MockHandlersOptions<A = Untyped> extends Omit<
-  MockOptions<A>,
-  'port' | 'host' | 'basePath'
-> {
+export interface MockHandlersOptions<A = Untyped> extends Omit<MockOptions<A>, 'basePath'> {
   /** e.g. `https://das.example.test` (a path prefix is allowed). */
   baseUrl: string;
 }
@@ -53,11 +50,11 @@ export async function mswExports() {
         { code: 'bad_url' },
       );
     }
-    // Options of the server (or set here from baseUrl) mean nothing to handlers: refused, not lost.
-    const unused = ['port', 'host', 'basePath'].find((name) => Object.hasOwn(rest, name));
-    if (unused !== undefined)
+    // The server's port and host are taken and mean nothing here (the options mirror the flags,
+    // SPEC §1); a basePath of the caller's would be replaced by baseUrl's: refused, not lost.
+    if (Object.hasOwn(rest, 'basePath'))
       throw new UsageError(
-        `createMockHandlers() takes no ${unused}: baseUrl says where it answers`,
+        'createMockHandlers() takes no basePath: baseUrl says where it answers',
         {
           code: 'bad_option',
         },

@@ -79,9 +79,12 @@ describe('startMockServer, createMockApp and createMockHandlers with bad options
       await expect(starting).rejects.toEqual(usage(message));
     }
     expect(() => createMockHandlers(undefined as never)).toThrow(usage(/^baseUrl must be/));
-    // The server's options mean nothing to handlers: refused rather than dropped.
-    expect(() => createMockHandlers({ baseUrl: 'http://x.test', port: 1 } as never)).toThrow(
-      usage(/^createMockHandlers\(\) takes no port: baseUrl says where it answers$/),
+    // The options mirror the flags: the server's port and host are taken (and mean nothing to
+    // handlers); a basePath, which baseUrl would replace, is refused rather than dropped.
+    const shared = { baseUrl: 'http://x.test', port: 0, host: '127.0.0.1' };
+    expect(createMockHandlers(shared)).toHaveLength(1);
+    expect(() => createMockHandlers({ ...shared, basePath: '/x' } as never)).toThrow(
+      usage(/^createMockHandlers\(\) takes no basePath: baseUrl says where it answers$/),
     );
     expect(() => createMockApp({ journalSize: '5' as never })).toThrow(usage(/got "5"$/));
   });
