@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { shown } from '../util/printable.js';
+import { REDACTED, redactUrl } from '../util/redact.js';
 
 /** Where the OAuth placement of parameters goes: the query string (SERVICE.md §4) or a form body (RFC 6749). */
 export type ParamsPlacement = 'query' | 'body';
@@ -20,16 +21,13 @@ export interface Endpoints {
 const NO_USERINFO = 'must not carry a user name or password';
 
 /**
- * A URL as a message shows it, its password masked however it was written (`http:u:pw@h` and
- * ` http://u:pw@h` are URLs too); text that is no URL, from its first `:` after `//` to its last `@`.
+ * A URL as a message shows it: parsed, as the parser writes it (`http:u:pw@h` and ` http://u:pw@h`
+ * are URLs too), with redactUrl's masks; text that is no URL, from its first `:` after `//` to its
+ * last `@`.
  */
 function shownUrl(text: string, parsed: URL | undefined): string {
-  if (parsed === undefined)
-    return JSON.stringify(text.replace(/^([^@]*?\/\/[^/@:]*):[^@]*@/, '$1:[redacted]@'));
-  if (parsed.password === '') return parsed.href;
-  const copy = new URL(parsed.href);
-  copy.password = 'x';
-  return copy.href.replace(':x@', ':[redacted]@');
+  if (parsed !== undefined) return redactUrl(parsed.href);
+  return JSON.stringify(text.replace(/^([^@]*?\/\/[^/@:]*):[^@]*@/, `$1:${REDACTED}@`));
 }
 
 /** Base URL without trailing slashes ("trailing slash tolerated", SPEC §2); rejects non-http(s). */
