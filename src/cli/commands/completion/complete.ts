@@ -5,6 +5,7 @@ import { buildProgram } from '../../program.js';
 import { bashReplies, dequoteBash } from './bash-words.js';
 import { completesFiles, completeWords, type Candidate } from './complete-words.js';
 import { storeSources } from './completion-sources.js';
+import { FILES } from './run.js';
 import { isPlausibleWord, needsNoQuoting } from './plausible-words.js';
 
 /** The shell a completion script quotes for, as it tells `__complete` with `--shell=`. */
@@ -40,12 +41,6 @@ export function parseCompleteRequest(args: readonly string[]): CompleteRequest {
     words,
   };
 }
-
-/**
- * The line that tells a script the word is a file's name, to complete as the shell does: no
- * candidate holds a space.
- */
-export const FILES = '# files';
 
 /** One line per candidate, tab, description: what the zsh and fish scripts read. */
 function lineOf({ value, description }: Candidate): string {
