@@ -40,8 +40,8 @@ export async function logout(
   if (!tokens) {
     if (!deps.profiles) return outcome;
     // A profile named that is none of those stored (a typo) is said, not logged out of.
-    const unknown = session.load().profile === undefined ? session.notLoggedIn() : undefined;
-    if (unknown?.facts.profiles !== undefined) throw unknown;
+    const unknown = session.unknownProfile();
+    if (unknown) throw unknown;
     // No tokens (a `revoke --all`, an ended session forgotten), yet the client secret may be kept:
     // it goes all the same (SPEC §9).
     const { profile } = await session.withSecrets();
@@ -53,7 +53,7 @@ export async function logout(
   }
   // Settings of another installation are the user's to fix, not a failure to revoke, unless
   // `forget` asks to forget the tokens here anyway (sending nothing); so are settings that cannot
-  // be read at all (a profile an earlier version stored with a URL refused now).
+  // be read at all (a stored URL that no longer passes the checks: one with a user name).
   let elsewhere: DasvcError | undefined;
   try {
     elsewhere = session.settings().otherInstallation('tokens');

@@ -111,13 +111,22 @@ export class ProfileSession {
   }
 
   /** Not logged in, naming the profiles that exist when the one named is none of them. */
-  notLoggedIn(): DasvcError {
+  private notLoggedIn(): DasvcError {
+    return this.unknownProfile() ?? notLoggedIn(this.load().name);
+  }
+
+  /**
+   * The error for a profile named (option, variable) that is none of those stored while others
+   * are: most likely a typo. Undefined for a stored profile, or when none is stored.
+   */
+  unknownProfile(): DasvcError | undefined {
     const { name, profile } = this.load();
-    if (profile !== undefined || !this.deps.profiles) return notLoggedIn(name);
+    if (profile !== undefined || !this.deps.profiles) return undefined;
     const named = this.given.explicit('profile');
     const namedBy =
       named === undefined ? undefined : named.source === 'env' ? 'DASVC_PROFILE' : '--profile';
-    return notLoggedIn(name, missingProfile(name, this.deps.profiles.read(), namedBy));
+    const missing = missingProfile(name, this.deps.profiles.read(), namedBy);
+    return missing && notLoggedIn(name, missing);
   }
 
   /** How this profile's client ended `token` (replaced by a refresh, revoked), if it remembers. */

@@ -101,7 +101,7 @@ function readOwner(path: string): Partial<LockOwner> | undefined {
     if (!kind.isDirectory() && !kind.isFile()) return undefined;
     const file = kind.isDirectory() ? join(path, OWNER_FILE) : path;
     const value = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-    // v0.1 lock files held {pid, at}.
+    // `at`: the older name of `since`, in a lock file rather than a folder.
     return {
       ...value,
       since: (value.since ?? value.at) as number | undefined,

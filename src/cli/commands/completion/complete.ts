@@ -16,8 +16,8 @@ export interface CompleteRequest {
   /** Absent: a script that quotes nothing (one loaded before words were quoted). */
   shell?: Shell;
   /**
-   * The script reads the FILES line: it offers the shell's file names only when told (a script
-   * loaded before then offers them whenever nothing else is printed).
+   * The script reads the FILES line: it offers the shell's file names only when told. Absent: an
+   * older script, which offers them whenever nothing is printed.
    */
   files?: boolean;
   /** bash: the part of the last word that readline replaces (words are cut at `=` and `:`). */
