@@ -96,7 +96,9 @@ export async function logout(
   // SPEC §3: when the service could not be reached or refused, the tokens are kept (they may
   // still be valid there) unless `forget`; what it confirmed revoked is forgotten either way.
   if (outcome.failures.length === 0 || options.forget) {
-    await forgetRevokedPair(deps, settings, name, tokens.refreshToken, options.forget === true);
+    const forget = options.forget === true;
+    const missed = await forgetRevokedPair(deps, settings, name, tokens.refreshToken, forget);
+    if (missed) outcome.failures.push({ kind: 'all', error: missed });
     await forgetClientSecret(deps, name);
     outcome.forgotten = true;
     return outcome;

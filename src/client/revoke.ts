@@ -1,3 +1,4 @@
+import { DasvcError } from '../errors.js';
 import type { SendFn } from '../http/types.js';
 import { buildRevocationRequest, type TokenTypeHint } from '../oauth/token-request.js';
 import { processRevocationResponse } from '../oauth/token-response.js';
@@ -44,7 +45,7 @@ export async function revokeToken(
  * Forgets a profile's tokens once its pair (`revoked`, the refresh token revoked at the service)
  * is revoked. Under the lock: a newer pair that a refresh in another process stored meanwhile is
  * revoked first, else it would live on at the service, known to no one. A failure there keeps it
- * (and is thrown) unless `forget`.
+ * (and is thrown) unless `forget`: it is then returned, for the outcome to say.
  */
 export async function forgetRevokedPair(
   deps: Pick<ClientDeps, 'send' | 'tokens'>,
@@ -52,7 +53,8 @@ export async function forgetRevokedPair(
   profile: string,
   revoked: string | null,
   forget: boolean,
-): Promise<void> {
+): Promise<DasvcError | undefined> {
+  let missed: DasvcError | undefined;
   await deps.tokens.update(profile, async (stored, save) => {
     if (stored && settings && stored.refreshToken !== revoked) {
       const newer = [
@@ -62,10 +64,12 @@ export async function forgetRevokedPair(
       for (const [kind, token] of newer) {
         if (token)
           await revokeToken(deps.send, settings, token, kind).catch((error: unknown) => {
-            if (!forget) throw error;
+            if (!forget || !(error instanceof DasvcError)) throw error;
+            missed ??= error;
           });
       }
     }
     await save(undefined);
   });
+  return missed;
 }

@@ -290,6 +290,36 @@ describe('programmatic client logout (SPEC §1, §3)', () => {
     },
   );
 
+  it('logout --forget: a newer pair that cannot be revoked is forgotten, and the outcome says so', async () => {
+    const own = await startMockServer({ port: 0, autoApprove: 'bob', log: () => undefined });
+    const configDir = mkdtempSync(join(tmpdir(), 'dasvc-api-'));
+    try {
+      const on = { ...settings(), baseUrl: own.url, configDir };
+      const elsewhere = dasvc(on);
+      await elsewhere.login({ openBrowser: approve });
+      const transport = createHttpClient({ env: {} });
+      let revokes = 0;
+      // The first revocation races a refresh; the newer pair's find the service gone.
+      const send: SendFn = async (request) => {
+        if (request.url.includes('/revoke')) {
+          revokes += 1;
+          if (revokes === 1) await elsewhere.refresh();
+          if (revokes > 2) throw new NetworkError('the service went away', { code: 'dropped' });
+        }
+        return transport(request);
+      };
+      const outcome = await dasvc({ ...on, send }).logout({ forget: true });
+      expect(outcome.forgotten).toBe(true);
+      expect(outcome.failures).toEqual([
+        { kind: 'all', error: expect.objectContaining({ code: 'dropped' }) },
+      ]);
+      expect(await elsewhere.status()).toMatchObject({ loggedIn: false });
+    } finally {
+      rmSync(configDir, { recursive: true, force: true });
+      await own.close();
+    }
+  });
+
   it('fails with a DasvcError and keeps the tokens when revoking fails; forget: true forgets them', async () => {
     const client = dasvc({
       ...settings(),
