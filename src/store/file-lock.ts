@@ -28,8 +28,8 @@ interface LockOwner {
 }
 
 const OWNER_FILE = 'owner.json';
-/** proper-lockfile's staleness, for a lock it must never remove itself. */
-const NEVER_STALE = 2 ** 31 - 1;
+/** proper-lockfile's staleness, for a lock it must never remove itself, however old. */
+const NEVER_STALE = Number.MAX_SAFE_INTEGER;
 const DEFAULT_STALE_MS = 5000;
 
 /** Who we are, for the waiters: pid, host, and the command words (never a flag value: no secret). */

@@ -86,6 +86,16 @@ describe('removeAbandoned: one waiter at a time takes an abandoned lock over', (
     expect(existsSync(path)).toBe(false);
   });
 
+  it('an old lock is judged by what its holder does, never by its time alone', async () => {
+    // Decades old, its holder alive: not removed at once (proper-lockfile's own rule), only
+    // once its time has stood still for the staleness while watched.
+    const path = lockPath();
+    staleLock(path);
+    const waiting = withFileLock(path, async () => 'taken', { staleMs: 60_000, waitMs: 300 });
+    await expect(waiting).rejects.toMatchObject({ code: 'lock_timeout' });
+    expect(existsSync(join(path, 'owner.json'))).toBe(true);
+  });
+
   it('many waiters on one abandoned lock: one holder at a time', async () => {
     const path = lockPath();
     staleLock(path);
