@@ -265,11 +265,12 @@ describe('programmatic client logout (SPEC §1, §3)', () => {
         await elsewhere.login({ openBrowser: approve });
         // Another process refreshes just as the pair it read is revoked.
         const transport = createHttpClient({ env: {} });
-        let raced = false;
+        let newer: { accessToken: string; refreshToken: string | null } | undefined;
+        const revoked: (string | null)[] = [];
         const send: SendFn = async (request) => {
-          if (!raced && request.url.includes('/revoke')) {
-            raced = true;
-            await elsewhere.refresh();
+          if (request.url.includes('/revoke')) {
+            newer ??= await elsewhere.refresh();
+            revoked.push(new URL(request.url).searchParams.get('token'));
           }
           return transport(request);
         };
@@ -277,7 +278,8 @@ describe('programmatic client logout (SPEC §1, §3)', () => {
         if (how === 'logout')
           expect(await client.logout()).toMatchObject({ loggedIn: true, forgotten: true });
         else await client.revoke({ all: true });
-        expect(raced).toBe(true);
+        // Both tokens of the newer pair were revoked, not its refresh token alone.
+        expect(revoked.slice(2)).toEqual([newer!.accessToken, newer!.refreshToken]);
         const { grants } = (await (await fetch(`${own.url}/_mock/grants`)).json()) as {
           grants: unknown[];
         };

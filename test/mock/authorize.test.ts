@@ -249,6 +249,7 @@ describe('authorization endpoint: refusals', () => {
     for (const [name, reason] of [
       ['scope', 'a parameter of it could not be read'],
       ['client_id', 'its client or redirect URI could not be trusted'],
+      ['redirect_uri', 'its client or redirect URI could not be trusted'],
     ]) {
       const page = await get(`${mock.url}/webservice/authorize/?${q}&state=s&${name}=%FF`);
       expect(await page.text(), name).toContain(`because ${reason}.`);

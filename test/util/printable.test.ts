@@ -12,6 +12,9 @@ describe('shownJson', () => {
     let deep: unknown = 0;
     for (let i = 0; i < 1e6; i++) deep = [deep];
     expect(shownJson(deep)).toBe('an array nested too deep to show');
+    let deepObject: unknown = 0;
+    for (let i = 0; i < 1e6; i++) deepObject = { a: deepObject };
+    expect(shownJson(deepObject)).toBe('an object nested too deep to show');
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
     expect(shownJson(cycle)).toBe('an object');
