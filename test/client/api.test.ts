@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExitCode, NetworkError, ServiceError } from '../../src/errors.js';
 import { Client } from '../../src/client/client.js';
 import { createHttpClient } from '../../src/http/http-client.js';
-import { dasvc, type SendFn } from '../../src/index.js';
-import { startMockServer } from '../../src/mock/index.js';
+import { dasvc, type DasvcClient, type SendFn } from '../../src/index.js';
+import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { memoryTokenStore } from '../../src/store/token-store.js';
 import { browserEnv } from '../helpers/cli.js';
 import { redirectAfterConsent } from '../helpers/cli-browser.mjs';
@@ -253,16 +253,35 @@ describe("the client's methods from JavaScript", () => {
   });
 });
 
+/**
+ * Runs `test` with a mock of its own and a client logged in to it with a config folder of its
+ * own (`on`: the options that name both), as another process would be; cleans both up.
+ */
+async function loggedInElsewhere(
+  test: (
+    own: MockServer,
+    on: ReturnType<typeof settings> & { configDir: string },
+    elsewhere: DasvcClient,
+  ) => Promise<void>,
+): Promise<void> {
+  const own = await startMockServer({ port: 0, autoApprove: 'bob', log: () => undefined });
+  const configDir = mkdtempSync(join(tmpdir(), 'dasvc-api-'));
+  try {
+    const on = { ...settings(), baseUrl: own.url, configDir };
+    const elsewhere = dasvc(on);
+    await elsewhere.login({ openBrowser: approve });
+    await test(own, on, elsewhere);
+  } finally {
+    rmSync(configDir, { recursive: true, force: true });
+    await own.close();
+  }
+}
+
 describe('programmatic client logout (SPEC §1, §3)', () => {
   it.each(['logout', 'revoke all'] as const)(
     '%s: a pair that a refresh elsewhere stored meanwhile is revoked too',
-    async (how) => {
-      const own = await startMockServer({ port: 0, autoApprove: 'bob', log: () => undefined });
-      const configDir = mkdtempSync(join(tmpdir(), 'dasvc-api-'));
-      try {
-        const on = { ...settings(), baseUrl: own.url, configDir };
-        const elsewhere = dasvc(on);
-        await elsewhere.login({ openBrowser: approve });
+    (how) =>
+      loggedInElsewhere(async (own, on, elsewhere) => {
         // Another process refreshes just as the pair it read is revoked.
         const transport = createHttpClient({ env: {} });
         let newer: { accessToken: string; refreshToken: string | null } | undefined;
@@ -285,20 +304,11 @@ describe('programmatic client logout (SPEC §1, §3)', () => {
         };
         expect(grants).toEqual([]);
         expect(await elsewhere.status()).toMatchObject({ loggedIn: false });
-      } finally {
-        rmSync(configDir, { recursive: true, force: true });
-        await own.close();
-      }
-    },
+      }),
   );
 
-  it('logout --forget: a newer pair that cannot be revoked is forgotten, and the outcome says so', async () => {
-    const own = await startMockServer({ port: 0, autoApprove: 'bob', log: () => undefined });
-    const configDir = mkdtempSync(join(tmpdir(), 'dasvc-api-'));
-    try {
-      const on = { ...settings(), baseUrl: own.url, configDir };
-      const elsewhere = dasvc(on);
-      await elsewhere.login({ openBrowser: approve });
+  it('logout --forget: a newer pair that cannot be revoked is forgotten, and the outcome says so', () =>
+    loggedInElsewhere(async (_own, on, elsewhere) => {
       const transport = createHttpClient({ env: {} });
       let revokes = 0;
       // The first revocation races a refresh; the newer pair's find the service gone.
@@ -316,11 +326,7 @@ describe('programmatic client logout (SPEC §1, §3)', () => {
         { kind: 'all', error: expect.objectContaining({ code: 'dropped' }) },
       ]);
       expect(await elsewhere.status()).toMatchObject({ loggedIn: false });
-    } finally {
-      rmSync(configDir, { recursive: true, force: true });
-      await own.close();
-    }
-  });
+    }));
 
   it('fails with a DasvcError and keeps the tokens when revoking fails; forget: true forgets them', async () => {
     const client = dasvc({
