@@ -143,6 +143,21 @@ const dependencies = {
     });
   },
 };
+/**
+ * The dashboard's script is text that src/ holds for the browser (dashboard-script.ts,
+ * dashboard-journal.ts), which esbuild does not minify: its comment lines are for whoever reads
+ * the source, and are not sent.
+ */
+const BROWSER_TEXT = /\/src\/mock\/routes\/dashboard-(script|journal)\.ts$/;
+const browserText = {
+  name: 'browser-text',
+  setup(b) {
+    b.onLoad({ filter: BROWSER_TEXT }, ({ path }) => ({
+      contents: readFileSync(path, 'utf8').replace(/^[ \t]*\/\/ .*\n/gm, ''),
+      loader: 'ts',
+    }));
+  },
+};
 const code = await bundleParts({
   root,
   dist,
@@ -162,7 +177,7 @@ const code = await bundleParts({
     },
     define: { 'import.meta.url': '__importMeta.url' },
   },
-  plugins: [dependencies],
+  plugins: [dependencies, browserText],
 });
 
 // Each file is strict as a whole (its banner's first line): esbuild still opens every module's

@@ -6,6 +6,7 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
   BIN,
@@ -15,6 +16,7 @@ import {
   runCliProcess,
   startMockForCli,
 } from '../helpers/cli.js';
+import { DASHBOARD_SCRIPT } from '../../src/mock/routes/dashboard-script.js';
 import { tracked } from '../helpers/children.js';
 import { runDasvc, spawnMock } from '../helpers/mock-process.js';
 import { scratchDir } from '../helpers/scratch.js';
@@ -267,5 +269,28 @@ try { createMockApp({ accessTtl: 'soon' }); } catch (error) {
       ),
     );
     expect(JSON.parse(out)).toEqual({ shared: true, kind: 'usage', name: 'UsageError' });
+  });
+});
+
+describe('the dashboard', () => {
+  it('sends its script without the comment lines of the source, and otherwise as written', async () => {
+    const script = `
+const { modules } = require(${JSON.stringify(join(ROOT, 'dist/dasvc.cjs'))});
+const app = modules.mock().createMockApp();
+app(new Request('http://127.0.0.1/_mock/'))
+  .then((res) => res.text())
+  .then((html) => app.close().then(() => console.log(JSON.stringify(html))));`;
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['-e', script], (error, stdout, stderr) =>
+        error ? reject(new Error(stderr)) : resolve(stdout),
+      ),
+    );
+    const html = JSON.parse(out) as string;
+    const sent = /<script[^>]*>([\s\S]*)<\/script>/.exec(html)?.[1] ?? '';
+    const lines = DASHBOARD_SCRIPT.split('\n');
+    const comments = lines.filter((line) => /^\s*\/\/ /.test(line));
+    expect(comments.length).toBeGreaterThan(5);
+    expect(sent).toBe(lines.filter((line) => !comments.includes(line)).join('\n'));
+    expect(() => new Script(sent)).not.toThrow();
   });
 });
