@@ -2,11 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   advance,
+  authorizeQuery,
   basic,
   DEMO,
   DEMO_CREDENTIALS,
   exchange,
   form,
+  get,
   getCode,
   login,
   oauthErrorOf,
@@ -376,5 +378,59 @@ describe('refresh (SERVICE.md 4.3)', () => {
       await advance(ttlMock.url, '10m');
       expect(await tokenWorks(ttlMock.url, a.access_token)).toBe(false);
     });
+  });
+});
+
+describe('parameters an endpoint does not read (RFC 6749 §3.1: ignored)', () => {
+  // Each endpoint gets, beside its own, a parameter sent twice and one that is not valid UTF-8:
+  // names it does not read, some of them another endpoint's.
+  const junk = (name: string) => `&${name}=1&${name}=2&x-trace=%FF&%FE=3`;
+
+  it('are ignored by the authorization request and the consent form, repeated or broken', async () => {
+    const query = `${form(authorizeQuery())}${junk('code')}`;
+    const page = await get(`${mock.url}/webservice/authorize/?${query}`);
+    expect(page.status).toBe(200);
+    const approved = await fetch(`${mock.url}/webservice/authorize/`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `${query}&decision=approve&user=alice`,
+    });
+    expect(approved.status).toBe(302);
+    expect(new URL(approved.headers.get('location')!).searchParams.get('code')).toBeTruthy();
+  });
+
+  it('are ignored by the token, refresh and revoke requests, repeated or broken', async () => {
+    const code = await getCode(mock.url);
+    const q = form({ ...DEMO_CREDENTIALS, grant_type: 'authorization_code', code });
+    const exchanged = await fetch(`${tokenUrl()}?${q}${junk('state')}`, { method: 'POST' });
+    expect(exchanged.status).toBe(200);
+    const pair = (await exchanged.json()) as TokenBody;
+    const r = form({
+      ...DEMO_CREDENTIALS,
+      grant_type: 'refresh_token',
+      refresh_token: pair.refresh_token,
+    });
+    const refreshed = await fetch(`${tokenUrl()}/refresh_token?${r}${junk('code')}`, {
+      method: 'POST',
+    });
+    expect(refreshed.status).toBe(200);
+    const { access_token } = (await refreshed.json()) as TokenBody;
+    const v = form({ ...DEMO_CREDENTIALS, token_type_hint: 'access_token', token: access_token });
+    const revoked = await fetch(`${tokenUrl()}/revoke?${v}${junk('grant_type')}`, {
+      method: 'POST',
+    });
+    expect(revoked.status).toBe(200);
+    expect(await tokenWorks(mock.url, access_token)).toBe(false);
+  });
+
+  it('while a parameter the endpoint reads is still refused when broken', async () => {
+    const code = await getCode(mock.url);
+    const q = form({ ...DEMO_CREDENTIALS, grant_type: 'authorization_code', code });
+    const body = await oauthErrorOf(
+      await fetch(`${tokenUrl()}?${q}&code_verifier=%FF`, { method: 'POST' }),
+    );
+    expect(body).toMatchObject({ status: 400, error: 'invalid_request' });
+    expect(body.description).toContain('code_verifier is not valid UTF-8');
   });
 });

@@ -3,7 +3,7 @@ import type { MockContext } from '../core/context.js';
 import type { MockResponse } from '../core/types.js';
 import { renderConsentPage, renderErrorPage, type NotRedirected } from './consent-page.js';
 import { buildRedirect, redirectUriProblem } from './redirect-uri.js';
-import { decodeComponent, type OAuthParams } from './oauth-params.js';
+import { decodeComponent, firstRead, type OAuthParams } from './oauth-params.js';
 import { explain, htmlResponse, redirectResponse } from '../core/responses.js';
 import { scopeList } from './scope-list.js';
 
@@ -31,6 +31,10 @@ const PKCE_CARRIED = ['code_challenge', 'code_challenge_method'];
 const QUERY_TEXT = /^[\x21-\x22\x24-\x25\x27-\x7e]*$/;
 /** The consent form's hidden field carrying the raw `state` from the GET to the POST. */
 const RAW_STATE = 'raw_state';
+/** What an authorization request reads (RFC 6749 §4.1.1, RFC 7636 §4.3); any other is ignored. */
+const AUTHORIZATION_READS = new Set([...CARRIED, ...PKCE_CARRIED]);
+/** What the consent form's POST reads: the request again, and the user's answer. */
+const CONSENT_READS = new Set([...AUTHORIZATION_READS, 'decision', 'user', RAW_STATE]);
 
 /**
  * SPEC §5: `state` goes back "byte-for-byte as received": its text as the request wrote it (`a+b`
@@ -71,22 +75,27 @@ function errorRedirect(
 }
 
 /** Checks the request; an answer (error page or error redirect) or the request. */
-function validate(ctx: MockContext, params: OAuthParams): MockResponse | AuthorizationRequest {
+function validate(
+  ctx: MockContext,
+  params: OAuthParams,
+  reads: ReadonlySet<string>,
+): MockResponse | AuthorizationRequest {
   const v = params.values;
-  if (params.malformed !== undefined) {
+  const malformed = firstRead(params.malformed, reads);
+  if (malformed !== undefined) {
     // A value that is not UTF-8 cannot be echoed back unchanged (state), so nothing is redirected.
     return errorPage(
       'invalid_request',
-      `parameter ${params.malformed} is not valid UTF-8 percent-encoding`,
-      params.malformed === 'state'
+      `parameter ${malformed} is not valid UTF-8 percent-encoding`,
+      malformed === 'state'
         ? 'unechoable'
-        : ['client_id', 'redirect_uri'].includes(params.malformed)
+        : ['client_id', 'redirect_uri'].includes(malformed)
           ? 'untrusted'
           : 'unreadable',
     );
   }
   for (const name of ['client_id', 'redirect_uri']) {
-    if (params.repeated === name)
+    if (params.repeated.includes(name))
       return errorPage('invalid_request', `parameter ${name} is given more than once`);
   }
   const clientId = v.get('client_id');
@@ -100,14 +109,15 @@ function validate(ctx: MockContext, params: OAuthParams): MockResponse | Authori
   if (problem) return errorPage('invalid_request', problem);
 
   // From here on the redirect URI is trusted enough to carry errors back (RFC 6749 §4.1.2.1).
-  const state = params.repeated === 'state' ? undefined : v.get('state');
+  const state = params.repeated.includes('state') ? undefined : v.get('state');
   // The GET's own text, or on the consent form's POST the one it carried over.
   const rawState =
     state === undefined ? undefined : echoable(params.rawState ?? v.get(RAW_STATE), state);
   const fail = (error: string, description: string) =>
     errorRedirect(redirectUri, error, state, description, rawState);
-  if (params.repeated)
-    return fail('invalid_request', `parameter ${params.repeated} is given more than once`);
+  const repeated = firstRead(params.repeated, reads);
+  if (repeated !== undefined)
+    return fail('invalid_request', `parameter ${repeated} is given more than once`);
   const responseType = v.get('response_type');
   if (responseType === undefined)
     return fail('invalid_request', 'missing parameter: response_type');
@@ -209,7 +219,7 @@ function consentPage(
 
 /** GET authorization endpoint (SERVICE.md 4.1): the consent page, or approval with --auto-approve. */
 export function handleAuthorizationRequest(ctx: MockContext, params: OAuthParams): MockResponse {
-  const request = validate(ctx, params);
+  const request = validate(ctx, params, AUTHORIZATION_READS);
   if (!('client' in request)) return withClient(request, params);
   if (ctx.autoApprove !== undefined) {
     return withClient(approve(ctx, request, ctx.autoApprove), params);
@@ -245,7 +255,7 @@ export function handleConsentSubmission(
 }
 
 function decide(ctx: MockContext, params: OAuthParams): MockResponse {
-  const request = validate(ctx, params);
+  const request = validate(ctx, params, CONSENT_READS);
   if (!('client' in request)) return request;
   const decision = params.values.get('decision');
   // SPEC §5: exactly `<redirect_uri>?error=access_denied&state=<state>`.

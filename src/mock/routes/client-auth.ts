@@ -2,9 +2,12 @@ import type { MockContext } from '../core/context.js';
 import type { ClientFixture, Fixtures } from '../fixture-format/fixture-format.js';
 import type { OAuthParams } from './oauth-params.js';
 import type { MockResponse } from '../core/types.js';
-import { parseBasicAuth } from './oauth-params.js';
+import { firstRead, parseBasicAuth } from './oauth-params.js';
 import { explain, oauthError } from '../core/responses.js';
 import { matchesStored } from '../../util/secrets.js';
+
+/** The parameters of client authentication, read by token, refresh and revoke alike. */
+export const CLIENT_READS = ['client_id', 'client_secret'];
 
 /** RFC 9110 §15.5.2: every 401 names a scheme the client can authenticate with. */
 const BASIC_CHALLENGE = { 'www-authenticate': 'Basic realm="dasvc-mock"' };
@@ -86,22 +89,25 @@ export function missing(name: string): MockResponse {
 }
 
 /**
- * Common head of token, refresh and revoke: no repeated parameter, no broken percent-encoding,
- * then client authentication.
+ * Common head of token, refresh and revoke: no repeated parameter, no broken percent-encoding
+ * among those the endpoint `reads`, then client authentication.
  */
 export function authenticate(
   ctx: MockContext,
   params: OAuthParams,
   authorization: string | undefined,
+  reads: ReadonlySet<string>,
 ): ClientFixture | MockResponse {
-  if (params.repeated) {
-    return oauthError('invalid_request', `parameter ${params.repeated} is given more than once`);
+  const repeated = firstRead(params.repeated, reads);
+  if (repeated !== undefined) {
+    return oauthError('invalid_request', `parameter ${repeated} is given more than once`);
   }
-  if (params.malformed !== undefined) {
+  const malformed = firstRead(params.malformed, reads);
+  if (malformed !== undefined) {
     // Read as U+FFFD it would name an unknown client or a wrong secret: say what is wrong instead.
     return oauthError(
       'invalid_request',
-      `parameter ${params.malformed} is not valid UTF-8 percent-encoding`,
+      `parameter ${malformed} is not valid UTF-8 percent-encoding`,
     );
   }
   return authenticateClient(ctx.fixtures, params, authorization);

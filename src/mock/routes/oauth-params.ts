@@ -1,14 +1,25 @@
 /** OAuth parameters of one request, from the query and a form body together. */
 export interface OAuthParams {
   values: Map<string, string>;
-  /** The first parameter name seen twice (RFC 6749 §3.1: an invalid_request). */
-  repeated: string | undefined;
-  /** The first parameter whose name or value is not valid UTF-8 percent-encoding. */
-  malformed: string | undefined;
+  /** The name of each parameter met again, in order (RFC 6749 §3.1: an invalid_request). */
+  repeated: string[];
+  /** The name of each parameter that is not valid UTF-8 percent-encoding, in order. */
+  malformed: string[];
   /** Whether a form body carried parameters (the RFC 6749 way, not SERVICE.md's query string). */
   fromBody: boolean;
   /** `state` as it was written in the query string, still percent-encoded (SPEC §5: echoed byte for byte). */
   rawState?: string;
+}
+
+/**
+ * The first of `names` that an endpoint reads: RFC 6749 §3.1 has a server ignore the parameters it
+ * does not recognize, however repeated or broken they are.
+ */
+export function firstRead(
+  names: readonly string[],
+  reads: ReadonlySet<string>,
+): string | undefined {
+  return names.find((name) => reads.has(name));
 }
 
 /** A lone `%` stays literal, as in URLSearchParams. */
@@ -46,8 +57,8 @@ export function decodeComponent(raw: string): string | undefined {
  */
 export function parseOAuthParams(query: string, body: string, contentType: string): OAuthParams {
   const values = new Map<string, string>();
-  let repeated: string | undefined;
-  let malformed: string | undefined;
+  const repeated: string[] = [];
+  const malformed: string[] = [];
   let fromBody = false;
   let rawState: string | undefined;
   const add = (source: string, isQuery: boolean) => {
@@ -66,18 +77,20 @@ export function parseOAuthParams(query: string, body: string, contentType: strin
       let value = mixed ? undefined : decodeComponent(rawValue);
       if (mixed) {
         if (!isUtf8Encoded(pair)) {
-          malformed ??= isUtf8Encoded(rawName)
-            ? (new URLSearchParams(`${rawName}=`).keys().next().value ?? rawName)
-            : rawName;
+          malformed.push(
+            isUtf8Encoded(rawName)
+              ? (new URLSearchParams(`${rawName}=`).keys().next().value ?? rawName)
+              : rawName,
+          );
         }
         [name, value] = new URLSearchParams(pair).entries().next().value as [string, string];
       } else if (name === undefined || value === undefined) {
         // Named by its decoded name when only the value is broken, else by its raw name.
-        malformed ??= name ?? rawName;
+        malformed.push(name ?? rawName);
         [name, value] = new URLSearchParams(pair).entries().next().value as [string, string];
       }
       if (value === '') continue;
-      if (values.has(name)) repeated ??= name;
+      if (values.has(name)) repeated.push(name);
       else {
         values.set(name, value);
         if (isQuery && name === 'state') rawState = rawValue;

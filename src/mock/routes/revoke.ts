@@ -3,9 +3,11 @@ import type { OAuthParams } from './oauth-params.js';
 import type { MockResponse, RequestNote } from '../core/types.js';
 import { explain, jsonResponse, NO_STORE, oauthError } from '../core/responses.js';
 import { safeEqual } from '../../util/secrets.js';
-import { authenticate, claimedClient, missing } from './client-auth.js';
+import { authenticate, claimedClient, CLIENT_READS, missing } from './client-auth.js';
 
 const HINTS = new Set(['access_token', 'refresh_token']);
+/** What a revocation reads (RFC 7009 §2.1); any other parameter is ignored. */
+const READS = new Set([...CLIENT_READS, 'token', 'token_type_hint']);
 
 /** Revoke endpoint (SERVICE.md 4.4, RFC 7009 §2). */
 export function handleRevokeRequest(
@@ -25,7 +27,7 @@ function revoke(
   authorization: string | undefined,
   note: RequestNote,
 ): MockResponse {
-  const client = authenticate(ctx, params, authorization);
+  const client = authenticate(ctx, params, authorization, READS);
   if ('status' in client) return client;
   const hint = params.values.get('token_type_hint');
   if (hint === undefined) return missing('token_type_hint');

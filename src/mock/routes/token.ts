@@ -3,13 +3,24 @@ import type { MockContext } from '../core/context.js';
 import type { OAuthParams } from './oauth-params.js';
 import type { TokenPair } from '../core/grant-transitions.js';
 import type { MockResponse, RequestNote } from '../core/types.js';
-import { authenticate, claimedClient, missing } from './client-auth.js';
+import { authenticate, claimedClient, CLIENT_READS, missing } from './client-auth.js';
 import { parseBasicAuth } from './oauth-params.js';
 import { explain, jsonResponse, NO_STORE, oauthError } from '../core/responses.js';
 import { refresh } from './refresh.js';
 import { pkceMatches } from '../core/secrets.js';
 import { quirkExpiresIn } from '../core/quirks.js';
 import type { Quirks } from '../../schemas/quirks.js';
+
+/** What a code exchange reads (RFC 6749 §4.1.3, RFC 7636 §4.5); any other is ignored. */
+const CODE_READS = new Set([
+  ...CLIENT_READS,
+  'grant_type',
+  'code',
+  'redirect_uri',
+  'code_verifier',
+]);
+/** What a refresh reads (RFC 6749 §6); any other is ignored. */
+const REFRESH_READS = new Set([...CLIENT_READS, 'grant_type', 'refresh_token']);
 
 /**
  * SERVICE.md 2.3 with `Cache-Control: no-store` (RFC 6749 §5.1), `expires_in` as the expiresIn
@@ -63,9 +74,10 @@ function tokenRequest(
   /** Receives the user once a code or token names one. */
   note: RequestNote,
 ): MockResponse {
-  const client = authenticate(ctx, params, authorization);
-  if ('status' in client) return client;
   const grantType = params.values.get('grant_type');
+  const reads = grantType === 'refresh_token' ? REFRESH_READS : CODE_READS;
+  const client = authenticate(ctx, params, authorization, reads);
+  if ('status' in client) return client;
   if (grantType === undefined) return missing('grant_type');
   if (grantType === 'refresh_token') {
     const pair = refresh(ctx, params, client, note);

@@ -1,14 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { parseBasicAuth, parseOAuthParams } from '../../../src/mock/routes/oauth-params.js';
+import {
+  firstRead,
+  parseBasicAuth,
+  parseOAuthParams,
+} from '../../../src/mock/routes/oauth-params.js';
 import fc from 'fast-check';
 
 describe('parseOAuthParams', () => {
-  it('names the first parameter that is not valid UTF-8 percent-encoding', () => {
-    expect(parseOAuthParams('a=1&state=%FF&b=%C3', '', '').malformed).toBe('state');
-    expect(parseOAuthParams('a=%C3%BC&b=100%&c=%zz', '', '').malformed).toBeUndefined();
-    expect(parseOAuthParams('', 'x=%ED%A0%80', 'application/x-www-form-urlencoded').malformed).toBe(
-      'x',
-    );
+  it('names, in order, each parameter that is not valid UTF-8 percent-encoding', () => {
+    expect(parseOAuthParams('a=1&state=%FF&b=%C3&state=%FE', '', '').malformed).toEqual([
+      'state',
+      'b',
+      'state',
+    ]);
+    expect(parseOAuthParams('a=%C3%BC&b=100%&c=%zz', '', '').malformed).toEqual([]);
+    expect(
+      parseOAuthParams('', 'x=%ED%A0%80', 'application/x-www-form-urlencoded').malformed,
+    ).toEqual(['x']);
   });
   it('tells whether a form body carried parameters', () => {
     const form = 'application/x-www-form-urlencoded';
@@ -16,10 +24,10 @@ describe('parseOAuthParams', () => {
     expect(parseOAuthParams('', 'a=1', form).fromBody).toBe(true);
     expect(parseOAuthParams('', 'a=1', 'application/json').fromBody).toBe(false);
   });
-  it('merges query and form body, reports the first repeat, drops empty values', () => {
+  it('merges query and form body, names each repeat, drops empty values', () => {
     const p = parseOAuthParams(
       'a=1&b=&c=3',
-      'd=4&a=5',
+      'd=4&a=5&d=6&a=7',
       'application/x-www-form-urlencoded; charset=utf-8',
     );
     expect([...p.values]).toEqual([
@@ -27,7 +35,12 @@ describe('parseOAuthParams', () => {
       ['c', '3'],
       ['d', '4'],
     ]);
-    expect(p.repeated).toBe('a');
+    expect(p.repeated).toEqual(['a', 'd', 'a']);
+  });
+  it('firstRead keeps to what an endpoint reads', () => {
+    const reads = new Set(['client_id', 'state']);
+    expect(firstRead(['foo', 'state', 'client_id'], reads)).toBe('state');
+    expect(firstRead(['foo', '%FFclient_id'], reads)).toBeUndefined();
   });
   it('ignores non-form bodies', () => {
     expect(parseOAuthParams('', 'a=1', 'application/json').values.size).toBe(0);
@@ -49,8 +62,8 @@ describe('parseBasicAuth (RFC 6749 §2.3.1)', () => {
 /** OAuth params read in two plain passes: the reference parseOAuthParams's one pass must match. */
 function reference(source: string) {
   const values = new Map<string, string>();
-  let repeated: string | undefined;
-  let malformed: string | undefined;
+  const repeated: string[] = [];
+  const malformed: string[] = [];
   const valid = (c: string) => {
     try {
       decodeURIComponent(c.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
@@ -60,13 +73,15 @@ function reference(source: string) {
     }
   };
   for (const pair of source.split('&')) {
-    if (malformed !== undefined || valid(pair)) continue;
+    if (valid(pair)) continue;
     const name = pair.split('=', 1)[0]!;
-    malformed = valid(name) ? (new URLSearchParams(`${name}=`).keys().next().value ?? name) : name;
+    malformed.push(
+      valid(name) ? (new URLSearchParams(`${name}=`).keys().next().value ?? name) : name,
+    );
   }
   for (const [name, value] of new URLSearchParams(source)) {
     if (value === '') continue;
-    if (values.has(name)) repeated ??= name;
+    if (values.has(name)) repeated.push(name);
     else values.set(name, value);
   }
   return { values: [...values], repeated, malformed };
@@ -111,7 +126,7 @@ describe('parseOAuthParams in one pass reads exactly what URLSearchParams reads'
       'application/x-www-form-urlencoded',
     );
     expect(got.fromBody).toBe(true);
-    expect(got.malformed).toBe('x');
+    expect(got.malformed).toEqual(['x']);
     expect(got.values.get('y')).toBe('1 2');
     expect(got.values.get('x')).toBe('\uFFFD');
   });
