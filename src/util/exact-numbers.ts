@@ -89,9 +89,13 @@ export function parseExact(text: string, parsed?: { value: unknown }): unknown {
  * makes of it (where the two meet, as an answer's id meets the id of its call).
  */
 export function asParsed(value: unknown): unknown {
-  return typeof value === 'string' && value.startsWith(MARK)
-    ? Number(value.slice(MARK.length))
-    : value;
+  const digits = keptNumber(value);
+  return digits === undefined ? value : Number(digits);
+}
+
+/** The text of a number parseExact kept, or undefined for any other value. */
+export function keptNumber(value: unknown): string | undefined {
+  return typeof value === 'string' && value.startsWith(MARK) ? value.slice(MARK.length) : undefined;
 }
 
 /** JSON text with each number parseExact kept written back as the number it was. */

@@ -3,6 +3,7 @@ import { utf8Text } from '../../util/utf8-text.js';
 import { isObject } from '../../util/guards.js';
 import { jsonSyntaxProblem } from '../../util/json-error.js';
 import { redactJson } from '../../util/redact.js';
+import { keptNumber, parseExact } from '../../util/exact-numbers.js';
 
 /** A JSON-RPC 2.0 error object (§5.1). */
 export interface RpcError {
@@ -17,7 +18,12 @@ export type RpcOutcome = { result: unknown; json?: string } | { error: RpcError 
 /** Calls one method with its params (absent params come as undefined). */
 export type RpcInvoke = (method: string, params: unknown) => Promise<RpcOutcome> | RpcOutcome;
 
-type Id = string | number | null;
+/** An id a double would change (a 64-bit id, `1e400`): answered with the text it was sent as. */
+class ExactId {
+  constructor(readonly text: string) {}
+}
+
+type Id = string | number | null | ExactId;
 
 /** What a JSON-RPC body asked and was refused (SPEC §8), filled in as it is processed. */
 export interface RpcTrace {
@@ -45,8 +51,14 @@ function validId(value: unknown): value is Id {
   return (
     value === null ||
     typeof value === 'string' ||
-    (typeof value === 'number' && Number.isFinite(value))
+    (typeof value === 'number' && Number.isFinite(value)) ||
+    value instanceof ExactId
   );
+}
+
+/** An id as JSON text. */
+function idJson(id: Id): string {
+  return id instanceof ExactId ? id.text : JSON.stringify(id);
 }
 
 function errorResponse(id: Id, error: RpcError): unknown {
@@ -69,7 +81,7 @@ class PreSerialised {
 
   /** The response's JSON, the result as it was serialised once. */
   serialise(): string {
-    return `{"jsonrpc":"2.0","result":${this.#json},"id":${JSON.stringify(this.id)}}`;
+    return `{"jsonrpc":"2.0","result":${this.#json},"id":${idJson(this.id)}}`;
   }
 }
 
@@ -137,7 +149,12 @@ function processOne(value: unknown, invoke: RpcInvoke, trace?: RpcTrace): unknow
 }
 
 function serialiseOne(response: unknown): string {
-  return response instanceof PreSerialised ? response.serialise() : JSON.stringify(response);
+  if (response instanceof PreSerialised) return response.serialise();
+  const { id, ...members } = response as { id: Id };
+  // The id last, as in every response built here.
+  return id instanceof ExactId
+    ? `${JSON.stringify(members).slice(0, -1)},"id":${id.text}}`
+    : JSON.stringify(response);
 }
 
 /** The HTTP body of what processJsonRpc returned: static results are spliced in as serialised. */
@@ -181,6 +198,23 @@ export function processJsonRpcBytes(
 }
 
 /**
+ * `message` with each call's id that a double would change as the text it was sent as: a response
+ * has "the same value as the id" of its call (§5). Only a body holding such a number is read twice.
+ */
+function withExactIds(message: unknown, body: string): unknown {
+  const exact = parseExact(body, { value: message });
+  if (exact === message) return message;
+  const calls: unknown[] = Array.isArray(message) ? message : [message];
+  const exactCalls: unknown[] = Array.isArray(exact) ? exact : [exact];
+  for (const [i, call] of calls.entries()) {
+    const exactCall = exactCalls[i];
+    const text = isObject(exactCall) ? keptNumber(exactCall.id) : undefined;
+    if (text !== undefined && isObject(call)) call.id = new ExactId(text);
+  }
+  return message;
+}
+
+/**
  * JSON-RPC 2.0 over one HTTP body (§4-§6): single calls, notifications and batches. Returns the
  * response value to send, or undefined when nothing is to be sent (HTTP 204); a promise of it
  * only when a method answers asynchronously (or for a batch).
@@ -196,6 +230,7 @@ export function processJsonRpc(body: string, invoke: RpcInvoke, trace?: RpcTrace
     });
     return errorResponse(null, PARSE_ERROR);
   }
+  message = withExactIds(message, body);
   if (!Array.isArray(message)) return processOne(message, invoke, trace);
   if (message.length === 0) {
     trace?.errors.push({ code: INVALID_REQUEST.code, reason: 'empty batch' });
