@@ -96,8 +96,9 @@ export function examplesOf(path: string): string[] {
 /**
  * Every command's help and errors as SPEC §3 wants them: its examples and the global flags in its
  * `--help`, not the flags it does not read; usage errors in the one style of dasvc (`dasvc: <what>`, then `hint: <what to do>`).
+ * `usageHint` hears the hint of each usage error said, for `--json` to carry it too.
  */
-export function shapeHelp(command: Command): void {
+export function shapeHelp(command: Command, usageHint?: (hint: string) => void): void {
   const path = pathOf(command);
   command.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
   const unused = new Set(UNUSED_FLAGS[path] ?? []);
@@ -107,11 +108,12 @@ export function shapeHelp(command: Command): void {
     command.addHelpText('after', `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`);
   if (path === '') command.addHelpText('after', LEARN_MORE);
   command.showHelpAfterError(false);
+  const hint = `dasvc ${path ? `${path} ` : ''}--help`;
   command.configureOutput({
-    outputError: (text, write) =>
-      write(
-        `dasvc: ${terminalText(text.replace(/^error: /, '').trimEnd())}\nhint: dasvc ${path ? `${path} ` : ''}--help\n`,
-      ),
+    outputError: (text, write) => {
+      write(`dasvc: ${terminalText(text.replace(/^error: /, '').trimEnd())}\nhint: ${hint}\n`);
+      usageHint?.(hint);
+    },
   });
-  for (const sub of command.commands) shapeHelp(sub);
+  for (const sub of command.commands) shapeHelp(sub, usageHint);
 }

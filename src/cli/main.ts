@@ -76,11 +76,19 @@ export async function run(argv: string[], io?: ContextIo): Promise<number> {
   // A run stopped by SIGTERM ends 143, not Ctrl-C's 130.
   const stoppedCode = (code: number) =>
     !io && code === ExitCode.interrupted ? interruptExitCode() : code;
-  const say: Say = { stdout, stderr, json, answerOf: output.answerOf, stoppedCode };
+  let usageHint: string | undefined;
+  const say: Say = {
+    stdout,
+    stderr,
+    json,
+    answerOf: output.answerOf,
+    stoppedCode,
+    usageHint: () => usageHint,
+  };
   try {
     const program = await buildProgram(argv);
     if (io) attachIo(program, io);
-    shapeHelp(program);
+    shapeHelp(program, (hint) => (usageHint = hint));
     // Subcommands inherit exitOverride (so that their usage errors reach report() too) and the
     // run's output streams.
     const streams = io && {
@@ -121,6 +129,8 @@ interface Say {
   answerOf: (error: unknown) => 'printed' | object | undefined;
   /** The exit code the run ends with for `code`: an interruption by SIGTERM is 143. */
   stoppedCode: (code: number) => number;
+  /** The hint commander's usage error was said with (`dasvc rpc --help`). */
+  usageHint: () => string | undefined;
 }
 
 interface CommanderErrorLike {
@@ -168,6 +178,7 @@ async function report(error: unknown, say: Say): Promise<number> {
         exitCode: ExitCode.usage,
         code: missing ? 'missing_command' : error.code.replace(/^commander\./, ''),
         message: missing ? 'a command is missing' : error.message.replace(/^error: /, ''),
+        hint: say.usageHint(),
       });
     }
     return ExitCode.usage;

@@ -170,6 +170,10 @@ describe('dasvc help', () => {
         stderr,
         stdout: '',
       });
+      // Under --json the document on stdout carries the same message and hint.
+      const json = await runCli(['--json', ...args], dir);
+      const [, message, hint] = /^dasvc: (.*)\nhint: (.*)\n$/.exec(stderr)!;
+      expect(JSON.parse(json.stdout)).toMatchObject({ error: { exitCode: 2, message, hint } });
     }
   });
 });
