@@ -93,8 +93,11 @@ export class ProfileSession {
 
   /** The settings over the profile (read on first use), or over nothing when `withProfile` is false. */
   settings(withProfile = true): ResolvedSettings {
+    // Without the profile the store is not read: a run given all it needs (--token and the
+    // base URL in CI) does not depend on a config file it does not use.
+    if (!withProfile) return this.given;
     const { name, profile } = this.load();
-    return withProfile ? this.given.withProfile(profile, name) : this.given;
+    return this.given.withProfile(profile, name);
   }
 
   /**

@@ -266,6 +266,21 @@ describe('dasvc rpc', () => {
     expect(noBase.stderr).toContain('--base-url');
   });
 
+  it('given --token and the base URL, does not read a config file it does not use', async () => {
+    const minted = await mintTokens(mock.url, 'bob', 'crm');
+    const broken = freshConfigDir();
+    writeFileSync(join(broken, 'config.json'), '{not json');
+    const env = { DASVC_TOKEN: minted.access_token, DASVC_BASE_URL: mock.url };
+    const sent = await runCli(['rpc', 'crm', 'contacts.list'], broken, { env });
+    expect(sent.code, sent.stderr).toBe(0);
+    // Where the profile is needed (no base URL given), the broken file is said, never ignored.
+    const needed = await runCli(['rpc', 'crm', 'contacts.list'], broken, {
+      env: { DASVC_TOKEN: minted.access_token },
+    });
+    expect(needed.code).toBe(2);
+    expect(needed.stderr).toContain('is not valid JSON');
+  });
+
   it('unreachable service → exit 4', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
