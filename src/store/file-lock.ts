@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { fileProblem, unwritableFacts } from '../util/file-problem.js';
 
 export interface LockOptions {
   /** Give up waiting for a live holder after this long (ms). Default 90 s. */
@@ -230,9 +231,10 @@ export async function withFileLock<T>(
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') {
-        throw new UsageError(`cannot take the lock ${path}: ${(error as Error).message}`, {
+        // The lock's folder could not take it (read-only, not ours): no lock to wait for.
+        throw new UsageError(`cannot take the lock ${path}: ${fileProblem(error)}`, {
           code: 'lock_failed',
-          facts: { lock: path },
+          facts: { lock: path, ...unwritableFacts(dirname(path), error) },
         });
       }
     }

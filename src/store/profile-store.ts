@@ -1,4 +1,4 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { ConfigFile, Profile, StoredTokens } from '../schemas/config-file.js';
@@ -13,7 +13,7 @@ import {
 import { openConfigWriter, type ConfigWriter } from './config-writer.js';
 import { checkProfileName, configFileShape, parseConfigFile } from './store-shape.js';
 import type { Env } from '../util/env.js';
-import { fileProblem } from '../util/file-problem.js';
+import { fileProblem, unwritableFacts } from '../util/file-problem.js';
 import { makeFolders } from '../util/make-folders.js';
 import { readRegularFile } from '../util/regular-file.js';
 
@@ -220,8 +220,9 @@ export class ProfileStore {
   }
 
   private unwritable(error: unknown): UsageError {
-    return new UsageError(`cannot write config file ${this.file}: ${(error as Error).message}`, {
+    return new UsageError(`cannot write config file ${this.file}: ${fileProblem(error)}`, {
       code: 'config_unwritable',
+      facts: unwritableFacts(dirname(this.file), error),
     });
   }
 
@@ -244,10 +245,9 @@ export class ProfileStore {
       makeFolders(dirname(this.file), 0o700);
     } catch (error) {
       throw new UsageError(
-        `cannot create config directory ${dirname(this.file)}: ${(error as Error).message}`,
-        {
-          code: 'config_unwritable',
-        },
+        `cannot create config directory ${dirname(this.file)}: ${fileProblem(error)}`,
+        // The folder to make writable is the nearest one there is.
+        { code: 'config_unwritable', facts: unwritableFacts(nearestFolder(this.file), error) },
       );
     }
   }
@@ -258,4 +258,11 @@ export function activeProfileName(flag: string | undefined, env: Env, data: Stor
   if (flag !== undefined) return checkProfileName(flag, '--profile');
   if (env.DASVC_PROFILE) return checkProfileName(env.DASVC_PROFILE, 'DASVC_PROFILE');
   return data.activeProfile || DEFAULT_PROFILE;
+}
+
+/** The nearest folder above `path` that exists. */
+function nearestFolder(path: string): string {
+  let folder = dirname(path);
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  return folder;
 }

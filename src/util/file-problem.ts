@@ -17,3 +17,9 @@ export function fileProblem(error: unknown): string {
   if (code !== undefined && Object.hasOwn(FILE_PROBLEMS, code)) return FILE_PROBLEMS[code]!;
   return error instanceof Error ? error.message : String(error);
 }
+
+/** An error's facts when a folder could not be written: the folder, and node's code for why. */
+export function unwritableFacts(folder: string, error: unknown): Record<string, string> {
+  const errno = (error as NodeJS.ErrnoException | undefined)?.code;
+  return { folder, ...(errno === undefined ? {} : { errno }) };
+}

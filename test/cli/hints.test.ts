@@ -301,10 +301,28 @@ describe('usage (exit 2)', () => {
   });
 
   it('the lock of the config file', () => {
-    for (const code of ['lock_failed', 'lock_timeout'])
-      expect(hintFor(new UsageError('x', { code, facts: { lock: '/x.lock' } }))).toBe(
-        'remove it if no dasvc is running',
-      );
+    expect(hintFor(new UsageError('x', { code: 'lock_timeout', facts: { lock: '/x.lock' } }))).toBe(
+      'remove it if no dasvc is running',
+    );
+    // No lock to remove when its folder could not take it: the folder is what to fix.
+    const failed = (errno: string) =>
+      new UsageError('x', {
+        code: 'lock_failed',
+        facts: { lock: '/x/c.lock', folder: '/x', errno },
+      });
+    for (const errno of ['EROFS', 'EACCES', 'EPERM'])
+      expect(hintFor(failed(errno)), errno).toBe('make /x writable');
+    expect(hintFor(failed('ENOTDIR'))).toBeUndefined();
+  });
+
+  it('a config folder that cannot be written', () => {
+    const unwritable = (facts: Record<string, string>) =>
+      new UsageError('x', { code: 'config_unwritable', facts });
+    expect(hintFor(unwritable({ folder: '/etc', errno: 'EACCES' }))).toBe(
+      'make /etc writable, or set DASVC_CONFIG_DIR to a folder that is',
+    );
+    expect(hintFor(unwritable({ folder: '/etc', errno: 'ENOSPC' }))).toBeUndefined();
+    expect(hintFor(unwritable({}))).toBeUndefined();
   });
 
   it('the same code without the facts of the case gets no hint', () => {
@@ -321,6 +339,7 @@ describe('usage (exit 2)', () => {
     for (const code of [
       'lock_failed',
       'lock_timeout',
+      'config_unwritable',
       'keychain_unavailable',
       'bad_proxy',
       'connection_reset',

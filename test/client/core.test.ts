@@ -287,7 +287,7 @@ describe('the library and the CLI share one profile (SPEC §1)', () => {
       });
       const error = await failure(loginRun({ ...LOGIN, browser: true }, blocked.deps));
       expect(error).toBeInstanceOf(UsageError);
-      expect(error).toMatchObject({ code: 'config_unwritable' });
+      expect(error).toMatchObject({ code: 'config_unwritable', facts: { folder: '/proc' } });
       expect(opened).toBe(0);
     },
   );

@@ -121,6 +121,19 @@ describe('removeAbandoned: one waiter at a time takes an abandoned lock over', (
 
 // The stale cases wait out the 5 s staleness each; side by side they take 5 s in all.
 describe.concurrent('withFileLock (proper-lockfile)', () => {
+  it('a folder that cannot take the lock is said in words, with the folder and the reason', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    const error = await withFileLock(join(file, 'x.lock'), async () => 'taken').catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toMatchObject({
+      code: 'lock_failed',
+      message: `cannot take the lock ${join(file, 'x.lock')}: a folder on its path is a file`,
+      facts: { folder: file, errno: 'ENOTDIR' },
+    });
+  });
   it('serialises holders in one process, and removes the lock afterwards', async () => {
     const path = lockPath();
     let inside = 0;
