@@ -2,7 +2,6 @@ import type { ClientCredentials } from '../oauth/token-request.js';
 import { defaultEndpoints, type Endpoints, type ParamsPlacement } from '../oauth/endpoints.js';
 import type { Profile } from '../schemas/config-file.js';
 import {
-  badSetting,
   checkSetting,
   ENDPOINT_SETTINGS,
   missingSetting,
@@ -48,8 +47,6 @@ type Given = Partial<Record<SettingKey, Picked>>;
 function givenValue(spec: SettingSpec, options: SettingOptions, env: Env): Picked | undefined {
   const option = (options as Record<string, unknown>)[spec.key];
   if (option !== undefined && (option !== '' || spec.emptyRefused)) {
-    if (typeof option !== 'string')
-      throw badSetting(spec, `must be a string, got ${typeof option}`);
     return { value: checkSetting(spec, option), source: 'option' };
   }
   const fromEnv = env[spec.env];

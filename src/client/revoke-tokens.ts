@@ -4,7 +4,7 @@ import type { ProfileSession } from './profile-session.js';
 import { forgetRevokedPair, revokeToken, type RevokeAnswer } from './revoke.js';
 import { sessionError } from './session-errors.js';
 import { forgetTokens, usableAccessToken } from './session.js';
-import { badSetting, checkSetting, SETTINGS } from './settings.js';
+import { checkSetting, SETTINGS } from './settings.js';
 
 /** What `revoke` did: the service's confirmed answer per token type. */
 export interface RevokeOutcome {
@@ -41,8 +41,6 @@ export async function revokeTokens(
   // A token handed over is checked as the `token` option is (text a header can carry), and
   // never shown: not even its value when it is no text.
   const own: unknown = options.token;
-  if (own !== undefined && typeof own !== 'string')
-    throw badSetting(SETTINGS.token, `must be a string, got a ${typeof own}`);
   const explicit =
     own === undefined ? given.explicit('token')?.value : checkSetting(SETTINGS.token, own);
   if (explicit !== undefined) {

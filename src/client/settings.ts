@@ -2,6 +2,7 @@ import { UsageError } from '../errors.js';
 import { checkEndpoint, normalizeBaseUrl, type Endpoints } from '../oauth/endpoints.js';
 import { normalizeScope } from '../oauth/authorization-url.js';
 import { checkProfileName } from '../store/store-shape.js';
+import { kindOf, shown } from '../util/printable.js';
 
 /**
  * One setting of SPEC §2: the option (camelCase, as the library takes it and commander names the
@@ -190,8 +191,15 @@ export function missingSetting(spec: SettingSpec, alternative?: SettingSpec): Us
   });
 }
 
-/** A value checked against its setting: the normalised value, or the usage error naming it. */
-export function checkSetting(spec: SettingSpec, value: string): string {
+/**
+ * A value checked against its setting: the normalised value, or the usage error naming it. A
+ * library caller's option may be anything: what is no string is shown as options are, a secret's
+ * by its type alone (a token given as a number is still not shown).
+ */
+export function checkSetting(spec: SettingSpec, value: unknown): string {
+  if (typeof value !== 'string') {
+    throw badSetting(spec, `must be a string, got ${spec.secret ? kindOf(value) : shown(value)}`);
+  }
   const checked = spec.check ? spec.check(value) : value;
   if (typeof checked === 'string') return checked;
   throw badSetting(spec, checked.problem);

@@ -51,6 +51,12 @@ export function shown(value: unknown): string {
     return printable(JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value));
   if (value == null || typeof value === 'boolean' || typeof value === 'number')
     return String(value);
+  return kindOf(value);
+}
+
+/** What a value is, not what it holds: `a number`, `an array`, `null`. */
+export function kindOf(value: unknown): string {
+  if (value == null) return String(value);
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

@@ -165,6 +165,10 @@ describe('dasvc() from JavaScript, with no types to catch a slip', () => {
       [null, /^dasvc\(\): its options must be an object, got null$/],
       [{ tell: 'x' }, /option tell must be a function, got "x"$/],
       [{ configDir: 5 }, /option configDir must be a string, got 5$/],
+      // A setting that is no string is shown as options are; a secret's by its type alone.
+      [{ baseUrl: 5 }, /option baseUrl\) must be a string, got 5$/],
+      [{ clientSecret: 7 }, /option clientSecret\) must be a string, got a number$/],
+      [{ token: [1] }, /option token\) must be a string, got an array$/],
       [{ send: {} }, /option send must be a function/],
     ] as const)
       expect(() => dasvc(options as never)).toThrow(
