@@ -19,9 +19,16 @@ import { redactUrl } from '../util/redact.js';
 
 /** What login() takes; the values it checks itself keep their own messages. */
 const LOGIN_OPTIONS: Record<keyof LoginOptions, OptionKind> = {
-  openBrowser: 'checked',
+  openBrowser: {
+    is: (value) => typeof value === 'boolean' || typeof value === 'function',
+    must: 'a boolean or a function',
+  },
   noBrowser: 'boolean',
-  pasted: 'checked',
+  // Lines read as they come (`for await`): a stream, or any async iterable of strings.
+  pasted: {
+    is: (value) => typeof Object(value)[Symbol.asyncIterator] === 'function',
+    must: 'an async iterable of lines',
+  },
   pastedBesideBrowser: 'boolean',
   port: 'checked',
   pkce: 'boolean',

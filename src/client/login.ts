@@ -7,7 +7,6 @@ import { clientRefused } from './client-refused.js';
 import type { ResolvedSettings } from './resolve-settings.js';
 import { UsageError } from '../errors.js';
 import { isTimerMs, MAX_DURATION_SECONDS } from '../util/duration.js';
-import { shown } from '../util/printable.js';
 import { checkPort } from '../util/port.js';
 
 /** Options of one login (SPEC §1 `client.login`, SPEC §3 `dasvc login`). */
@@ -170,16 +169,7 @@ function checkLoginOptions(options: LoginOptions): void {
       code: `bad_${flag.replace(/^--/, '').replace(/-/g, '_')}`,
       facts: { option },
     });
-  const { port, timeoutMs, refreshMargin, openBrowser, pasted } = options;
-  const option = (name: string, must: string, value: unknown) =>
-    new UsageError(`login(): option ${name} must be ${must}, got ${shown(value)}`, {
-      code: 'bad_option',
-    });
-  if (openBrowser !== undefined && !['boolean', 'function'].includes(typeof openBrowser))
-    throw option('openBrowser', 'a boolean or a function', openBrowser);
-  // Lines read as they come (`for await`): a stream, or any async iterable of strings.
-  if (pasted !== undefined && typeof Object(pasted)[Symbol.asyncIterator] !== 'function')
-    throw option('pasted', 'an async iterable of lines', pasted);
+  const { port, timeoutMs, refreshMargin } = options;
   if (port !== undefined) checkPort(port, 'port (--port)');
   if (timeoutMs !== undefined && !isTimerMs(timeoutMs))
     throw bad('timeoutMs', '--timeout', 'above 0 and at most 24 days', timeoutMs);

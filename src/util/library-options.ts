@@ -4,9 +4,16 @@ import { shown } from './printable.js';
 
 /**
  * What one option of a library function takes when given: a value of that `typeof` (`object`: a
- * plain object), or `checked` where the function checks the value itself, with words of its own.
+ * plain object), a value `is` accepts (what it `must` be, in words), or `checked` where the
+ * function checks the value itself, with words of its own.
  */
-export type OptionKind = 'string' | 'boolean' | 'function' | 'object' | 'checked';
+export type OptionKind =
+  | 'string'
+  | 'boolean'
+  | 'function'
+  | 'object'
+  | 'checked'
+  | { is: (value: unknown) => boolean; must: string };
 
 /**
  * The options object a JavaScript caller gave a library function (`where`), checked before it is
@@ -33,9 +40,12 @@ export function checkLibraryOptions(
       throw bad(`unknown option ${JSON.stringify(name)}${near ? ` (did you mean ${near}?)` : ''}`);
     }
     if (value === undefined || kind === 'checked') continue;
-    if (kind === 'object' ? !isObject(value) : typeof value !== kind)
-      throw bad(
-        `option ${name} must be ${kind === 'object' ? 'an' : 'a'} ${kind}, got ${shown(value)}`,
-      );
+    const { is, must } =
+      typeof kind === 'object'
+        ? kind
+        : kind === 'object'
+          ? { is: isObject, must: 'an object' }
+          : { is: (v: unknown) => typeof v === kind, must: `a ${kind}` };
+    if (!is(value)) throw bad(`option ${name} must be ${must}, got ${shown(value)}`);
   }
 }

@@ -37,6 +37,16 @@ describe('checkLibraryOptions', () => {
       );
   });
 
+  it('takes a kind of its own: what it accepts, and what it must be in words', () => {
+    const own = { mode: { is: (v: unknown) => v === 'on' || v === 'off', must: '"on" or "off"' } };
+    const checkOwn = (options: unknown) => () => checkLibraryOptions(options, own, 'f()');
+    expect(checkOwn({ mode: 'on' })).not.toThrow();
+    expect(checkOwn({ mode: undefined })).not.toThrow();
+    expect(checkOwn({ mode: 'auto' })).toThrow(
+      usage(/^f\(\): option mode must be "on" or "off", got "auto"$/),
+    );
+  });
+
   it('refuses an unknown option, with the known one it may have meant', () => {
     expect(check({ baseURL: 'x' })).toThrow(
       usage(/^f\(\): unknown option "baseURL" \(did you mean baseUrl\?\)$/),
