@@ -43,6 +43,9 @@ for (const path of LONGEST) {
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (file: TestSpecification) => {
+      // The files of a process of their own go before all: met later, each would end a worker
+      // of the suite, whose successor loads its modules again.
+      if (OWN_PROCESS.some((path) => file.moduleId.endsWith(`/${path}`))) return -1;
       const at = LONGEST.findIndex((path) => file.moduleId.endsWith(`/${path}`));
       return at < 0 ? LONGEST.length : at;
     };
