@@ -351,6 +351,19 @@ describe('--auto-approve USER', () => {
     expect(body.result.map((c) => c.id)).toEqual([3, 4]);
   });
 
+  it("an authorization request in a form body does not read the consent form's raw_state", async () => {
+    const q = form({ ...authorizeQuery(), state: undefined });
+    const res = await fetch(`${auto.url}/webservice/authorize/`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `${q}&state=a%7Cb&raw_state=a|b&raw_state=zz`,
+    });
+    expect(res.status).toBe(302);
+    // The state as the request sent it; the form's field neither changes it nor is refused twice.
+    expect(res.headers.get('location')).toMatch(/\?state=a%7Cb&code=/);
+  });
+
   it('still refuses a scope the user cannot access', async () => {
     const res = await get(
       `${auto.url}/webservice/authorize/?${form(authorizeQuery({ scope: 'wiki' }))}`,

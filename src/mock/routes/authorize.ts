@@ -110,9 +110,10 @@ function validate(
 
   // From here on the redirect URI is trusted enough to carry errors back (RFC 6749 §4.1.2.1).
   const state = params.repeated.includes('state') ? undefined : v.get('state');
-  // The GET's own text, or on the consent form's POST the one it carried over.
-  const rawState =
-    state === undefined ? undefined : echoable(params.rawState ?? v.get(RAW_STATE), state);
+  // The GET's own text, or on the consent form's POST the one it carried over (the form's own
+  // field, which an authorization request does not read).
+  const carried = reads.has(RAW_STATE) ? v.get(RAW_STATE) : undefined;
+  const rawState = state === undefined ? undefined : echoable(params.rawState ?? carried, state);
   const fail = (error: string, description: string) =>
     errorRedirect(redirectUri, error, state, description, rawState);
   const repeated = firstRead(params.repeated, reads);
