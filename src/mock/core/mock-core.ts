@@ -16,7 +16,7 @@ import { StateJournal } from './state-journal.js';
 import { checkProxyOptions } from '../proxy/proxy-options.js';
 import { checkMethodOverrides } from './method-overrides.js';
 import { checkLibraryOptions, type OptionKind } from '../../util/library-options.js';
-import { shown } from '../../util/printable.js';
+import { checkWholeNumber } from '../../util/whole-number.js';
 
 /** The mock as one handler over MockRequest, plus what the adapters need around it. */
 export interface MockCore {
@@ -89,13 +89,12 @@ export function createMockCore(options: MockOptions = {}, env?: Env): MockCore {
     refreshSeconds: parseLifetime(options.refreshTtl ?? '30d', '--refresh-ttl (option refreshTtl)'),
   };
   const upstream = checkProxyOptions(options);
-  const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
-  if (!(Number.isInteger(journalSize) && journalSize >= 1 && journalSize <= MAX_JOURNAL_SIZE)) {
-    throw new UsageError(
-      `--journal-size must be a whole number from 1 to ${MAX_JOURNAL_SIZE}, got ${shown(options.journalSize)}`,
-      { code: 'bad_journal_size' },
-    );
-  }
+  checkWholeNumber(
+    options.journalSize ?? DEFAULT_JOURNAL_SIZE,
+    [1, MAX_JOURNAL_SIZE],
+    '--journal-size',
+    'bad_journal_size',
+  );
   const fixtures = loadFixtures(options.fixtures, options.proxy !== undefined);
   if (options.autoApprove !== undefined && !fixtures.users.has(options.autoApprove)) {
     throw new UsageError(
