@@ -115,5 +115,9 @@ export function shapeHelp(command: Command, usageHint?: (hint: string) => void):
       usageHint?.(hint);
     },
   });
+  // Its help shown for a usage error (`dasvc token`, no command named): the same hint.
+  command.on('afterHelp', (context: { error: boolean }) => {
+    if (context.error) usageHint?.(hint);
+  });
   for (const sub of command.commands) shapeHelp(sub, usageHint);
 }

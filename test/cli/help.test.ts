@@ -176,4 +176,19 @@ describe('dasvc help', () => {
       expect(JSON.parse(json.stdout)).toMatchObject({ error: { exitCode: 2, message, hint } });
     }
   });
+
+  it('a command group without its command shows its help; under --json, the same hint', async () => {
+    for (const [args, hint] of [
+      [['token'], 'dasvc token --help'],
+      [[], 'dasvc --help'],
+    ] as const) {
+      const shown = await runCli([...args], dir);
+      expect(shown.code).toBe(2);
+      expect(shown.stderr).toMatch(/^Usage: dasvc/);
+      const json = await runCli(['--json', ...args], dir);
+      expect(JSON.parse(json.stdout)).toEqual({
+        error: { code: 'missing_command', exitCode: 2, message: 'a command is missing', hint },
+      });
+    }
+  });
 });
