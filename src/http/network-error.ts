@@ -88,11 +88,7 @@ export function networkErrorFrom(
       'response_too_large',
     );
   }
-  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') {
-    return make(`no answer from ${where} within ${timeoutMs / 1000} s (timed out)`, 'timeout', {
-      waited: 'answer',
-    });
-  }
+  // Before the timeout: undici's request tells a refused tunnel as an AbortError.
   const refusal = tunnelRefusal(error);
   if (refusal !== undefined) {
     // The proxy a request to this URL goes through (proxies[0]) refused to connect it there.
@@ -103,6 +99,11 @@ export function networkErrorFrom(
       'proxy_refused',
       { proxy: at, ...(auth ? { proxyAuth: true } : {}) },
     );
+  }
+  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') {
+    return make(`no answer from ${where} within ${timeoutMs / 1000} s (timed out)`, 'timeout', {
+      waited: 'answer',
+    });
   }
   const code = typeof inner?.code === 'string' ? inner.code : '';
   // Where the connection failed: the proxy, else where the socket says (a proxy may have been

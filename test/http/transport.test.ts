@@ -20,19 +20,48 @@ const discover = (url: string) => ({
 });
 
 /** A server on 127.0.0.1 that answers 204 and keeps the headers of the last request. */
-async function headerServer(): Promise<{ url: string; seen: () => IncomingHttpHeaders }> {
+/**
+ * Ports a browser's fetch refuses to connect to (the fetch standard's bad ports), which an
+ * installation may well use: the first of them free here, or undefined.
+ */
+async function freeBadPort(): Promise<number | undefined> {
+  for (const port of [6000, 6665, 6666, 6667, 6668, 6669, 10080, 5060, 4045]) {
+    const server = createServer();
+    const listening = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    await new Promise((resolve) => server.close(resolve));
+    if (listening) return port;
+  }
+  return undefined;
+}
+
+async function headerServer(port = 0): Promise<{
+  url: string;
+  seen: () => IncomingHttpHeaders;
+  by: () => 'node:http' | 'undici';
+}> {
   let last: IncomingHttpHeaders = {};
+  let raw: string[] = [];
   const server = createServer((req, res) => {
     last = req.headers;
+    raw = req.rawHeaders;
     req.resume();
     res.writeHead(204).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   onTestFinished(() => {
     server.closeAllConnections();
     return new Promise((resolve) => server.close(() => resolve()));
   });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen: () => last };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen: () => last,
+    // Which client wrote the request: node:http writes `Host` after the headers it was given,
+    // undici writes `host` first.
+    by: () => (raw[0] === 'host' ? 'undici' : 'node:http'),
+  };
 }
 
 describe('transport choice (SPEC §1: node:http without a proxy variable, else undici EnvHttpProxyAgent)', () => {
@@ -62,17 +91,32 @@ describe('transport choice (SPEC §1: node:http without a proxy variable, else u
     const server = await headerServer();
     const request = { method: 'GET' as const, url: `${server.url}/x`, headers: {} };
     await createHttpClient({ env: {} })(request);
-    // fetch (undici) sends Sec-Fetch-Mode on every request; node:http sends none.
-    expect(server.seen()['sec-fetch-mode']).toBeUndefined();
+    expect(server.by()).toBe('node:http');
     const before = forward.tunnels;
     const bypassed = { HTTP_PROXY: forward.url, NO_PROXY: '.example.test, 127.0.0.1' };
     expect((await createHttpClient({ env: bypassed })(request)).status).toBe(204);
-    expect(server.seen()['sec-fetch-mode']).toBe('cors');
+    expect(server.by()).toBe('undici');
     expect(forward.tunnels).toBe(before);
     // An HTTPS proxy alone does not apply to an http URL: undici goes direct.
     await createHttpClient({ env: { https_proxy: forward.url } })(request);
-    expect(server.seen()['sec-fetch-mode']).toBe('cors');
+    expect(server.by()).toBe('undici');
     expect(forward.tunnels).toBe(before);
+    // Both send the same request: no compression asked for, `accept: */*`.
+    expect(server.seen()['accept-encoding']).toBeUndefined();
+    expect(server.seen().accept).toBe('*/*');
+  });
+
+  it('reaches a port fetch would refuse (6000, 10080) through a proxy as it does directly', async () => {
+    const port = await freeBadPort();
+    expect(port, 'one of the ports is free on 127.0.0.1').toBeDefined();
+    const server = await headerServer(port);
+    const request = { method: 'GET' as const, url: `${server.url}/x`, headers: {} };
+    expect((await createHttpClient({ env: {} })(request)).status).toBe(204);
+    const before = forward.tunnels;
+    expect((await createHttpClient({ env: { HTTP_PROXY: forward.url } })(request)).status).toBe(
+      204,
+    );
+    expect(forward.tunnels).toBe(before + 1);
   });
 
   it('refuses a proxy variable that is no URL, naming it and not its value', async () => {
