@@ -2,6 +2,7 @@ import type { Untyped } from '../client/typed-api.js';
 import type { MockOptions } from './core/types.js';
 import { fromFetchRequest, internalError, toFetchResponse } from './adapters/fetch-adapter.js';
 import { checkMockOptions, createMockCore } from './core/mock-core.js';
+import { serverOptions } from './adapters/mock-server.js';
 
 export type { MockOptions, RequestNote } from './core/types.js';
 export type { MethodContext, MethodHandler, MethodOverrides } from './core/method-overrides.js';
@@ -17,6 +18,7 @@ export type MockApp = ((request: Request) => Promise<Response>) & { close(): Pro
  */
 export function createMockApp<A = Untyped>(options: MockOptions<A> = {}): MockApp {
   checkMockOptions(options);
+  serverOptions(options as MockOptions);
   // `A` types the `methods` option only: the mock takes any functions there at run time.
   const core = createMockCore(options as MockOptions);
   const app = async (request: Request): Promise<Response> => {

@@ -89,6 +89,20 @@ describe('startMockServer, createMockApp and createMockHandlers with bad options
     expect(() => createMockApp({ journalSize: '5' as never })).toThrow(usage(/got "5"$/));
   });
 
+  it("the server's own options are checked wherever the options object goes", () => {
+    for (const [bad, message] of [
+      [{ port: 70_000 }, /^--port \(option port\) must be a whole number from 0 to 65535/],
+      [{ port: 'x' }, /^--port \(option port\) must be a whole number/],
+      [{ host: 5 }, /^--host \(option host\) must be a host name or address, got 5$/],
+      [{ headersTimeout: 'zz' }, /--headers-timeout \(option headersTimeout\)/],
+    ] as const) {
+      expect(() => createMockApp(bad as never), String(message)).toThrow(usage(message));
+      expect(() => createMockHandlers({ baseUrl: 'http://x.test', ...bad } as never)).toThrow(
+        usage(message),
+      );
+    }
+  });
+
   it('createMockApp names the option of a bad duration', () => {
     expect(() => createMockApp({ accessTtl: 0 })).toThrow(
       usage(/--access-ttl \(option accessTtl\) must be between 1s and 100 years/),

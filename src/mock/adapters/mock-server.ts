@@ -38,20 +38,26 @@ export function startMockServer<A = Untyped>(options: MockOptions<A> = {}): Prom
   return serveMock(options as MockOptions);
 }
 
-/** startMockServer, the proxy's variables read from `env` (a `dasvc mock` run's own) when given. */
-export async function serveMock(options: MockOptions, env?: Env): Promise<MockServer> {
-  checkMockOptions(options);
+/**
+ * The server's own options (port, host, timeouts), checked. The app and the msw handlers, which
+ * take the same options object, refuse them bad too, though no server of theirs reads them.
+ */
+export function serverOptions(options: MockOptions) {
   const port = checkPort(options.port ?? 8080, '--port (option port)');
   const host = options.host ?? '127.0.0.1';
   if (typeof host !== 'string' || host === '') {
     throw new UsageError(
       `--host (option host) must be a host name or address, got ${JSON.stringify(host)}`,
-      {
-        code: 'bad_host',
-      },
+      { code: 'bad_host' },
     );
   }
-  const timeouts = parseServerTimeouts(options);
+  return { port, host, timeouts: parseServerTimeouts(options) };
+}
+
+/** startMockServer, the proxy's variables read from `env` (a `dasvc mock` run's own) when given. */
+export async function serveMock(options: MockOptions, env?: Env): Promise<MockServer> {
+  checkMockOptions(options);
+  const { port, host, timeouts } = serverOptions(options);
   const core = createMockCore(options, env);
   await core.ready();
   let served;
