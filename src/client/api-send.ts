@@ -1,5 +1,5 @@
 import { AuthError, sameKind, ServiceError, type DasvcError } from '../errors.js';
-import { apiUrlFor } from '../oauth/endpoints.js';
+import { apiUrlFor, checkScopeId } from '../oauth/endpoints.js';
 import { buildApiRequest, processApiResponse, type ApiAnswer } from '../rpc/jsonrpc.js';
 import type { ProfileSession } from './profile-session.js';
 import { currentTokens, recordRefusedAccess } from './session.js';
@@ -14,6 +14,8 @@ export async function sendApi(
   scope: string,
   body: unknown,
 ): Promise<ApiAnswer> {
+  // A scope that can name no instance is a usage error before anything is loaded or sent.
+  checkScopeId(scope);
   const { given, deps } = profile;
   const explicit = given.explicit('token')?.value;
   const needProfile =

@@ -96,6 +96,12 @@ export function checkEndpoint(name: keyof Endpoints, url: string): string {
 
 /** The API URL of one scope (SERVICE.md §4.5: the scope name is the last path segment). */
 export function apiUrlFor(template: string, scope: string): string {
+  checkScopeId(scope);
+  return template.split('{scope}').join(scope);
+}
+
+/** That `scope` is one instance ID, the last path segment of an API URL; else a usage error. */
+export function checkScopeId(scope: unknown): asserts scope is string {
   // `.` and `..` are path segments a URL removes: the call would go to another path.
   // A JavaScript caller's `undefined` or `['crm']` would pass the test as the text it becomes.
   if (
@@ -106,12 +112,9 @@ export function apiUrlFor(template: string, scope: string): string {
   ) {
     throw new UsageError(
       `scope must be one instance ID (letters, digits, . _ ~ -; not . nor ..): ${shown(scope)}`,
-      {
-        code: 'bad_scope',
-      },
+      { code: 'bad_scope' },
     );
   }
-  return template.split('{scope}').join(scope);
 }
 
 /** Reads `query|body` (SPEC §2 `--params`). */

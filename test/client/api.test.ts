@@ -255,6 +255,21 @@ describe("the client's methods from JavaScript", () => {
     }
     expect(seen).toEqual([]);
   });
+
+  it('refuse a scope that names no instance before asking for a session, logged in or not', async () => {
+    const { seen, send } = sendingNothing();
+    const none = dasvc({ ...settings(), send, store: 'memory', env: {} });
+    for (const scope of ['../x', 'a b', 5, '..']) {
+      for (const call of [
+        () => none.rpc(scope as never, 'contacts.list'),
+        () => none.batch(scope as never, [{ method: 'contacts.list' }]),
+      ]) {
+        const error = await call().catch((e: unknown) => e);
+        expect(error, String(scope)).toMatchObject({ kind: 'usage', code: 'bad_scope' });
+      }
+    }
+    expect(seen).toEqual([]);
+  });
 });
 
 /**
