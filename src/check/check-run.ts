@@ -80,6 +80,15 @@ export class CheckRun {
     for (const id of ids) this.give(id, { status: 'skipped', observed: why });
   }
 
+  /** Why an authorization the check needed gave no access token: the first such, if any. */
+  unauthorized: string | undefined;
+
+  /** The rules of an authorization that gave no access token: skipped, and the run knows why. */
+  skipUnauthorized(ids: RuleId[], why: string): void {
+    this.unauthorized ??= why;
+    this.skip(ids, why);
+  }
+
   /** A rule measured by one request: skipped when no answer came (nothing to measure). */
   measured(id: RuleId, exchange: Exchange, rule: (exchange: Exchange) => Finding): void {
     if (exchange.response) this.give(id, rule(exchange));

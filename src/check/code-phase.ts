@@ -22,7 +22,7 @@ export async function codePhase(run: CheckRun): Promise<void> {
   const rules = rulesOf('code');
   const auth = await authorize(run);
   const why = unusable(auth);
-  if (why !== undefined) return run.skip(rules, why);
+  if (why !== undefined) return run.skipUnauthorized(rules, why);
   const access = auth.access!;
   // The JSON-RPC rules measure the API behind its bearer check: a fresh token must get through.
   const discover = await probes.call(scope, 'rpc.discover', access);

@@ -23,7 +23,7 @@ export async function expiryPhase(run: CheckRun): Promise<void> {
   const { probes, scope, settings, deps } = run;
   const auth = await authorize(run);
   const why = unusable(auth);
-  if (why !== undefined) return run.skip(rulesOf('expiry'), why);
+  if (why !== undefined) return run.skipUnauthorized(rulesOf('expiry'), why);
   let access = auth.access!;
   let refresh = auth.refresh;
   const expiresIn = readExpiresInMember(auth.body!);

@@ -25,7 +25,7 @@ export async function pairPhase(run: CheckRun): Promise<void> {
   const revokeIds = rulesOf('revoke');
   const auth = await authorize(run);
   const why = unusable(auth);
-  if (why !== undefined) return run.skip([...refreshIds, ...revokeIds], why);
+  if (why !== undefined) return run.skipUnauthorized([...refreshIds, ...revokeIds], why);
   let access = auth.access!;
   let oldRefused: Finding | undefined;
   if (refreshIds.some(run.want)) {

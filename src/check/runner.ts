@@ -20,7 +20,13 @@ export function startCheck(
   settings: CheckSettings,
   selected: Set<RuleId>,
   deps: CheckDeps,
-): { probes: Probes; done: Promise<Verdict[]>; stopped: () => DasvcError | undefined } {
+): {
+  probes: Probes;
+  done: Promise<Verdict[]>;
+  stopped: () => DasvcError | undefined;
+  /** Why an authorization the check needed gave no access token, if one did. */
+  unauthorized: () => string | undefined;
+} {
   const run = new CheckRun(settings, selected, deps);
   const phases = [
     { ids: rulesOf('code'), measure: codePhase },
@@ -48,5 +54,10 @@ export function startCheck(
     run.give('errors.shape', errorsShapeRule(run.probes.oauthErrors));
     return run.list();
   })();
-  return { probes: run.probes, done, stopped: () => stoppedBy };
+  return {
+    probes: run.probes,
+    done,
+    stopped: () => stoppedBy,
+    unauthorized: () => run.unauthorized,
+  };
 }

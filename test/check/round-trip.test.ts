@@ -139,6 +139,10 @@ describe('an authorization that fails where its rule deviates', () => {
       });
       expect(document.error.code).toBe('deviates');
       expect(checked.saved).toMatchObject({ errorBody: 'text' });
+      // The file holds what deviated; that the refresh and revocation rules went unmeasured is said.
+      expect(checked.result.stderr).toMatch(
+        /^! --save-quirks: \S+out\.json holds what deviated among the rules measured; the authorization failed: .*, so the rules that need its tokens were not$/m,
+      );
       expect(checked.live).toEqual([]);
     } finally {
       cleanUp(checked);

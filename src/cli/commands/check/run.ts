@@ -136,7 +136,7 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
   let finished = 0;
   if (options.junit !== undefined) checkWritable(options.junit, '--junit');
   if (options.saveQuirks !== undefined) checkWritable(options.saveQuirks, '--save-quirks');
-  const { probes, done, stopped } = startCheck(
+  const { probes, done, stopped, unauthorized } = startCheck(
     { baseUrl, client, scopes, endpoints, placement, maxWaitMs, port },
     selected,
     {
@@ -197,6 +197,12 @@ export async function run(options: CheckOptions, deps: CliDeps): Promise<void> {
   if (options.saveQuirks !== undefined && unmeasured === undefined) {
     const quirks = report.quirksOf(verdicts);
     writeOut(options.saveQuirks, `${JSON.stringify(quirks, null, 2)}\n`, '--save-quirks');
+    // What deviated is written; an absent member would otherwise read as measured and default.
+    const why = unauthorized();
+    if (why !== undefined)
+      deps.out.warn(
+        `--save-quirks: ${options.saveQuirks} holds what deviated among the rules measured; ${why}, so the rules that need its tokens were not`,
+      );
   }
   // SPEC §7: exit 1 when a rule deviates, whatever kept others from being measured (said all the
   // same); else that failure's own code.
