@@ -45,7 +45,14 @@ export function shipDeclarations({ from, to, entries, peers }) {
   for (const [file, source] of files) {
     const output = outputOf.get(file);
     if (!outputs.has(output))
-      outputs.set(output, { imports: new Map(), body: [], declared: [], names: new Map() });
+      outputs.set(output, {
+        imports: new Map(),
+        packageNames: new Map(),
+        body: [],
+        declared: [],
+        uses: [],
+        names: new Map(),
+      });
     merge(outputs.get(output), file, source, output, outputOf);
   }
   // The shared file's declarations that no export names are there only because an exported type
@@ -61,6 +68,7 @@ export function shipDeclarations({ from, to, entries, peers }) {
         for (const name of names.split(',')) exported.add(name.replace(/^\s*type\s+/, '').trim());
       }
     }
+    pruneShared(shared, outputs, exported);
     shared.body = shared.body.map((text, i) =>
       shared.declared[i].some((name) => exported.has(name)) ? text : withoutDocComments(text),
     );
@@ -73,6 +81,58 @@ export function shipDeclarations({ from, to, entries, peers }) {
         : `import { ${[...names].sort().join(', ')} } from '${specifier}';`,
     );
     writeFileSync(join(to, output), `${[...head, ...body].join('\n')}\n`);
+  }
+}
+
+/**
+ * Keeps of the shared file what the exports reach: the declarations another output names (by
+ * import, export or inline `import("./types.js")`), and those these name, and so on; a statement
+ * that declares no name (`declare global`) stays. The module a declaration came from shipped
+ * whole, its internals too, where a consumer's compiler needs only what the exported types use.
+ * Names are the identifiers of each statement's code (doc comments and string literals aside): one
+ * that means something else there keeps a declaration it could have left out, never the other way
+ * round. A package import stays if a kept declaration names what it binds.
+ */
+function pruneShared(shared, outputs, exported) {
+  const statementsOf = new Map();
+  shared.declared.forEach((names, i) => {
+    for (const name of names) statementsOf.set(name, [...(statementsOf.get(name) ?? []), i]);
+  });
+  const reached = new Set();
+  const wanted = [...exported];
+  const specifier = `./${SHARED.replace(/\.d\.ts$/, '.js')}`;
+  const inline = new RegExp(
+    `import\\("${specifier.replaceAll('.', '\\.')}"\\)\\.([A-Za-z_$][\\w$]*)`,
+    'g',
+  );
+  for (const [output, { imports, body }] of outputs) {
+    if (output === SHARED) continue;
+    wanted.push(...(imports.get(specifier) ?? []));
+    for (const text of body) {
+      for (const [, name] of text.matchAll(inline)) wanted.push(name);
+      // `export * from './types.js'`: whatever the shared file exports is the export's.
+      if (text.startsWith('export *') && text.includes(`'${specifier}'`)) {
+        shared.body.forEach((declaration, i) => /^export /m.test(declaration) && reached.add(i));
+      }
+    }
+  }
+  shared.declared.forEach((names, i) => names.length === 0 && reached.add(i));
+  for (const i of reached) wanted.push(...shared.uses[i]);
+  while (wanted.length > 0) {
+    for (const i of statementsOf.get(wanted.pop()) ?? []) {
+      if (reached.has(i)) continue;
+      reached.add(i);
+      wanted.push(...shared.uses[i]);
+    }
+  }
+  const keep = (_, i) => reached.has(i);
+  shared.body = shared.body.filter(keep);
+  shared.declared = shared.declared.filter(keep);
+  shared.uses = shared.uses.filter(keep);
+  const used = new Set(shared.uses.flatMap((names) => [...names]));
+  for (const [text, names] of [...shared.imports]) {
+    const bound = names ?? shared.packageNames.get(text) ?? [];
+    if (bound.length > 0 && ![...bound].some((name) => used.has(name))) shared.imports.delete(text);
   }
 }
 
@@ -90,9 +150,10 @@ function merge(into, file, source, output, outputOf) {
     }
     into.names.set(name, origin);
   };
-  const push = (text, names = []) => {
+  const push = (text, names = [], uses = new Set()) => {
     into.body.push(text);
     into.declared.push(names);
+    into.uses.push(uses);
   };
   const inlineImports = (text) =>
     text.replace(
@@ -105,6 +166,7 @@ function merge(into, file, source, output, outputOf) {
       if (specifier === undefined || !RELATIVE.test(specifier)) {
         // A package's import, as tsc wrote it, once per file that holds it.
         into.imports.set(statement.getText(source), null);
+        into.packageNames.set(statement.getText(source), boundNames(statement));
         for (const name of boundNames(statement)) declare(name, specifier);
         continue;
       }
@@ -132,7 +194,7 @@ function merge(into, file, source, output, outputOf) {
     } else {
       const names = declaredNames(statement);
       for (const name of names) declare(name);
-      push(inlineImports(statement.getFullText(source).trim()), names);
+      push(inlineImports(statement.getFullText(source).trim()), names, identifiersOf(statement));
     }
   }
 }
@@ -167,7 +229,22 @@ function boundNames(statement) {
   return names;
 }
 
+/** The names a statement's code uses: its identifiers (doc comments and strings are no code). */
+function identifiersOf(statement) {
+  const found = new Set();
+  const visit = (node) => {
+    if (ts.isIdentifier(node)) found.add(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(statement);
+  return found;
+}
+
 function declaredNames(statement) {
+  // `declare global { … }` and `declare module 'x' { … }` add to what others declare: no name.
+  if (ts.isModuleDeclaration(statement) && !ts.isIdentifier(statement.name)) return [];
+  if (ts.isModuleDeclaration(statement) && statement.flags & ts.NodeFlags.GlobalAugmentation)
+    return [];
   if (ts.isVariableStatement(statement)) {
     return statement.declarationList.declarations.map((d) => d.name.getText());
   }
