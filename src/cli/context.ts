@@ -54,7 +54,6 @@ export async function createDeps(
   const env = io.env ?? process.env;
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
-  const stdin = io.stdin ?? process.stdin;
   const all = command.optsWithGlobals<GlobalFlags>();
   const globals: GlobalFlags = {
     profile: all.profile,
@@ -72,10 +71,18 @@ export async function createDeps(
     env,
     globals,
     out,
-    stdin,
+    // Made when a command reads it: creating process.stdin is a part of a start that `rpc`
+    // without `-` has no use for.
+    get stdin() {
+      return io.stdin ?? process.stdin;
+    },
     now: Date.now,
     send: createHttpClient({ env, trace, shortLived: true, signal }),
-    prompter: isInteractive(env, stdin, stdout)
+    prompter: isInteractive(
+      env,
+      io.stdin ?? { isTTY: process.getBuiltinModule('node:tty').isatty(0) },
+      stdout,
+    )
       ? inquirerPrompter({ color: globals.color !== false })
       : undefined,
     // Loaded on use: only login opens a browser (and node:child_process stays off the rpc path).
@@ -98,13 +105,16 @@ export function assembleDeps(parts: Omit<CliDeps, 'store' | 'tokens' | 'profileN
   const given = ResolvedSettings.check({ profile: parts.globals.profile }, parts.env);
   const store = new ProfileStore(configFile(parts.env), parts.signal);
   store.tell = (message) => parts.out.info(message);
-  return {
-    ...parts,
-    store,
-    tokens: fileTokenStore(store),
-    profileName: (data) =>
-      given.explicit('profile')?.value ?? activeProfileName(undefined, {}, data ?? store.read()),
-  };
+  // The parts with their getters (stdin), not their values: a spread would read each at once.
+  return Object.defineProperties(
+    {
+      store,
+      tokens: fileTokenStore(store),
+      profileName: (data?: StoreData) =>
+        given.explicit('profile')?.value ?? activeProfileName(undefined, {}, data ?? store.read()),
+    },
+    Object.getOwnPropertyDescriptors(parts),
+  ) as CliDeps;
 }
 
 /**

@@ -107,6 +107,32 @@ describe('the CLI file', () => {
     );
   });
 
+  it('makes no process.stdin for rpc unless its params come from stdin', async () => {
+    // Tells on stderr when the process first asks for process.stdin (making it costs a start).
+    const hook = join(scratchDir('dasvc-stdin-'), 'stdin-made.cjs');
+    writeFileSync(
+      hook,
+      `const made = Object.getOwnPropertyDescriptor(process, 'stdin');
+Object.defineProperty(process, 'stdin', { configurable: true, get() {
+  require('node:fs').writeSync(2, 'process.stdin made\\n');
+  const stdin = made.get.call(process);
+  Object.defineProperty(process, 'stdin', { configurable: true, value: stdin });
+  return stdin;
+} });`,
+    );
+    const env = { NODE_OPTIONS: `--require ${hook}` };
+    const dir = await loggedIn(3600);
+    const plain = await runCliProcess(['rpc', 'crm', 'contacts.list'], dir, { env });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stderr).not.toContain('process.stdin made');
+    const piped = await runCliProcess(['rpc', 'crm', 'contacts.get', '-'], dir, {
+      env,
+      input: '{"id":1}',
+    });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stderr).toContain('process.stdin made');
+  });
+
   it('finds the config file in the OS config folder when DASVC_CONFIG_DIR is not set', async () => {
     const xdg = freshConfigDir();
     const dir = join(xdg, 'dasvc-nodejs');
