@@ -5,14 +5,15 @@ import type { TokenSet } from '../oauth/token-response.js';
  * Sends a refresh and saves the rotated pair the moment the answer is whole: in the transport's
  * own callback when it offers one (`onAnswer`), else as soon as the answer resolves. The service
  * forgot the old pair when it answered, so nothing may come first. `read` checks the answer and
- * throws what it refuses.
+ * throws what it refuses. A pair the service gave that could not be saved is still returned, with
+ * why (`unsaved`): it is the only pair there is.
  */
 export async function exchangeAndSave(
   send: SendFn,
   request: HttpRequest,
   save: (tokens: TokenSet) => Promise<void>,
   read: (response: HttpResponse) => TokenSet,
-): Promise<TokenSet> {
+): Promise<{ next: TokenSet; unsaved?: unknown }> {
   // An object, not two variables: they are set in a callback the compiler cannot follow.
   const outcome: { saved?: { next: TokenSet; saving: Promise<void> }; refused?: unknown } = {};
   const onAnswer = (response: HttpResponse): void => {
@@ -34,6 +35,11 @@ export async function exchangeAndSave(
     if (!outcome.saved && !('refused' in outcome)) throw error;
   }
   if ('refused' in outcome) throw outcome.refused;
-  await outcome.saved!.saving;
-  return outcome.saved!.next;
+  const { next, saving } = outcome.saved!;
+  try {
+    await saving;
+  } catch (unsaved) {
+    return { next, unsaved };
+  }
+  return { next };
 }

@@ -133,6 +133,7 @@ export async function currentTokens(
       placement: settings.placement,
     });
     let next: TokenSet;
+    let unsaved: unknown;
     // Told after the write: nothing (a slow terminal) may come between the answer and the write.
     const notices: string[] = [];
     const refreshToken = tokens.refreshToken;
@@ -142,7 +143,7 @@ export async function currentTokens(
     const stored = (pair: TokenSet): StoredTokens =>
       endedAccess === undefined ? pair : { ...pair, endedAccess };
     try {
-      next = await exchangeAndSave(
+      ({ next, unsaved } = await exchangeAndSave(
         deps.send,
         request,
         (pair) => save(stored(pair)),
@@ -150,7 +151,7 @@ export async function currentTokens(
           processTokenResponse(response, deps.now(), 'refresh request', refreshToken, (message) =>
             notices.push(message),
           ),
-      );
+      ));
     } catch (error) {
       if (error instanceof AuthError && error.code === 'invalid_client')
         throw clientRefused(error, {
@@ -204,6 +205,15 @@ export async function currentTokens(
       throw error;
     }
     for (const message of notices) deps.tell?.(message);
+    if (unsaved !== undefined) {
+      // The service has spent the old pair: the new one lives in this process alone. A refresh
+      // asked for itself (token refresh) fails as its store did; a call goes on with the pair.
+      if (options.force || unsaved instanceof InterruptedError) throw unsaved;
+      deps.tell?.(
+        `the new tokens of profile ${deps.profile} could not be stored (${(unsaved as Error).message}); this command uses them, the next one needs dasvc login`,
+        'warning',
+      );
+    }
     return { tokens: next, refreshed: true };
   });
 }

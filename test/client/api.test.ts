@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { inspect } from 'node:util';
 import { join } from 'node:path';
@@ -105,6 +105,48 @@ describe('programmatic client (export `dasvc`)', () => {
       kind: 'auth',
       code: 'not_logged_in',
     });
+  });
+});
+
+describe('a refresh whose new pair cannot be stored', () => {
+  it('the call goes on with the pair and says the next needs a login; token refresh fails', async () => {
+    const configDir = mkdtempSync(join(tmpdir(), 'dasvc-api-'));
+    const file = join(configDir, 'config.json');
+    const http = createHttpClient({ env: {} });
+    // The config file becomes a folder while the refresh is on its way: its answer cannot be kept.
+    let breakStore = false;
+    const send: SendFn = async (request) => {
+      if (breakStore && new URL(request.url).pathname.endsWith('/refresh_token')) {
+        rmSync(file);
+        mkdirSync(join(file, 'in-the-way'), { recursive: true });
+      }
+      return http(request);
+    };
+    const told: string[] = [];
+    const tell = (message: string) => void told.push(message);
+    try {
+      const client = dasvc({ ...settings(), configDir, send, tell });
+      await client.login({ openBrowser: approve, insecureStorage: true });
+      const due = (): void => {
+        const config = JSON.parse(readFileSync(file, 'utf8'));
+        config.profiles.default.tokens.expiresAt = Date.now() + 1000;
+        writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
+      };
+      due();
+      breakStore = true;
+      const contacts = await client.rpc<{ id: number }[]>('crm', 'contacts.list');
+      expect(contacts.map((c) => c.id)).toEqual([3, 4]);
+      expect(told.join('\n')).toMatch(
+        /the new tokens of profile default could not be stored \(.*\); this command uses them, the next one needs dasvc login/,
+      );
+      // A refresh asked for itself is what could not be kept: it fails as the store did.
+      rmSync(file, { recursive: true });
+      await client.login({ openBrowser: approve, insecureStorage: true });
+      const refused = await client.refresh().catch((e: unknown) => e);
+      expect(refused).toMatchObject({ kind: 'usage', code: 'config_unwritable' });
+    } finally {
+      rmSync(configDir, { recursive: true, force: true });
+    }
   });
 });
 
