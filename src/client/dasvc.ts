@@ -8,6 +8,7 @@ import { Client } from './client.js';
 import type { Tell } from './client-deps.js';
 import { SETTINGS, type SettingOptions } from './settings.js';
 import { checkLibraryOptions, type OptionKind } from '../util/library-options.js';
+import { shown } from '../util/printable.js';
 import type { TypedCalls, Untyped } from './typed-api.js';
 import type { Env } from '../util/env.js';
 
@@ -77,13 +78,13 @@ export function dasvc<A = Untyped>(options: DasvcOptions = {}): DasvcClient<A> {
   checkLibraryOptions(options, DASVC_OPTIONS, 'dasvc()');
   const env = options.env ?? process.env;
   if (options.store !== undefined && options.store !== 'file' && options.store !== 'memory')
-    throw new UsageError(`store must be "file" or "memory", got ${JSON.stringify(options.store)}`, {
+    throw new UsageError(`store must be "file" or "memory", got ${shown(options.store)}`, {
       code: 'bad_setting',
     });
   const limit = options.maxResponseBytes;
   if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0))
     throw new UsageError(
-      `maxResponseBytes must be a whole number of bytes above 0, got ${JSON.stringify(limit)}`,
+      `maxResponseBytes must be a whole number of bytes above 0, got ${shown(limit)}`,
       { code: 'bad_setting' },
     );
   const memory = options.store === 'memory';

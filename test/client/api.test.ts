@@ -212,6 +212,10 @@ describe('dasvc() from JavaScript, with no types to catch a slip', () => {
       [{ clientSecret: 7 }, /option clientSecret\) must be a string, got a number$/],
       [{ token: [1] }, /option token\) must be a string, got an array$/],
       [{ send: {} }, /option send must be a function/],
+      // Said, whatever the value: a BigInt is no JSON, and no TypeError either.
+      [{ store: 1n }, /^store must be "file" or "memory", got a bigint$/],
+      [{ maxResponseBytes: 1n }, /^maxResponseBytes must be .* above 0, got a bigint$/],
+      [{ maxResponseBytes: 0 }, /^maxResponseBytes must be .* above 0, got 0$/],
     ] as const)
       expect(() => dasvc(options as never)).toThrow(
         expect.objectContaining({ kind: 'usage', message: expect.stringMatching(message) }),
