@@ -1,5 +1,5 @@
-import type * as NodeHttp from 'node:http';
 import { BoundedBytes } from '../util/bounded-bytes.js';
+import { bodyText, flatHeaders } from './answer-text.js';
 import { ResponseTooLargeError } from './response-limit.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 
@@ -50,12 +50,10 @@ export function sendDirect(
       let answer: HttpResponse | undefined;
       const whole = (): HttpResponse => {
         if (answer) return answer;
-        const text = body.bytes().toString('utf8');
         answer = {
           status: res.statusCode ?? 0,
           headers: flatHeaders(res.headers),
-          // fetch's text() drops a byte-order mark; so does this.
-          text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text,
+          text: bodyText(body.bytes()),
         };
         request.onAnswer?.(answer);
         return answer;
@@ -77,13 +75,4 @@ export function sendDirect(
     if (signal.aborted) onAbort();
     else req.end(request.body);
   });
-}
-
-/** Header lists joined with ", " (as fetch's Headers does). */
-function flatHeaders(headers: NodeHttp.IncomingHttpHeaders): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
 }

@@ -1,4 +1,5 @@
 import type { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
+import { bodyText, flatHeaders } from './answer-text.js';
 import { UsageError } from '../errors.js';
 import { readBounded } from '../util/bounded-bytes.js';
 import type { Env } from '../util/env.js';
@@ -94,10 +95,7 @@ export async function sendThroughProxy(
     // aborts: the exchange ends with the signal, and the request left behind settles unheard.
     sending.catch(() => undefined);
     const res = await Promise.race([sending, abortOf(signal)]);
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(res.headers)) {
-      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    }
+    const headers = flatHeaders(res.headers);
     // Counted as it streams (a declared length past the limit ends it before any byte); leaving
     // the body early ends it, and the request with it.
     const tooLarge = () => new ResponseTooLargeError(limit);
@@ -105,13 +103,8 @@ export async function sendThroughProxy(
       res.body.destroy();
       throw tooLarge();
     }
-    const text = (await readBounded(res.body, limit, tooLarge)).toString('utf8');
-    // As the direct path: a byte-order mark is no part of the text.
-    return {
-      status: res.statusCode,
-      headers,
-      text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text,
-    };
+    const text = bodyText(await readBounded(res.body, limit, tooLarge));
+    return { status: res.statusCode, headers, text };
   } catch (error) {
     // An aborted exchange (the timeout, Ctrl-C) leaves its connection to a silent proxy open,
     // which would keep the process alive after it reported the failure: the agent goes with it.

@@ -119,6 +119,28 @@ describe('transport choice (SPEC §1: node:http without a proxy variable, else u
     expect(forward.tunnels).toBe(before + 1);
   });
 
+  it('both transports read an answer alike: header lists joined, no byte-order mark', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      res.setHeader('x-list', ['a', 'b']);
+      res.end('\ufeff{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve(undefined)));
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/x`;
+    const request = { method: 'GET' as const, url, headers: {} };
+    for (const env of [{}, { HTTP_PROXY: forward.url }]) {
+      const answer = await createHttpClient({ env })(request);
+      expect({ text: answer.text, list: answer.headers['x-list'] }, JSON.stringify(env)).toEqual({
+        text: '{"ok":true}',
+        list: 'a, b',
+      });
+    }
+  });
+
   it('refuses a proxy variable that is no URL, naming it and not its value', async () => {
     const send = createHttpClient({ env: { https_proxy: 'user:secret@proxy host' } });
     const error = await send(discover(mock.url)).catch((e: unknown) => e);
