@@ -77,12 +77,6 @@ export interface Document {
   components?: { schemas: Record<string, Schema> };
 }
 
-/**
- * Instance `shop`: `$ref` (and a recursive one), `oneOf`/`anyOf`, `enum`, `const`, nested
- * objects, arrays, every kind of `additionalProperties`, descriptions, `deprecated`, params by
- * name, by position and either, required and optional, declared errors, a reference to a
- * schema outside the document (not fetched), and a schema named as a global type (`Record`).
- */
 /** A method with no params whose result is the components' schema `schema`. */
 export function returning(name: string, schema: string, result = 'r') {
   return {
@@ -92,6 +86,12 @@ export function returning(name: string, schema: string, result = 'r') {
   };
 }
 
+/**
+ * Instance `shop`: `$ref` (and a recursive one), `oneOf`/`anyOf`, `enum`, `const`, nested
+ * objects, arrays, every kind of `additionalProperties`, descriptions, `deprecated`, params by
+ * name, by position and either, required and optional, declared errors, a reference to a
+ * schema outside the document (not fetched), and a schema named as a global type (`Record`).
+ */
 export const EVERY_CONSTRUCT: Document = {
   openrpc: '1.2.6',
   info: { title: 'Shop', version: '2.0.0', description: 'Orders and their items.' },

@@ -8,10 +8,11 @@ import { missing } from './client-auth.js';
 
 /**
  * SERVICE.md 4.3: before the access token expires; rotation; a used refresh token is refused, and
- * the pair that replaced it keeps working (SPEC §5). The quirks refreshRotation, oldRefreshTokenAccepted, refreshAfterExpiry (SPEC §7) bend it,
- * each as its row of the table says and together as the rows compose: refreshRotation false hands
- * the same refresh token back, which is then a used one, so without oldRefreshTokenAccepted it
- * refreshes once, its access token working on (SPEC §7's round trip needs the two apart; `dasvc check` writes both for an
+ * the pair that replaced it keeps working (SPEC §5). The quirks refreshRotation,
+ * oldRefreshTokenAccepted and refreshAfterExpiry (SPEC §7) bend it, each as its row of the table
+ * says and together as the rows compose: refreshRotation false hands the same refresh token back,
+ * which is then a used one, so without oldRefreshTokenAccepted it refreshes once, its access token
+ * working on (SPEC §7's round trip needs the two apart; `dasvc check` writes both for an
  * installation whose refresh token never changes and keeps working).
  */
 export function refresh(
