@@ -34,20 +34,23 @@ const LONGEST = [
   'test/typegen/typed-consumer.test.ts',
 ];
 
+/**
+ * The order files start in: the files of a process of their own before all (met later, each
+ * would end a worker of the suite, whose successor loads its modules again), then the longest.
+ */
+const FIRST = [...OWN_PROCESS, ...LONGEST];
+
 // A renamed file would drop out of the list unnoticed: the run stops instead.
-for (const path of LONGEST) {
+for (const path of FIRST) {
   if (!existsSync(new URL(path, import.meta.url)))
-    throw new Error(`vitest.config.ts: LONGEST names ${path}, not a file`);
+    throw new Error(`vitest.config.ts: ${path} is named to start first, and is no file`);
 }
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (file: TestSpecification) => {
-      // The files of a process of their own go before all: met later, each would end a worker
-      // of the suite, whose successor loads its modules again.
-      if (OWN_PROCESS.some((path) => file.moduleId.endsWith(`/${path}`))) return -1;
-      const at = LONGEST.findIndex((path) => file.moduleId.endsWith(`/${path}`));
-      return at < 0 ? LONGEST.length : at;
+      const at = FIRST.findIndex((path) => file.moduleId.endsWith(`/${path}`));
+      return at < 0 ? FIRST.length : at;
     };
     return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
   }
