@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { isObject } from './guards.js';
+import { nearestNames } from './nearest-names.js';
 import { shown } from './printable.js';
 
 /**
@@ -32,11 +33,7 @@ export function checkLibraryOptions(
   for (const [name, value] of Object.entries(options)) {
     const kind = Object.hasOwn(known, name) ? known[name] : undefined;
     if (kind === undefined) {
-      const lower = name.toLowerCase();
-      const near = Object.keys(known).find((k) => {
-        const other = k.toLowerCase();
-        return other === lower || other.startsWith(lower) || lower.startsWith(other);
-      });
+      const near = nearestNames(name, Object.keys(known), 1)[0];
       throw bad(`unknown option ${JSON.stringify(name)}${near ? ` (did you mean ${near}?)` : ''}`);
     }
     if (value === undefined || kind === 'checked') continue;

@@ -54,6 +54,12 @@ describe('checkLibraryOptions', () => {
     expect(check({ fixture: 'x' })).toThrow(
       usage(/unknown option "fixture" \(did you mean fixtures\?\)$/),
     );
+    // Misspelt as people misspell (letters swapped), not only cut short; and no guess from a
+    // first letter alone.
+    expect(check({ fixtrues: 'x' })).toThrow(
+      usage(/unknown option "fixtrues" \(did you mean fixtures\?\)$/),
+    );
+    expect(check({ f: 'x' })).toThrow(usage(/^f\(\): unknown option "f"$/));
     expect(check({ colour: true })).toThrow(usage(/^f\(\): unknown option "colour"$/));
     // An inherited name is no option either.
     expect(check(JSON.parse('{"__proto__": {}}'))).toThrow(usage(/unknown option "__proto__"/));

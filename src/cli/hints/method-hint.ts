@@ -1,7 +1,7 @@
 import { InterruptedError } from '../../errors.js';
 import { isJsonText, rpcErrorFrom, type ApiAnswer } from '../../rpc/jsonrpc.js';
 import { methodNamesOf } from '../../rpc/discover.js';
-import { nearestNames } from '../../rpc/nearest-names.js';
+import { nearestNames } from '../../util/nearest-names.js';
 import { shellWord } from '../shell-word.js';
 
 /** JSON-RPC 2.0 §5.1: the method does not exist. */

@@ -1,6 +1,6 @@
 import { DEFAULT_PROFILE } from '../../store/profile-store.js';
 import { SETTINGS } from '../../client/settings.js';
-import { nearestNames } from '../../rpc/nearest-names.js';
+import { nearestNames } from '../../util/nearest-names.js';
 import { shellWord } from '../shell-word.js';
 import { namesOf, textOf, type Facts, type HintRule } from './facts.js';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { methodNamesOf } from '../../src/rpc/discover.js';
-import { editDistance, nearestNames } from '../../src/rpc/nearest-names.js';
+import { editDistance, nearestNames } from '../../src/util/nearest-names.js';
 
 const CRM = ['contacts.list', 'contacts.get', 'contacts.create', 'deals.list', 'rpc.discover'];
 
