@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { inspect } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ExitCode, NetworkError, ServiceError } from '../../src/errors.js';
+import { ExitCode, InterruptedError, NetworkError, ServiceError } from '../../src/errors.js';
 import { Client } from '../../src/client/client.js';
 import { createHttpClient } from '../../src/http/http-client.js';
 import { dasvc, type DasvcClient, type SendFn } from '../../src/index.js';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
-import { memoryTokenStore } from '../../src/store/token-store.js';
+import { memoryTokenStore, type TokenStore } from '../../src/store/token-store.js';
 import { browserEnv } from '../helpers/cli.js';
 import { redirectAfterConsent } from '../helpers/cli-browser.mjs';
 
@@ -147,6 +147,46 @@ describe('a refresh whose new pair cannot be stored', () => {
     } finally {
       rmSync(configDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a refresh interrupted while its new pair is stored', () => {
+  it('ends the call as interrupted, not as a pair left unsaved', async () => {
+    const minted = await fetch(`${mock.url}/_mock/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: 'bob', scope: 'crm' }),
+    });
+    const pair = (await minted.json()) as { access_token: string; refresh_token: string };
+    const inner = memoryTokenStore();
+    await inner.replace('default', {
+      accessToken: pair.access_token,
+      refreshToken: pair.refresh_token,
+      expiresAt: Date.now() + 1000,
+      obtainedAt: Date.now(),
+    });
+    // Ctrl-C arrives while the rotated pair is being written.
+    const tokens: TokenStore = {
+      load: (profile) => inner.load(profile),
+      replace: (profile, stored) => inner.replace(profile, stored),
+      update: (profile, fn) =>
+        inner.update(profile, (stored) =>
+          fn(stored, () => Promise.reject(new InterruptedError('interrupted'))),
+        ),
+    };
+    const told: string[] = [];
+    const client = new Client(settings(), {
+      env: {},
+      send: createHttpClient({ env: {} }),
+      now: Date.now,
+      profiles: undefined,
+      tokens,
+      openBrowser: async () => undefined,
+      tell: (message) => void told.push(message),
+    });
+    const error = await client.rpc('crm', 'contacts.list').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InterruptedError);
+    expect(told.join('\n')).not.toContain('could not be stored');
   });
 });
 
