@@ -100,7 +100,9 @@ export async function sendThroughProxy(
     // the body early ends it, and the request with it.
     const tooLarge = () => new ResponseTooLargeError(limit);
     if (Number(headers['content-length']) > limit) {
-      res.body.destroy();
+      // Destroyed unread, undici's body emits its abort as an 'error': heard here, or it would be
+      // the process's uncaught exception.
+      res.body.on('error', () => undefined).destroy();
       throw tooLarge();
     }
     const text = bodyText(await readBounded(res.body, limit, tooLarge));

@@ -106,6 +106,37 @@ describe('an answer past the limit', () => {
     await expect.poll(() => server.cut).toBe(true);
   });
 
+  it.each([
+    ['directly (node:http)', () => ({})],
+    ['through a proxy (undici)', () => ({ HTTP_PROXY: proxy.url })],
+  ])(
+    '%s: a whole answer declared past it is refused, and nothing is left to throw',
+    async (_, env) => {
+      // Small: the whole answer is in before the limit is checked.
+      const body = 'z'.repeat(100);
+      const server = createServer((req, res) => {
+        req.resume();
+        res.end(body);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const send = createHttpClient({ env: env(), maxResponseBytes: 50 });
+      const error = await rejection(send({ method: 'GET', url, headers: {} }));
+      expect(error.code).toBe('response_too_large');
+      // An error the transport left unheard would surface as the process's own by now.
+      const uncaught: unknown[] = [];
+      const hear = (error: unknown) => void uncaught.push(error);
+      process.on('uncaughtException', hear);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      } finally {
+        process.off('uncaughtException', hear);
+      }
+      expect(uncaught).toEqual([]);
+    },
+  );
+
   it('an answer of exactly the limit is read whole', async () => {
     const body = 'y'.repeat(LIMIT);
     const server = createServer((req, res) => {
