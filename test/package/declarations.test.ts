@@ -27,7 +27,8 @@ describe('shipDeclarations', () => {
       'a.d.ts': [
         "import type { X } from 'pkg';",
         "import type { Y } from 'other';",
-        'export interface A {\n    b: B;\n    y: Y;\n}',
+        "export interface A {\n    b: B;\n    y: Y;\n    note: 'Hidden';\n}",
+        '/** Unlike internal, a shape. */',
         'export interface B {\n    n: number;\n}',
         '/** Takes an A, as its comment says. */',
         'export declare function internal(x: X): void;',
@@ -40,8 +41,9 @@ describe('shipDeclarations', () => {
     // A and what it names (B, Y's import), Shown and what it names.
     for (const kept of ['interface A', 'interface B', "from 'other'", 'type Shown', 'type Reached'])
       expect(types).toContain(kept);
-    // Nothing any export reaches: the function (whose comment names A) and its package's import.
-    for (const dropped of ['internal', "from 'pkg'", 'Hidden'])
+    // Nothing any export reaches: the function (whose comment names A) and its package's import,
+    // nor what a kept declaration names only in its comment (internal) or in a string (Hidden).
+    for (const dropped of ['declare function internal', "from 'pkg'", 'class Hidden'])
       expect(types).not.toContain(dropped);
   });
 
