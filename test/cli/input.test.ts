@@ -1,15 +1,17 @@
 // The lines a login reads pasted redirects from (src/cli/input.ts): split as a terminal or a pipe
 // sends them, and bounded, so that a stream with no line end fills no memory.
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { LINE_TOO_LONG, PASTED_LINE_LIMIT, stdinLines } from '../../src/cli/input.js';
 
-/** The lines of what `write` sends, in chunks, once the stream ends. */
-async function linesOf(write: (stream: PassThrough) => void): Promise<string[]> {
-  const stream = new PassThrough();
-  const { lines, release } = stdinLines(stream);
-  write(stream);
-  stream.end();
+/**
+ * The lines of what `write` sends, once the stream ends: each write a chunk of its own, as a pipe
+ * may deliver them (a PassThrough would merge writes made before it is read).
+ */
+async function linesOf(write: (stream: { write(chunk: string): void }) => void): Promise<string[]> {
+  const chunks: string[] = [];
+  write({ write: (chunk) => void chunks.push(chunk) });
+  const { lines, release } = stdinLines(Readable.from(chunks));
   const out: string[] = [];
   for await (const line of lines) out.push(line);
   release();
