@@ -1,5 +1,5 @@
-import { AuthError, NetworkError, ServiceError, snakeCode } from '../errors.js';
-import { AUTH_ERRORS } from './token-response.js';
+import { NetworkError, ServiceError } from '../errors.js';
+import { oauthErrorClass } from './token-response.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { isObject } from '../util/guards.js';
 import { pageText } from '../util/html-text.js';
@@ -79,8 +79,7 @@ export function processProbeResponse(
   // Which endpoint refused: a client refused here was refused by its id, no secret being sent yet.
   // As at the token endpoint, only a refusal of the client or the user is authentication (exit 3);
   // another OAuth error (invalid_request, unsupported_response_type) is the service's (exit 1).
-  const Kind =
-    AUTH_ERRORS.has(snakeCode(code)) || status === 401 || status === 403 ? AuthError : ServiceError;
+  const Kind = oauthErrorClass(code, status);
   throw new Kind(`the authorization endpoint refused the request (HTTP ${status})${said}`, {
     ...options,
     facts: { endpoint: 'authorization' },

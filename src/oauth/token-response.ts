@@ -13,7 +13,7 @@ export interface TokenSet {
 }
 
 /** The OAuth error codes that are about authentication or authorization (SPEC §4: exit 3). */
-export const AUTH_ERRORS: ReadonlySet<string> = new Set([
+const AUTH_ERRORS: ReadonlySet<string> = new Set([
   'invalid_grant',
   'invalid_client',
   'unauthorized_client',
@@ -22,6 +22,20 @@ export const AUTH_ERRORS: ReadonlySet<string> = new Set([
   // What the user may access is authorization, as in the redirect (SPEC §4: exit 3).
   'invalid_scope',
 ]);
+
+/**
+ * The error an OAuth error answer is, at any endpoint: a refusal of the client or the user is
+ * authentication (exit 3), any other the service's (exit 1). The code is read as it is kept, in
+ * snake_case (`Invalid-Grant` is invalid_grant).
+ */
+export function oauthErrorClass(
+  code: string,
+  status: number,
+): typeof AuthError | typeof ServiceError {
+  return AUTH_ERRORS.has(snakeCode(code)) || status === 401 || status === 403
+    ? AuthError
+    : ServiceError;
+}
 
 function parseJson(text: string): unknown {
   try {
@@ -57,10 +71,7 @@ function oauthErrorFor(response: HttpResponse, what: string): Error {
     const message = `${what} refused: ${printable(body.error)}${description ? ` (${printable(description)})` : ''} [HTTP ${status}]`;
     const facts = { request: what, status };
     const options = { code: body.error, status, detail: description, facts };
-    // Classified as the code is kept: in snake_case (`Invalid-Grant` is invalid_grant).
-    if (AUTH_ERRORS.has(snakeCode(body.error)) || status === 401 || status === 403)
-      return new AuthError(message, options);
-    return new ServiceError(message, options);
+    return new (oauthErrorClass(body.error, status))(message, options);
   }
   if (status === 401 || status === 403) {
     return new AuthError(`${what} refused: HTTP ${status}`, { code: `http_${status}`, status });
